@@ -1,0 +1,5 @@
+#include "common.h"
+__global__ void vecAdd(const float *a, const float *b, float *c, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) c[i] = a[i] + b[i];
+}
