@@ -1,0 +1,10 @@
+/*
+ * warpcheck shim for the CUDA toolkit header <cuda_runtime_api.h>: everything it provides is
+ * already in warpcheck_prelude.h, which warpcheck force-includes in every CUDA
+ * compilation (as nvcc force-includes cuda_runtime.h). Including it again is
+ * harmless.
+ */
+#ifndef WARPCHECK_SHIM_CUDA_RUNTIME_API_H
+#define WARPCHECK_SHIM_CUDA_RUNTIME_API_H
+#include "warpcheck_prelude.h"
+#endif

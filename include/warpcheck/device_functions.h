@@ -1,0 +1,369 @@
+/*
+ * warpcheck shim: CUDA device intrinsics that are not math library functions:
+ * barriers and fences, clocks, integer intrinsics, type-casting and
+ * rounding-mode intrinsics, fast approximate math (`__expf` ...), read-only and
+ * cache-hinted loads, and the `min`/`max` overloads.
+ *
+ * Each function lowers to the PTX instruction that nvcc emits for it (through
+ * a clang `__nvvm_*` builtin, a generic `__builtin_*` that the NVPTX back end
+ * maps to one instruction, or inline `asm` where clang 14 has no builtin), so
+ * the PTX that warpcheck analyses has no calls for these. The PTX ISA section
+ * of each instruction is named next to it.
+ */
+#ifndef WARPCHECK_DEVICE_FUNCTIONS_H
+#define WARPCHECK_DEVICE_FUNCTIONS_H
+
+#define __WARPCHECK_DEVICE static __device__ __inline__ __attribute__((always_inline))
+#define __WARPCHECK_HOST_DEVICE                                                \
+  static __host__ __device__ __inline__ __attribute__((always_inline))
+
+/* ---- Barriers (PTX ISA 9.7.13.1 bar/barrier) -------------------------------
+ * `__syncthreads()` itself is a clang builtin (bar.sync 0). */
+__WARPCHECK_DEVICE int __syncthreads_count(int predicate) {
+  return __nvvm_bar0_popc(predicate);
+}
+__WARPCHECK_DEVICE int __syncthreads_and(int predicate) {
+  return __nvvm_bar0_and(predicate);
+}
+__WARPCHECK_DEVICE int __syncthreads_or(int predicate) {
+  return __nvvm_bar0_or(predicate);
+}
+/* bar.warp.sync (9.7.13.3). */
+__WARPCHECK_DEVICE void __syncwarp(unsigned int mask = 0xffffffffu) {
+  __nvvm_bar_warp_sync(mask);
+}
+/* Named barriers: barrier.sync id[, count]. */
+__WARPCHECK_DEVICE void __barrier_sync(unsigned int id) {
+  __nvvm_barrier_sync(id);
+}
+__WARPCHECK_DEVICE void __barrier_sync_count(unsigned int id,
+                                             unsigned int count) {
+  __nvvm_barrier_sync_cnt(id, count);
+}
+
+/* ---- Memory fences (9.7.13.4 membar/fence) -------------------------------- */
+__WARPCHECK_DEVICE void __threadfence(void) { __nvvm_membar_gl(); }
+__WARPCHECK_DEVICE void __threadfence_block(void) { __nvvm_membar_cta(); }
+__WARPCHECK_DEVICE void __threadfence_system(void) { __nvvm_membar_sys(); }
+
+/* ---- Traps, clocks, sleeping ---------------------------------------------- */
+__WARPCHECK_DEVICE void __trap(void) { __builtin_trap(); }
+__WARPCHECK_DEVICE void __brkpt(void) { __asm__ __volatile__("brkpt;"); }
+__WARPCHECK_DEVICE long long clock64(void) {
+  return __nvvm_read_ptx_sreg_clock64();
+}
+/* clang 14 has no builtin for %globaltimer. */
+__WARPCHECK_DEVICE unsigned long long __globaltimer(void) {
+  unsigned long long t;
+  __asm__ __volatile__("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  return t;
+}
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 700
+__WARPCHECK_DEVICE void __nanosleep(unsigned int ns) {
+  __asm__ __volatile__("nanosleep.u32 %0;" ::"r"(ns));
+}
+#endif
+/* Special registers that CUDA code reads through small helpers. */
+__WARPCHECK_DEVICE unsigned int __lanemask_eq(void) {
+  return __nvvm_read_ptx_sreg_lanemask_eq();
+}
+__WARPCHECK_DEVICE unsigned int __lanemask_lt(void) {
+  return __nvvm_read_ptx_sreg_lanemask_lt();
+}
+__WARPCHECK_DEVICE unsigned int __lanemask_le(void) {
+  return __nvvm_read_ptx_sreg_lanemask_le();
+}
+__WARPCHECK_DEVICE unsigned int __lanemask_gt(void) {
+  return __nvvm_read_ptx_sreg_lanemask_gt();
+}
+__WARPCHECK_DEVICE unsigned int __lanemask_ge(void) {
+  return __nvvm_read_ptx_sreg_lanemask_ge();
+}
+
+/* ---- Integer intrinsics (9.7.1 integer arithmetic, 9.7.8 bit manipulation) */
+__WARPCHECK_DEVICE int __popc(unsigned int x) { return __builtin_popcount(x); }
+__WARPCHECK_DEVICE int __popcll(unsigned long long x) {
+  return __builtin_popcountll(x);
+}
+/* clz.b32 returns 32 for zero; __builtin_clz is undefined there, and LLVM
+ * folds the guarded form back into a single clz. */
+__WARPCHECK_DEVICE int __clz(int x) {
+  return x == 0 ? 32 : __builtin_clz((unsigned int)x);
+}
+__WARPCHECK_DEVICE int __clzll(long long x) {
+  return x == 0 ? 64 : __builtin_clzll((unsigned long long)x);
+}
+__WARPCHECK_DEVICE int __ffs(int x) { return __builtin_ffs(x); }
+__WARPCHECK_DEVICE int __ffsll(long long x) { return __builtin_ffsll(x); }
+__WARPCHECK_DEVICE unsigned int __brev(unsigned int x) {
+  return __builtin_bitreverse32(x);
+}
+__WARPCHECK_DEVICE unsigned long long __brevll(unsigned long long x) {
+  return __builtin_bitreverse64(x);
+}
+__WARPCHECK_DEVICE int __mul24(int x, int y) { return __nvvm_mul24_i(x, y); }
+__WARPCHECK_DEVICE unsigned int __umul24(unsigned int x, unsigned int y) {
+  return __nvvm_mul24_ui(x, y);
+}
+__WARPCHECK_DEVICE int __mulhi(int x, int y) { return __nvvm_mulhi_i(x, y); }
+__WARPCHECK_DEVICE unsigned int __umulhi(unsigned int x, unsigned int y) {
+  return __nvvm_mulhi_ui(x, y);
+}
+__WARPCHECK_DEVICE long long __mul64hi(long long x, long long y) {
+  return __nvvm_mulhi_ll(x, y);
+}
+__WARPCHECK_DEVICE unsigned long long __umul64hi(unsigned long long x,
+                                                 unsigned long long y) {
+  return __nvvm_mulhi_ull(x, y);
+}
+/* prmt.b32 (9.7.8.7). */
+__WARPCHECK_DEVICE unsigned int __byte_perm(unsigned int x, unsigned int y,
+                                            unsigned int s) {
+  return __nvvm_prmt(x, y, s);
+}
+/* sad (9.7.1.12): |x - y| + z. */
+__WARPCHECK_DEVICE unsigned int __sad(int x, int y, unsigned int z) {
+  return __nvvm_sad_i(x, y, z);
+}
+__WARPCHECK_DEVICE unsigned int __usad(unsigned int x, unsigned int y,
+                                       unsigned int z) {
+  return __nvvm_sad_ui(x, y, z);
+}
+/* Averages without intermediate overflow. */
+__WARPCHECK_DEVICE int __hadd(int x, int y) {
+  return (int)(((long long)x + (long long)y) >> 1);
+}
+__WARPCHECK_DEVICE int __rhadd(int x, int y) {
+  return (int)(((long long)x + (long long)y + 1) >> 1);
+}
+__WARPCHECK_DEVICE unsigned int __uhadd(unsigned int x, unsigned int y) {
+  return (unsigned int)(((unsigned long long)x + y) >> 1);
+}
+__WARPCHECK_DEVICE unsigned int __urhadd(unsigned int x, unsigned int y) {
+  return (unsigned int)(((unsigned long long)x + y + 1) >> 1);
+}
+/* shf (9.7.8.8). */
+__WARPCHECK_DEVICE unsigned int __funnelshift_l(unsigned int lo, unsigned int hi,
+                                                unsigned int shift) {
+  unsigned int r;
+  __asm__("shf.l.wrap.b32 %0, %1, %2, %3;" : "=r"(r) : "r"(lo), "r"(hi), "r"(shift));
+  return r;
+}
+__WARPCHECK_DEVICE unsigned int __funnelshift_lc(unsigned int lo, unsigned int hi,
+                                                 unsigned int shift) {
+  unsigned int r;
+  __asm__("shf.l.clamp.b32 %0, %1, %2, %3;" : "=r"(r) : "r"(lo), "r"(hi), "r"(shift));
+  return r;
+}
+__WARPCHECK_DEVICE unsigned int __funnelshift_r(unsigned int lo, unsigned int hi,
+                                                unsigned int shift) {
+  unsigned int r;
+  __asm__("shf.r.wrap.b32 %0, %1, %2, %3;" : "=r"(r) : "r"(lo), "r"(hi), "r"(shift));
+  return r;
+}
+__WARPCHECK_DEVICE unsigned int __funnelshift_rc(unsigned int lo, unsigned int hi,
+                                                 unsigned int shift) {
+  unsigned int r;
+  __asm__("shf.r.clamp.b32 %0, %1, %2, %3;" : "=r"(r) : "r"(lo), "r"(hi), "r"(shift));
+  return r;
+}
+/* fns (9.7.8.9): the lane of the offset-th set bit of mask from base. */
+__WARPCHECK_DEVICE unsigned int __fns(unsigned int mask, unsigned int base,
+                                      int offset) {
+  return __nvvm_fns(mask, base, offset);
+}
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 610
+/* dp4a / dp2a (9.7.1.23, 9.7.1.24). */
+__WARPCHECK_DEVICE int __dp4a(int a, int b, int c) {
+  int r;
+  __asm__("dp4a.s32.s32 %0, %1, %2, %3;" : "=r"(r) : "r"(a), "r"(b), "r"(c));
+  return r;
+}
+__WARPCHECK_DEVICE unsigned int __dp4a(unsigned int a, unsigned int b,
+                                       unsigned int c) {
+  unsigned int r;
+  __asm__("dp4a.u32.u32 %0, %1, %2, %3;" : "=r"(r) : "r"(a), "r"(b), "r"(c));
+  return r;
+}
+__WARPCHECK_DEVICE int __dp2a_lo(int a, int b, int c) {
+  int r;
+  __asm__("dp2a.lo.s32.s32 %0, %1, %2, %3;" : "=r"(r) : "r"(a), "r"(b), "r"(c));
+  return r;
+}
+__WARPCHECK_DEVICE int __dp2a_hi(int a, int b, int c) {
+  int r;
+  __asm__("dp2a.hi.s32.s32 %0, %1, %2, %3;" : "=r"(r) : "r"(a), "r"(b), "r"(c));
+  return r;
+}
+#endif
+
+/* ---- min / max (host and device, as in CUDA's math_functions.hpp) --------- */
+#define __WARPCHECK_MINMAX(T)                                                  \
+  __WARPCHECK_HOST_DEVICE T min(T a, T b) { return a < b ? a : b; }           \
+  __WARPCHECK_HOST_DEVICE T max(T a, T b) { return a > b ? a : b; }
+#define __WARPCHECK_MINMAX_MIXED(R, A, B)                                      \
+  __WARPCHECK_HOST_DEVICE R min(A a, B b) { return (R)a < (R)b ? (R)a : (R)b; }\
+  __WARPCHECK_HOST_DEVICE R max(A a, B b) { return (R)a > (R)b ? (R)a : (R)b; }
+__WARPCHECK_MINMAX(int)
+__WARPCHECK_MINMAX(unsigned int)
+__WARPCHECK_MINMAX(long)
+__WARPCHECK_MINMAX(unsigned long)
+__WARPCHECK_MINMAX(long long)
+__WARPCHECK_MINMAX(unsigned long long)
+__WARPCHECK_MINMAX_MIXED(unsigned int, int, unsigned int)
+__WARPCHECK_MINMAX_MIXED(unsigned int, unsigned int, int)
+__WARPCHECK_MINMAX_MIXED(unsigned long, long, unsigned long)
+__WARPCHECK_MINMAX_MIXED(unsigned long, unsigned long, long)
+__WARPCHECK_MINMAX_MIXED(unsigned long long, long long, unsigned long long)
+__WARPCHECK_MINMAX_MIXED(unsigned long long, unsigned long long, long long)
+#undef __WARPCHECK_MINMAX
+#undef __WARPCHECK_MINMAX_MIXED
+__WARPCHECK_HOST_DEVICE float min(float a, float b) { return __builtin_fminf(a, b); }
+__WARPCHECK_HOST_DEVICE float max(float a, float b) { return __builtin_fmaxf(a, b); }
+__WARPCHECK_HOST_DEVICE double min(double a, double b) { return __builtin_fmin(a, b); }
+__WARPCHECK_HOST_DEVICE double max(double a, double b) { return __builtin_fmax(a, b); }
+__WARPCHECK_HOST_DEVICE double min(float a, double b) { return __builtin_fmin(a, b); }
+__WARPCHECK_HOST_DEVICE double max(float a, double b) { return __builtin_fmax(a, b); }
+__WARPCHECK_HOST_DEVICE double min(double a, float b) { return __builtin_fmin(a, b); }
+__WARPCHECK_HOST_DEVICE double max(double a, float b) { return __builtin_fmax(a, b); }
+__WARPCHECK_HOST_DEVICE unsigned int umin(unsigned int a, unsigned int b) { return min(a, b); }
+__WARPCHECK_HOST_DEVICE unsigned int umax(unsigned int a, unsigned int b) { return max(a, b); }
+__WARPCHECK_HOST_DEVICE long long llmin(long long a, long long b) { return min(a, b); }
+__WARPCHECK_HOST_DEVICE long long llmax(long long a, long long b) { return max(a, b); }
+__WARPCHECK_HOST_DEVICE unsigned long long ullmin(unsigned long long a,
+                                                  unsigned long long b) { return min(a, b); }
+__WARPCHECK_HOST_DEVICE unsigned long long ullmax(unsigned long long a,
+                                                  unsigned long long b) { return max(a, b); }
+
+/* ---- Type casting intrinsics (9.7.9.21 cvt, 9.7.9.1 mov) ------------------
+ * Suffixes: rn = to nearest even, rz = toward zero, ru = up (PTX .rp),
+ * rd = down (PTX .rm). */
+#define __WARPCHECK_CVT4(NAME, FROM, TO, BUILTIN)                              \
+  __WARPCHECK_DEVICE TO NAME##_rn(FROM x) { return BUILTIN##_rn(x); }         \
+  __WARPCHECK_DEVICE TO NAME##_rz(FROM x) { return BUILTIN##_rz(x); }         \
+  __WARPCHECK_DEVICE TO NAME##_ru(FROM x) { return BUILTIN##_rp(x); }         \
+  __WARPCHECK_DEVICE TO NAME##_rd(FROM x) { return BUILTIN##_rm(x); }
+__WARPCHECK_CVT4(__float2int, float, int, __nvvm_f2i)
+__WARPCHECK_CVT4(__float2uint, float, unsigned int, __nvvm_f2ui)
+__WARPCHECK_CVT4(__float2ll, float, long long, __nvvm_f2ll)
+__WARPCHECK_CVT4(__float2ull, float, unsigned long long, __nvvm_f2ull)
+__WARPCHECK_CVT4(__double2int, double, int, __nvvm_d2i)
+__WARPCHECK_CVT4(__double2uint, double, unsigned int, __nvvm_d2ui)
+__WARPCHECK_CVT4(__double2ll, double, long long, __nvvm_d2ll)
+__WARPCHECK_CVT4(__double2ull, double, unsigned long long, __nvvm_d2ull)
+__WARPCHECK_CVT4(__double2float, double, float, __nvvm_d2f)
+__WARPCHECK_CVT4(__int2float, int, float, __nvvm_i2f)
+__WARPCHECK_CVT4(__uint2float, unsigned int, float, __nvvm_ui2f)
+__WARPCHECK_CVT4(__ll2float, long long, float, __nvvm_ll2f)
+__WARPCHECK_CVT4(__ull2float, unsigned long long, float, __nvvm_ull2f)
+__WARPCHECK_CVT4(__ll2double, long long, double, __nvvm_ll2d)
+__WARPCHECK_CVT4(__ull2double, unsigned long long, double, __nvvm_ull2d)
+#undef __WARPCHECK_CVT4
+__WARPCHECK_DEVICE double __int2double_rn(int x) { return __nvvm_i2d_rn(x); }
+__WARPCHECK_DEVICE double __uint2double_rn(unsigned int x) {
+  return __nvvm_ui2d_rn(x);
+}
+__WARPCHECK_DEVICE int __float_as_int(float x) { return __builtin_bit_cast(int, x); }
+__WARPCHECK_DEVICE float __int_as_float(int x) { return __builtin_bit_cast(float, x); }
+__WARPCHECK_DEVICE unsigned int __float_as_uint(float x) {
+  return __builtin_bit_cast(unsigned int, x);
+}
+__WARPCHECK_DEVICE float __uint_as_float(unsigned int x) {
+  return __builtin_bit_cast(float, x);
+}
+__WARPCHECK_DEVICE long long __double_as_longlong(double x) {
+  return __builtin_bit_cast(long long, x);
+}
+__WARPCHECK_DEVICE double __longlong_as_double(long long x) {
+  return __builtin_bit_cast(double, x);
+}
+__WARPCHECK_DEVICE int __double2hiint(double x) { return __nvvm_d2i_hi(x); }
+__WARPCHECK_DEVICE int __double2loint(double x) { return __nvvm_d2i_lo(x); }
+__WARPCHECK_DEVICE double __hiloint2double(int hi, int lo) {
+  return __nvvm_lohi_i2d(lo, hi);
+}
+
+/* ---- Rounding-mode arithmetic (9.7.3 floating point instructions) --------- */
+#define __WARPCHECK_ROUNDED2(NAME, T, OP, S)                                   \
+  __WARPCHECK_DEVICE T NAME##_rn(T a, T b) { return __nvvm_##OP##_rn_##S(a, b); } \
+  __WARPCHECK_DEVICE T NAME##_rz(T a, T b) { return __nvvm_##OP##_rz_##S(a, b); } \
+  __WARPCHECK_DEVICE T NAME##_ru(T a, T b) { return __nvvm_##OP##_rp_##S(a, b); } \
+  __WARPCHECK_DEVICE T NAME##_rd(T a, T b) { return __nvvm_##OP##_rm_##S(a, b); }
+#define __WARPCHECK_ROUNDED1(NAME, T, OP, S)                                   \
+  __WARPCHECK_DEVICE T NAME##_rn(T a) { return __nvvm_##OP##_rn_##S(a); }     \
+  __WARPCHECK_DEVICE T NAME##_rz(T a) { return __nvvm_##OP##_rz_##S(a); }     \
+  __WARPCHECK_DEVICE T NAME##_ru(T a) { return __nvvm_##OP##_rp_##S(a); }     \
+  __WARPCHECK_DEVICE T NAME##_rd(T a) { return __nvvm_##OP##_rm_##S(a); }
+#define __WARPCHECK_ROUNDED3(NAME, T, OP, S)                                   \
+  __WARPCHECK_DEVICE T NAME##_rn(T a, T b, T c) {                              \
+    return __nvvm_##OP##_rn_##S(a, b, c);                                      \
+  }                                                                            \
+  __WARPCHECK_DEVICE T NAME##_rz(T a, T b, T c) {                              \
+    return __nvvm_##OP##_rz_##S(a, b, c);                                      \
+  }                                                                            \
+  __WARPCHECK_DEVICE T NAME##_ru(T a, T b, T c) {                              \
+    return __nvvm_##OP##_rp_##S(a, b, c);                                      \
+  }                                                                            \
+  __WARPCHECK_DEVICE T NAME##_rd(T a, T b, T c) {                              \
+    return __nvvm_##OP##_rm_##S(a, b, c);                                      \
+  }
+__WARPCHECK_ROUNDED2(__fadd, float, add, f)
+__WARPCHECK_ROUNDED2(__fmul, float, mul, f)
+__WARPCHECK_ROUNDED2(__fdiv, float, div, f)
+__WARPCHECK_ROUNDED2(__dadd, double, add, d)
+__WARPCHECK_ROUNDED2(__dmul, double, mul, d)
+__WARPCHECK_ROUNDED2(__ddiv, double, div, d)
+__WARPCHECK_ROUNDED1(__frcp, float, rcp, f)
+__WARPCHECK_ROUNDED1(__fsqrt, float, sqrt, f)
+__WARPCHECK_ROUNDED1(__drcp, double, rcp, d)
+__WARPCHECK_ROUNDED1(__dsqrt, double, sqrt, d)
+__WARPCHECK_ROUNDED3(__fmaf, float, fma, f)
+__WARPCHECK_ROUNDED3(__fma, double, fma, d)
+#undef __WARPCHECK_ROUNDED1
+#undef __WARPCHECK_ROUNDED2
+#undef __WARPCHECK_ROUNDED3
+__WARPCHECK_DEVICE float __fsub_rn(float a, float b) { return __fadd_rn(a, -b); }
+__WARPCHECK_DEVICE float __fsub_rz(float a, float b) { return __fadd_rz(a, -b); }
+__WARPCHECK_DEVICE float __fsub_ru(float a, float b) { return __fadd_ru(a, -b); }
+__WARPCHECK_DEVICE float __fsub_rd(float a, float b) { return __fadd_rd(a, -b); }
+__WARPCHECK_DEVICE double __dsub_rn(double a, double b) { return __dadd_rn(a, -b); }
+__WARPCHECK_DEVICE double __dsub_rz(double a, double b) { return __dadd_rz(a, -b); }
+__WARPCHECK_DEVICE double __dsub_ru(double a, double b) { return __dadd_ru(a, -b); }
+__WARPCHECK_DEVICE double __dsub_rd(double a, double b) { return __dadd_rd(a, -b); }
+
+/* ---- Fast approximate single-precision intrinsics -------------------------
+ * As in libdevice: ex2.approx / lg2.approx / sin.approx / cos.approx
+ * (9.7.3.19-9.7.3.22) with the base change folded into a multiply. */
+__WARPCHECK_DEVICE float __fdividef(float a, float b) {
+  return __nvvm_div_approx_f(a, b);
+}
+__WARPCHECK_DEVICE float __saturatef(float x) { return __nvvm_saturate_f(x); }
+__WARPCHECK_DEVICE float __expf(float x) {
+  return __nvvm_ex2_approx_f(x * 1.4426950408889634f);
+}
+__WARPCHECK_DEVICE float __exp10f(float x) {
+  return __nvvm_ex2_approx_f(x * 3.3219280948873623f);
+}
+__WARPCHECK_DEVICE float __log2f(float x) { return __nvvm_lg2_approx_f(x); }
+__WARPCHECK_DEVICE float __logf(float x) {
+  return __nvvm_lg2_approx_f(x) * 0.6931471805599453f;
+}
+__WARPCHECK_DEVICE float __log10f(float x) {
+  return __nvvm_lg2_approx_f(x) * 0.3010299956639812f;
+}
+__WARPCHECK_DEVICE float __sinf(float x) { return __nvvm_sin_approx_f(x); }
+__WARPCHECK_DEVICE float __cosf(float x) { return __nvvm_cos_approx_f(x); }
+__WARPCHECK_DEVICE void __sincosf(float x, float *s, float *c) {
+  *s = __nvvm_sin_approx_f(x);
+  *c = __nvvm_cos_approx_f(x);
+}
+__WARPCHECK_DEVICE float __tanf(float x) {
+  return __nvvm_div_approx_f(__nvvm_sin_approx_f(x), __nvvm_cos_approx_f(x));
+}
+__WARPCHECK_DEVICE float __powf(float x, float y) {
+  return __nvvm_ex2_approx_f(y * __nvvm_lg2_approx_f(x));
+}
+/* No PTX instruction computes a correctly rounded reciprocal square root. */
+__WARPCHECK_DEVICE float __frsqrt_rn(float x) { return __nv_frsqrt_rn(x); }
+
+#endif /* WARPCHECK_DEVICE_FUNCTIONS_H */
