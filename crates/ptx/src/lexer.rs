@@ -49,7 +49,8 @@ pub enum TokenKind {
     DecimalFloat,
     #[regex(r#""([^"\\\n]|\\[^\n])*""#)]
     String,
-    /// A string with no closing quote on its line; reported as an error by [`lex`].
+    /// A string with no closing quote on its line; [`lex`] reports it and turns it into a
+    /// [`TokenKind::String`].
     #[regex(r#""([^"\\\n]|\\[^\n])*"#)]
     UnterminatedString,
 
@@ -163,7 +164,7 @@ fn skip_block_comment(lex: &mut logos::Lexer<TokenKind>) -> FilterResult<(), Lex
 /// Splits `text` into tokens, always ending with one [`TokenKind::Eof`] token.
 ///
 /// Errors do not stop lexing: an unexpected character is reported and skipped (runs of
-/// them are merged into one error), an unterminated string is reported and dropped, an
+/// them are merged into one error), an unterminated string is reported and kept as a string token that ends with its line, an
 /// unterminated comment swallows the rest of the text. Callers must ensure `text.len()`
 /// fits a `u32` (see [`crate::parse`]).
 pub fn lex(text: &str) -> (Vec<Token>, Vec<LexError>) {
@@ -174,10 +175,17 @@ pub fn lex(text: &str) -> (Vec<Token>, Vec<LexError>) {
     while let Some(result) = lexer.next() {
         let span = Span::from(lexer.span());
         match result {
-            Ok(TokenKind::UnterminatedString) => errors.push(LexError {
-                span,
-                message: "unterminated string: expected `\"` before end of line".to_string(),
-            }),
+            Ok(TokenKind::UnterminatedString) => {
+                errors.push(LexError {
+                    span,
+                    message: "unterminated string: expected `\"` before end of line".to_string(),
+                });
+                // Parse on as if the string were closed at the end of the line.
+                tokens.push(Token {
+                    kind: TokenKind::String,
+                    span,
+                });
+            }
             Ok(kind) => tokens.push(Token { kind, span }),
             Err(LexErrorKind::UnterminatedComment) => errors.push(LexError {
                 span,
@@ -477,6 +485,7 @@ mod tests {
             vec![
                 TokenKind::Ident,
                 TokenKind::Ident,
+                TokenKind::String,
                 TokenKind::Ident,
                 TokenKind::Eof
             ]

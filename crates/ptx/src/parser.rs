@@ -31,6 +31,10 @@ use crate::span::{LineIndex, Span, Spanned};
 /// Compilers emit at most a handful of levels; the limit only guards the stack.
 pub const MAX_NESTING: u32 = 256;
 
+fn nesting_message() -> String {
+    format!("nesting deeper than {MAX_NESTING} levels is not supported")
+}
+
 /// One syntax error: where it is and what was expected there.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ParseError {
@@ -326,10 +330,7 @@ impl<'s> Parser<'s> {
     fn nested<T>(&mut self, rule: impl FnOnce(&mut Self) -> PResult<T>) -> PResult<T> {
         if self.depth >= MAX_NESTING {
             let span = self.peek().span;
-            return Err(self.error(
-                span,
-                format!("nesting deeper than {MAX_NESTING} levels is not supported"),
-            ));
+            return Err(self.error(span, nesting_message()));
         }
         self.depth += 1;
         let result = rule(self);
@@ -357,13 +358,35 @@ impl<'s> Parser<'s> {
         }
     }
 
-    /// Recovery inside a block: past the next `;`, or up to the `}` that closes the block.
-    fn recover_statement(&mut self) {
+    /// How many `{` among the tokens consumed since `start` are still open: a statement that
+    /// failed inside a brace list (a vector operand, an initialiser) leaves that many `}`
+    /// for recovery to consume before it looks for the end of the statement.
+    fn unmatched_open_braces(&self, start: usize) -> usize {
+        let mut open = 0usize;
+        for token in &self.tokens[start.min(self.pos)..self.pos] {
+            match token.kind {
+                TokenKind::LBrace => open += 1,
+                TokenKind::RBrace => open = open.saturating_sub(1),
+                _ => {}
+            }
+        }
+        open
+    }
+
+    /// Recovery inside a block after a statement that started at token `start` failed: past
+    /// the next `;`, or up to the `}` that closes the block (after closing the brace lists
+    /// the statement left open).
+    fn recover_statement(&mut self, start: usize) {
+        let mut open = self.unmatched_open_braces(start);
         loop {
             match self.kind() {
                 TokenKind::Semi => {
                     self.bump();
                     return;
+                }
+                TokenKind::RBrace if open > 0 => {
+                    self.bump();
+                    open -= 1;
                 }
                 TokenKind::RBrace | TokenKind::Eof => return,
                 TokenKind::LBrace => {
@@ -377,12 +400,18 @@ impl<'s> Parser<'s> {
         }
     }
 
-    /// Recovery at module level: past `;`, past a balanced `{ … }`, or before an item
-    /// directive.
-    fn recover_item(&mut self) {
+    /// Recovery at module level after an item that started at token `item_start` failed:
+    /// past `;`, past a balanced `{ … }`, or before an item directive (after closing the
+    /// brace lists the item left open).
+    fn recover_item(&mut self, item_start: usize) {
         let start = self.pos;
+        let mut open = self.unmatched_open_braces(item_start);
         loop {
             match self.kind() {
+                TokenKind::RBrace if open > 0 => {
+                    self.bump();
+                    open -= 1;
+                }
                 TokenKind::Semi | TokenKind::RBrace => {
                     self.bump();
                     return;
@@ -454,7 +483,9 @@ impl<'s> Parser<'s> {
     fn string(&mut self, what: &str) -> PResult<Spanned<String>> {
         let token = self.expect(TokenKind::String, what)?;
         let text = self.text_of(token);
-        let inner = &text[1..text.len() - 1];
+        // An unterminated string (already reported by the lexer) has no closing quote.
+        let inner = text.strip_prefix('"').unwrap_or(text);
+        let inner = inner.strip_suffix('"').unwrap_or(inner);
         Ok(Spanned::new(lexer::unescape_string(inner), token.span))
     }
 
@@ -468,7 +499,7 @@ impl<'s> Parser<'s> {
             match self.item() {
                 Ok(Some(item)) => items.push(item),
                 Ok(None) => {}
-                Err(Fail) => self.recover_item(),
+                Err(Fail) => self.recover_item(before),
             }
             if self.pos == before {
                 self.bump();
@@ -928,8 +959,7 @@ impl<'s> Parser<'s> {
         let open = self.bump();
         if self.depth >= MAX_NESTING {
             self.skip_balanced_braces();
-            let message = format!("nesting deeper than {MAX_NESTING} levels is not supported");
-            return Err(self.error(open.span, message));
+            return Err(self.error(open.span, nesting_message()));
         }
         self.nested(|p| {
             let mut items = Vec::new();
@@ -956,8 +986,7 @@ impl<'s> Parser<'s> {
         let open = self.expect(TokenKind::LBrace, "`{`")?;
         if self.depth >= MAX_NESTING {
             self.skip_balanced_braces();
-            let message = format!("nesting deeper than {MAX_NESTING} levels is not supported");
-            return Err(self.error(open.span, message));
+            return Err(self.error(open.span, nesting_message()));
         }
         self.nested(|p| {
             let mut statements = Vec::new();
@@ -979,7 +1008,7 @@ impl<'s> Parser<'s> {
                         let before = p.pos;
                         match p.statement(&mut statements) {
                             Ok(()) => {}
-                            Err(Fail) => p.recover_statement(),
+                            Err(Fail) => p.recover_statement(before),
                         }
                         if p.pos == before {
                             p.bump();
@@ -995,10 +1024,24 @@ impl<'s> Parser<'s> {
     }
 
     /// One statement of a body, pushed onto `out` (§4.3 statements, §11 directives).
+    ///
+    /// Nested blocks recurse through here, so this function keeps a small stack frame and
+    /// leaves every other statement to [`Parser::flat_statement`].
     fn statement(&mut self, out: &mut Vec<Statement>) -> PResult<()> {
+        if self.at(TokenKind::LBrace) {
+            let block = self.block()?;
+            out.push(Statement::Block(block));
+            Ok(())
+        } else {
+            self.flat_statement(out)
+        }
+    }
+
+    /// A statement other than a nested block.
+    #[inline(never)]
+    fn flat_statement(&mut self, out: &mut Vec<Statement>) -> PResult<()> {
         let token = self.peek();
         match token.kind {
-            TokenKind::LBrace => out.push(Statement::Block(self.block()?)),
             TokenKind::At => out.push(Statement::Instruction(self.instruction()?)),
             TokenKind::Ident if self.peek_at(1).kind == TokenKind::Colon => {
                 let after = self.peek_at(2);
@@ -1214,47 +1257,54 @@ impl<'s> Parser<'s> {
                 OperandKind::Sink
             }
             TokenKind::Ident if self.peek_at(1).kind != TokenKind::LParen => {
-                let name = self.ident("an operand")?;
-                let mut component = None;
-                let next = self.peek();
-                if next.kind == TokenKind::DotWord && next.span.start == name.span.end {
-                    match component_from_word(self.text_of(next)) {
-                        Some(c) => {
-                            self.bump();
-                            component = Some(Spanned::new(c, next.span));
-                        }
-                        None => {
-                            let message = format!(
-                                "expected a vector component `.x`, `.y`, `.z` or `.w`, found {}",
-                                self.describe(next)
-                            );
-                            return Err(self.error(next.span, message));
-                        }
-                    }
-                }
-                if self.at(TokenKind::Pipe) {
-                    let first = Operand {
-                        span: self.span_from(start),
-                        kind: OperandKind::Name { name, component },
-                    };
-                    self.bump();
-                    let second = self.operand()?;
-                    OperandKind::Pair(Box::new(first), Box::new(second))
-                } else if component.is_none() && binary_op(self.kind()).is_some() {
-                    let lhs = Expr {
-                        span: name.span,
-                        kind: ExprKind::Name(name.value),
-                    };
-                    OperandKind::Expr(self.expr_continue(lhs, 0)?)
-                } else {
-                    OperandKind::Name { name, component }
-                }
+                self.name_operand(start)?
             }
             _ => OperandKind::Expr(self.expr()?),
         };
         Ok(Operand {
             kind,
             span: self.span_from(start),
+        })
+    }
+
+    /// `name[.component] [| operand]`, or `name binop expr` (an expression starting with a
+    /// symbol). Kept out of [`Parser::operand_inner`] so that the recursive path stays lean.
+    #[inline(never)]
+    fn name_operand(&mut self, start: u32) -> PResult<OperandKind> {
+        let name = self.ident("an operand")?;
+        let mut component = None;
+        let next = self.peek();
+        if next.kind == TokenKind::DotWord && next.span.start == name.span.end {
+            match component_from_word(self.text_of(next)) {
+                Some(c) => {
+                    self.bump();
+                    component = Some(Spanned::new(c, next.span));
+                }
+                None => {
+                    let message = format!(
+                        "expected a vector component `.x`, `.y`, `.z` or `.w`, found {}",
+                        self.describe(next)
+                    );
+                    return Err(self.error(next.span, message));
+                }
+            }
+        }
+        Ok(if self.at(TokenKind::Pipe) {
+            let first = Operand {
+                span: self.span_from(start),
+                kind: OperandKind::Name { name, component },
+            };
+            self.bump();
+            let second = self.operand()?;
+            OperandKind::Pair(Box::new(first), Box::new(second))
+        } else if component.is_none() && binary_op(self.kind()).is_some() {
+            let lhs = Expr {
+                span: name.span,
+                kind: ExprKind::Name(name.value),
+            };
+            OperandKind::Expr(self.expr_continue(lhs, 0)?)
+        } else {
+            OperandKind::Name { name, component }
         })
     }
 
@@ -1332,6 +1382,9 @@ impl<'s> Parser<'s> {
     /// Continues an expression whose left operand is `lhs`, taking binary operators that
     /// bind tighter than `min_power`.
     fn expr_continue(&mut self, mut lhs: Expr, min_power: u8) -> PResult<Expr> {
+        // A chain `1+1+…` builds a left-leaning tree as deep as the chain is long; it counts
+        // against the nesting limit so that walking or dropping the tree stays shallow.
+        let mut chain_depth = self.depth;
         loop {
             let Some((op, power)) = binary_op(self.kind()) else {
                 if matches!(
@@ -1344,17 +1397,17 @@ impl<'s> Parser<'s> {
                         | TokenKind::GtEq
                         | TokenKind::Question
                 ) {
-                    let token = self.peek();
-                    let message = format!(
-                        "operator `{}` is not supported in constant expressions",
-                        self.text_of(token)
-                    );
-                    return Err(self.error(token.span, message));
+                    return Err(self.unsupported_operator());
                 }
                 return Ok(lhs);
             };
             if power <= min_power {
                 return Ok(lhs);
+            }
+            chain_depth += 1;
+            if chain_depth >= MAX_NESTING {
+                let span = self.peek().span;
+                return Err(self.error(span, nesting_message()));
             }
             self.bump();
             let rhs = self.nested(|p| {
@@ -1367,6 +1420,17 @@ impl<'s> Parser<'s> {
                 span,
             };
         }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn unsupported_operator(&mut self) -> Fail {
+        let token = self.peek();
+        let message = format!(
+            "operator `{}` is not supported in constant expressions",
+            self.text_of(token)
+        );
+        self.error(token.span, message)
     }
 
     /// `unary := (- | ~ | !) unary | primary`
@@ -1390,6 +1454,25 @@ impl<'s> Parser<'s> {
     /// `primary := number | name | name ( expr {, expr} ) | ( expr )`; in sections also
     /// `.debug_abbrev`-style section names.
     fn primary_expr(&mut self) -> PResult<Expr> {
+        let token = self.peek();
+        if token.kind != TokenKind::LParen {
+            return self.atom_expr();
+        }
+        self.bump();
+        let inner = self.nested(Self::expr)?;
+        self.expect(TokenKind::RParen, "`)` to close the parenthesis")?;
+        // Parentheses only group; the tree keeps the inner expression with the span of the
+        // whole parenthesised text.
+        Ok(Expr {
+            kind: inner.kind,
+            span: self.span_from(token.span.start),
+        })
+    }
+
+    /// A literal, a name, a call `generic(sym)`, or a section name; kept out of
+    /// [`Parser::primary_expr`] so that the recursive path through parentheses stays lean.
+    #[inline(never)]
+    fn atom_expr(&mut self) -> PResult<Expr> {
         let token = self.peek();
         let kind = match token.kind {
             TokenKind::Number | TokenKind::DecimalFloat => {
@@ -1422,17 +1505,6 @@ impl<'s> Parser<'s> {
             TokenKind::DotWord if self.in_section => {
                 self.bump();
                 ExprKind::Name(self.text_of(token).to_string())
-            }
-            TokenKind::LParen => {
-                self.bump();
-                let inner = self.nested(Self::expr)?;
-                self.expect(TokenKind::RParen, "`)` to close the parenthesis")?;
-                // Parentheses only group; the tree keeps the inner expression with the
-                // span of the whole parenthesised text.
-                return Ok(Expr {
-                    kind: inner.kind,
-                    span: self.span_from(token.span.start),
-                });
             }
             _ => return Err(self.expected("an operand or constant expression")),
         };
