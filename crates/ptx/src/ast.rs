@@ -267,13 +267,19 @@ pub enum Statement {
     CallPrototype(CallPrototype),
 }
 
-/// `.loc FILE LINE COLUMN [, function_name LABEL, inlined_at FILE LINE COLUMN]` (§11.5.1).
+/// `.loc FILE LINE COLUMN [, function_name LABEL [+ OFFSET], inlined_at FILE LINE COLUMN]`
+/// (§11.5.1).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Loc {
     pub file: u32,
     pub line: u32,
     pub column: u32,
+    /// The label of the inlined function's name string: `$L__info_string0` (clang, nvcc) or
+    /// the section name `.debug_str` (nvcc), then offset by [`Loc::function_name_offset`].
     pub function_name: Option<Ident>,
+    /// The byte offset after `function_name`, as in nvcc's `function_name .debug_str+16`;
+    /// 0 when none is written.
+    pub function_name_offset: u64,
     pub inlined_at: Option<(u32, u32, u32)>,
     pub span: Span,
 }

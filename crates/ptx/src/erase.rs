@@ -1,292 +1,304 @@
-//! Comparing syntax trees while ignoring where they came from.
+//! Visiting every span of a tree, and comparing trees while ignoring their spans.
 //!
 //! Two parses of equivalent text (the input and its printed form) give trees that differ
 //! only in their spans. [`erase_spans`] sets every span in a tree to [`Span::DUMMY`], after
 //! which `==` compares structure alone. This is the comparison behind the printer's
-//! round-trip guarantee (`crate::printer`).
+//! round-trip guarantee (`crate::printer`). [`for_each_span_mut`] is the visitor both are
+//! built on; the fuzz tests use it to check that every span lies inside the input.
 
 use crate::ast::*;
 use crate::span::{Span, Spanned};
 
 /// Sets every span in `module` to [`Span::DUMMY`].
 pub fn erase_spans(module: &mut Module) {
-    module.erase();
+    for_each_span_mut(module, |span| *span = Span::DUMMY);
 }
 
 /// A copy of `module` with every span set to [`Span::DUMMY`].
 pub fn without_spans(module: &Module) -> Module {
     let mut copy = module.clone();
-    copy.erase();
+    erase_spans(&mut copy);
     copy
 }
 
-trait Erase {
-    fn erase(&mut self);
+/// Calls `visit` on every span in `module`: the module's, every node's and every token's.
+pub fn for_each_span_mut(module: &mut Module, mut visit: impl FnMut(&mut Span)) {
+    let mut visitor = Visitor { visit: &mut visit };
+    module.visit_spans(&mut visitor);
 }
 
-impl Erase for Span {
-    fn erase(&mut self) {
-        *self = Span::DUMMY;
+/// The span callback, passed down the tree.
+struct Visitor<'a> {
+    visit: &'a mut dyn FnMut(&mut Span),
+}
+
+trait VisitSpans {
+    fn visit_spans(&mut self, v: &mut Visitor<'_>);
+}
+
+impl VisitSpans for Span {
+    fn visit_spans(&mut self, v: &mut Visitor<'_>) {
+        (v.visit)(self);
     }
 }
 
-impl<T: EraseValue> Erase for Spanned<T> {
-    fn erase(&mut self) {
-        self.span = Span::DUMMY;
-        self.value.erase_value();
+impl<T: SpanFree> VisitSpans for Spanned<T> {
+    fn visit_spans(&mut self, v: &mut Visitor<'_>) {
+        (v.visit)(&mut self.span);
+        self.value.no_spans();
     }
 }
 
-/// Values inside a [`Spanned`]: leaves have nothing to erase.
-trait EraseValue {
-    fn erase_value(&mut self) {}
+/// Values inside a [`Spanned`] that hold no further spans.
+trait SpanFree {
+    fn no_spans(&mut self) {}
 }
 
-impl EraseValue for String {}
-impl EraseValue for u32 {}
-impl EraseValue for u64 {}
-impl EraseValue for u8 {}
-impl EraseValue for Linkage {}
-impl EraseValue for StateSpace {}
-impl EraseValue for ScalarType {}
-impl EraseValue for FunctionKind {}
-impl EraseValue for Component {}
+impl SpanFree for String {}
+impl SpanFree for u32 {}
+impl SpanFree for u64 {}
+impl SpanFree for u8 {}
+impl SpanFree for Linkage {}
+impl SpanFree for StateSpace {}
+impl SpanFree for ScalarType {}
+impl SpanFree for FunctionKind {}
+impl SpanFree for Component {}
 
-impl<T: Erase> Erase for Vec<T> {
-    fn erase(&mut self) {
+impl<T: VisitSpans> VisitSpans for Vec<T> {
+    fn visit_spans(&mut self, v: &mut Visitor<'_>) {
         for item in self {
-            item.erase();
+            item.visit_spans(v);
         }
     }
 }
 
-impl<T: Erase> Erase for Option<T> {
-    fn erase(&mut self) {
+impl<T: VisitSpans> VisitSpans for Option<T> {
+    fn visit_spans(&mut self, v: &mut Visitor<'_>) {
         if let Some(inner) = self {
-            inner.erase();
+            inner.visit_spans(v);
         }
     }
 }
 
-impl<T: Erase> Erase for Box<T> {
-    fn erase(&mut self) {
-        (**self).erase();
+impl<T: VisitSpans> VisitSpans for Box<T> {
+    fn visit_spans(&mut self, v: &mut Visitor<'_>) {
+        (**self).visit_spans(v);
     }
 }
 
-impl Erase for Module {
-    fn erase(&mut self) {
-        self.span.erase();
-        self.items.erase();
+impl VisitSpans for Module {
+    fn visit_spans(&mut self, v: &mut Visitor<'_>) {
+        self.span.visit_spans(v);
+        self.items.visit_spans(v);
     }
 }
 
-impl Erase for Item {
-    fn erase(&mut self) {
+impl VisitSpans for Item {
+    fn visit_spans(&mut self, v: &mut Visitor<'_>) {
         match self {
-            Item::Version { span, .. } | Item::AddressSize { span, .. } => span.erase(),
+            Item::Version { span, .. } | Item::AddressSize { span, .. } => span.visit_spans(v),
             Item::Target { targets, span } => {
-                targets.erase();
-                span.erase();
+                targets.visit_spans(v);
+                span.visit_spans(v);
             }
             Item::File(file) => {
-                file.path.erase();
-                file.extra.erase();
-                file.span.erase();
+                file.path.visit_spans(v);
+                file.extra.visit_spans(v);
+                file.span.visit_spans(v);
             }
-            Item::Variable(decl) => decl.erase(),
-            Item::Function(function) => function.erase(),
-            Item::Section(section) => section.erase(),
+            Item::Variable(decl) => decl.visit_spans(v),
+            Item::Function(function) => function.visit_spans(v),
+            Item::Section(section) => section.visit_spans(v),
             Item::Pragma { args, span } => {
-                args.erase();
-                span.erase();
+                args.visit_spans(v);
+                span.visit_spans(v);
             }
             Item::Alias {
                 alias,
                 aliasee,
                 span,
             } => {
-                alias.erase();
-                aliasee.erase();
-                span.erase();
+                alias.visit_spans(v);
+                aliasee.visit_spans(v);
+                span.visit_spans(v);
             }
         }
     }
 }
 
-impl Erase for VariableDecl {
-    fn erase(&mut self) {
-        self.linkage.erase();
-        self.space.erase();
-        self.attributes.erase();
-        self.align.erase();
-        self.vector.erase();
-        self.ty.erase();
+impl VisitSpans for VariableDecl {
+    fn visit_spans(&mut self, v: &mut Visitor<'_>) {
+        self.linkage.visit_spans(v);
+        self.space.visit_spans(v);
+        self.attributes.visit_spans(v);
+        self.align.visit_spans(v);
+        self.vector.visit_spans(v);
+        self.ty.visit_spans(v);
         if let Some(ptr) = &mut self.ptr {
-            ptr.space.erase();
-            ptr.align.erase();
-            ptr.span.erase();
+            ptr.space.visit_spans(v);
+            ptr.align.visit_spans(v);
+            ptr.span.visit_spans(v);
         }
-        self.declarators.erase();
-        self.span.erase();
+        self.declarators.visit_spans(v);
+        self.span.visit_spans(v);
     }
 }
 
-impl Erase for Declarator {
-    fn erase(&mut self) {
-        self.name.erase();
-        self.range.erase();
-        self.init.erase();
-        self.span.erase();
+impl VisitSpans for Declarator {
+    fn visit_spans(&mut self, v: &mut Visitor<'_>) {
+        self.name.visit_spans(v);
+        self.range.visit_spans(v);
+        self.init.visit_spans(v);
+        self.span.visit_spans(v);
     }
 }
 
-impl Erase for Initializer {
-    fn erase(&mut self) {
+impl VisitSpans for Initializer {
+    fn visit_spans(&mut self, v: &mut Visitor<'_>) {
         match self {
-            Initializer::Expr(e) => e.erase(),
+            Initializer::Expr(e) => e.visit_spans(v),
             Initializer::List { items, span } => {
-                items.erase();
-                span.erase();
+                items.visit_spans(v);
+                span.visit_spans(v);
             }
         }
     }
 }
 
-impl Erase for Expr {
-    fn erase(&mut self) {
-        self.span.erase();
+impl VisitSpans for Expr {
+    fn visit_spans(&mut self, v: &mut Visitor<'_>) {
+        self.span.visit_spans(v);
         match &mut self.kind {
             ExprKind::Int(_) | ExprKind::F32(_) | ExprKind::F64(_) | ExprKind::Name(_) => {}
-            ExprKind::Unary(_, inner) => inner.erase(),
+            ExprKind::Unary(_, inner) => inner.visit_spans(v),
             ExprKind::Binary(_, a, b) => {
-                a.erase();
-                b.erase();
+                a.visit_spans(v);
+                b.visit_spans(v);
             }
             ExprKind::Call(name, args) => {
-                name.erase();
-                args.erase();
+                name.visit_spans(v);
+                args.visit_spans(v);
             }
         }
     }
 }
 
-impl Erase for Function {
-    fn erase(&mut self) {
-        self.linkage.erase();
-        self.kind.erase();
-        self.attributes.erase();
-        self.returns.erase();
-        self.name.erase();
-        self.params.erase();
-        self.directives.erase();
-        self.body.erase();
-        self.span.erase();
+impl VisitSpans for Function {
+    fn visit_spans(&mut self, v: &mut Visitor<'_>) {
+        self.linkage.visit_spans(v);
+        self.kind.visit_spans(v);
+        self.attributes.visit_spans(v);
+        self.returns.visit_spans(v);
+        self.name.visit_spans(v);
+        self.params.visit_spans(v);
+        self.directives.visit_spans(v);
+        self.body.visit_spans(v);
+        self.span.visit_spans(v);
     }
 }
 
-impl Erase for FunctionDirective {
-    fn erase(&mut self) {
-        self.name.erase();
+impl VisitSpans for FunctionDirective {
+    fn visit_spans(&mut self, v: &mut Visitor<'_>) {
+        self.name.visit_spans(v);
         for arg in &mut self.args {
             match arg {
-                DirectiveArg::Expr(e) => e.erase(),
-                DirectiveArg::String(s) => s.erase(),
+                DirectiveArg::Expr(e) => e.visit_spans(v),
+                DirectiveArg::String(s) => s.visit_spans(v),
             }
         }
-        self.span.erase();
+        self.span.visit_spans(v);
     }
 }
 
-impl Erase for Block {
-    fn erase(&mut self) {
-        self.statements.erase();
-        self.span.erase();
+impl VisitSpans for Block {
+    fn visit_spans(&mut self, v: &mut Visitor<'_>) {
+        self.statements.visit_spans(v);
+        self.span.visit_spans(v);
     }
 }
 
-impl Erase for Statement {
-    fn erase(&mut self) {
+impl VisitSpans for Statement {
+    fn visit_spans(&mut self, v: &mut Visitor<'_>) {
         match self {
-            Statement::Label(label) => label.erase(),
-            Statement::Instruction(instruction) => instruction.erase(),
-            Statement::Variable(decl) => decl.erase(),
+            Statement::Label(label) => label.visit_spans(v),
+            Statement::Instruction(instruction) => instruction.visit_spans(v),
+            Statement::Variable(decl) => decl.visit_spans(v),
             Statement::Loc(loc) => {
-                loc.function_name.erase();
-                loc.span.erase();
+                loc.function_name.visit_spans(v);
+                loc.span.visit_spans(v);
             }
             Statement::Pragma { args, span } => {
-                args.erase();
-                span.erase();
+                args.visit_spans(v);
+                span.visit_spans(v);
             }
-            Statement::Block(block) => block.erase(),
+            Statement::Block(block) => block.visit_spans(v),
             Statement::BranchTargets { targets, span }
             | Statement::CallTargets { targets, span } => {
-                targets.erase();
-                span.erase();
+                targets.visit_spans(v);
+                span.visit_spans(v);
             }
             Statement::CallPrototype(prototype) => {
-                prototype.label.erase();
-                prototype.returns.erase();
-                prototype.params.erase();
-                prototype.attributes.erase();
-                prototype.span.erase();
+                prototype.label.visit_spans(v);
+                prototype.returns.visit_spans(v);
+                prototype.params.visit_spans(v);
+                prototype.attributes.visit_spans(v);
+                prototype.span.visit_spans(v);
             }
         }
     }
 }
 
-impl Erase for Instruction {
-    fn erase(&mut self) {
+impl VisitSpans for Instruction {
+    fn visit_spans(&mut self, v: &mut Visitor<'_>) {
         if let Some(guard) = &mut self.guard {
-            guard.predicate.erase();
-            guard.span.erase();
+            guard.predicate.visit_spans(v);
+            guard.span.visit_spans(v);
         }
-        self.opcode.erase();
-        self.modifiers.erase();
-        self.operands.erase();
-        self.span.erase();
+        self.opcode.visit_spans(v);
+        self.modifiers.visit_spans(v);
+        self.operands.visit_spans(v);
+        self.span.visit_spans(v);
     }
 }
 
-impl Erase for Operand {
-    fn erase(&mut self) {
-        self.span.erase();
+impl VisitSpans for Operand {
+    fn visit_spans(&mut self, v: &mut Visitor<'_>) {
+        self.span.visit_spans(v);
         match &mut self.kind {
             OperandKind::Name { name, component } => {
-                name.erase();
-                component.erase();
+                name.visit_spans(v);
+                component.visit_spans(v);
             }
-            OperandKind::Expr(e) => e.erase(),
+            OperandKind::Expr(e) => e.visit_spans(v),
             OperandKind::Address(address) => {
-                address.base.erase();
-                address.extra.erase();
-                address.span.erase();
+                address.base.visit_spans(v);
+                address.extra.visit_spans(v);
+                address.span.visit_spans(v);
             }
-            OperandKind::Vector(items) | OperandKind::List(items) => items.erase(),
+            OperandKind::Vector(items) | OperandKind::List(items) => items.visit_spans(v),
             OperandKind::Pair(a, b) => {
-                a.erase();
-                b.erase();
+                a.visit_spans(v);
+                b.visit_spans(v);
             }
-            OperandKind::Not(inner) => inner.erase(),
+            OperandKind::Not(inner) => inner.visit_spans(v),
             OperandKind::Sink => {}
         }
     }
 }
 
-impl Erase for Section {
-    fn erase(&mut self) {
-        self.name.erase();
+impl VisitSpans for Section {
+    fn visit_spans(&mut self, v: &mut Visitor<'_>) {
+        self.name.visit_spans(v);
         for entry in &mut self.entries {
             match entry {
-                SectionEntry::Label(label) => label.erase(),
+                SectionEntry::Label(label) => label.visit_spans(v),
                 SectionEntry::Data { ty, values, span } => {
-                    ty.erase();
-                    values.erase();
-                    span.erase();
+                    ty.visit_spans(v);
+                    values.visit_spans(v);
+                    span.visit_spans(v);
                 }
             }
         }
-        self.span.erase();
+        self.span.visit_spans(v);
     }
 }

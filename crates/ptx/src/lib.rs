@@ -15,7 +15,7 @@
 //! * [`lexer`]: text to zero-copy tokens (`logos`).
 //! * [`parser`]: tokens to [`ast::Module`] with error recovery.
 //! * [`printer`]: [`ast::Module`] back to PTX text.
-//! * [`erase`]: span erasure for structural comparison.
+//! * [`erase`]: a visitor over all spans; span erasure for structural comparison.
 //!
 //! ```
 //! let text = ".version 8.0\n.target sm_80\n.address_size 64\n\
@@ -37,7 +37,7 @@ pub mod parser;
 pub mod printer;
 pub mod span;
 
-pub use erase::{erase_spans, without_spans};
+pub use erase::{erase_spans, for_each_span_mut, without_spans};
 pub use parser::{parse, ParseError, Parsed};
 pub use printer::print;
 pub use span::{LineCol, LineIndex, Span, Spanned};

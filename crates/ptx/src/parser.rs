@@ -1105,14 +1105,16 @@ impl<'s> Parser<'s> {
         Ok(())
     }
 
-    /// `.loc file line column [, function_name label] [, inlined_at file line column]`
-    /// (§11.5.1). Ends at the end of its line; no `;`.
+    /// `.loc file line column [, function_name label [+ offset]] [, inlined_at file line
+    /// column]` (§11.5.1). Ends at the end of its line; no `;`. The label is a symbol
+    /// (`$L__info_string0`) or a section name (`.debug_str+16`, as nvcc writes it).
     fn loc(&mut self) -> PResult<Loc> {
         let start = self.bump().span.start;
         let file = self.number_u32("a file index after `.loc`")?.value;
         let line = self.number_u32("a line number in `.loc`")?.value;
         let column = self.number_u32("a column number in `.loc`")?.value;
         let mut function_name = None;
+        let mut function_name_offset = 0;
         let mut inlined_at = None;
         while self.at(TokenKind::Comma) && !self.at_line_start() {
             self.bump();
@@ -1120,14 +1122,19 @@ impl<'s> Parser<'s> {
             match (attr.kind, self.text_of(attr)) {
                 (TokenKind::Ident, "function_name") => {
                     self.bump();
-                    function_name = Some(self.ident("a label after `function_name`")?);
-                    if self.at(TokenKind::Plus) {
-                        let span = self.peek().span;
-                        return Err(self.error(
-                            span,
-                            "an offset after the `function_name` label of `.loc` is not supported"
-                                .to_string(),
+                    let name = self.peek();
+                    if !matches!(name.kind, TokenKind::Ident | TokenKind::DotWord) {
+                        return Err(self.expected(
+                            "a label such as `$L__info_string0` or `.debug_str` after `function_name`",
                         ));
+                    }
+                    self.bump();
+                    function_name = Some(Spanned::new(self.text_of(name).to_string(), name.span));
+                    function_name_offset = 0;
+                    if self.eat(TokenKind::Plus).is_some() {
+                        function_name_offset = self
+                            .number_u64("an offset after `+` in `function_name`")?
+                            .value;
                     }
                 }
                 (TokenKind::Ident, "inlined_at") => {
@@ -1145,6 +1152,7 @@ impl<'s> Parser<'s> {
             line,
             column,
             function_name,
+            function_name_offset,
             inlined_at,
             span: self.span_from(start),
         })
@@ -1252,7 +1260,9 @@ impl<'s> Parser<'s> {
                 )
             }
             TokenKind::LBracket => OperandKind::Address(self.address()?),
-            TokenKind::Ident if self.text_of(token) == "_" => {
+            TokenKind::Ident
+                if self.text_of(token) == "_" && self.peek_at(1).kind != TokenKind::LParen =>
+            {
                 self.bump();
                 OperandKind::Sink
             }

@@ -286,6 +286,9 @@ fn write_loc(f: &mut fmt::Formatter<'_>, loc: &Loc) -> fmt::Result {
     write!(f, ".loc {} {} {}", loc.file, loc.line, loc.column)?;
     if let Some(name) = &loc.function_name {
         write!(f, ", function_name {}", name.value)?;
+        if loc.function_name_offset != 0 {
+            write!(f, "+{}", loc.function_name_offset)?;
+        }
     }
     if let Some((file, line, column)) = loc.inlined_at {
         write!(f, ", inlined_at {file} {line} {column}")?;

@@ -490,7 +490,29 @@ fn loc_directives() {
         Some("$L__info_string0")
     );
     assert_eq!(loc.inlined_at, Some((1, 10, 5)));
+    assert_eq!(loc.function_name_offset, 0);
     assert!(matches!(&statements[2], Statement::Instruction(_)));
+}
+
+#[test]
+fn loc_with_section_offset_function_name_as_nvcc_writes_it() {
+    let statements = body(
+        ".loc 1 15 3, function_name .debug_str+16, inlined_at 1 10 5\n\
+         .loc 1 4 58, function_name .debug_str + 0, inlined_at 1 7 3",
+    );
+    let Statement::Loc(loc) = &statements[0] else {
+        panic!()
+    };
+    assert_eq!(
+        loc.function_name.as_ref().map(|f| f.value.as_str()),
+        Some(".debug_str")
+    );
+    assert_eq!(loc.function_name_offset, 16);
+    assert_eq!(loc.inlined_at, Some((1, 10, 5)));
+    let Statement::Loc(loc) = &statements[1] else {
+        panic!()
+    };
+    assert_eq!(loc.function_name_offset, 0);
 }
 
 #[test]
@@ -634,4 +656,12 @@ fn spans_point_at_the_source_text() {
     assert_eq!(&text[i.operands[1].span.range()], "[%rd1+4]");
     assert_eq!(&text[f.span.range()], text.trim_end());
     assert_eq!(&text[f.name.span.range()], "k");
+}
+
+#[test]
+fn sink_is_only_a_lone_underscore() {
+    let i = instruction("mov.u64 %rd1, _(sym);");
+    assert!(
+        matches!(&i.operands[1].kind, OperandKind::Expr(e) if matches!(&e.kind, ExprKind::Call(name, _) if name.value == "_"))
+    );
 }
