@@ -1,8 +1,8 @@
 //! The PTX lexer: source text to a flat vector of zero-copy tokens.
 //!
 //! A token is a kind and a byte [`Span`]; its text is `&source[span]`, so lexing allocates
-//! nothing per token. Whitespace and comments (`// …` to end of line, `/* … */`) are
-//! skipped. Text that forms no token (a stray `#`, an unterminated string or comment) is
+//! nothing per token. Whitespace, a byte-order mark and comments (`// …` to end of line,
+//! `/* … */`) are skipped. Text that forms no token (a stray `#`, an unterminated string or comment) is
 //! reported as a [`LexError`] and skipped, so lexing always finishes.
 //!
 //! Token classes follow PTX ISA 8.x §4.1–§4.5:
@@ -28,6 +28,7 @@ use crate::span::Span;
 #[logos(error = LexErrorKind)]
 #[logos(skip r"[ \t\r\n\x0B\x0C]+")]
 #[logos(skip r"//[^\n]*")]
+#[logos(skip "\u{feff}")]
 pub enum TokenKind {
     /// Never produced: `/* … */` comments are skipped by their callback.
     #[token("/*", skip_block_comment)]
@@ -400,6 +401,14 @@ mod tests {
                 (Semi, ";"),
                 (Eof, ""),
             ]
+        );
+    }
+
+    #[test]
+    fn byte_order_mark_is_skipped() {
+        assert_eq!(
+            kinds("\u{feff}.version"),
+            vec![(TokenKind::DotWord, ".version"), (TokenKind::Eof, "")]
         );
     }
 

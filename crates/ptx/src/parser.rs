@@ -11,17 +11,21 @@
 //! then skips to a synchronisation point and continues:
 //!
 //! * inside a function body: past the next `;`, or up to (not past) the `}` closing the
-//!   current block, skipping balanced `{ … }` on the way;
+//!   current block, skipping balanced `{ … }` on the way (a statement that failed inside a
+//!   brace list, such as a vector operand, first has its open braces closed);
 //! * at module level: past the next `;` or past a balanced `{ … }` group, or up to the next
-//!   directive that starts a module item (`.visible`, `.entry`, `.global`, …);
+//!   directive that starts a module item (`.visible`, `.entry`, `.global`, …) on a new line;
 //! * directives that end at the end of their line (`.loc`, `.version`, `.target`, `.file`,
 //!   `.address_size`) skip to the end of that line;
 //! * in a `.section` body: up to the next data directive, label or `}`.
 //!
 //! Every loop consumes at least one token per iteration or stops, so parsing terminates in
 //! time linear in the number of tokens. Nesting (blocks, brace lists, parentheses, unary
-//! operators, operand vectors) is limited to [`MAX_NESTING`] levels; deeper input gets an
-//! error instead of exhausting the stack.
+//! operators, operand vectors, chains of binary operators) is limited to [`MAX_NESTING`]
+//! levels; deeper input gets an error instead of exhausting the stack. The recursive paths
+//! keep small stack frames: at the limit, a debug build needs about 640 KiB of stack and a
+//! release build about 210 KiB (measured with `examples/stack_probe.rs`), well inside the
+//! 2 MiB of a test thread.
 
 use crate::ast::*;
 use crate::lexer::{self, NumberValue, Token, TokenKind};

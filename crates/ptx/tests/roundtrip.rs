@@ -5,6 +5,10 @@
 //! `tests/data/cuda/` (regenerate with `sh tests/data/cuda/gen.sh tests/data/clang`);
 //! `tests/data/handwritten/` holds PTX in the style of nvcc and constructs clang does not
 //! emit.
+//!
+//! To check a larger corpus the same way (e.g. PTX compiled from `tests/kernels/`), point
+//! `WARPCHECK_PTX_SAMPLES` at a directory of `.ptx` files:
+//! `WARPCHECK_PTX_SAMPLES=/tmp/ptx cargo test -p warpcheck-ptx --test roundtrip`.
 
 use std::path::{Path, PathBuf};
 
@@ -12,9 +16,13 @@ use warpcheck_ptx::{LineIndex, parse, print, without_spans};
 
 fn sample_files() -> Vec<PathBuf> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data");
+    let mut dirs = vec![root.join("clang"), root.join("handwritten")];
+    if let Some(extra) = std::env::var_os("WARPCHECK_PTX_SAMPLES") {
+        dirs.push(PathBuf::from(extra));
+    }
     let mut files = Vec::new();
-    for dir in ["clang", "handwritten"] {
-        let entries = std::fs::read_dir(root.join(dir)).expect("test data directory exists");
+    for dir in dirs {
+        let entries = std::fs::read_dir(&dir).expect("test data directory exists");
         for entry in entries {
             let path = entry.expect("readable directory entry").path();
             if path.extension().is_some_and(|e| e == "ptx") {
