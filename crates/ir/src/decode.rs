@@ -502,7 +502,11 @@ fn modifier_error(
             token_span(position),
         ),
         ModifierError::Missing { what, expected } => {
-            let err = LowerError::new(format!("unsupported instruction `{text}`: `{opcode}` needs a {what} (PTX ISA {sections})"), instr_span);
+            let article = if what.starts_with(['a', 'e', 'i', 'o', 'u']) { "an" } else { "a" };
+            let err = LowerError::new(
+                format!("unsupported instruction `{text}`: `{opcode}` needs {article} {what} (PTX ISA {sections})"),
+                instr_span,
+            );
             if expected.is_empty() {
                 err
             } else {
