@@ -187,7 +187,7 @@ fn samples() -> &'static [String] {
     SAMPLES.get_or_init(|| {
         let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data");
         let mut texts = Vec::new();
-        for dir in ["clang", "handwritten"] {
+        for dir in ["clang", "nvcc", "handwritten"] {
             let mut paths: Vec<_> = std::fs::read_dir(root.join(dir))
                 .expect("test data directory exists")
                 .map(|e| e.expect("readable directory entry").path())

@@ -3,8 +3,13 @@
 //!
 //! `tests/data/clang/` holds clang 14 and clang 19 output for the CUDA snippets in
 //! `tests/data/cuda/` (regenerate with `sh tests/data/cuda/gen.sh tests/data/clang`);
-//! `tests/data/handwritten/` holds PTX in the style of nvcc and constructs clang does not
-//! emit.
+//! `tests/data/nvcc/` holds nvcc 13.0 output (-O3, -lineinfo, -G, -rdc) for kernels of the
+//! workspace's `tests/kernels/` (regenerate with `tests/data/nvcc/gen.sh` where nvcc is
+//! installed). `tests/data/handwritten/` holds PTX in the style of nvcc with constructs
+//! neither compiler emitted for our kernels (jump tables, call prototypes, textures, …).
+//!
+//! On the device machine, ptxas 13.0 assembled every sample's printed form wherever it
+//! assembled the sample itself (`examples/ptx_check.rs --out DIR` writes the printed forms).
 //!
 //! To check a larger corpus the same way (e.g. PTX compiled from `tests/kernels/`), point
 //! `WARPCHECK_PTX_SAMPLES` at a directory of `.ptx` files:
@@ -16,7 +21,11 @@ use warpcheck_ptx::{LineIndex, parse, print, without_spans};
 
 fn sample_files() -> Vec<PathBuf> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data");
-    let mut dirs = vec![root.join("clang"), root.join("handwritten")];
+    let mut dirs = vec![
+        root.join("clang"),
+        root.join("nvcc"),
+        root.join("handwritten"),
+    ];
     if let Some(extra) = std::env::var_os("WARPCHECK_PTX_SAMPLES") {
         dirs.push(PathBuf::from(extra));
     }
@@ -47,8 +56,8 @@ fn errors_text(text: &str, errors: &[warpcheck_ptx::ParseError]) -> String {
 fn samples_parse_without_errors_and_round_trip() {
     let files = sample_files();
     assert!(
-        files.len() >= 40,
-        "expected the clang and handwritten samples, found {}",
+        files.len() >= 83,
+        "expected 40 clang, 40 nvcc and 3 handwritten samples, found {}",
         files.len()
     );
     for path in files {
