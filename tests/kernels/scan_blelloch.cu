@@ -4,14 +4,14 @@
 // (CONFLICT_FREE_OFFSET is 0), so the tree lines use word strides 2..512: at most 16
 // distinct words per bank (offset 8 with 32 lanes, or 16 with 16 lanes). Correct (no
 // races); a correct tool reports bank-conflict(16) on the four tree lines. Boyer et al.
-// Sec. 6.1: -DREMOVE_BARRIER=k removes the k-th barrier (lines 46, 67, 80); the races each
+// Sec. 6.1: -DREMOVE_BARRIER=k removes the k-th barrier (lines 43, 64, 77); the races each
 // removal creates are in the warpcheck-variant lines. Padded: scan_blelloch_conflict_free.cu.
 //
 // warpcheck-launch: --kernel prescan --grid 4 --block 256 --shared 2048 --arg g_odata=f32[2048] --arg g_idata=f32[2048]:rand --arg n=512
 // warpcheck-expect: findings
-// warpcheck-variant: -DREMOVE_BARRIER=1 shared-race@40,41,53,60
-// warpcheck-variant: -DREMOVE_BARRIER=2 shared-race@53,60,74,75,76
-// warpcheck-variant: -DREMOVE_BARRIER=3 shared-race@75,76,83,84
+// warpcheck-variant: -DREMOVE_BARRIER=1 shared-race@37,38,50,57
+// warpcheck-variant: -DREMOVE_BARRIER=2 shared-race@50,57,71,72,73
+// warpcheck-variant: -DREMOVE_BARRIER=3 shared-race@72,73,80,81
 
 #ifndef REMOVE_BARRIER
 #define REMOVE_BARRIER 0
