@@ -57,3 +57,59 @@ pub fn printed_insts(program: &Program, name: &str) -> Vec<String> {
     let body = program.function(f).body.as_ref().expect("function has a body");
     body.insts.keys().map(|i: InstId| warpcheck_ir::format_inst(program, body, i)).collect()
 }
+
+/// Checks the structural invariants the IR promises (see `program.rs`), for every body.
+pub fn check_invariants(program: &Program) {
+    use warpcheck_ir::{EntityRef, Operand};
+    for (fid, f) in program.functions.iter() {
+        let Some(body) = &f.body else { continue };
+        let name = &f.name;
+        // Blocks partition the instructions in order; only the last may be empty.
+        let mut next = 0;
+        let n_blocks = body.blocks.len();
+        for (b, blk) in body.blocks.iter() {
+            assert_eq!(blk.start.index(), next, "{name}: {b} does not start where the previous block ends");
+            assert!(blk.end.index() >= blk.start.index());
+            if b.index() + 1 < n_blocks && b.index() != 0 {
+                assert!(!blk.is_empty(), "{name}: {b} is empty but not last");
+            }
+            for i in blk.insts() {
+                assert_eq!(body.inst_block[i.index()], b);
+                // Only the last instruction of a block may be a terminator.
+                if i.index() + 1 < blk.end.index() {
+                    assert!(!body.inst(i).op.is_terminator(), "{name}: terminator {i} inside {b}");
+                }
+            }
+            next = blk.end.index();
+            // Successors are valid blocks, and predecessors mirror them.
+            for &s in body.cfg.succs(b) {
+                assert!(s.index() < n_blocks);
+                assert!(body.cfg.preds(s).contains(&b));
+            }
+            if let Some(d) = body.idom(b) {
+                assert!(body.dominators.dominates(d, b) && d != b);
+            }
+            if let Some(pd) = body.ipdom(b) {
+                assert!(pd.index() < n_blocks && pd != b);
+            }
+        }
+        assert_eq!(next, body.insts.len(), "{name}: blocks do not cover all instructions");
+        assert_eq!(body.inst_spans.len(), body.insts.len());
+        assert_eq!(body.inst_locs.len(), body.insts.len());
+        // Every instruction has one operand per slot.
+        for (i, inst) in body.insts.iter() {
+            let ops = body.operands_of(i);
+            let slots = inst.op.slots();
+            assert_eq!(ops.len(), slots.len(), "{name}: {i} `{}`", warpcheck_ir::format_inst(program, body, i));
+            for (slot, op) in slots.iter().zip(ops) {
+                if matches!(op, Operand::Absent) {
+                    assert!(slot.optional, "{name}: {i} omits a required operand");
+                }
+                if let Operand::Label(b) = op {
+                    assert!(b.index() < n_blocks);
+                }
+            }
+        }
+        let _ = fid;
+    }
+}
