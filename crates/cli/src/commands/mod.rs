@@ -1,0 +1,3 @@
+pub mod ir;
+pub mod kernels;
+pub mod ptx;

@@ -1,0 +1,181 @@
+//! From a FILE argument to a parsed PTX module: compile (front end), parse, report errors.
+
+use crate::output::CliError;
+use std::path::PathBuf;
+use warpcheck_front::{CompileOptions, CompilerChoice};
+use warpcheck_ptx::{LineIndex, ast};
+use warpcheck_report::{Finding, Location, Severity, Sources};
+
+/// Options shared by every command that reads a kernel file.
+#[derive(clap::Args, Debug, Clone)]
+pub struct CompileArgs {
+    /// The kernel file: CUDA (.cu), OpenCL C (.cl), C (.c) or PTX (.ptx).
+    pub file: PathBuf,
+    /// GPU architecture to compile for.
+    #[arg(long, default_value = "sm_80", value_name = "sm_XX")]
+    pub arch: String,
+    /// Add a directory to the include search path.
+    #[arg(short = 'I', value_name = "DIR")]
+    pub include: Vec<PathBuf>,
+    /// Define a preprocessor macro (NAME or NAME=VALUE).
+    #[arg(short = 'D', value_name = "MACRO")]
+    pub define: Vec<String>,
+    /// Optimisation level of the compilation to PTX.
+    #[arg(short = 'O', default_value_t = 3, value_parser = clap::value_parser!(u8).range(0..=3))]
+    pub opt_level: u8,
+    /// Which compiler turns the source into PTX: nvcc when present, else clang.
+    #[arg(long, value_enum, default_value_t = CompilerArg::Auto)]
+    pub compiler: CompilerArg,
+}
+
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CompilerArg {
+    Auto,
+    Clang,
+    Nvcc,
+}
+
+impl CompileArgs {
+    fn options(&self) -> CompileOptions {
+        CompileOptions {
+            arch: self.arch.clone(),
+            include_dirs: self.include.clone(),
+            defines: self.define.clone(),
+            opt_level: self.opt_level,
+            compiler: match self.compiler {
+                CompilerArg::Auto => CompilerChoice::Auto,
+                CompilerArg::Clang => CompilerChoice::Clang,
+                CompilerArg::Nvcc => CompilerChoice::Nvcc,
+            },
+            ..CompileOptions::default()
+        }
+    }
+}
+
+/// A kernel file compiled to PTX and parsed without errors.
+pub struct Loaded {
+    /// The PTX text.
+    pub ptx: String,
+    /// The name under which the PTX appears in diagnostics: the file itself for `.ptx`
+    /// input, else `<file>.ptx` (the PTX exists only in memory).
+    pub ptx_name: String,
+    pub module: ast::Module,
+}
+
+/// Compiles FILE to PTX (unless it is PTX) without parsing it.
+pub fn compile(args: &CompileArgs) -> Result<warpcheck_front::CompiledModule, CliError> {
+    warpcheck_front::compile(&args.file, &args.options()).map_err(|e| CliError::msg(e.to_string()))
+}
+
+/// Compiles and parses FILE. Syntax errors are returned as findings pointing into the PTX.
+pub fn load(args: &CompileArgs) -> Result<Loaded, CliError> {
+    let compiled = compile(args)?;
+    let is_ptx = args.file.extension().is_some_and(|e| e == "ptx");
+    let ptx_name = if is_ptx {
+        args.file.display().to_string()
+    } else {
+        format!("{}.ptx", args.file.display())
+    };
+    let parsed = warpcheck_ptx::parse(&compiled.ptx);
+    if !parsed.errors.is_empty() {
+        let index = LineIndex::new(&compiled.ptx);
+        let findings = parsed
+            .errors
+            .iter()
+            .map(|e| {
+                let lc = index.line_col(&compiled.ptx, e.span.start);
+                Finding::new("syntax-error", Severity::Error, e.message.clone()).at(
+                    Location {
+                        file: ptx_name.clone(),
+                        line: lc.line,
+                        column: lc.col,
+                    },
+                    "here",
+                )
+            })
+            .collect();
+        let mut sources = Sources::new();
+        sources.insert(ptx_name.clone(), compiled.ptx.clone());
+        return Err(CliError::Findings { findings, sources });
+    }
+    Ok(Loaded {
+        ptx: compiled.ptx,
+        ptx_name,
+        module: parsed.module,
+    })
+}
+
+/// Lowers a loaded module into the IR; unsupported constructs become findings pointing into
+/// the PTX.
+pub fn lower(loaded: &Loaded) -> Result<warpcheck_ir::Program, CliError> {
+    warpcheck_ir::lower(&loaded.module).map_err(|errors| {
+        let index = LineIndex::new(&loaded.ptx);
+        let findings = errors
+            .iter()
+            .map(|e| {
+                let lc = index.line_col(&loaded.ptx, e.span.start);
+                let mut f = Finding::new("lowering-error", Severity::Error, e.message.clone()).at(
+                    Location {
+                        file: loaded.ptx_name.clone(),
+                        line: lc.line,
+                        column: lc.col,
+                    },
+                    "here",
+                );
+                if let Some(func) = &e.function {
+                    f = f.kernel(func.clone());
+                }
+                if let Some(h) = &e.help {
+                    f = f.help(h.clone());
+                }
+                f
+            })
+            .collect();
+        let mut sources = Sources::new();
+        sources.insert(loaded.ptx_name.clone(), loaded.ptx.clone());
+        CliError::Findings { findings, sources }
+    })
+}
+
+/// Finds the kernel or function the user named, or explains which ones exist.
+pub fn select_function(
+    program: &warpcheck_ir::Program,
+    name: &str,
+) -> Result<warpcheck_ir::FuncId, CliError> {
+    let found = program.functions_named(name);
+    match found.as_slice() {
+        [one] => Ok(*one),
+        [] => Err(CliError::msg(format!(
+            "no kernel or function named `{name}`; kernels in this file: {}",
+            kernel_list(program)
+        ))),
+        many => {
+            let names: Vec<String> = many
+                .iter()
+                .map(|&f| program.function(f).name.clone())
+                .collect();
+            Err(CliError::msg(format!(
+                "`{name}` names several functions; use one of the mangled names: {}",
+                names.join(", ")
+            )))
+        }
+    }
+}
+
+/// `a(int*), b(float*)` — the kernels of a program, for error messages.
+pub fn kernel_list(program: &warpcheck_ir::Program) -> String {
+    let names: Vec<String> = program
+        .kernels()
+        .map(|k| {
+            let f = program.function(k);
+            f.demangled
+                .as_ref()
+                .map_or_else(|| f.name.clone(), |d| d.full.clone())
+        })
+        .collect();
+    if names.is_empty() {
+        "none".to_string()
+    } else {
+        names.join(", ")
+    }
+}

@@ -1,0 +1,54 @@
+//! The `warpcheck` command line.
+//!
+//! Flags are checked in one pass (clap) and turned into working objects in another
+//! (`input::CompileArgs::options`), as in ripgrep. Exit codes: 0 when clean, 1 when
+//! findings of severity error were reported, 2 for usage, input and tool errors.
+
+mod commands;
+mod input;
+mod output;
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+/// warpcheck finds correctness and performance bugs in GPU kernels, without a GPU.
+#[derive(Parser, Debug)]
+#[command(name = "warpcheck", version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Print the PTX that warpcheck analyses for FILE (.cu, .cl, .c or .ptx).
+    Ptx(commands::ptx::Args),
+    /// Print the typed IR of one kernel or function: instructions, CFG, loops, source lines.
+    Ir(commands::ir::Args),
+    /// List the kernels of FILE with their parameters.
+    Kernels(commands::kernels::Args),
+}
+
+/// How a command ended: the exit code to return.
+pub enum Outcome {
+    Clean,
+    Findings,
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Ptx(a) => commands::ptx::run(a),
+        Command::Ir(a) => commands::ir::run(a),
+        Command::Kernels(a) => commands::kernels::run(a),
+    };
+    match result {
+        Ok(Outcome::Clean) => ExitCode::from(0),
+        Ok(Outcome::Findings) => ExitCode::from(1),
+        Err(output::CliError::BrokenPipe) => ExitCode::from(0),
+        Err(e) => {
+            e.report();
+            ExitCode::from(2)
+        }
+    }
+}
