@@ -25,7 +25,9 @@ fn main() -> ExitCode {
         Ok(program) => {
             print!("{}", warpcheck_ir::print_globals(&program));
             for (id, f) in program.functions.iter() {
-                if args.get(1).is_some_and(|want| program.functions_named(want).first() != Some(&id) && &f.name != want) {
+                if args.get(1).is_some_and(|want| {
+                    program.functions_named(want).first() != Some(&id) && &f.name != want
+                }) {
                     continue;
                 }
                 println!("{}", warpcheck_ir::print_function(&program, id));

@@ -102,7 +102,11 @@ impl<'a> BodyLowering<'a> {
             inst_spans: Vec::new(),
             inst_locs: Vec::new(),
             inst_block: Vec::new(),
-            blocks: vec![Block { labels: Vec::new(), start: InstId::new(0), end: InstId::new(0) }],
+            blocks: vec![Block {
+                labels: Vec::new(),
+                start: InstId::new(0),
+                end: InstId::new(0),
+            }],
             block_open: true,
             pending_labels: Vec::new(),
             current_loc: None,
@@ -166,8 +170,11 @@ impl<'a> BodyLowering<'a> {
         for (i, s) in statements.iter().enumerate() {
             match s {
                 Statement::Label(label) => {
-                    let is_table = matches!(statements.get(i + 1), Some(Statement::BranchTargets { .. }));
-                    if let Some(Statement::BranchTargets { targets, .. }) = statements.get(i + 1).filter(|_| is_table) {
+                    let is_table =
+                        matches!(statements.get(i + 1), Some(Statement::BranchTargets { .. }));
+                    if let Some(Statement::BranchTargets { targets, .. }) =
+                        statements.get(i + 1).filter(|_| is_table)
+                    {
                         let n = self.tables.len() as u32;
                         self.table_numbers.insert(label.value.clone(), n);
                         self.tables.push((label.value.clone(), targets.clone()));
@@ -175,10 +182,14 @@ impl<'a> BodyLowering<'a> {
                             self.referenced.insert(t.value.clone());
                         }
                     } else if !self.label_numbers.contains_key(&label.value) {
-                        self.label_numbers.insert(label.value.clone(), self.label_names.len() as u32);
+                        self.label_numbers
+                            .insert(label.value.clone(), self.label_names.len() as u32);
                         self.label_names.push(label.value.clone());
                     } else {
-                        self.error(format!("label `{}` is defined twice", label.value), label.span);
+                        self.error(
+                            format!("label `{}` is defined twice", label.value),
+                            label.span,
+                        );
                     }
                 }
                 Statement::Instruction(instr) => {
@@ -196,14 +207,20 @@ impl<'a> BodyLowering<'a> {
         for s in statements {
             match s {
                 Statement::Label(label) => {
-                    if self.table_numbers.contains_key(&label.value) || !self.referenced.contains(&label.value) {
+                    if self.table_numbers.contains_key(&label.value)
+                        || !self.referenced.contains(&label.value)
+                    {
                         continue;
                     }
                     let current = self.blocks.len() - 1;
-                    if self.block_open && self.blocks[current].is_empty() && self.pending_labels.is_empty() {
+                    if self.block_open
+                        && self.blocks[current].is_empty()
+                        && self.pending_labels.is_empty()
+                    {
                         // Attach to the empty open block (the entry before any instruction).
                         self.blocks[current].labels.push(label.value.clone());
-                        self.label_blocks.insert(label.value.clone(), BlockId::new(current));
+                        self.label_blocks
+                            .insert(label.value.clone(), BlockId::new(current));
                     } else {
                         self.block_open = false;
                         self.pending_labels.push(label.value.clone());
@@ -216,7 +233,11 @@ impl<'a> BodyLowering<'a> {
                         file: loc.file,
                         line: loc.line,
                         column: loc.column,
-                        inlined_at: loc.inlined_at.map(|(file, line, column)| InlinedAt { file, line, column }),
+                        inlined_at: loc.inlined_at.map(|(file, line, column)| InlinedAt {
+                            file,
+                            line,
+                            column,
+                        }),
                     });
                 }
                 Statement::Pragma { .. } => {}
@@ -227,7 +248,10 @@ impl<'a> BodyLowering<'a> {
                 }
                 Statement::BranchTargets { .. } => {}
                 Statement::CallTargets { span, .. } => {
-                    self.error("`.calltargets` lists are not supported; use `.callprototype`", *span);
+                    self.error(
+                        "`.calltargets` lists are not supported; use `.callprototype`",
+                        *span,
+                    );
                 }
                 Statement::CallPrototype(proto) => self.prototype(proto),
             }
@@ -243,7 +267,11 @@ impl<'a> BodyLowering<'a> {
             for l in &labels {
                 self.label_blocks.insert(l.clone(), id);
             }
-            self.blocks.push(Block { labels, start, end: start });
+            self.blocks.push(Block {
+                labels,
+                start,
+                end: start,
+            });
             self.block_open = true;
         }
         let terminator = inst.op.is_terminator();
@@ -267,7 +295,11 @@ impl<'a> BodyLowering<'a> {
             for l in &labels {
                 self.label_blocks.insert(l.clone(), id);
             }
-            self.blocks.push(Block { labels, start, end: start });
+            self.blocks.push(Block {
+                labels,
+                start,
+                end: start,
+            });
         }
     }
 
@@ -275,14 +307,21 @@ impl<'a> BodyLowering<'a> {
     fn patch_labels(&mut self) {
         for i in 0..self.operands.len() {
             if let Operand::Label(number) = self.operands[i] {
-                let name = self.label_names.get(number.index()).cloned().unwrap_or_default();
+                let name = self
+                    .label_names
+                    .get(number.index())
+                    .cloned()
+                    .unwrap_or_default();
                 match self.label_blocks.get(&name) {
                     Some(&b) => self.operands[i] = Operand::Label(b),
                     None => {
                         // Cannot happen for labels found by the prescan; keep the IR
                         // well-formed anyway.
                         self.operands[i] = Operand::Label(BlockId::new(0));
-                        self.errors.push(LowerError::new(format!("label `{name}` does not start a block"), Span::DUMMY));
+                        self.errors.push(LowerError::new(
+                            format!("label `{name}` does not start a block"),
+                            Span::DUMMY,
+                        ));
                     }
                 }
             }
@@ -298,10 +337,16 @@ impl<'a> BodyLowering<'a> {
                 for t in targets {
                     match self.label_blocks.get(&t.value) {
                         Some(&b) => blocks.push(b),
-                        None => self.error(format!("unknown label `{}` in `.branchtargets`", t.value), t.span),
+                        None => self.error(
+                            format!("unknown label `{}` in `.branchtargets`", t.value),
+                            t.span,
+                        ),
                     }
                 }
-                BranchTable { name, targets: blocks }
+                BranchTable {
+                    name,
+                    targets: blocks,
+                }
             })
             .collect()
     }
@@ -312,13 +357,23 @@ impl<'a> BodyLowering<'a> {
     fn fresh_name(&mut self, name: &str) -> String {
         let count = self.declared.entry(name.to_string()).or_insert(0);
         *count += 1;
-        if *count == 1 { name.to_string() } else { format!("{name}${}", *count - 1) }
+        if *count == 1 {
+            name.to_string()
+        } else {
+            format!("{name}${}", *count - 1)
+        }
     }
 
     fn bind(&mut self, name: &str, binding: Binding, span: Span) {
-        let scope = self.scopes.last_mut().expect("the outermost scope is never popped");
+        let scope = self
+            .scopes
+            .last_mut()
+            .expect("the outermost scope is never popped");
         if scope.insert(name.to_string(), binding).is_some() {
-            self.errors.push(LowerError::new(format!("`{name}` is declared twice in the same scope"), span));
+            self.errors.push(LowerError::new(
+                format!("`{name}` is declared twice in the same scope"),
+                span,
+            ));
         }
     }
 
@@ -332,17 +387,33 @@ impl<'a> BodyLowering<'a> {
             StateSpace::Reg => {
                 for d in &decl.declarators {
                     if !d.dims.is_empty() || d.init.is_some() {
-                        self.error(format!("register `{}` cannot be an array or have an initialiser", d.name.value), d.span);
+                        self.error(
+                            format!(
+                                "register `{}` cannot be an array or have an initialiser",
+                                d.name.value
+                            ),
+                            d.span,
+                        );
                         continue;
                     }
                     match &d.range {
                         Some(n) => {
                             for i in 0..n.value {
                                 let name = format!("{}{}", d.name.value, i);
-                                self.declare_reg(&name, ty, decl.vector.as_ref().map(|v| v.value), d.span);
+                                self.declare_reg(
+                                    &name,
+                                    ty,
+                                    decl.vector.as_ref().map(|v| v.value),
+                                    d.span,
+                                );
                             }
                         }
-                        None => self.declare_reg(&d.name.value, ty, decl.vector.as_ref().map(|v| v.value), d.span),
+                        None => self.declare_reg(
+                            &d.name.value,
+                            ty,
+                            decl.vector.as_ref().map(|v| v.value),
+                            d.span,
+                        ),
                     }
                 }
             }
@@ -365,21 +436,30 @@ impl<'a> BodyLowering<'a> {
             Some(n) if n <= 4 => {
                 let first = self.regs.next_key();
                 for c in ['x', 'y', 'z', 'w'].iter().take(n as usize) {
-                    self.regs.push(RegInfo { name: format!("{ir_name}.{c}"), ty });
+                    self.regs.push(RegInfo {
+                        name: format!("{ir_name}.{c}"),
+                        ty,
+                    });
                 }
                 self.bind(name, Binding::VectorReg(first, n), span);
             }
-            Some(n) => self.error(format!("vector registers of {n} components are not supported"), span),
+            Some(n) => self.error(
+                format!("vector registers of {n} components are not supported"),
+                span,
+            ),
         }
     }
 
     fn declare_local(&mut self, decl: &ast::VariableDecl, d: &ast::Declarator) {
-        let (dims, size, align) = match symbols::layout(decl, d) {
+        let symbols::Layout { dims, size, align } = match symbols::layout(decl, d) {
             Ok(l) => l,
             Err(e) => return self.errors.push(e),
         };
         if d.range.is_some() {
-            return self.error(format!("`{}<N>` ranges are only valid for registers", d.name.value), d.span);
+            return self.error(
+                format!("`{}<N>` ranges are only valid for registers", d.name.value),
+                d.span,
+            );
         }
         let ty = Type::from_ast(decl.ty.value);
         let mut size = size;
@@ -413,8 +493,15 @@ impl<'a> BodyLowering<'a> {
             linkage: Linkage::from_ast(&decl.linkage),
             scope: VarScope::Function(self.func),
             role: VarRole::Local,
-            ptr: decl.ptr.as_ref().map(|p| PtrAttributes { space: p.space.as_ref().map(|s| s.value), align: p.align.as_ref().map(|a| a.value) }),
-            attributes: decl.attributes.iter().map(|a| a.value.trim_start_matches('.').to_string()).collect(),
+            ptr: decl.ptr.as_ref().map(|p| PtrAttributes {
+                space: p.space.as_ref().map(|s| s.value),
+                align: p.align.as_ref().map(|a| a.value),
+            }),
+            attributes: decl
+                .attributes
+                .iter()
+                .map(|a| a.value.trim_start_matches('.').to_string())
+                .collect(),
             span: d.span,
         };
         let id = self.variables.push(var);
@@ -423,18 +510,28 @@ impl<'a> BodyLowering<'a> {
     }
 
     fn prototype(&mut self, proto: &ast::CallPrototype) {
-        let convert = |decls: &[ast::VariableDecl], errors: &mut Vec<LowerError>| -> Vec<symbols::ProtoParam> {
+        let convert = |decls: &[ast::VariableDecl],
+                       errors: &mut Vec<LowerError>|
+         -> Vec<symbols::ProtoParam> {
             let mut out = Vec::new();
             for decl in decls {
                 let ty = Type::from_ast(decl.ty.value);
                 for d in &decl.declarators {
                     match symbols::layout(decl, d) {
-                        Ok((_, size, align)) => out.push(symbols::ProtoParam { ty, size: size.unwrap_or(0), align }),
+                        Ok(symbols::Layout { size, align, .. }) => out.push(symbols::ProtoParam {
+                            ty,
+                            size: size.unwrap_or(0),
+                            align,
+                        }),
                         Err(e) => errors.push(e),
                     }
                 }
                 if decl.declarators.is_empty() {
-                    out.push(symbols::ProtoParam { ty, size: ty.size() as u64, align: ty.size() });
+                    out.push(symbols::ProtoParam {
+                        ty,
+                        size: ty.size() as u64,
+                        align: ty.size(),
+                    });
                 }
             }
             out
@@ -445,7 +542,12 @@ impl<'a> BodyLowering<'a> {
         self.errors.extend(errors);
         let n = self.prototypes.len() as u32;
         let name = self.fresh_name(&proto.label.value);
-        self.prototypes.push(symbols::Prototype { name, returns, params, span: proto.span });
+        self.prototypes.push(symbols::Prototype {
+            name,
+            returns,
+            params,
+            span: proto.span,
+        });
         self.bind(&proto.label.value, Binding::Prototype(n), proto.label.span);
     }
 
@@ -462,7 +564,10 @@ impl<'a> BodyLowering<'a> {
     pub(crate) fn push_operands(&mut self, ops: impl IntoIterator<Item = Operand>) -> OperandList {
         let start = self.operands.len() as u32;
         self.operands.extend(ops);
-        OperandList { start, len: self.operands.len() as u32 - start }
+        OperandList {
+            start,
+            len: self.operands.len() as u32 - start,
+        }
     }
 }
 
@@ -474,7 +579,9 @@ fn collect_names(op: &ast::Operand, out: &mut HashSet<String>) {
         }
         OperandKind::Expr(_) | OperandKind::Sink => {}
         OperandKind::Address(a) => a.extra.iter().for_each(|o| collect_names(o, out)),
-        OperandKind::Vector(v) | OperandKind::List(v) => v.iter().for_each(|o| collect_names(o, out)),
+        OperandKind::Vector(v) | OperandKind::List(v) => {
+            v.iter().for_each(|o| collect_names(o, out))
+        }
         OperandKind::Pair(a, b) => {
             collect_names(a, out);
             collect_names(b, out);

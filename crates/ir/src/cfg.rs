@@ -53,12 +53,12 @@ impl Cfg {
                         fall_through = guarded;
                     }
                     Op::BrxIdx { .. } => {
-                        if let Some(Operand::BranchTable(t)) = ops.get(1) {
-                            if let Some(table) = branch_tables.get(*t as usize) {
-                                for &target in &table.targets {
-                                    if !out.contains(&target) {
-                                        out.push(target);
-                                    }
+                        if let Some(Operand::BranchTable(t)) = ops.get(1)
+                            && let Some(table) = branch_tables.get(*t as usize)
+                        {
+                            for &target in &table.targets {
+                                if !out.contains(&target) {
+                                    out.push(target);
                                 }
                             }
                         }
@@ -87,7 +87,11 @@ impl Cfg {
                 }
             }
         }
-        Cfg { succs, preds, exits }
+        Cfg {
+            succs,
+            preds,
+            exits,
+        }
     }
 
     pub fn num_blocks(&self) -> usize {

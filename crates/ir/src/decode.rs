@@ -18,12 +18,13 @@
 use warpcheck_ptx::Span;
 use warpcheck_ptx::ast::{self, OperandKind};
 
-use crate::body::{BodyLowering, Binding};
+use crate::body::{Binding, BodyLowering};
 use crate::entity::{BlockId, EntityRef};
 use crate::error::LowerError;
 use crate::isa::{self, ModifierError, Op, OpcodeInfo};
 use crate::operand::{
-    Address, AddressBase, Class, Component, Imm, Operand, Role, Slot, SpecialOperand, SpecialReg, Symbol,
+    Address, AddressBase, Class, Component, Imm, Operand, Role, Slot, SpecialOperand, SpecialReg,
+    Symbol,
 };
 use crate::program::{Guard, Inst};
 use crate::symbols::{self, ConstValue};
@@ -43,7 +44,9 @@ impl Op {
     /// The vector width that `.v2`/`.v4`/`.v8` gives the data operand, if any.
     pub fn vector_width(&self) -> Option<u32> {
         match *self {
-            Op::Ld { vec, .. } | Op::Ldu { vec, .. } | Op::St { vec, .. } | Op::Mov { vec, .. } => vec.map(|v| v.lanes()),
+            Op::Ld { vec, .. } | Op::Ldu { vec, .. } | Op::St { vec, .. } | Op::Mov { vec, .. } => {
+                vec.map(|v| v.lanes())
+            }
             Op::Suld { vec, .. } | Op::Sust { vec, .. } => vec.map(|v| v.lanes()),
             Op::Tex { vec, .. } => Some(vec.lanes()),
             _ => None,
@@ -67,13 +70,22 @@ impl BodyLowering<'_> {
         let Some((spelling, consumed)) = isa::lookup(opcode, &mods) else {
             let known = isa::spellings_of(opcode);
             let err = LowerError::new(
-                format!("unsupported instruction `{text}`: `{opcode}` is not in warpcheck's instruction table"),
+                format!(
+                    "unsupported instruction `{text}`: `{opcode}` is not in warpcheck's instruction table"
+                ),
                 instr.opcode.span,
             );
             return Err(if known.is_empty() {
                 err
             } else {
-                err.with_help(format!("supported forms start with {}", known.iter().map(|k| format!("`{k}`")).collect::<Vec<_>>().join(", ")))
+                err.with_help(format!(
+                    "supported forms start with {}",
+                    known
+                        .iter()
+                        .map(|k| format!("`{k}`"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ))
             });
         };
         let info = spelling.opcode.info();
@@ -84,10 +96,16 @@ impl BodyLowering<'_> {
             if i < spelling.implies.len() {
                 instr.opcode.span
             } else {
-                instr.modifiers.get(consumed + i - spelling.implies.len()).map_or(instr.opcode.span, |m| m.span)
+                instr
+                    .modifiers
+                    .get(consumed + i - spelling.implies.len())
+                    .map_or(instr.opcode.span, |m| m.span)
             }
         };
-        let op = spelling.opcode.decode_modifiers(&tokens).map_err(|e| modifier_error(e, &text, opcode, info, &tokens, token_span, instr.span))?;
+        let op = spelling
+            .opcode
+            .decode_modifiers(&tokens)
+            .map_err(|e| modifier_error(e, &text, opcode, info, &tokens, token_span, instr.span))?;
 
         // Operands.
         let mut resolved = Vec::with_capacity(instr.operands.len());
@@ -123,10 +141,20 @@ impl BodyLowering<'_> {
         }
         let guard = match &instr.guard {
             None => None,
-            Some(g) => Some(Guard { pred: self.predicate(&g.predicate)?, negated: g.negated }),
+            Some(g) => Some(Guard {
+                pred: self.predicate(&g.predicate)?,
+                negated: g.negated,
+            }),
         };
         let list = self.push_operands(operands);
-        self.push_inst(Inst { op, guard, operands: list }, instr.span);
+        self.push_inst(
+            Inst {
+                op,
+                guard,
+                operands: list,
+            },
+            instr.span,
+        );
         Ok(())
     }
 
@@ -134,17 +162,28 @@ impl BodyLowering<'_> {
         match self.lookup(&name.value) {
             Some(Binding::Reg(r)) if self.regs[r].ty == Type::Pred => Ok(r),
             Some(Binding::Reg(r)) => Err(LowerError::new(
-                format!("`{}` is a `.{}` register, not a predicate", name.value, self.regs[r].ty),
+                format!(
+                    "`{}` is a `.{}` register, not a predicate",
+                    name.value, self.regs[r].ty
+                ),
                 name.span,
             )),
-            _ => Err(LowerError::new(format!("unknown predicate register `{}`", name.value), name.span)),
+            _ => Err(LowerError::new(
+                format!("unknown predicate register `{}`", name.value),
+                name.span,
+            )),
         }
     }
 
     /// Resolves an AST operand to an IR operand (shape only; slot checks come later).
     fn resolve(&mut self, o: &ast::Operand) -> Result<Operand, LowerError> {
         match &o.kind {
-            OperandKind::Name { name, component } => self.resolve_name(name, component.as_ref().map(|c| (Component::from_ast(c.value), c.span))),
+            OperandKind::Name { name, component } => self.resolve_name(
+                name,
+                component
+                    .as_ref()
+                    .map(|c| (Component::from_ast(c.value), c.span)),
+            ),
             OperandKind::Expr(e) => self.resolve_expr(e),
             OperandKind::Address(a) => self.resolve_address(a),
             OperandKind::Vector(items) => {
@@ -170,7 +209,10 @@ impl BodyLowering<'_> {
             }
             OperandKind::Not(inner) => match self.resolve(inner)? {
                 Operand::Reg(r) => Ok(Operand::NegPred(r)),
-                _ => Err(LowerError::new("`!` applies only to a predicate register", o.span)),
+                _ => Err(LowerError::new(
+                    "`!` applies only to a predicate register",
+                    o.span,
+                )),
             },
             OperandKind::Sink => Ok(Operand::Sink),
         }
@@ -180,15 +222,25 @@ impl BodyLowering<'_> {
         match self.resolve(o)? {
             Operand::Reg(r) => Ok(Some(r)),
             Operand::Sink => Ok(None),
-            _ => Err(LowerError::new("each side of `d|p` must be a register or `_`", o.span)),
+            _ => Err(LowerError::new(
+                "each side of `d|p` must be a register or `_`",
+                o.span,
+            )),
         }
     }
 
-    fn resolve_name(&mut self, name: &ast::Ident, component: Option<(Component, Span)>) -> Result<Operand, LowerError> {
+    fn resolve_name(
+        &mut self,
+        name: &ast::Ident,
+        component: Option<(Component, Span)>,
+    ) -> Result<Operand, LowerError> {
         let n = name.value.as_str();
         let no_component = |what: &str| -> Result<(), LowerError> {
             match component {
-                Some((c, span)) => Err(LowerError::new(format!("{what} `{n}` has no component `.{}`", c.name()), span)),
+                Some((c, span)) => Err(LowerError::new(
+                    format!("{what} `{n}` has no component `.{}`", c.name()),
+                    span,
+                )),
                 None => Ok(()),
             }
         };
@@ -199,19 +251,30 @@ impl BodyLowering<'_> {
             }
             Some(Binding::VectorReg(first, count)) => {
                 return match component {
-                    Some((c, span)) if c.index() >= count as usize => {
-                        Err(LowerError::new(format!("vector register `{n}` has {count} components; `.{}` is out of range", c.name()), span))
-                    }
-                    Some((c, _)) => Ok(Operand::Reg(crate::entity::Reg::new(first.index() + c.index()))),
+                    Some((c, span)) if c.index() >= count as usize => Err(LowerError::new(
+                        format!(
+                            "vector register `{n}` has {count} components; `.{}` is out of range",
+                            c.name()
+                        ),
+                        span,
+                    )),
+                    Some((c, _)) => Ok(Operand::Reg(crate::entity::Reg::new(
+                        first.index() + c.index(),
+                    ))),
                     None => {
-                        let regs: Vec<Operand> = (0..count as usize).map(|i| Operand::Reg(crate::entity::Reg::new(first.index() + i))).collect();
+                        let regs: Vec<Operand> = (0..count as usize)
+                            .map(|i| Operand::Reg(crate::entity::Reg::new(first.index() + i)))
+                            .collect();
                         Ok(Operand::Vector(self.push_operands(regs)))
                     }
                 };
             }
             Some(Binding::Var(v)) => {
                 no_component("variable")?;
-                return Ok(Operand::SymbolAddress { symbol: Symbol::Var(v), offset: 0 });
+                return Ok(Operand::SymbolAddress {
+                    symbol: Symbol::Var(v),
+                    offset: 0,
+                });
             }
             Some(Binding::Prototype(p)) => {
                 no_component("prototype")?;
@@ -222,12 +285,23 @@ impl BodyLowering<'_> {
         if let Some(reg) = SpecialReg::from_name(n) {
             return match (reg.is_vector(), component) {
                 (true, None) => Err(LowerError::new(
-                    format!("special register `{n}` needs a component (`{n}.x`, `{n}.y` or `{n}.z`)"),
+                    format!(
+                        "special register `{n}` needs a component (`{n}.x`, `{n}.y` or `{n}.z`)"
+                    ),
                     name.span,
                 )),
-                (false, Some((c, span))) => Err(LowerError::new(format!("special register `{n}` has no component `.{}`", c.name()), span)),
-                (_, Some((Component::W, span))) => Err(LowerError::new(format!("special register `{n}` has no component `.w`"), span)),
-                (_, c) => Ok(Operand::Special(SpecialOperand { reg, component: c.map(|(c, _)| c) })),
+                (false, Some((c, span))) => Err(LowerError::new(
+                    format!("special register `{n}` has no component `.{}`", c.name()),
+                    span,
+                )),
+                (_, Some((Component::W, span))) => Err(LowerError::new(
+                    format!("special register `{n}` has no component `.w`"),
+                    span,
+                )),
+                (_, c) => Ok(Operand::Special(SpecialOperand {
+                    reg,
+                    component: c.map(|(c, _)| c),
+                })),
             };
         }
         if let Some(&symbol) = self.module_symbols.get(n) {
@@ -241,7 +315,10 @@ impl BodyLowering<'_> {
             return Ok(Operand::BranchTable(table));
         }
         if n.starts_with('%') {
-            Err(LowerError::new(format!("unknown register `{n}`"), name.span).with_help("registers must be declared with `.reg` before use"))
+            Err(
+                LowerError::new(format!("unknown register `{n}`"), name.span)
+                    .with_help("registers must be declared with `.reg` before use"),
+            )
         } else {
             Err(LowerError::new(format!("unknown name `{n}`"), name.span))
         }
@@ -256,7 +333,10 @@ impl BodyLowering<'_> {
             ConstValue::Int(v) => Operand::Imm(Imm::int(v)),
             ConstValue::F32(b) => Operand::Imm(Imm::f32_bits(b)),
             ConstValue::F64(b) => Operand::Imm(Imm::f64_bits(b)),
-            ConstValue::Address { symbol, addend, .. } => Operand::SymbolAddress { symbol, offset: addend },
+            ConstValue::Address { symbol, addend, .. } => Operand::SymbolAddress {
+                symbol,
+                offset: addend,
+            },
         })
     }
 
@@ -267,34 +347,65 @@ impl BodyLowering<'_> {
                 Some(Binding::Reg(r)) => AddressBase::Reg(r),
                 Some(Binding::Var(v)) => AddressBase::Var(v),
                 Some(Binding::VectorReg(..)) => {
-                    return Err(LowerError::new(format!("vector register `{}` cannot be an address", name.value), name.span));
+                    return Err(LowerError::new(
+                        format!("vector register `{}` cannot be an address", name.value),
+                        name.span,
+                    ));
                 }
                 Some(Binding::Prototype(_)) => {
-                    return Err(LowerError::new(format!("prototype `{}` cannot be an address", name.value), name.span));
+                    return Err(LowerError::new(
+                        format!("prototype `{}` cannot be an address", name.value),
+                        name.span,
+                    ));
                 }
                 None => match self.module_symbols.get(&name.value) {
                     Some(Symbol::Var(v)) => AddressBase::Var(*v),
                     Some(Symbol::Func(_)) => {
-                        return Err(LowerError::new(format!("function `{}` cannot be addressed as memory", name.value), name.span));
+                        return Err(LowerError::new(
+                            format!("function `{}` cannot be addressed as memory", name.value),
+                            name.span,
+                        ));
                     }
                     None if name.value.starts_with('%') => {
-                        return Err(LowerError::new(format!("unknown register `{}`", name.value), name.span));
+                        return Err(LowerError::new(
+                            format!("unknown register `{}`", name.value),
+                            name.span,
+                        ));
                     }
-                    None => return Err(LowerError::new(format!("unknown variable `{}`", name.value), name.span)),
+                    None => {
+                        return Err(LowerError::new(
+                            format!("unknown variable `{}`", name.value),
+                            name.span,
+                        ));
+                    }
                 },
             },
         };
         if a.extra.is_empty() {
-            return Ok(Operand::Address(Address { base, offset: a.offset }));
+            return Ok(Operand::Address(Address {
+                base,
+                offset: a.offset,
+            }));
         }
         // `[tex, {coords}]`: a texture/surface handle and coordinates.
         let handle = match base {
             AddressBase::Reg(r) => Operand::Reg(r),
-            AddressBase::Var(v) => Operand::SymbolAddress { symbol: Symbol::Var(v), offset: 0 },
-            AddressBase::Absolute => return Err(LowerError::new("a texture reference needs a handle", a.span)),
+            AddressBase::Var(v) => Operand::SymbolAddress {
+                symbol: Symbol::Var(v),
+                offset: 0,
+            },
+            AddressBase::Absolute => {
+                return Err(LowerError::new(
+                    "a texture reference needs a handle",
+                    a.span,
+                ));
+            }
         };
         if a.offset != 0 {
-            return Err(LowerError::new("a texture reference takes no offset", a.span));
+            return Err(LowerError::new(
+                "a texture reference takes no offset",
+                a.span,
+            ));
         }
         let mut parts = vec![handle];
         for extra in &a.extra {
@@ -305,63 +416,116 @@ impl BodyLowering<'_> {
 
     /// Checks one operand against its slot and normalises it (a direct call target
     /// becomes [`Operand::Func`]).
-    fn check_operand(&self, op: &Op, slot: Slot, operand: Operand, span: Span, text: &str, index: usize) -> Result<Operand, LowerError> {
+    fn check_operand(
+        &self,
+        op: &Op,
+        slot: Slot,
+        operand: Operand,
+        span: Span,
+        text: &str,
+        index: usize,
+    ) -> Result<Operand, LowerError> {
         let is_pred = |r: crate::entity::Reg| self.regs.get(r).is_some_and(|i| i.ty == Type::Pred);
         let fail = |what: &str| {
             LowerError::new(
-                format!("operand {} of `{text}` must be {}, found {what}", index + 1, slot.class.describe()),
+                format!(
+                    "operand {} of `{text}` must be {}, found {what}",
+                    index + 1,
+                    slot.class.describe()
+                ),
                 span,
             )
         };
         let describe = |o: &Operand| describe_operand(o);
         match (slot.class, operand) {
             (Class::Pred, Operand::Reg(r)) | (Class::Pred, Operand::NegPred(r)) if !is_pred(r) => {
-                Err(fail(&format!("the `.{}` register `{}`", self.regs[r].ty, self.regs[r].name)))
+                Err(fail(&format!(
+                    "the `.{}` register `{}`",
+                    self.regs[r].ty, self.regs[r].name
+                )))
             }
-            (Class::Pred, Operand::NegPred(_)) if slot.role == Role::Def => Err(fail("a negated predicate")),
-            (Class::PredPair, Operand::Reg(r)) if !is_pred(r) => Err(fail(&format!("the `.{}` register `{}`", self.regs[r].ty, self.regs[r].name))),
+            (Class::Pred, Operand::NegPred(_)) if slot.role == Role::Def => {
+                Err(fail("a negated predicate"))
+            }
+            (Class::PredPair, Operand::Reg(r)) if !is_pred(r) => Err(fail(&format!(
+                "the `.{}` register `{}`",
+                self.regs[r].ty, self.regs[r].name
+            ))),
             (Class::PredPair, Operand::Pair(a, b)) => {
                 for r in [a, b].into_iter().flatten() {
                     if !is_pred(r) {
-                        return Err(fail(&format!("the `.{}` register `{}`", self.regs[r].ty, self.regs[r].name)));
+                        return Err(fail(&format!(
+                            "the `.{}` register `{}`",
+                            self.regs[r].ty, self.regs[r].name
+                        )));
                     }
                 }
                 Ok(operand)
             }
-            (Class::RegPredPair, Operand::Pair(_, Some(p))) if !is_pred(p) => {
-                Err(fail(&format!("the `.{}` register `{}` after `|`", self.regs[p].ty, self.regs[p].name)))
-            }
-            (Class::CallTarget, Operand::SymbolAddress { symbol: Symbol::Func(f), offset: 0 }) => Ok(Operand::Func(f)),
+            (Class::RegPredPair, Operand::Pair(_, Some(p))) if !is_pred(p) => Err(fail(&format!(
+                "the `.{}` register `{}` after `|`",
+                self.regs[p].ty, self.regs[p].name
+            ))),
+            (
+                Class::CallTarget,
+                Operand::SymbolAddress {
+                    symbol: Symbol::Func(f),
+                    offset: 0,
+                },
+            ) => Ok(Operand::Func(f)),
             (Class::CallTarget, Operand::SymbolAddress { .. }) => Err(fail("a variable")),
             (Class::Data, Operand::Vector(list)) => {
                 let elems = self.operands.get(list.range()).unwrap_or(&[]);
                 match op.vector_width() {
                     Some(w) if w as usize != elems.len() => {
-                        return Err(LowerError::new(format!("`{text}` needs a vector of {w} elements, found {}", elems.len()), span));
+                        return Err(LowerError::new(
+                            format!(
+                                "`{text}` needs a vector of {w} elements, found {}",
+                                elems.len()
+                            ),
+                            span,
+                        ));
                     }
                     None if !matches!(op, Op::Mov { .. }) => {
-                        return Err(LowerError::new(format!("`{text}` takes a scalar here; add `.v{}` for a vector", elems.len()), span));
+                        return Err(LowerError::new(
+                            format!(
+                                "`{text}` takes a scalar here; add `.v{}` for a vector",
+                                elems.len()
+                            ),
+                            span,
+                        ));
                     }
                     _ => {}
                 }
                 for e in elems {
-                    let ok = match (slot.role, e) {
-                        (_, Operand::Reg(_)) | (_, Operand::Sink) => true,
-                        (Role::Use, Operand::Imm(_)) => true,
-                        _ => false,
-                    };
+                    let ok = matches!(
+                        (slot.role, e),
+                        (_, Operand::Reg(_) | Operand::Sink) | (Role::Use, Operand::Imm(_))
+                    );
                     if !ok {
                         return Err(fail(&format!("a vector containing {}", describe(e))));
                     }
                 }
                 Ok(operand)
             }
-            (Class::Data, _) if op.vector_width().is_some_and(|w| w > 1) => {
-                Err(LowerError::new(format!("`{text}` needs a vector `{{...}}` of {} elements", op.vector_width().unwrap_or(0)), span))
-            }
+            (Class::Data, _) if op.vector_width().is_some_and(|w| w > 1) => Err(LowerError::new(
+                format!(
+                    "`{text}` needs a vector `{{...}}` of {} elements",
+                    op.vector_width().unwrap_or(0)
+                ),
+                span,
+            )),
             (Class::ParamList, Operand::List(list)) => {
                 for e in self.operands.get(list.range()).unwrap_or(&[]) {
-                    let ok = matches!(e, Operand::Reg(_) | Operand::Imm(_) | Operand::SymbolAddress { symbol: Symbol::Var(_), offset: 0 });
+                    let ok = matches!(
+                        e,
+                        Operand::Reg(_)
+                            | Operand::Imm(_)
+                            | Operand::SymbolAddress {
+                                symbol: Symbol::Var(_),
+                                offset: 0
+                            }
+                    );
                     if !ok {
                         return Err(fail(&format!("a list containing {}", describe(e))));
                     }
@@ -374,21 +538,38 @@ impl BodyLowering<'_> {
         }
     }
 
-    fn signature_error(&self, text: &str, info: &OpcodeInfo, slots: &[Slot], resolved: &[(Operand, Span)], span: Span) -> LowerError {
+    fn signature_error(
+        &self,
+        text: &str,
+        info: &OpcodeInfo,
+        slots: &[Slot],
+        resolved: &[(Operand, Span)],
+        span: Span,
+    ) -> LowerError {
         let required = slots.iter().filter(|s| !s.optional).count();
         let expected: Vec<&str> = slots.iter().map(|s| s.class.describe()).collect();
         // Point at the first operand that fits no slot in its position, if any.
         for (i, (o, ospan)) in resolved.iter().enumerate() {
-            if let Some(slot) = slots.get(i) {
-                if !fits(*slot, o) && resolved.len() <= slots.len() {
-                    return LowerError::new(
-                        format!("operand {} of `{text}` must be {}, found {}", i + 1, slot.class.describe(), describe_operand(o)),
-                        *ospan,
-                    );
-                }
+            if let Some(slot) = slots.get(i)
+                && !fits(*slot, o)
+                && resolved.len() <= slots.len()
+            {
+                return LowerError::new(
+                    format!(
+                        "operand {} of `{text}` must be {}, found {}",
+                        i + 1,
+                        slot.class.describe(),
+                        describe_operand(o)
+                    ),
+                    *ospan,
+                );
             }
         }
-        let count = if required == slots.len() { format!("{required}") } else { format!("{required} to {}", slots.len()) };
+        let count = if required == slots.len() {
+            format!("{required}")
+        } else {
+            format!("{required} to {}", slots.len())
+        };
         LowerError::new(
             format!(
                 "`{text}` takes {count} operands ({}), found {} (PTX ISA {})",
@@ -407,18 +588,41 @@ fn fits(slot: Slot, o: &Operand) -> bool {
     let def = slot.role == Role::Def;
     match slot.class {
         Class::Reg => matches!(o, O::Reg(_)) || (def && matches!(o, O::Sink)),
-        Class::Value => !def && matches!(o, O::Reg(_) | O::Imm(_) | O::Special(_) | O::SymbolAddress { .. }),
-        Class::Pred => matches!(o, O::Reg(_)) || if def { matches!(o, O::Sink) } else { matches!(o, O::NegPred(_)) },
+        Class::Value => {
+            !def && matches!(
+                o,
+                O::Reg(_) | O::Imm(_) | O::Special(_) | O::SymbolAddress { .. }
+            )
+        }
+        Class::Pred => {
+            matches!(o, O::Reg(_))
+                || if def {
+                    matches!(o, O::Sink)
+                } else {
+                    matches!(o, O::NegPred(_))
+                }
+        }
         Class::PredPair => matches!(o, O::Reg(_) | O::Pair(..)) || (def && matches!(o, O::Sink)),
         Class::RegPredPair => matches!(o, O::Reg(_) | O::Pair(..)),
         Class::Address => matches!(o, O::Address(_)),
         Class::Data => {
             matches!(o, O::Reg(_) | O::Vector(_))
-                || if def { matches!(o, O::Sink) } else { matches!(o, O::Imm(_) | O::Special(_) | O::SymbolAddress { .. }) }
+                || if def {
+                    matches!(o, O::Sink)
+                } else {
+                    matches!(o, O::Imm(_) | O::Special(_) | O::SymbolAddress { .. })
+                }
         }
         Class::Label => matches!(o, O::Label(_)),
         Class::BranchTable => matches!(o, O::BranchTable(_)),
-        Class::CallTarget => matches!(o, O::Reg(_) | O::SymbolAddress { symbol: Symbol::Func(_), .. }),
+        Class::CallTarget => matches!(
+            o,
+            O::Reg(_)
+                | O::SymbolAddress {
+                    symbol: Symbol::Func(_),
+                    ..
+                }
+        ),
         Class::ParamList => matches!(o, O::List(_)),
         Class::Prototype => matches!(o, O::Prototype(_)),
         Class::Imm => matches!(o, O::Imm(_)),
@@ -429,7 +633,13 @@ fn fits(slot: Slot, o: &Operand) -> bool {
 /// Assigns operands to slots in order, skipping optional slots where needed. Returns, for
 /// each slot, the index of its operand (or `None` if omitted).
 fn match_slots(slots: &[Slot], ops: &[(Operand, Span)]) -> Option<Vec<Option<usize>>> {
-    fn go(slots: &[Slot], ops: &[(Operand, Span)], si: usize, oi: usize, out: &mut Vec<Option<usize>>) -> bool {
+    fn go(
+        slots: &[Slot],
+        ops: &[(Operand, Span)],
+        si: usize,
+        oi: usize,
+        out: &mut Vec<Option<usize>>,
+    ) -> bool {
         if si == slots.len() {
             return oi == ops.len();
         }
@@ -461,7 +671,10 @@ fn describe_operand(o: &Operand) -> String {
         Operand::Pair(..) => "a pair `d|p`".into(),
         Operand::Imm(_) => "a literal".into(),
         Operand::Special(s) => format!("the special register `{s}`"),
-        Operand::SymbolAddress { symbol: Symbol::Func(_), .. } => "a function".into(),
+        Operand::SymbolAddress {
+            symbol: Symbol::Func(_),
+            ..
+        } => "a function".into(),
         Operand::SymbolAddress { .. } => "a variable".into(),
         Operand::Address(_) => "an address".into(),
         Operand::Vector(_) => "a vector".into(),
@@ -502,19 +715,33 @@ fn modifier_error(
             token_span(position),
         ),
         ModifierError::Missing { what, expected } => {
-            let article = if what.starts_with(['a', 'e', 'i', 'o', 'u']) { "an" } else { "a" };
+            let article = if what.starts_with(['a', 'e', 'i', 'o', 'u']) {
+                "an"
+            } else {
+                "a"
+            };
             let err = LowerError::new(
-                format!("unsupported instruction `{text}`: `{opcode}` needs {article} {what} (PTX ISA {sections})"),
+                format!(
+                    "unsupported instruction `{text}`: `{opcode}` needs {article} {what} (PTX ISA {sections})"
+                ),
                 instr_span,
             );
             if expected.is_empty() {
                 err
             } else {
-                err.with_help(format!("add one of {}", expected.iter().map(|s| format!("`.{s}`")).collect::<Vec<_>>().join(" ")))
+                err.with_help(format!(
+                    "add one of {}",
+                    expected
+                        .iter()
+                        .map(|s| format!("`.{s}`"))
+                        .collect::<Vec<_>>()
+                        .join(" ")
+                ))
             }
         }
-        ModifierError::Combination(message) => {
-            LowerError::new(format!("unsupported instruction `{text}`: {message} (PTX ISA {sections})"), instr_span)
-        }
+        ModifierError::Combination(message) => LowerError::new(
+            format!("unsupported instruction `{text}`: {message} (PTX ISA {sections})"),
+            instr_span,
+        ),
     }
 }

@@ -55,7 +55,11 @@ pub fn short_name(full: &str) -> String {
         _ => without_return,
     };
     let short = without_template.trim();
-    if short.is_empty() { full.to_string() } else { short.to_string() }
+    if short.is_empty() {
+        full.to_string()
+    } else {
+        short.to_string()
+    }
 }
 
 /// Bracket depth after each byte, counting (), <> and [].
@@ -148,7 +152,17 @@ mod tests {
 
     #[test]
     fn short_names_of_odd_inputs_do_not_panic() {
-        for s in ["", "(", ")", "<<", "a::", "::b", "operator()(int)", "x y z", "é::ü(ß)"] {
+        for s in [
+            "",
+            "(",
+            ")",
+            "<<",
+            "a::",
+            "::b",
+            "operator()(int)",
+            "x y z",
+            "é::ü(ß)",
+        ] {
             let _ = short_name(s);
         }
         assert_eq!(short_name("ns::f<int, 3>(int) const"), "f");

@@ -36,18 +36,28 @@ impl DomTree {
             rpo_index[b.index()] = i as u32;
         }
         let order: Vec<usize> = rpo.iter().map(|b| b.index()).collect();
-        let idom_raw = chk(n, &order, |b| cfg.preds(BlockId::new(b)).iter().map(|p| p.index()).collect());
+        let idom_raw = chk(n, &order, |b| {
+            cfg.preds(BlockId::new(b))
+                .iter()
+                .map(|p| p.index())
+                .collect()
+        });
         let mut idom = vec![None; n];
         let mut reachable = vec![false; n];
         for b in 0..n {
             reachable[b] = rpo_index[b] != u32::MAX;
-            if let Some(d) = idom_raw[b] {
-                if d != b {
-                    idom[b] = Some(BlockId::new(d));
-                }
+            if let Some(d) = idom_raw[b]
+                && d != b
+            {
+                idom[b] = Some(BlockId::new(d));
             }
         }
-        DomTree { idom, reachable, rpo, rpo_index }
+        DomTree {
+            idom,
+            reachable,
+            rpo,
+            rpo_index,
+        }
     }
 
     /// The immediate dominator; `None` for the entry and for unreachable blocks.
@@ -85,7 +95,10 @@ impl DomTree {
 
     /// Position in reverse postorder (`None` if unreachable).
     pub fn rpo_index(&self, block: BlockId) -> Option<u32> {
-        self.rpo_index.get(block.index()).copied().filter(|&i| i != u32::MAX)
+        self.rpo_index
+            .get(block.index())
+            .copied()
+            .filter(|&i| i != u32::MAX)
     }
 }
 
@@ -123,10 +136,12 @@ impl PostDomTree {
                 mark_from(b, &mut reaches);
             }
         }
-        while let Some(pick) = (0..n)
-            .filter(|&b| !reaches[b])
-            .max_by_key(|&b| (dom.rpo_index(BlockId::new(b)).map_or(0, |i| i as u64 + 1), b))
-        {
+        while let Some(pick) = (0..n).filter(|&b| !reaches[b]).max_by_key(|&b| {
+            (
+                dom.rpo_index(BlockId::new(b)).map_or(0, |i| i as u64 + 1),
+                b,
+            )
+        }) {
             to_exit[pick] = true;
             artificial_exits.push(BlockId::new(pick));
             mark_from(pick, &mut reaches);
@@ -139,7 +154,10 @@ impl PostDomTree {
             if b == exit {
                 (0..n).filter(|&x| to_exit[x]).collect()
             } else {
-                cfg.preds(BlockId::new(b)).iter().map(|p| p.index()).collect()
+                cfg.preds(BlockId::new(b))
+                    .iter()
+                    .map(|p| p.index())
+                    .collect()
             }
         };
         // Postorder DFS from the exit on the reverse graph.
@@ -165,7 +183,11 @@ impl PostDomTree {
             if b == exit {
                 Vec::new()
             } else {
-                let mut v: Vec<usize> = cfg.succs(BlockId::new(b)).iter().map(|s| s.index()).collect();
+                let mut v: Vec<usize> = cfg
+                    .succs(BlockId::new(b))
+                    .iter()
+                    .map(|s| s.index())
+                    .collect();
                 if to_exit[b] {
                     v.push(exit);
                 }
@@ -178,7 +200,10 @@ impl PostDomTree {
                 _ => None,
             })
             .collect();
-        PostDomTree { ipdom, artificial_exits }
+        PostDomTree {
+            ipdom,
+            artificial_exits,
+        }
     }
 
     /// The immediate post-dominator; `None` means the virtual exit.
@@ -213,7 +238,9 @@ impl PostDomTree {
 /// each node's immediate dominator (the root's is itself; unreachable nodes get `None`).
 fn chk(n: usize, order: &[usize], preds: impl Fn(usize) -> Vec<usize>) -> Vec<Option<usize>> {
     let mut idom: Vec<Option<usize>> = vec![None; n];
-    let Some(&root) = order.first() else { return idom };
+    let Some(&root) = order.first() else {
+        return idom;
+    };
     // Postorder number: larger = closer to the root.
     let mut po = vec![usize::MAX; n];
     for (i, &b) in order.iter().enumerate() {

@@ -102,11 +102,17 @@ pub struct EntityVec<K, V> {
 
 impl<K: EntityRef, V> EntityVec<K, V> {
     pub fn new() -> Self {
-        EntityVec { items: Vec::new(), _key: PhantomData }
+        EntityVec {
+            items: Vec::new(),
+            _key: PhantomData,
+        }
     }
 
     pub fn with_capacity(n: usize) -> Self {
-        EntityVec { items: Vec::with_capacity(n), _key: PhantomData }
+        EntityVec {
+            items: Vec::with_capacity(n),
+            _key: PhantomData,
+        }
     }
 
     /// Appends `value` and returns its new entity.
@@ -183,7 +189,10 @@ impl<K: EntityRef + fmt::Debug, V: fmt::Debug> fmt::Debug for EntityVec<K, V> {
 
 impl<K: EntityRef, V> FromIterator<V> for EntityVec<K, V> {
     fn from_iter<I: IntoIterator<Item = V>>(iter: I) -> Self {
-        EntityVec { items: iter.into_iter().collect(), _key: PhantomData }
+        EntityVec {
+            items: iter.into_iter().collect(),
+            _key: PhantomData,
+        }
     }
 }
 

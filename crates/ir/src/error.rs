@@ -22,7 +22,12 @@ pub struct LowerError {
 
 impl LowerError {
     pub fn new(message: impl Into<String>, span: Span) -> LowerError {
-        LowerError { message: message.into(), span, function: None, help: None }
+        LowerError {
+            message: message.into(),
+            span,
+            function: None,
+            help: None,
+        }
     }
 
     pub fn with_help(mut self, help: impl Into<String>) -> LowerError {
@@ -32,7 +37,11 @@ impl LowerError {
 
     /// `line:col: message` (and the help on a second line), for tests and plain output.
     pub fn display_with(&self, text: &str, index: &LineIndex) -> String {
-        let mut s = format!("{}: {}", index.line_col(text, self.span.start), self.message);
+        let mut s = format!(
+            "{}: {}",
+            index.line_col(text, self.span.start),
+            self.message
+        );
         if let Some(help) = &self.help {
             s.push_str("\n  help: ");
             s.push_str(help);

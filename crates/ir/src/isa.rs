@@ -25,8 +25,8 @@ use std::sync::OnceLock;
 
 use crate::modifiers::*;
 use crate::operand::Class::{
-    Address, BranchTable, CallTarget, Data, Image, Imm, Label, ParamList, Pred as PredReg, PredPair,
-    Prototype, Reg, RegPredPair, Value,
+    Address, BranchTable, CallTarget, Data, Image, Imm, Label, ParamList, Pred as PredReg,
+    PredPair, Prototype, Reg, RegPredPair, Value,
 };
 use crate::operand::{Slot, def, opt_def, opt_src, src};
 use crate::types::Type::{self, *};
@@ -42,7 +42,10 @@ pub struct IsaRef {
 
 impl IsaRef {
     pub fn url(&self) -> String {
-        format!("https://docs.nvidia.com/cuda/parallel-thread-execution/#{}", self.anchor)
+        format!(
+            "https://docs.nvidia.com/cuda/parallel-thread-execution/#{}",
+            self.anchor
+        )
     }
 }
 
@@ -59,7 +62,11 @@ pub struct OpcodeInfo {
 impl OpcodeInfo {
     /// `§9.7.1.1, §9.7.3.3` — for diagnostics.
     pub fn sections(&self) -> String {
-        self.refs.iter().map(|r| format!("§{}", r.section)).collect::<Vec<_>>().join(", ")
+        self.refs
+            .iter()
+            .map(|r| format!("§{}", r.section))
+            .collect::<Vec<_>>()
+            .join(", ")
     }
 }
 
@@ -79,9 +86,15 @@ pub enum ModifierError {
     /// No field of the instruction accepts the token.
     Unsupported { position: usize },
     /// The token belongs to a group that an earlier token already set.
-    Conflict { position: usize, previous: &'static str },
+    Conflict {
+        position: usize,
+        previous: &'static str,
+    },
     /// A required modifier is missing.
-    Missing { what: &'static str, expected: Vec<&'static str> },
+    Missing {
+        what: &'static str,
+        expected: Vec<&'static str>,
+    },
     /// Each modifier is valid, but not in this combination.
     Combination(String),
 }
@@ -137,8 +150,8 @@ pub fn lookup(opcode: &str, modifiers: &[&str]) -> Option<(&'static Spelling, us
     let mut best: Option<(&'static Spelling, usize)> = None;
     for &spelling in table.get(opcode)? {
         let fixed: Vec<&str> = spelling.key.split('.').skip(1).collect();
-        let matches = fixed.len() <= modifiers.len()
-            && fixed.iter().zip(modifiers).all(|(a, b)| a == b);
+        let matches =
+            fixed.len() <= modifiers.len() && fixed.iter().zip(modifiers).all(|(a, b)| a == b);
         if matches && best.is_none_or(|(_, n)| fixed.len() > n) {
             best = Some((spelling, fixed.len()));
         }
@@ -161,11 +174,19 @@ pub fn spellings_of(opcode: &str) -> Vec<&'static str> {
 type Check = Result<(), String>;
 
 fn ensure(condition: bool, message: &str) -> Check {
-    if condition { Ok(()) } else { Err(message.to_string()) }
+    if condition {
+        Ok(())
+    } else {
+        Err(message.to_string())
+    }
 }
 
 fn forbid(present: bool, spelling: &str, reason: &str) -> Check {
-    if present { Err(format!("`.{spelling}` {reason}")) } else { Ok(()) }
+    if present {
+        Err(format!("`.{spelling}` {reason}"))
+    } else {
+        Ok(())
+    }
 }
 
 fn forbid_opt<M: Modifier>(value: Option<M>, reason: &str) -> Check {
@@ -180,7 +201,10 @@ fn types(ty: Type, allowed: &[Type]) -> Check {
         Ok(())
     } else {
         let list: Vec<String> = allowed.iter().map(|t| format!(".{t}")).collect();
-        Err(format!("type `.{ty}` is not supported here; expected one of {}", list.join(" ")))
+        Err(format!(
+            "type `.{ty}` is not supported here; expected one of {}",
+            list.join(" ")
+        ))
     }
 }
 
@@ -221,7 +245,13 @@ fn float_modifiers(ty: Type, rounding: Option<RoundingMode>, ftz: bool, sat: boo
 }
 
 /// `add`/`sub` (§9.7.1.1, §9.7.3.3, §9.7.4.1, §9.7.2.1).
-fn check_add_sub(ty: Type, rounding: Option<RoundingMode>, ftz: bool, sat: bool, cc: bool) -> Check {
+fn check_add_sub(
+    ty: Type,
+    rounding: Option<RoundingMode>,
+    ftz: bool,
+    sat: bool,
+    cc: bool,
+) -> Check {
     if ty.is_integer() {
         types(ty, INTS_16_64)?;
         no_float_modifiers(rounding, ftz)?;
@@ -256,7 +286,10 @@ fn check_mul_mad(
             return Err("integer multiplication needs `.lo`, `.hi` or `.wide`".into());
         };
         if mode == MulMode::Wide {
-            ensure(ty.bits() <= 32, "`.wide` is only supported with 16- and 32-bit types")?;
+            ensure(
+                ty.bits() <= 32,
+                "`.wide` is only supported with 16- and 32-bit types",
+            )?;
         }
         if sat {
             ensure(
@@ -274,7 +307,10 @@ fn check_mul_mad(
         forbid(cc, "cc", "applies only to integer types")?;
         float_modifiers(ty, rounding, ftz, sat)?;
         if is_mad {
-            ensure(rounding.is_some(), "floating-point `mad` needs a rounding modifier (`.rn`, `.rz`, `.rm`, `.rp`); the unrounded form exists only for sm_1x")?;
+            ensure(
+                rounding.is_some(),
+                "floating-point `mad` needs a rounding modifier (`.rn`, `.rz`, `.rm`, `.rp`); the unrounded form exists only for sm_1x",
+            )?;
         }
         Ok(())
     }
@@ -289,7 +325,10 @@ fn check_min_max(ty: Type, ftz: bool, nan: bool, xorsign: bool, abs: bool, relu:
         forbid(xorsign, "xorsign", "applies only to floating-point types")?;
         forbid(abs, "abs", "applies only to floating-point types")?;
         if relu {
-            ensure(ty == S32, "`.relu` on integers is only supported with `.s32`")?;
+            ensure(
+                ty == S32,
+                "`.relu` on integers is only supported with `.s32`",
+            )?;
         }
         Ok(())
     } else {
@@ -299,18 +338,34 @@ fn check_min_max(ty: Type, ftz: bool, nan: bool, xorsign: bool, abs: bool, relu:
             forbid(ftz, "ftz", "is not supported with `.f64`")?;
             forbid(nan, "NaN", "is not supported with `.f64`")?;
         }
-        forbid(relu && ty.is_float() && !ty.is_half(), "relu", "is only supported with half types")
+        forbid(
+            relu && ty.is_float() && !ty.is_half(),
+            "relu",
+            "is only supported with half types",
+        )
     }
 }
 
 /// `rcp`/`sqrt` (§9.7.3.13–15): f32 takes `.approx` or a rounding mode, f64 a rounding
 /// mode, or `.approx.ftz` for `rcp`.
-fn check_rcp_sqrt(ty: Type, approx: bool, rounding: Option<RoundingMode>, ftz: bool, is_rcp: bool) -> Check {
+fn check_rcp_sqrt(
+    ty: Type,
+    approx: bool,
+    rounding: Option<RoundingMode>,
+    ftz: bool,
+    is_rcp: bool,
+) -> Check {
     types(ty, F32_F64)?;
     arith_rounding(rounding)?;
-    ensure(approx != rounding.is_some(), "needs exactly one of `.approx` and a rounding modifier")?;
+    ensure(
+        approx != rounding.is_some(),
+        "needs exactly one of `.approx` and a rounding modifier",
+    )?;
     if ty == F64 && approx {
-        ensure(is_rcp && ftz, "the only approximate f64 form is `rcp.approx.ftz.f64`")?;
+        ensure(
+            is_rcp && ftz,
+            "the only approximate f64 form is `rcp.approx.ftz.f64`",
+        )?;
     } else if ty == F64 {
         forbid(ftz, "ftz", "is not supported with `.f64`")?;
     }
@@ -339,7 +394,10 @@ fn check_memory_order(
             forbid_opt(cache, "cannot be combined with `.volatile`")?;
         }
         Some(Relaxed) | Some(Acquire) | Some(Release) => {
-            ensure(scope.is_some(), "`.relaxed`, `.acquire` and `.release` need a scope (`.cta`, `.cluster`, `.gpu`, `.sys`)")?;
+            ensure(
+                scope.is_some(),
+                "`.relaxed`, `.acquire` and `.release` need a scope (`.cta`, `.cluster`, `.gpu`, `.sys`)",
+            )?;
             forbid_opt(cache, "cannot be combined with a memory-ordering modifier")?;
             if is_load {
                 forbid(order == Some(Release), "release", "is not valid on a load")?;
@@ -348,7 +406,10 @@ fn check_memory_order(
             }
         }
         Some(AcqRel) | Some(SeqCst) => {
-            return Err(format!("`.{}` is not valid on `ld`/`st`", order.map_or("", |o| o.spelling())));
+            return Err(format!(
+                "`.{}` is not valid on `ld`/`st`",
+                order.map_or("", |o| o.spelling())
+            ));
         }
     }
     match cache {
@@ -358,9 +419,11 @@ fn check_memory_order(
         Some(CacheOperator::Ca | CacheOperator::Lu | CacheOperator::Cv) if !is_load => {
             Err("`.ca`, `.lu` and `.cv` are load cache operators".into())
         }
-        _ => {
-            forbid(space == MemSpace::Param && order.is_some_and(|o| o != Weak), "param", "cannot be combined with a memory-ordering modifier")
-        }
+        _ => forbid(
+            space == MemSpace::Param && order.is_some_and(|o| o != Weak),
+            "param",
+            "cannot be combined with a memory-ordering modifier",
+        ),
     }
 }
 
@@ -376,16 +439,25 @@ fn check_atomic(
     use AtomOp::*;
     if let Some(order) = order {
         ensure(
-            matches!(order, MemOrder::Relaxed | MemOrder::Acquire | MemOrder::Release | MemOrder::AcqRel),
+            matches!(
+                order,
+                MemOrder::Relaxed | MemOrder::Acquire | MemOrder::Release | MemOrder::AcqRel
+            ),
             "atomics take `.relaxed`, `.acquire`, `.release` or `.acq_rel`",
         )?;
     }
     ensure(
-        matches!(space, MemSpace::Generic | MemSpace::Global | MemSpace::Shared | MemSpace::SharedCluster),
+        matches!(
+            space,
+            MemSpace::Generic | MemSpace::Global | MemSpace::Shared | MemSpace::SharedCluster
+        ),
         "atomics operate on generic, `.global` or `.shared` memory",
     )?;
     if is_red {
-        ensure(!matches!(op, Cas | Exch), "`red` does not support `.cas` or `.exch`; use `atom`")?;
+        ensure(
+            !matches!(op, Cas | Exch),
+            "`red` does not support `.cas` or `.exch`; use `atom`",
+        )?;
     }
     match op {
         And | Or | Xor => types(ty, BITS_32_64)?,
@@ -396,7 +468,10 @@ fn check_atomic(
         Add => types(ty, &[U32, U64, S32, F32, F64, F16, F16x2, Bf16, Bf16x2])?,
     }
     if ty.is_half() {
-        ensure(noftz || op != Add, "half-precision `atom.add` must be written `.add.noftz`")?;
+        ensure(
+            noftz || op != Add,
+            "half-precision `atom.add` must be written `.add.noftz`",
+        )?;
     } else {
         forbid(noftz, "noftz", "applies only to half-precision types")?;
     }
@@ -413,33 +488,67 @@ fn check_cvt(
     dst: Type,
     src: Type,
 ) -> Check {
-    ensure(!dst.is_pred() && !src.is_pred(), "`cvt` does not convert predicates; use `selp` or `setp`")?;
-    ensure(irnd.is_none() || rounding.is_none(), "at most one rounding modifier")?;
-    forbid(ftz && !(dst == F32 || src == F32), "ftz", "applies only to conversions from or to `.f32`")?;
+    ensure(
+        !dst.is_pred() && !src.is_pred(),
+        "`cvt` does not convert predicates; use `selp` or `setp`",
+    )?;
+    ensure(
+        irnd.is_none() || rounding.is_none(),
+        "at most one rounding modifier",
+    )?;
+    forbid(
+        ftz && !(dst == F32 || src == F32),
+        "ftz",
+        "applies only to conversions from or to `.f32`",
+    )?;
     if rounding == Some(RoundingMode::Rna) {
-        ensure(dst == Tf32, "`.rna` is only valid for conversions to `.tf32`")?;
+        ensure(
+            dst == Tf32,
+            "`.rna` is only valid for conversions to `.tf32`",
+        )?;
     }
     if relu || satfinite {
-        ensure(dst.is_half() || dst == Tf32, "`.relu` and `.satfinite` are only valid for conversions to half types or tf32")?;
+        ensure(
+            dst.is_half() || dst == Tf32,
+            "`.relu` and `.satfinite` are only valid for conversions to half types or tf32",
+        )?;
     }
     match (dst.is_float(), src.is_float()) {
         (true, true) => {
             if dst.bits() < src.bits() || dst.is_packed() || dst == Tf32 {
-                ensure(rounding.is_some(), "narrowing float conversions need a rounding modifier (`.rn`, `.rz`, `.rm`, `.rp`)")?;
+                ensure(
+                    rounding.is_some(),
+                    "narrowing float conversions need a rounding modifier (`.rn`, `.rz`, `.rm`, `.rp`)",
+                )?;
             } else if dst.bits() > src.bits() {
-                ensure(rounding.is_none() && irnd.is_none(), "widening float conversions are exact and take no rounding modifier")?;
+                ensure(
+                    rounding.is_none() && irnd.is_none(),
+                    "widening float conversions are exact and take no rounding modifier",
+                )?;
             } else {
-                forbid_opt(rounding, "is not valid for same-size float conversions; use `.rni`, `.rzi`, `.rmi` or `.rpi`")?;
+                forbid_opt(
+                    rounding,
+                    "is not valid for same-size float conversions; use `.rni`, `.rzi`, `.rmi` or `.rpi`",
+                )?;
             }
         }
         (true, false) => {
-            ensure(rounding.is_some(), "integer-to-float conversions need a rounding modifier (`.rn`, `.rz`, `.rm`, `.rp`)")?;
+            ensure(
+                rounding.is_some(),
+                "integer-to-float conversions need a rounding modifier (`.rn`, `.rz`, `.rm`, `.rp`)",
+            )?;
         }
         (false, true) => {
-            ensure(irnd.is_some(), "float-to-integer conversions need an integer rounding modifier (`.rni`, `.rzi`, `.rmi`, `.rpi`)")?;
+            ensure(
+                irnd.is_some(),
+                "float-to-integer conversions need an integer rounding modifier (`.rni`, `.rzi`, `.rmi`, `.rpi`)",
+            )?;
         }
         (false, false) => {
-            ensure(irnd.is_none() && rounding.is_none(), "integer conversions take no rounding modifier")?;
+            ensure(
+                irnd.is_none() && rounding.is_none(),
+                "integer conversions take no rounding modifier",
+            )?;
         }
     }
     Ok(())
@@ -1289,7 +1398,10 @@ isa! {
 impl Op {
     /// Whether the instruction ends a basic block: branches, returns, `exit`, `trap`.
     pub fn is_terminator(&self) -> bool {
-        matches!(self, Op::Bra { .. } | Op::BrxIdx { .. } | Op::Ret { .. } | Op::Exit {} | Op::Trap {})
+        matches!(
+            self,
+            Op::Bra { .. } | Op::BrxIdx { .. } | Op::Ret { .. } | Op::Exit {} | Op::Trap {}
+        )
     }
 
     /// Whether the instruction reads the carry flag `CC.CF` (§9.7.2).
@@ -1330,7 +1442,8 @@ mod tests {
         let mut parts = text.split('.');
         let opcode = parts.next().unwrap_or_default();
         let mods: Vec<&str> = parts.collect();
-        let (spelling, consumed) = lookup(opcode, &mods).ok_or(ModifierError::Unsupported { position: 0 })?;
+        let (spelling, consumed) =
+            lookup(opcode, &mods).ok_or(ModifierError::Unsupported { position: 0 })?;
         let mut tokens: Vec<&str> = spelling.implies.to_vec();
         tokens.extend_from_slice(&mods[consumed..]);
         spelling.opcode.decode_modifiers(&tokens)
@@ -1344,7 +1457,9 @@ mod tests {
         }
         for &op in Opcode::ALL {
             let info = op.info();
-            assert!(!info.refs.is_empty() && info.refs.iter().all(|r| r.section.starts_with("9.7.")));
+            assert!(
+                !info.refs.is_empty() && info.refs.iter().all(|r| r.section.starts_with("9.7."))
+            );
             assert_eq!(info.opcode, op);
         }
     }
@@ -1368,21 +1483,59 @@ mod tests {
         assert_eq!(op.name(), "barrier");
         assert_eq!(op.modifiers(), vec!["sync", "aligned"]);
         let op = decode("cvt.rn.f32.s32").unwrap();
-        assert_eq!(op, Op::Cvt { irnd: None, rounding: Some(RoundingMode::Rn), ftz: false, sat: false, relu: false, satfinite: false, dty: F32, sty: S32 });
+        assert_eq!(
+            op,
+            Op::Cvt {
+                irnd: None,
+                rounding: Some(RoundingMode::Rn),
+                ftz: false,
+                sat: false,
+                relu: false,
+                satfinite: false,
+                dty: F32,
+                sty: S32
+            }
+        );
     }
 
     #[test]
     fn op_stays_small() {
-        assert!(std::mem::size_of::<Op>() <= 16, "Op grew to {} bytes", std::mem::size_of::<Op>());
+        assert!(
+            std::mem::size_of::<Op>() <= 16,
+            "Op grew to {} bytes",
+            std::mem::size_of::<Op>()
+        );
     }
 
     #[test]
     fn combination_errors_name_the_problem() {
-        assert_eq!(decode("add.rn.s32"), Err(ModifierError::Combination("`.rn` applies only to floating-point types".into())));
-        assert!(matches!(decode("mul.s32"), Err(ModifierError::Combination(m)) if m.contains(".lo")));
-        assert_eq!(decode("add.rn.rz.f32"), Err(ModifierError::Conflict { position: 1, previous: "rn" }));
-        assert_eq!(decode("ld.global.foo.f32"), Err(ModifierError::Unsupported { position: 1 }));
-        assert!(matches!(decode("setp.s32"), Err(ModifierError::Missing { what: "comparison", .. })));
+        assert_eq!(
+            decode("add.rn.s32"),
+            Err(ModifierError::Combination(
+                "`.rn` applies only to floating-point types".into()
+            ))
+        );
+        assert!(
+            matches!(decode("mul.s32"), Err(ModifierError::Combination(m)) if m.contains(".lo"))
+        );
+        assert_eq!(
+            decode("add.rn.rz.f32"),
+            Err(ModifierError::Conflict {
+                position: 1,
+                previous: "rn"
+            })
+        );
+        assert_eq!(
+            decode("ld.global.foo.f32"),
+            Err(ModifierError::Unsupported { position: 1 })
+        );
+        assert!(matches!(
+            decode("setp.s32"),
+            Err(ModifierError::Missing {
+                what: "comparison",
+                ..
+            })
+        ));
         assert!(decode("cvt.f32.s32").is_err());
         assert!(decode("cvt.f64.f32").is_ok());
         assert!(decode("ld.relaxed.f32").is_err());

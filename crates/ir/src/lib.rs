@@ -55,7 +55,9 @@ pub use entity::{BlockId, EntityRef, EntityVec, FuncId, InstId, Reg, VarId};
 pub use error::LowerError;
 pub use isa::{Op, Opcode};
 pub use lower::lower;
-pub use operand::{Address, AddressBase, Component, Imm, Operand, OperandList, SpecialOperand, SpecialReg, Symbol};
+pub use operand::{
+    Address, AddressBase, Component, Imm, Operand, OperandList, SpecialOperand, SpecialReg, Symbol,
+};
 pub use print::{format_inst, print_function, print_globals};
 pub use program::{Block, Body, Function, Guard, Inst, Program, RegInfo};
 pub use source_map::{SourceFile, SourceFiles, SourceLoc};
@@ -71,7 +73,7 @@ mod size_tests {
     #[test]
     fn inst_size_is_pinned() {
         assert_eq!(std::mem::size_of::<Inst>(), 28);
-        assert_eq!(std::mem::size_of::<Op>(), 13);
+        assert_eq!(std::mem::size_of::<Op>(), 12);
         assert_eq!(std::mem::size_of::<Operand>(), 24);
     }
 }

@@ -79,14 +79,22 @@ impl LoopForest {
                     }
                 }
                 let blocks = (0..n).filter(|&b| in_loop[b]).map(BlockId::new).collect();
-                Loop { header, latches, blocks, parent: None, depth: 1 }
+                Loop {
+                    header,
+                    latches,
+                    blocks,
+                    parent: None,
+                    depth: 1,
+                }
             })
             .collect();
         // Outer (larger) loops first; ties by header order for determinism.
         loops.sort_by_key(|l| (std::cmp::Reverse(l.blocks.len()), l.header));
         for i in 0..loops.len() {
             let header = loops[i].header;
-            let parent = (0..i).rev().find(|&j| loops[j].contains(header) && loops[j].blocks.len() > loops[i].blocks.len());
+            let parent = (0..i).rev().find(|&j| {
+                loops[j].contains(header) && loops[j].blocks.len() > loops[i].blocks.len()
+            });
             loops[i].parent = parent;
             loops[i].depth = parent.map_or(1, |p| loops[p].depth + 1);
         }
@@ -96,12 +104,20 @@ impl LoopForest {
                 innermost[b.index()] = Some(i);
             }
         }
-        LoopForest { loops, innermost, irreducible }
+        LoopForest {
+            loops,
+            innermost,
+            irreducible,
+        }
     }
 
     /// The innermost loop containing the block.
     pub fn innermost(&self, block: BlockId) -> Option<&Loop> {
-        self.innermost.get(block.index()).copied().flatten().map(|i| &self.loops[i])
+        self.innermost
+            .get(block.index())
+            .copied()
+            .flatten()
+            .map(|i| &self.loops[i])
     }
 
     /// Loop nesting depth of a block (0 outside loops).

@@ -52,7 +52,10 @@ pub fn lower(module: &ast::Module) -> Result<Program, Vec<LowerError>> {
                     (false, true) => {
                         chosen.insert(name, f);
                     }
-                    (true, true) => errors.push(LowerError::new(format!("function `{name}` is defined twice"), f.name.span)),
+                    (true, true) => errors.push(LowerError::new(
+                        format!("function `{name}` is defined twice"),
+                        f.name.span,
+                    )),
                     _ => {}
                 },
             }
@@ -63,7 +66,8 @@ pub fn lower(module: &ast::Module) -> Result<Program, Vec<LowerError>> {
         let f = chosen[name];
         let id = functions.next_key();
         module_symbols.insert(name.to_string(), Symbol::Func(id));
-        let (params, param_space_size) = signature_vars(&f.params, id, &mut variables, &mut errors, false);
+        let (params, param_space_size) =
+            signature_vars(&f.params, id, &mut variables, &mut errors, false);
         let (returns, _) = signature_vars(&f.returns, id, &mut variables, &mut errors, true);
         let tuning = tuning(f, &mut errors);
         functions.push(Function {
@@ -89,7 +93,10 @@ pub fn lower(module: &ast::Module) -> Result<Program, Vec<LowerError>> {
                 if *bits == 32 || *bits == 64 {
                     address_size = *bits;
                 } else {
-                    errors.push(LowerError::new(format!("`.address_size {bits}` is not 32 or 64"), *span));
+                    errors.push(LowerError::new(
+                        format!("`.address_size {bits}` is not 32 or 64"),
+                        *span,
+                    ));
                 }
             }
             Item::File(f) => files.insert(SourceFile {
@@ -99,12 +106,18 @@ pub fn lower(module: &ast::Module) -> Result<Program, Vec<LowerError>> {
                 size: f.extra.get(1).map(|e| e.value),
             }),
             Item::Variable(decl) => {
-                if matches!(decl.space.value, StateSpace::Reg | StateSpace::Sreg | StateSpace::Param | StateSpace::Local) {
+                if matches!(
+                    decl.space.value,
+                    StateSpace::Reg | StateSpace::Sreg | StateSpace::Param | StateSpace::Local
+                ) {
                     // `.local` at module scope is deprecated but legal; registers and
                     // params are not.
                     if decl.space.value != StateSpace::Local {
                         errors.push(LowerError::new(
-                            format!("`.{}` variables cannot be declared at module scope", decl.space.value.name()),
+                            format!(
+                                "`.{}` variables cannot be declared at module scope",
+                                decl.space.value.name()
+                            ),
                             decl.space.span,
                         ));
                         continue;
@@ -129,11 +142,17 @@ pub fn lower(module: &ast::Module) -> Result<Program, Vec<LowerError>> {
                                     var_decls.push((existing, decl, d));
                                 }
                             } else {
-                                errors.push(LowerError::new(format!("variable `{}` is declared twice", d.name.value), d.name.span));
+                                errors.push(LowerError::new(
+                                    format!("variable `{}` is declared twice", d.name.value),
+                                    d.name.span,
+                                ));
                             }
                         }
                         Some(Symbol::Func(_)) => {
-                            errors.push(LowerError::new(format!("`{}` is already a function", d.name.value), d.name.span));
+                            errors.push(LowerError::new(
+                                format!("`{}` is already a function", d.name.value),
+                                d.name.span,
+                            ));
                         }
                         None => {
                             let id = variables.push(var);
@@ -144,11 +163,18 @@ pub fn lower(module: &ast::Module) -> Result<Program, Vec<LowerError>> {
                     }
                 }
             }
-            Item::Alias { alias, aliasee, span } => match module_symbols.get(&aliasee.value).copied() {
+            Item::Alias {
+                alias,
+                aliasee,
+                span,
+            } => match module_symbols.get(&aliasee.value).copied() {
                 Some(symbol @ Symbol::Func(_)) => {
                     module_symbols.insert(alias.value.clone(), symbol);
                 }
-                _ => errors.push(LowerError::new(format!("`.alias` target `{}` is not a function", aliasee.value), *span)),
+                _ => errors.push(LowerError::new(
+                    format!("`.alias` target `{}` is not a function", aliasee.value),
+                    *span,
+                )),
             },
             Item::Function(_) | Item::Section(_) | Item::Pragma { .. } => {}
         }
@@ -173,7 +199,12 @@ pub fn lower(module: &ast::Module) -> Result<Program, Vec<LowerError>> {
         let f = chosen[name];
         let Some(block) = &f.body else { continue };
         let id = FuncId::from_u32(id as u32);
-        let params: Vec<VarId> = functions[id].params.iter().chain(&functions[id].returns).copied().collect();
+        let params: Vec<VarId> = functions[id]
+            .params
+            .iter()
+            .chain(&functions[id].returns)
+            .copied()
+            .collect();
         let mut lowering = BodyLowering::new(id, name, &mut variables, &module_symbols);
         lowering.bind_params(&params);
         let (body, body_errors) = lowering.lower(block);
@@ -185,7 +216,16 @@ pub fn lower(module: &ast::Module) -> Result<Program, Vec<LowerError>> {
     }
 
     if errors.is_empty() {
-        Ok(Program { version, targets, address_size, functions, variables, globals, files, module_symbols })
+        Ok(Program {
+            version,
+            targets,
+            address_size,
+            functions,
+            variables,
+            globals,
+            files,
+            module_symbols,
+        })
     } else {
         Err(errors)
     }
@@ -194,9 +234,12 @@ pub fn lower(module: &ast::Module) -> Result<Program, Vec<LowerError>> {
 /// A module-scope variable without its initialiser (evaluated in pass 2).
 fn module_variable(decl: &ast::VariableDecl, d: &ast::Declarator) -> Result<Variable, LowerError> {
     if d.range.is_some() {
-        return Err(LowerError::new(format!("`{}<N>` ranges are only valid for registers", d.name.value), d.span));
+        return Err(LowerError::new(
+            format!("`{}<N>` ranges are only valid for registers", d.name.value),
+            d.span,
+        ));
     }
-    let (dims, size, align) = symbols::layout(decl, d)?;
+    let symbols::Layout { dims, size, align } = symbols::layout(decl, d)?;
     Ok(Variable {
         name: d.name.value.clone(),
         demangled: symbols::demangled(&d.name.value),
@@ -211,7 +254,11 @@ fn module_variable(decl: &ast::VariableDecl, d: &ast::Declarator) -> Result<Vari
         scope: VarScope::Module,
         role: VarRole::Global,
         ptr: None,
-        attributes: decl.attributes.iter().map(|a| a.value.trim_start_matches('.').to_string()).collect(),
+        attributes: decl
+            .attributes
+            .iter()
+            .map(|a| a.value.trim_start_matches('.').to_string())
+            .collect(),
         span: d.span,
     })
 }
@@ -230,13 +277,16 @@ fn signature_vars(
     for decl in decls {
         if decl.space.value != StateSpace::Param && decl.space.value != StateSpace::Reg {
             errors.push(LowerError::new(
-                format!("parameters must be `.param` (or `.reg`), not `.{}`", decl.space.value.name()),
+                format!(
+                    "parameters must be `.param` (or `.reg`), not `.{}`",
+                    decl.space.value.name()
+                ),
                 decl.space.span,
             ));
             continue;
         }
         for d in &decl.declarators {
-            let (dims, size, align) = match symbols::layout(decl, d) {
+            let symbols::Layout { dims, size, align } = match symbols::layout(decl, d) {
                 Ok(l) => l,
                 Err(e) => {
                     errors.push(e);
@@ -244,12 +294,19 @@ fn signature_vars(
                 }
             };
             let Some(size) = size else {
-                errors.push(LowerError::new(format!("parameter `{}` has no size", d.name.value), d.span));
+                errors.push(LowerError::new(
+                    format!("parameter `{}` has no size", d.name.value),
+                    d.span,
+                ));
                 continue;
             };
             offset = symbols::align_up(offset, align);
             let index = out.len() as u32;
-            let role = if returns { VarRole::Return { index, offset } } else { VarRole::Param { index, offset } };
+            let role = if returns {
+                VarRole::Return { index, offset }
+            } else {
+                VarRole::Param { index, offset }
+            };
             let id = variables.push(Variable {
                 name: d.name.value.clone(),
                 demangled: None,
@@ -263,8 +320,15 @@ fn signature_vars(
                 linkage: Linkage::Internal,
                 scope: VarScope::Function(func),
                 role,
-                ptr: decl.ptr.as_ref().map(|p| PtrAttributes { space: p.space.as_ref().map(|s| s.value), align: p.align.as_ref().map(|a| a.value) }),
-                attributes: decl.attributes.iter().map(|a| a.value.trim_start_matches('.').to_string()).collect(),
+                ptr: decl.ptr.as_ref().map(|p| PtrAttributes {
+                    space: p.space.as_ref().map(|s| s.value),
+                    align: p.align.as_ref().map(|a| a.value),
+                }),
+                attributes: decl
+                    .attributes
+                    .iter()
+                    .map(|a| a.value.trim_start_matches('.').to_string())
+                    .collect(),
                 span: d.span,
             });
             out.push(id);
@@ -277,7 +341,11 @@ fn signature_vars(
 /// Performance-tuning directives and attributes of a function (§11.4).
 fn tuning(f: &ast::Function, errors: &mut Vec<LowerError>) -> Tuning {
     let mut t = Tuning {
-        attributes: f.attributes.iter().map(|a| a.value.trim_start_matches('.').to_string()).collect(),
+        attributes: f
+            .attributes
+            .iter()
+            .map(|a| a.value.trim_start_matches('.').to_string())
+            .collect(),
         ..Tuning::default()
     };
     for d in &f.directives {

@@ -23,7 +23,11 @@ pub trait Modifier: Copy + Sized + 'static {
 
 /// The canonical spellings of a group, for "expected one of" messages.
 pub fn spellings<M: Modifier>() -> Vec<&'static str> {
-    M::ALL.iter().map(|m| m.spelling()).filter(|s| !s.is_empty()).collect()
+    M::ALL
+        .iter()
+        .map(|m| m.spelling())
+        .filter(|s| !s.is_empty())
+        .collect()
 }
 
 macro_rules! modifier_enum {
@@ -74,7 +78,9 @@ macro_rules! modifier_enum {
 modifier_enum! {
     /// The state space an instruction accesses (§5.1, §6.4). `Generic` (no modifier) means
     /// a generic address that the hardware maps to global, shared or local memory.
+    #[derive(Default)]
     pub enum MemSpace: "state space" {
+        #[default]
         Generic = "",
         Global = "global",
         Shared = "shared" | "shared::cta",
@@ -83,12 +89,6 @@ modifier_enum! {
         Local = "local",
         Const = "const",
         Param = "param" | "param::entry" | "param::func",
-    }
-}
-
-impl Default for MemSpace {
-    fn default() -> Self {
-        MemSpace::Generic
     }
 }
 
@@ -501,10 +501,16 @@ mod tests {
         for &m in RoundingMode::ALL {
             assert_eq!(RoundingMode::from_spelling(m.spelling()), Some(m));
         }
-        assert_eq!(MemSpace::from_spelling("shared::cta"), Some(MemSpace::Shared));
+        assert_eq!(
+            MemSpace::from_spelling("shared::cta"),
+            Some(MemSpace::Shared)
+        );
         assert_eq!(MemSpace::Shared.spelling(), "shared");
         assert_eq!(MemSpace::from_spelling(""), None);
-        assert_eq!(spellings::<MemScope>(), vec!["cta", "cluster", "gpu", "sys"]);
+        assert_eq!(
+            spellings::<MemScope>(),
+            vec!["cta", "cluster", "gpu", "sys"]
+        );
         assert!(!spellings::<MemSpace>().contains(&""));
     }
 }

@@ -92,15 +92,24 @@ pub struct Imm {
 
 impl Imm {
     pub fn int(value: u64) -> Imm {
-        Imm { bits: value, ty: Type::B64 }
+        Imm {
+            bits: value,
+            ty: Type::B64,
+        }
     }
 
     pub fn f32_bits(bits: u32) -> Imm {
-        Imm { bits: bits as u64, ty: Type::F32 }
+        Imm {
+            bits: bits as u64,
+            ty: Type::F32,
+        }
     }
 
     pub fn f64_bits(bits: u64) -> Imm {
-        Imm { bits, ty: Type::F64 }
+        Imm {
+            bits,
+            ty: Type::F64,
+        }
     }
 
     /// The literal's bits as an operand of an instruction of type `ty`: integer literals
@@ -108,7 +117,13 @@ impl Imm {
     /// (float instructions); float literals are converted between `f32` and `f64`, and
     /// used as raw bits by integer instructions (as ptxas does for `mov.b32 %r, 0f3F800000`).
     pub fn bits_as(self, ty: Type) -> u64 {
-        let mask = |bits: u32| if bits >= 64 { u64::MAX } else { (1u64 << bits) - 1 };
+        let mask = |bits: u32| {
+            if bits >= 64 {
+                u64::MAX
+            } else {
+                (1u64 << bits) - 1
+            }
+        };
         match (self.ty, ty) {
             (Type::F32, Type::F64) => (f32::from_bits(self.bits as u32) as f64).to_bits(),
             (Type::F64, Type::F32) => (f64::from_bits(self.bits) as f32).to_bits() as u64,
@@ -336,22 +351,38 @@ pub struct Slot {
 
 /// A destination slot.
 pub const fn def(class: Class) -> Slot {
-    Slot { role: Role::Def, class, optional: false }
+    Slot {
+        role: Role::Def,
+        class,
+        optional: false,
+    }
 }
 
 /// A source slot.
 pub const fn src(class: Class) -> Slot {
-    Slot { role: Role::Use, class, optional: false }
+    Slot {
+        role: Role::Use,
+        class,
+        optional: false,
+    }
 }
 
 /// An optional source slot.
 pub const fn opt_src(class: Class) -> Slot {
-    Slot { role: Role::Use, class, optional: true }
+    Slot {
+        role: Role::Use,
+        class,
+        optional: true,
+    }
 }
 
 /// An optional destination slot.
 pub const fn opt_def(class: Class) -> Slot {
-    Slot { role: Role::Def, class, optional: true }
+    Slot {
+        role: Role::Def,
+        class,
+        optional: true,
+    }
 }
 
 impl Class {
@@ -388,7 +419,10 @@ mod tests {
     #[test]
     fn special_registers_parse() {
         assert_eq!(SpecialReg::from_name("%tid"), Some(SpecialReg::Tid));
-        assert_eq!(SpecialReg::from_name("%envreg7"), Some(SpecialReg::EnvReg(7)));
+        assert_eq!(
+            SpecialReg::from_name("%envreg7"),
+            Some(SpecialReg::EnvReg(7))
+        );
         assert_eq!(SpecialReg::from_name("%envreg32"), None);
         assert_eq!(SpecialReg::from_name("%r1"), None);
         assert!(SpecialReg::Tid.is_vector() && !SpecialReg::LaneId.is_vector());
@@ -399,8 +433,14 @@ mod tests {
     fn immediates_convert_to_the_instruction_type() {
         assert_eq!(Imm::int(u64::MAX).bits_as(Type::U32), 0xffff_ffff);
         assert_eq!(Imm::int(2).bits_as(Type::F32), 2.0f32.to_bits() as u64);
-        assert_eq!(Imm::f32_bits(0x3f80_0000).bits_as(Type::F64), 1.0f64.to_bits());
-        assert_eq!(Imm::f64_bits(1.5f64.to_bits()).bits_as(Type::F32), 1.5f32.to_bits() as u64);
+        assert_eq!(
+            Imm::f32_bits(0x3f80_0000).bits_as(Type::F64),
+            1.0f64.to_bits()
+        );
+        assert_eq!(
+            Imm::f64_bits(1.5f64.to_bits()).bits_as(Type::F32),
+            1.5f32.to_bits() as u64
+        );
         assert_eq!(Imm::f32_bits(0x3f80_0000).bits_as(Type::B32), 0x3f80_0000);
     }
 }

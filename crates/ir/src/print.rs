@@ -19,7 +19,12 @@ pub fn format_inst(program: &Program, body: &Body, inst: InstId) -> String {
     let i = body.inst(inst);
     let mut s = String::new();
     if let Some(g) = i.guard {
-        let _ = write!(s, "@{}{} ", if g.negated { "!" } else { "" }, body.reg_name(g.pred));
+        let _ = write!(
+            s,
+            "@{}{} ",
+            if g.negated { "!" } else { "" },
+            body.reg_name(g.pred)
+        );
     }
     s.push_str(i.op.name());
     for m in i.op.modifiers() {
@@ -42,19 +47,27 @@ pub fn format_inst(program: &Program, body: &Body, inst: InstId) -> String {
 /// One operand as PTX text.
 pub fn format_operand(program: &Program, body: &Body, operand: &Operand) -> String {
     let list = |l, open: &str, close: &str| {
-        let items: Vec<String> = body.list(l).iter().map(|o| format_operand(program, body, o)).collect();
+        let items: Vec<String> = body
+            .list(l)
+            .iter()
+            .map(|o| format_operand(program, body, o))
+            .collect();
         format!("{open}{}{close}", items.join(", "))
     };
     match *operand {
         Operand::Reg(r) => body.reg_name(r).to_string(),
         Operand::NegPred(r) => format!("!{}", body.reg_name(r)),
         Operand::Pair(a, b) => {
-            let side = |r: Option<crate::entity::Reg>| r.map_or("_".to_string(), |r| body.reg_name(r).to_string());
+            let side = |r: Option<crate::entity::Reg>| {
+                r.map_or("_".to_string(), |r| body.reg_name(r).to_string())
+            };
             format!("{}|{}", side(a), side(b))
         }
         Operand::Imm(imm) => format_imm(imm),
         Operand::Special(s) => s.to_string(),
-        Operand::SymbolAddress { symbol, offset } => with_offset(program.symbol_name(symbol), offset),
+        Operand::SymbolAddress { symbol, offset } => {
+            with_offset(program.symbol_name(symbol), offset)
+        }
         Operand::Address(a) => {
             let base = match a.base {
                 AddressBase::Reg(r) => body.reg_name(r).to_string(),
@@ -66,12 +79,22 @@ pub fn format_operand(program: &Program, body: &Body, operand: &Operand) -> Stri
         Operand::Vector(l) => list(l, "{", "}"),
         Operand::List(l) => list(l, "(", ")"),
         Operand::Image(l) => {
-            let items: Vec<String> = body.list(l).iter().map(|o| format_operand(program, body, o)).collect();
+            let items: Vec<String> = body
+                .list(l)
+                .iter()
+                .map(|o| format_operand(program, body, o))
+                .collect();
             format!("[{}]", items.join(", "))
         }
         Operand::Label(b) => body.block_name(b),
-        Operand::BranchTable(t) => body.branch_tables.get(t as usize).map_or(format!("<table {t}>"), |t| t.name.clone()),
-        Operand::Prototype(p) => body.prototypes.get(p as usize).map_or(format!("<prototype {p}>"), |p| p.name.clone()),
+        Operand::BranchTable(t) => body
+            .branch_tables
+            .get(t as usize)
+            .map_or(format!("<table {t}>"), |t| t.name.clone()),
+        Operand::Prototype(p) => body
+            .prototypes
+            .get(p as usize)
+            .map_or(format!("<prototype {p}>"), |p| p.name.clone()),
         Operand::Func(f) => program.symbol_name(Symbol::Func(f)).to_string(),
         Operand::Sink => "_".to_string(),
         Operand::Absent => String::new(),
@@ -80,7 +103,11 @@ pub fn format_operand(program: &Program, body: &Body, operand: &Operand) -> Stri
 
 fn with_offset(base: &str, offset: i64) -> String {
     // Negative offsets print as `+-4`, the form compilers emit.
-    if offset == 0 { base.to_string() } else { format!("{base}+{offset}") }
+    if offset == 0 {
+        base.to_string()
+    } else {
+        format!("{base}+{offset}")
+    }
 }
 
 /// A literal in PTX syntax: integers in decimal (negative if the 64-bit pattern is), floats
@@ -91,7 +118,11 @@ pub fn format_imm(imm: Imm) -> String {
         Type::F64 => format!("0d{:016X}", imm.bits),
         _ => {
             let signed = imm.bits as i64;
-            if signed < 0 { signed.to_string() } else { imm.bits.to_string() }
+            if signed < 0 {
+                signed.to_string()
+            } else {
+                imm.bits.to_string()
+            }
         }
     }
 }
@@ -173,7 +204,12 @@ pub fn print_function(program: &Program, func: FuncId) -> String {
         let _ = write!(out, "  // {}", d.full);
     }
     out.push('\n');
-    let _ = writeln!(out, "  linkage: {}, parameter space: {} bytes", f.linkage.name(), f.param_space_size);
+    let _ = writeln!(
+        out,
+        "  linkage: {}, parameter space: {} bytes",
+        f.linkage.name(),
+        f.param_space_size
+    );
     for &p in f.params.iter().chain(&f.returns) {
         let v = program.variable(p);
         let (what, index, offset) = match v.role {
@@ -181,7 +217,11 @@ pub fn print_function(program: &Program, func: FuncId) -> String {
             VarRole::Return { index, offset } => ("return", index, offset),
             _ => ("?", 0, 0),
         };
-        let _ = writeln!(out, "  {what} {index} at +{offset}: {}", describe_variable(program, v));
+        let _ = writeln!(
+            out,
+            "  {what} {index} at +{offset}: {}",
+            describe_variable(program, v)
+        );
     }
     let t = &f.tuning;
     let dims = |d: [u32; 3]| format!("{}, {}, {}", d[0], d[1], d[2]);
@@ -213,18 +253,43 @@ pub fn print_function(program: &Program, func: FuncId) -> String {
         }
     }
     let regs: Vec<String> = per_type.iter().map(|(t, n)| format!("{n} .{t}")).collect();
-    let _ = writeln!(out, "  registers: {}", if regs.is_empty() { "none".to_string() } else { regs.join(", ") });
+    let _ = writeln!(
+        out,
+        "  registers: {}",
+        if regs.is_empty() {
+            "none".to_string()
+        } else {
+            regs.join(", ")
+        }
+    );
     for &v in &body.locals {
-        let _ = writeln!(out, "  local: {}", describe_variable(program, program.variable(v)));
+        let _ = writeln!(
+            out,
+            "  local: {}",
+            describe_variable(program, program.variable(v))
+        );
     }
     for p in &body.prototypes {
-        let _ = writeln!(out, "  prototype {}: {} returns, {} params", p.name, p.returns.len(), p.params.len());
+        let _ = writeln!(
+            out,
+            "  prototype {}: {} returns, {} params",
+            p.name,
+            p.returns.len(),
+            p.params.len()
+        );
     }
     if body.loops.is_irreducible() {
         out.push_str("  control flow is irreducible\n");
     }
     let names = |bs: &[BlockId]| -> String {
-        if bs.is_empty() { "-".to_string() } else { bs.iter().map(|b| b.to_string()).collect::<Vec<_>>().join(", ") }
+        if bs.is_empty() {
+            "-".to_string()
+        } else {
+            bs.iter()
+                .map(|b| b.to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        }
     };
     for (b, block) in body.blocks.iter() {
         out.push('\n');
@@ -248,7 +313,11 @@ pub fn print_function(program: &Program, func: FuncId) -> String {
         out.push_str(":\n");
         let mut succs = names(body.cfg.succs(b));
         if body.cfg.exits(b) {
-            succs = if succs == "-" { "exit".into() } else { format!("{succs}, exit") };
+            succs = if succs == "-" {
+                "exit".into()
+            } else {
+                format!("{succs}, exit")
+            };
         }
         let _ = writeln!(
             out,
@@ -263,7 +332,11 @@ pub fn print_function(program: &Program, func: FuncId) -> String {
             let text = format_inst(program, body, i);
             match body.inst_locs.get(i.index()).copied().flatten() {
                 Some(loc) => {
-                    let _ = writeln!(out, "    {id:<8} {text:<56} // {}", program.files.render_with_inlining(&loc));
+                    let _ = writeln!(
+                        out,
+                        "    {id:<8} {text:<56} // {}",
+                        program.files.render_with_inlining(&loc)
+                    );
                 }
                 None => {
                     let _ = writeln!(out, "    {id:<8} {text}");
@@ -273,4 +346,3 @@ pub fn print_function(program: &Program, func: FuncId) -> String {
     }
     out
 }
-

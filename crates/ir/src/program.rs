@@ -231,7 +231,10 @@ impl Program {
 
     /// Kernels (`.entry` functions) in declaration order.
     pub fn kernels(&self) -> impl Iterator<Item = FuncId> + '_ {
-        self.functions.iter().filter(|(_, f)| f.is_kernel()).map(|(id, _)| id)
+        self.functions
+            .iter()
+            .filter(|(_, f)| f.is_kernel())
+            .map(|(id, _)| id)
     }
 
     /// Functions whose mangled name, full demangled name or short demangled name is
@@ -297,13 +300,22 @@ impl Program {
     /// The name of a symbol.
     pub fn symbol_name(&self, symbol: Symbol) -> &str {
         match symbol {
-            Symbol::Var(v) => self.variables.get(v).map_or("<invalid>", |v| v.name.as_str()),
-            Symbol::Func(f) => self.functions.get(f).map_or("<invalid>", |f| f.name.as_str()),
+            Symbol::Var(v) => self
+                .variables
+                .get(v)
+                .map_or("<invalid>", |v| v.name.as_str()),
+            Symbol::Func(f) => self
+                .functions
+                .get(f)
+                .map_or("<invalid>", |f| f.name.as_str()),
         }
     }
 
     /// Variables of dynamically sized shared memory (all alias offset 0 of it).
     pub fn dynamic_shared(&self) -> impl Iterator<Item = VarId> + '_ {
-        self.variables.iter().filter(|(_, v)| v.is_dynamic_shared()).map(|(id, _)| id)
+        self.variables
+            .iter()
+            .filter(|(_, v)| v.is_dynamic_shared())
+            .map(|(id, _)| id)
     }
 }

@@ -66,7 +66,12 @@ impl SourceFiles {
     pub fn render_with_inlining(&self, loc: &SourceLoc) -> String {
         let mut s = self.render(loc);
         if let Some(at) = loc.inlined_at {
-            s.push_str(&format!(" (inlined at {}:{}:{})", self.path(at.file), at.line, at.column));
+            s.push_str(&format!(
+                " (inlined at {}:{}:{})",
+                self.path(at.file),
+                at.line,
+                at.column
+            ));
         }
         s
     }
@@ -113,11 +118,33 @@ mod tests {
     #[test]
     fn renders_paths_and_call_sites() {
         let mut files = SourceFiles::default();
-        files.insert(SourceFile { index: 1, path: "k.cu".into(), timestamp: None, size: None });
-        let loc = SourceLoc { file: 1, line: 7, column: 52, inlined_at: Some(InlinedAt { file: 1, line: 10, column: 28 }) };
+        files.insert(SourceFile {
+            index: 1,
+            path: "k.cu".into(),
+            timestamp: None,
+            size: None,
+        });
+        let loc = SourceLoc {
+            file: 1,
+            line: 7,
+            column: 52,
+            inlined_at: Some(InlinedAt {
+                file: 1,
+                line: 10,
+                column: 28,
+            }),
+        };
         assert_eq!(files.render(&loc), "k.cu:7:52");
-        assert_eq!(files.render_with_inlining(&loc), "k.cu:7:52 (inlined at k.cu:10:28)");
-        let unknown = SourceLoc { file: 9, line: 0, column: 0, inlined_at: None };
+        assert_eq!(
+            files.render_with_inlining(&loc),
+            "k.cu:7:52 (inlined at k.cu:10:28)"
+        );
+        let unknown = SourceLoc {
+            file: 9,
+            line: 0,
+            column: 0,
+            inlined_at: None,
+        };
         assert_eq!(files.render(&unknown), "<file 9>:0:0");
         assert!(unknown.is_artificial());
     }

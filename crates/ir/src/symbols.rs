@@ -180,11 +180,19 @@ pub struct Prototype {
     pub span: Span,
 }
 
-/// Layout of a declarator: `(dims, size, align)`.
+/// Layout of one declarator.
+pub(crate) struct Layout {
+    pub dims: Vec<Option<u64>>,
+    /// `None` for an unsized array.
+    pub size: Option<u64>,
+    pub align: u32,
+}
+
+/// Computes the layout of a declarator (see the module documentation).
 pub(crate) fn layout(
     decl: &ast::VariableDecl,
     declarator: &ast::Declarator,
-) -> Result<(Vec<Option<u64>>, Option<u64>, u32), LowerError> {
+) -> Result<Layout, LowerError> {
     let ty = Type::from_ast(decl.ty.value);
     let vector = decl.vector.as_ref().map_or(1, |v| v.value as u64);
     let element = ty.size() as u64 * vector;
@@ -195,7 +203,10 @@ pub(crate) fn layout(
             None if i == 0 => count = None,
             None => {
                 return Err(LowerError::new(
-                    format!("only the first dimension of `{}` may be unsized", declarator.name.value),
+                    format!(
+                        "only the first dimension of `{}` may be unsized",
+                        declarator.name.value
+                    ),
                     declarator.span,
                 ));
             }
@@ -212,11 +223,18 @@ pub(crate) fn layout(
     let align = match &decl.align {
         Some(a) if a.value.is_power_of_two() => a.value,
         Some(a) => {
-            return Err(LowerError::new(format!("alignment {} is not a power of two", a.value), a.span));
+            return Err(LowerError::new(
+                format!("alignment {} is not a power of two", a.value),
+                a.span,
+            ));
         }
         None => natural,
     };
-    Ok((declarator.dims.clone(), size, align))
+    Ok(Layout {
+        dims: declarator.dims.clone(),
+        size,
+        align,
+    })
 }
 
 /// Rounds `offset` up to a multiple of `align` (a power of two).
@@ -233,7 +251,11 @@ pub(crate) enum ConstValue {
     F32(u32),
     F64(u64),
     /// The address of a symbol plus a byte offset.
-    Address { symbol: Symbol, addend: i64, generic: bool },
+    Address {
+        symbol: Symbol,
+        addend: i64,
+        generic: bool,
+    },
 }
 
 /// Evaluates a constant expression; `resolve` maps names to symbols. Integer arithmetic
@@ -249,8 +271,16 @@ pub(crate) fn eval_const(
         ExprKind::F32(b) => ConstValue::F32(*b),
         ExprKind::F64(b) => ConstValue::F64(*b),
         ExprKind::Name(name) => match resolve(name) {
-            Some(symbol) => ConstValue::Address { symbol, addend: 0, generic: false },
-            None => return Err(err(format!("unknown symbol `{name}` in constant expression"))),
+            Some(symbol) => ConstValue::Address {
+                symbol,
+                addend: 0,
+                generic: false,
+            },
+            None => {
+                return Err(err(format!(
+                    "unknown symbol `{name}` in constant expression"
+                )));
+            }
         },
         ExprKind::Unary(op, inner) => match (op, eval_const(inner, resolve)?) {
             (UnaryOp::Neg, ConstValue::Int(v)) => ConstValue::Int(v.wrapping_neg()),
@@ -277,10 +307,18 @@ pub(crate) fn eval_const(
         }
         ExprKind::Call(function, args) => match (function.value.as_str(), args.as_slice()) {
             ("generic", [arg]) => match eval_const(arg, resolve)? {
-                ConstValue::Address { symbol, addend, .. } => ConstValue::Address { symbol, addend, generic: true },
+                ConstValue::Address { symbol, addend, .. } => ConstValue::Address {
+                    symbol,
+                    addend,
+                    generic: true,
+                },
                 _ => return Err(err("`generic()` takes a variable".into())),
             },
-            (name, _) => return Err(err(format!("`{name}(...)` is not supported in constant expressions"))),
+            (name, _) => {
+                return Err(err(format!(
+                    "`{name}(...)` is not supported in constant expressions"
+                )));
+            }
         },
     })
 }
@@ -291,10 +329,20 @@ fn int_binary(op: BinaryOp, x: u64, y: u64) -> Option<u64> {
         BinaryOp::Add => x.wrapping_add(y),
         BinaryOp::Sub => x.wrapping_sub(y),
         BinaryOp::Mul => x.wrapping_mul(y),
-        BinaryOp::Div => sx.checked_div(sy).map(|v| v as u64).or(if sy == 0 { None } else { Some(x) })?,
-        BinaryOp::Rem => sx.checked_rem(sy).map(|v| v as u64).or(if sy == 0 { None } else { Some(0) })?,
+        BinaryOp::Div => {
+            sx.checked_div(sy)
+                .map(|v| v as u64)
+                .or(if sy == 0 { None } else { Some(x) })?
+        }
+        BinaryOp::Rem => {
+            sx.checked_rem(sy)
+                .map(|v| v as u64)
+                .or(if sy == 0 { None } else { Some(0) })?
+        }
         BinaryOp::Shl => x.checked_shl(y as u32).unwrap_or(0),
-        BinaryOp::Shr => sx.checked_shr(y as u32).map_or(if sx < 0 { u64::MAX } else { 0 }, |v| v as u64),
+        BinaryOp::Shr => sx
+            .checked_shr(y as u32)
+            .map_or(if sx < 0 { u64::MAX } else { 0 }, |v| v as u64),
         BinaryOp::And => x & y,
         BinaryOp::Or => x | y,
         BinaryOp::Xor => x ^ y,
@@ -318,29 +366,48 @@ pub(crate) fn eval_initializer(
     let size = size.unwrap_or(needed);
     if needed > size {
         return Err(LowerError::new(
-            format!("{} initialisers do not fit in {size} bytes of `.{ty}`", leaves.len()),
+            format!(
+                "{} initialisers do not fit in {size} bytes of `.{ty}`",
+                leaves.len()
+            ),
             span,
         ));
     }
-    let mut value = InitialValue { bytes: vec![0; size as usize], relocations: Vec::new() };
+    let mut value = InitialValue {
+        bytes: vec![0; size as usize],
+        relocations: Vec::new(),
+    };
     for (i, leaf) in leaves.iter().enumerate() {
         let offset = i as u64 * element;
         let bits = match eval_const(leaf, resolve)? {
             ConstValue::Int(v) if ty.is_float() => float_bits_of(ty, v as i64 as f64),
             ConstValue::Int(v) => v,
             ConstValue::F32(b) if ty == Type::F64 => (f32::from_bits(b) as f64).to_bits(),
-            ConstValue::F32(b) if ty == Type::F16 || ty == Type::Bf16 => float_bits_of(ty, f32::from_bits(b) as f64),
+            ConstValue::F32(b) if ty == Type::F16 || ty == Type::Bf16 => {
+                float_bits_of(ty, f32::from_bits(b) as f64)
+            }
             ConstValue::F32(b) => b as u64,
-            ConstValue::F64(b) if ty.is_float() && ty != Type::F64 => float_bits_of(ty, f64::from_bits(b)),
+            ConstValue::F64(b) if ty.is_float() && ty != Type::F64 => {
+                float_bits_of(ty, f64::from_bits(b))
+            }
             ConstValue::F64(b) => b,
-            ConstValue::Address { symbol, addend, generic } => {
+            ConstValue::Address {
+                symbol,
+                addend,
+                generic,
+            } => {
                 if element != 8 && element != 4 {
                     return Err(LowerError::new(
                         format!("a symbol address needs a 32- or 64-bit element, not `.{ty}`"),
                         leaf.span,
                     ));
                 }
-                value.relocations.push(Relocation { offset, size: element as u8, symbol, generic });
+                value.relocations.push(Relocation {
+                    offset,
+                    size: element as u8,
+                    symbol,
+                    generic,
+                });
                 addend as u64
             }
         };
@@ -429,7 +496,8 @@ pub(crate) fn dims3(args: &[ast::DirectiveArg], span: Span) -> Result<[u32; 3], 
 pub(crate) fn directive_u32(arg: &ast::DirectiveArg, span: Span) -> Result<u32, LowerError> {
     match arg {
         ast::DirectiveArg::Expr(e) => match eval_const(e, &|_| None)? {
-            ConstValue::Int(v) => u32::try_from(v).map_err(|_| LowerError::new("value does not fit in 32 bits", e.span)),
+            ConstValue::Int(v) => u32::try_from(v)
+                .map_err(|_| LowerError::new("value does not fit in 32 bits", e.span)),
             _ => Err(LowerError::new("expected an integer", e.span)),
         },
         ast::DirectiveArg::String(s) => Err(LowerError::new("expected an integer", s.span)),

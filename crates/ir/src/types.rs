@@ -168,12 +168,19 @@ impl Type {
 
     /// Width in bits of a register of this type (predicates: 1).
     pub fn bits(self) -> u32 {
-        if self == Type::Pred { 1 } else { self.size() * 8 }
+        if self == Type::Pred {
+            1
+        } else {
+            self.size() * 8
+        }
     }
 
     /// Integer types, including untyped bits (`.b32` arithmetic is integer arithmetic).
     pub fn is_integer(self) -> bool {
-        matches!(self.kind(), TypeKind::Bits | TypeKind::Unsigned | TypeKind::Signed)
+        matches!(
+            self.kind(),
+            TypeKind::Bits | TypeKind::Unsigned | TypeKind::Signed
+        )
     }
 
     pub fn is_signed(self) -> bool {

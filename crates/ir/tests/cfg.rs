@@ -23,7 +23,11 @@ fn b(n: usize) -> BlockId {
 
 /// The block a label names.
 fn block(body: &Body, label: &str) -> BlockId {
-    body.blocks.iter().find(|(_, blk)| blk.labels.iter().any(|l| l == label)).map(|(id, _)| id).unwrap_or_else(|| panic!("no block labelled {label}"))
+    body.blocks
+        .iter()
+        .find(|(_, blk)| blk.labels.iter().any(|l| l == label))
+        .map(|(id, _)| id)
+        .unwrap_or_else(|| panic!("no block labelled {label}"))
 }
 
 #[test]
@@ -83,14 +87,20 @@ fn nested_loops() {
     assert_eq!(inner_loop.blocks, vec![b(2)]);
     assert_eq!(inner_loop.latches, vec![b(2)]);
     assert_eq!((inner_loop.depth, inner_loop.parent), (2, Some(0)));
-    assert_eq!((0..5).map(|i| loops.depth(b(i))).collect::<Vec<_>>(), vec![0, 1, 2, 1, 0]);
+    assert_eq!(
+        (0..5).map(|i| loops.depth(b(i))).collect::<Vec<_>>(),
+        vec![0, 1, 2, 1, 0]
+    );
     assert!(loops.is_header(outer) && loops.is_header(inner) && !loops.is_header(b(3)));
     assert!(!loops.is_irreducible());
     // Reconvergence: the inner loop's exit branch at block3, the outer one's at block4.
     assert_eq!(body.ipdom(b(2)), Some(b(3)));
     assert_eq!(body.ipdom(b(3)), Some(b(4)));
     assert_eq!(body.idom(b(3)), Some(b(2)));
-    assert_eq!(body.dominators.reverse_postorder(), &[b(0), b(1), b(2), b(3), b(4)]);
+    assert_eq!(
+        body.dominators.reverse_postorder(),
+        &[b(0), b(1), b(2), b(3), b(4)]
+    );
 }
 
 #[test]
@@ -180,12 +190,20 @@ fn brx_idx_branches_to_every_target() {
          $C2:\n\tmov.u32 %r2, 2;\n$END:\n\tret;",
     );
     let body = body(&p);
-    let (c0, c1, c2, end) = (block(body, "$C0"), block(body, "$C1"), block(body, "$C2"), block(body, "$END"));
+    let (c0, c1, c2, end) = (
+        block(body, "$C0"),
+        block(body, "$C1"),
+        block(body, "$C2"),
+        block(body, "$END"),
+    );
     assert_eq!(body.branch_tables.len(), 1);
     assert_eq!(body.branch_tables[0].targets, vec![c0, c1, c2, c1]);
     assert_eq!(body.cfg.succs(b(0)), &[c0, c1, c2]);
     assert_eq!(body.ipdom(b(0)), Some(end));
-    assert_eq!(warpcheck_ir::format_inst(&p, body, body.blocks[b(0)].start), "brx.idx %r1, $L_brx_0");
+    assert_eq!(
+        warpcheck_ir::format_inst(&p, body, body.blocks[b(0)].start),
+        "brx.idx %r1, $L_brx_0"
+    );
 }
 
 #[test]
@@ -216,7 +234,9 @@ fn branch_to_the_next_block_and_to_a_trailing_label() {
 
 #[test]
 fn label_before_first_instruction_names_the_entry_block() {
-    let p = kernel_body("$LOOP:\n\tadd.s32 %r1, %r1, 1;\n\tsetp.lt.s32 %p1, %r1, 4;\n\t@%p1 bra $LOOP;\n\tret;");
+    let p = kernel_body(
+        "$LOOP:\n\tadd.s32 %r1, %r1, 1;\n\tsetp.lt.s32 %p1, %r1, 4;\n\t@%p1 bra $LOOP;\n\tret;",
+    );
     let body = body(&p);
     assert_eq!(block(body, "$LOOP"), b(0));
     assert_eq!(body.cfg.preds(b(0)), &[b(0)]);

@@ -29,7 +29,10 @@ fn unsupported_modifier_names_the_modifier_and_the_manual_section() {
 
 #[test]
 fn unknown_opcodes_and_removed_forms() {
-    assert_error("foo.bar.baz %r1", "17:2: unsupported instruction `foo.bar.baz`: `foo` is not in warpcheck's instruction table");
+    assert_error(
+        "foo.bar.baz %r1",
+        "17:2: unsupported instruction `foo.bar.baz`: `foo` is not in warpcheck's instruction table",
+    );
     let errors = errors_for("vote.ballot.b32 %r1, %p1");
     assert_eq!(
         errors,
@@ -75,32 +78,58 @@ fn missing_modifiers_list_the_choices() {
         "setp.s32 %p1, %r1, %r2",
         "17:2: unsupported instruction `setp.s32`: `setp` needs a comparison (PTX ISA §9.7.5.2, §9.7.6.2)\n  help: add one of `.eq` `.ne` `.lt` `.le` `.gt` `.ge` `.lo` `.ls` `.hi` `.hs` `.equ` `.neu` `.ltu` `.leu` `.gtu` `.geu` `.num` `.nan`",
     );
-    assert_error("add %r1, %r2, %r3", "17:2: unsupported instruction `add`: `add` needs an instruction type (PTX ISA §9.7.1.1, §9.7.3.3, §9.7.4.1, §9.7.2.1)");
+    assert_error(
+        "add %r1, %r2, %r3",
+        "17:2: unsupported instruction `add`: `add` needs an instruction type (PTX ISA §9.7.1.1, §9.7.3.3, §9.7.4.1, §9.7.2.1)",
+    );
 }
 
 #[test]
 fn operand_errors_point_at_the_operand() {
-    assert_error("ld.global.f32 %f1, %rd1", "17:21: operand 2 of `ld.global.f32` must be an address `[...]`, found a register");
+    assert_error(
+        "ld.global.f32 %f1, %rd1",
+        "17:21: operand 2 of `ld.global.f32` must be an address `[...]`, found a register",
+    );
     assert_error(
         "add.s32 %r1, %r2",
         "17:2: `add.s32` takes 3 operands (a register, a register, literal or special register, a register, literal or special register), found 2 (PTX ISA §9.7.1.1, §9.7.3.3, §9.7.4.1, §9.7.2.1)",
     );
-    assert_error("ld.global.v4.f32 %f1, [%rd1]", "17:19: `ld.global.v4.f32` needs a vector `{...}` of 4 elements");
-    assert_error("ld.global.v2.f32 {%f1, %f2, %f3}, [%rd1]", "17:19: `ld.global.v2.f32` needs a vector of 2 elements, found 3");
+    assert_error(
+        "ld.global.v4.f32 %f1, [%rd1]",
+        "17:19: `ld.global.v4.f32` needs a vector `{...}` of 4 elements",
+    );
+    assert_error(
+        "ld.global.v2.f32 {%f1, %f2, %f3}, [%rd1]",
+        "17:19: `ld.global.v2.f32` needs a vector of 2 elements, found 3",
+    );
     assert_error(
         "selp.b32 %r1, %r2, %r3, %r4",
         "17:26: operand 4 of `selp.b32` must be a predicate register, found the `.b32` register `%r4`",
     );
-    assert_error("mov.u32 %r1, %tid", "17:15: special register `%tid` needs a component (`%tid.x`, `%tid.y` or `%tid.z`)");
-    assert_error("mov.u32 %r1, %q7", "17:15: unknown register `%q7`\n  help: registers must be declared with `.reg` before use");
+    assert_error(
+        "mov.u32 %r1, %tid",
+        "17:15: special register `%tid` needs a component (`%tid.x`, `%tid.y` or `%tid.z`)",
+    );
+    assert_error(
+        "mov.u32 %r1, %q7",
+        "17:15: unknown register `%q7`\n  help: registers must be declared with `.reg` before use",
+    );
     assert_error("bra $nowhere", "17:6: unknown name `$nowhere`");
-    assert_error("@%r1 bra $L_target", "17:3: `%r1` is a `.b32` register, not a predicate");
-    assert_error("ld.global.f32 %f1, [callee]", "17:22: function `callee` cannot be addressed as memory");
+    assert_error(
+        "@%r1 bra $L_target",
+        "17:3: `%r1` is a `.b32` register, not a predicate",
+    );
+    assert_error(
+        "ld.global.f32 %f1, [callee]",
+        "17:22: function `callee` cannot be addressed as memory",
+    );
 }
 
 #[test]
 fn all_errors_are_collected_and_good_instructions_still_lower() {
-    let text = kernel("\tadd.rn.s32 %r1, %r2, %r3;\n\tadd.s32 %r1, %r2, %r3;\n\tfoo.u32 %r1;\n\tld.global.f32 %f1, [%q1];");
+    let text = kernel(
+        "\tadd.rn.s32 %r1, %r2, %r3;\n\tadd.s32 %r1, %r2, %r3;\n\tfoo.u32 %r1;\n\tld.global.f32 %f1, [%q1];",
+    );
     let errors = lower_errors(&text);
     assert_eq!(errors.len(), 3, "{errors:#?}");
     assert!(errors[0].starts_with("17:2: unsupported instruction `add.rn.s32`"));
@@ -130,9 +159,15 @@ fn module_level_errors() {
 #[test]
 fn declarations_in_scope_errors() {
     let text = format!("{HEADER}.entry k()\n{{\n\t.reg .b32 %r;\n\t.reg .b32 %r;\n\tret;\n}}\n");
-    assert_eq!(lower_errors(&text), vec!["7:12: `%r` is declared twice in the same scope"]);
+    assert_eq!(
+        lower_errors(&text),
+        vec!["7:12: `%r` is declared twice in the same scope"]
+    );
     let text = format!("{HEADER}.entry k()\n{{\n$L1:\n\tret;\n$L1:\n\tret;\n}}\n");
-    assert_eq!(lower_errors(&text), vec!["8:1: label `$L1` is defined twice"]);
+    assert_eq!(
+        lower_errors(&text),
+        vec!["8:1: label `$L1` is defined twice"]
+    );
 }
 
 /// Deleting any one line of a realistic kernel must give errors or a program, never a
@@ -146,11 +181,26 @@ fn never_panics_on_damaged_input() {
     );
     let lines: Vec<&str> = original.lines().collect();
     for skip in 0..lines.len() {
-        let damaged: String = lines.iter().enumerate().filter(|(i, _)| *i != skip).map(|(_, l)| format!("{l}\n")).collect();
+        let damaged: String = lines
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| *i != skip)
+            .map(|(_, l)| format!("{l}\n"))
+            .collect();
         let parsed = warpcheck_ptx::parse(&damaged);
         let _ = warpcheck_ir::lower(&parsed.module);
         // Also with each line doubled (duplicate declarations and labels).
-        let doubled: String = lines.iter().enumerate().map(|(i, l)| if i == skip { format!("{l}\n{l}\n") } else { format!("{l}\n") }).collect();
+        let doubled: String = lines
+            .iter()
+            .enumerate()
+            .map(|(i, l)| {
+                if i == skip {
+                    format!("{l}\n{l}\n")
+                } else {
+                    format!("{l}\n")
+                }
+            })
+            .collect();
         let parsed = warpcheck_ptx::parse(&doubled);
         let _ = warpcheck_ir::lower(&parsed.module);
     }

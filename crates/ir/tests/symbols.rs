@@ -23,7 +23,9 @@ fn kernel_parameters_are_laid_out_with_alignment() {
         .iter()
         .map(|&v| {
             let var = p.variable(v);
-            let VarRole::Param { offset, .. } = var.role else { panic!("not a param") };
+            let VarRole::Param { offset, .. } = var.role else {
+                panic!("not a param")
+            };
             (var.name.clone(), offset, var.size.unwrap(), var.align)
         })
         .collect();
@@ -39,8 +41,17 @@ fn kernel_parameters_are_laid_out_with_alignment() {
     );
     assert_eq!(f.param_space_size, 36);
     let p0 = p.variable(f.params[0]);
-    assert_eq!(p0.ptr, Some(PtrAttributes { space: Some(StateSpace::Global), align: Some(16) }));
-    assert_eq!(p0.scope, VarScope::Function(p.function_by_name("_Z1kPfcd4int2").unwrap()));
+    assert_eq!(
+        p0.ptr,
+        Some(PtrAttributes {
+            space: Some(StateSpace::Global),
+            align: Some(16)
+        })
+    );
+    assert_eq!(
+        p0.scope,
+        VarScope::Function(p.function_by_name("_Z1kPfcd4int2").unwrap())
+    );
     assert_eq!(p0.space, StateSpace::Param);
 }
 
@@ -57,8 +68,18 @@ fn function_returns_and_declarations_without_body() {
     assert_eq!(vprintf.linkage, Linkage::Extern);
     assert_eq!(vprintf.params.len(), 2);
     assert_eq!(vprintf.returns.len(), 1);
-    assert_eq!(p.variable(vprintf.returns[0]).role, VarRole::Return { index: 0, offset: 0 });
-    assert_eq!(p.function(p.function_by_name("__assertfail").unwrap()).param_space_size, 40);
+    assert_eq!(
+        p.variable(vprintf.returns[0]).role,
+        VarRole::Return {
+            index: 0,
+            offset: 0
+        }
+    );
+    assert_eq!(
+        p.function(p.function_by_name("__assertfail").unwrap())
+            .param_space_size,
+        40
+    );
     // A declaration followed by the definition is one function, with the body.
     assert_eq!(p.functions_named("f").len(), 1);
     let f = p.function(p.function_by_name("f").unwrap());
@@ -83,33 +104,69 @@ fn module_variables_and_initialisers() {
     let var = |name: &str| p.variable(p.variables_named(name)[0]);
     let s = var("_$_str");
     assert_eq!(s.size, Some(7));
-    assert_eq!(s.init.as_ref().unwrap().bytes, vec![37, 100, 32, 37, 117, 10, 0]);
+    assert_eq!(
+        s.init.as_ref().unwrap().bytes,
+        vec![37, 100, 32, 37, 117, 10, 0]
+    );
     let counter = var("counter");
-    assert_eq!((counter.size, counter.align, counter.init.is_none()), (Some(4), 4, true));
+    assert_eq!(
+        (counter.size, counter.align, counter.init.is_none()),
+        (Some(4), 4, true)
+    );
     assert_eq!(counter.scope, VarScope::Module);
-    assert_eq!(var("table").init.as_ref().unwrap().bytes, vec![1, 0, 0, 0, 2, 0, 0, 0, 3, 0, 0, 0, 4, 0, 0, 0]);
+    assert_eq!(
+        var("table").init.as_ref().unwrap().bytes,
+        vec![1, 0, 0, 0, 2, 0, 0, 0, 3, 0, 0, 0, 4, 0, 0, 0]
+    );
     let counter_id = Symbol::Var(p.variables_named("counter")[0]);
     let table_id = Symbol::Var(p.variables_named("table")[0]);
     let ptr = var("ptr").init.clone().unwrap();
     assert_eq!(ptr.bytes, vec![0; 8]);
-    assert_eq!(ptr.relocations, vec![Relocation { offset: 0, size: 8, symbol: counter_id, generic: true }]);
+    assert_eq!(
+        ptr.relocations,
+        vec![Relocation {
+            offset: 0,
+            size: 8,
+            symbol: counter_id,
+            generic: true
+        }]
+    );
     let ptrs = var("ptrs").init.clone().unwrap();
     assert_eq!(&ptrs.bytes[0..8], &4u64.to_le_bytes());
     assert_eq!(
         ptrs.relocations,
         vec![
-            Relocation { offset: 0, size: 8, symbol: table_id, generic: false },
-            Relocation { offset: 8, size: 8, symbol: counter_id, generic: false },
+            Relocation {
+                offset: 0,
+                size: 8,
+                symbol: table_id,
+                generic: false
+            },
+            Relocation {
+                offset: 8,
+                size: 8,
+                symbol: counter_id,
+                generic: false
+            },
         ]
     );
     let coeffs = var("coeffs");
     assert_eq!(coeffs.space, StateSpace::Const);
     let c = &coeffs.init.as_ref().unwrap().bytes;
-    let floats: Vec<f32> = c.chunks(4).map(|b| f32::from_le_bytes(b.try_into().unwrap())).collect();
+    let floats: Vec<f32> = c
+        .chunks(4)
+        .map(|b| f32::from_le_bytes(b.try_into().unwrap()))
+        .collect();
     assert_eq!(floats, vec![1.0, 2.0, 1.5]);
-    assert_eq!(var("one").init.as_ref().unwrap().bytes, 1.0f64.to_le_bytes().to_vec());
+    assert_eq!(
+        var("one").init.as_ref().unwrap().bytes,
+        1.0f64.to_le_bytes().to_vec()
+    );
     let grid = &var("grid").init.as_ref().unwrap().bytes;
-    let ints: Vec<i32> = grid.chunks(4).map(|b| i32::from_le_bytes(b.try_into().unwrap())).collect();
+    let ints: Vec<i32> = grid
+        .chunks(4)
+        .map(|b| i32::from_le_bytes(b.try_into().unwrap()))
+        .collect();
     assert_eq!(ints, vec![1, 2, 3, -4, 5, 6]);
     assert_eq!(var("grid").dims, vec![Some(2), Some(3)]);
     assert_eq!(var("half").init.as_ref().unwrap().bytes, vec![0x00, 0x3c]);
@@ -122,21 +179,35 @@ fn dynamic_shared_memory_and_unsized_initialised_arrays() {
         "{HEADER}.extern .shared .align 16 .b8 smem[];\n.extern .shared .align 4 .f32 other[];\n\
          .global .u32 lut[] = {{1, 2, 3}};\n.shared .align 4 .b8 fixed[256];\n"
     ));
-    let dynamic: Vec<&str> = p.dynamic_shared().map(|v| p.variable(v).name.as_str()).collect();
+    let dynamic: Vec<&str> = p
+        .dynamic_shared()
+        .map(|v| p.variable(v).name.as_str())
+        .collect();
     assert_eq!(dynamic, vec!["smem", "other"]);
     let smem = p.variable(p.variables_named("smem")[0]);
-    assert_eq!((smem.size, smem.align, smem.linkage), (None, 16, Linkage::Extern));
+    assert_eq!(
+        (smem.size, smem.align, smem.linkage),
+        (None, 16, Linkage::Extern)
+    );
     assert!(smem.is_dynamic_shared());
-    assert!(!p.variable(p.variables_named("fixed")[0]).is_dynamic_shared());
+    assert!(
+        !p.variable(p.variables_named("fixed")[0])
+            .is_dynamic_shared()
+    );
     assert_eq!(p.variable(p.variables_named("lut")[0]).size, Some(12));
 }
 
 #[test]
 fn extern_variable_then_definition_is_one_variable() {
-    let p = lower(&format!("{HEADER}.extern .global .u32 x;\n.visible .global .u32 x = 5;\n"));
+    let p = lower(&format!(
+        "{HEADER}.extern .global .u32 x;\n.visible .global .u32 x = 5;\n"
+    ));
     assert_eq!(p.globals.len(), 1);
     let x = p.variable(p.variables_named("x")[0]);
-    assert_eq!((x.linkage, x.init.as_ref().map(|i| i.bytes.clone())), (Linkage::Visible, Some(vec![5, 0, 0, 0])));
+    assert_eq!(
+        (x.linkage, x.init.as_ref().map(|i| i.bytes.clone())),
+        (Linkage::Visible, Some(vec![5, 0, 0, 0]))
+    );
 }
 
 #[test]
@@ -152,7 +223,11 @@ fn nested_scopes_rename_shadowed_declarations() {
     ));
     let k = p.function_by_name("k").unwrap();
     let body = p.function(k).body.as_ref().unwrap();
-    let locals: Vec<(&str, StateSpace)> = body.locals.iter().map(|&v| (p.variable(v).name.as_str(), p.variable(v).space)).collect();
+    let locals: Vec<(&str, StateSpace)> = body
+        .locals
+        .iter()
+        .map(|&v| (p.variable(v).name.as_str(), p.variable(v).space))
+        .collect();
     assert_eq!(
         locals,
         vec![
@@ -164,7 +239,18 @@ fn nested_scopes_rename_shadowed_declarations() {
         ]
     );
     let regs: Vec<&str> = body.regs.values().map(|r| r.name.as_str()).collect();
-    assert_eq!(regs, vec!["%SP", "%SPL", "%r0", "%r1", "%r2", "temp_param_reg", "temp_param_reg$1"]);
+    assert_eq!(
+        regs,
+        vec![
+            "%SP",
+            "%SPL",
+            "%r0",
+            "%r1",
+            "%r2",
+            "temp_param_reg",
+            "temp_param_reg$1"
+        ]
+    );
     let printed = common::printed_insts(&p, "k");
     assert_eq!(printed[2], "st.param.b32 [param0], %r1");
     assert_eq!(printed[3], "call.uni (retval0), g, (param0)");
@@ -173,7 +259,13 @@ fn nested_scopes_rename_shadowed_declarations() {
     assert_eq!(printed[7], "ld.param.b32 %r1, [retval0$1]");
     // `%SPL` holds the address of the local depot.
     let first = body.operands_of(body.blocks[body.entry()].start);
-    assert_eq!(first[1], Operand::SymbolAddress { symbol: Symbol::Var(body.locals[0]), offset: 0 });
+    assert_eq!(
+        first[1],
+        Operand::SymbolAddress {
+            symbol: Symbol::Var(body.locals[0]),
+            offset: 0
+        }
+    );
 }
 
 #[test]
@@ -184,12 +276,25 @@ fn indirect_call_with_prototype() {
          \tprototype_0 : .callprototype (.param .b32 _) _ (.param .b32 _);\n\
          \tcall (retval0), %rd1, (param0), prototype_0;\n\tld.param.b32 %r1, [retval0];\n\t}}\n\tret;\n}}\n"
     ));
-    let body = p.function(p.function_by_name("k").unwrap()).body.as_ref().unwrap();
+    let body = p
+        .function(p.function_by_name("k").unwrap())
+        .body
+        .as_ref()
+        .unwrap();
     assert_eq!(body.prototypes.len(), 1);
     assert_eq!(body.prototypes[0].name, "prototype_0");
-    assert_eq!((body.prototypes[0].returns.len(), body.prototypes[0].params.len()), (1, 1));
+    assert_eq!(
+        (
+            body.prototypes[0].returns.len(),
+            body.prototypes[0].params.len()
+        ),
+        (1, 1)
+    );
     assert_eq!(body.prototypes[0].params[0].ty, Type::B32);
-    assert_eq!(common::printed_insts(&p, "k")[2], "call (retval0), %rd1, (param0), prototype_0");
+    assert_eq!(
+        common::printed_insts(&p, "k")[2],
+        "call (retval0), %rd1, (param0), prototype_0"
+    );
 }
 
 #[test]
@@ -198,11 +303,18 @@ fn vector_registers_are_their_components() {
         "{HEADER}.visible .entry k(.param .u64 a)\n{{\n\t.reg .v4 .f32 %v;\n\t.reg .b64 %rd1;\n\t.reg .f32 %f1;\n\
          \tld.param.u64 %rd1, [a];\n\tld.global.v4.f32 %v, [%rd1];\n\tadd.f32 %f1, %v.x, %v.w;\n\tret;\n}}\n"
     ));
-    let body = p.function(p.function_by_name("k").unwrap()).body.as_ref().unwrap();
+    let body = p
+        .function(p.function_by_name("k").unwrap())
+        .body
+        .as_ref()
+        .unwrap();
     let names: Vec<&str> = body.regs.values().map(|r| r.name.as_str()).collect();
     assert_eq!(names, vec!["%v.x", "%v.y", "%v.z", "%v.w", "%rd1", "%f1"]);
     let printed = common::printed_insts(&p, "k");
-    assert_eq!(printed[1], "ld.global.v4.f32 {%v.x, %v.y, %v.z, %v.w}, [%rd1]");
+    assert_eq!(
+        printed[1],
+        "ld.global.v4.f32 {%v.x, %v.y, %v.z, %v.w}, [%rd1]"
+    );
     assert_eq!(printed[2], "add.f32 %f1, %v.x, %v.w");
 }
 
@@ -213,7 +325,10 @@ fn tuning_directives() {
          .visible .entry r()\n.reqntid 128\n{{\n\tret;\n}}\n"
     ));
     let k = &p.function(p.function_by_name("k").unwrap()).tuning;
-    assert_eq!((k.maxntid, k.minnctapersm, k.maxnreg), (Some([256, 1, 1]), Some(2), Some(64)));
+    assert_eq!(
+        (k.maxntid, k.minnctapersm, k.maxnreg),
+        (Some([256, 1, 1]), Some(2), Some(64))
+    );
     let r = &p.function(p.function_by_name("r").unwrap()).tuning;
     assert_eq!((r.reqntid, r.maxntid), (Some([128, 1, 1]), None));
 }
@@ -230,12 +345,21 @@ fn function_and_variable_scope_shared_memory_with_demangled_names() {
     ));
     let reduce_sum = p.function_by_name("reduceSum").unwrap();
     assert_eq!(p.function_by_name("_Z9reduceSumPfS_"), Some(reduce_sum));
-    assert_eq!(p.function_by_name("reduceSum(float*, float*)"), Some(reduce_sum));
+    assert_eq!(
+        p.function_by_name("reduceSum(float*, float*)"),
+        Some(reduce_sum)
+    );
     let f = p.function(reduce_sum);
     assert_eq!(f.display_name(), "reduceSum");
-    assert_eq!(f.demangled.as_ref().unwrap().full, "reduceSum(float*, float*)");
+    assert_eq!(
+        f.demangled.as_ref().unwrap().full,
+        "reduceSum(float*, float*)"
+    );
     let vec_add = p.function(p.function_by_name("vecAdd").unwrap());
-    assert_eq!(vec_add.demangled.as_ref().unwrap().full, "vecAdd(float const*, float const*, float*, int)");
+    assert_eq!(
+        vec_add.demangled.as_ref().unwrap().full,
+        "vecAdd(float const*, float const*, float*, int)"
+    );
     // Two instances of one template share a short name: ambiguous, both found.
     assert_eq!(p.functions_named("reduce").len(), 2);
     assert_eq!(p.function_by_name("reduce"), None);
@@ -243,8 +367,14 @@ fn function_and_variable_scope_shared_memory_with_demangled_names() {
     let sdata = p.variables_named("sdata");
     assert_eq!(sdata.len(), 1);
     let v = p.variable(sdata[0]);
-    assert_eq!((v.space, v.size, v.role), (StateSpace::Shared, Some(1024), VarRole::Local));
-    assert_eq!(v.demangled.as_ref().unwrap().full, "reduceSum(float*, float*)::sdata");
+    assert_eq!(
+        (v.space, v.size, v.role),
+        (StateSpace::Shared, Some(1024), VarRole::Local)
+    );
+    assert_eq!(
+        v.demangled.as_ref().unwrap().full,
+        "reduceSum(float*, float*)::sdata"
+    );
     assert_eq!(v.display_name(), "sdata");
     assert_eq!(v.scope, VarScope::Function(reduce_sum));
 }

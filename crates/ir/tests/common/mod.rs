@@ -9,12 +9,23 @@ pub const HEADER: &str = ".version 8.0\n.target sm_80\n.address_size 64\n";
 pub fn lower(text: &str) -> Program {
     let parsed = warpcheck_ptx::parse(text);
     let index = warpcheck_ptx::LineIndex::new(text);
-    let parse_errors: Vec<String> = parsed.errors.iter().map(|e| e.display_with(text, &index)).collect();
-    assert!(parse_errors.is_empty(), "parse errors:\n{}\n--- in ---\n{text}", parse_errors.join("\n"));
+    let parse_errors: Vec<String> = parsed
+        .errors
+        .iter()
+        .map(|e| e.display_with(text, &index))
+        .collect();
+    assert!(
+        parse_errors.is_empty(),
+        "parse errors:\n{}\n--- in ---\n{text}",
+        parse_errors.join("\n")
+    );
     match warpcheck_ir::lower(&parsed.module) {
         Ok(p) => p,
         Err(errors) => {
-            let msgs: Vec<String> = errors.iter().map(|e| e.display_with(text, &index)).collect();
+            let msgs: Vec<String> = errors
+                .iter()
+                .map(|e| e.display_with(text, &index))
+                .collect();
             panic!("lowering errors:\n{}\n--- in ---\n{text}", msgs.join("\n"))
         }
     }
@@ -25,10 +36,17 @@ pub fn lower(text: &str) -> Program {
 pub fn lower_errors(text: &str) -> Vec<String> {
     let parsed = warpcheck_ptx::parse(text);
     let index = warpcheck_ptx::LineIndex::new(text);
-    assert!(parsed.errors.is_empty(), "parse errors: {:?}\n--- in ---\n{text}", parsed.errors);
+    assert!(
+        parsed.errors.is_empty(),
+        "parse errors: {:?}\n--- in ---\n{text}",
+        parsed.errors
+    );
     match warpcheck_ir::lower(&parsed.module) {
         Ok(_) => Vec::new(),
-        Err(errors) => errors.iter().map(|e| e.display_with(text, &index)).collect(),
+        Err(errors) => errors
+            .iter()
+            .map(|e| e.display_with(text, &index))
+            .collect(),
     }
 }
 
@@ -48,14 +66,23 @@ pub fn kernel(body: &str) -> String {
 
 /// The id of the function named `name`.
 pub fn func(program: &Program, name: &str) -> FuncId {
-    program.function_by_name(name).unwrap_or_else(|| panic!("no function `{name}`"))
+    program
+        .function_by_name(name)
+        .unwrap_or_else(|| panic!("no function `{name}`"))
 }
 
 /// Every instruction of a function printed, one per entry.
 pub fn printed_insts(program: &Program, name: &str) -> Vec<String> {
     let f = func(program, name);
-    let body = program.function(f).body.as_ref().expect("function has a body");
-    body.insts.keys().map(|i: InstId| warpcheck_ir::format_inst(program, body, i)).collect()
+    let body = program
+        .function(f)
+        .body
+        .as_ref()
+        .expect("function has a body");
+    body.insts
+        .keys()
+        .map(|i: InstId| warpcheck_ir::format_inst(program, body, i))
+        .collect()
 }
 
 /// Checks the structural invariants the IR promises (see `program.rs`), for every body.
@@ -68,7 +95,11 @@ pub fn check_invariants(program: &Program) {
         let mut next = 0;
         let n_blocks = body.blocks.len();
         for (b, blk) in body.blocks.iter() {
-            assert_eq!(blk.start.index(), next, "{name}: {b} does not start where the previous block ends");
+            assert_eq!(
+                blk.start.index(),
+                next,
+                "{name}: {b} does not start where the previous block ends"
+            );
             assert!(blk.end.index() >= blk.start.index());
             if b.index() + 1 < n_blocks && b.index() != 0 {
                 assert!(!blk.is_empty(), "{name}: {b} is empty but not last");
@@ -77,7 +108,10 @@ pub fn check_invariants(program: &Program) {
                 assert_eq!(body.inst_block[i.index()], b);
                 // Only the last instruction of a block may be a terminator.
                 if i.index() + 1 < blk.end.index() {
-                    assert!(!body.inst(i).op.is_terminator(), "{name}: terminator {i} inside {b}");
+                    assert!(
+                        !body.inst(i).op.is_terminator(),
+                        "{name}: terminator {i} inside {b}"
+                    );
                 }
             }
             next = blk.end.index();
@@ -93,14 +127,23 @@ pub fn check_invariants(program: &Program) {
                 assert!(pd.index() < n_blocks && pd != b);
             }
         }
-        assert_eq!(next, body.insts.len(), "{name}: blocks do not cover all instructions");
+        assert_eq!(
+            next,
+            body.insts.len(),
+            "{name}: blocks do not cover all instructions"
+        );
         assert_eq!(body.inst_spans.len(), body.insts.len());
         assert_eq!(body.inst_locs.len(), body.insts.len());
         // Every instruction has one operand per slot.
         for (i, inst) in body.insts.iter() {
             let ops = body.operands_of(i);
             let slots = inst.op.slots();
-            assert_eq!(ops.len(), slots.len(), "{name}: {i} `{}`", warpcheck_ir::format_inst(program, body, i));
+            assert_eq!(
+                ops.len(),
+                slots.len(),
+                "{name}: {i} `{}`",
+                warpcheck_ir::format_inst(program, body, i)
+            );
             for (slot, op) in slots.iter().zip(ops) {
                 if matches!(op, Operand::Absent) {
                     assert!(slot.optional, "{name}: {i} omits a required operand");
