@@ -58,6 +58,15 @@ impl ParseError {
     }
 }
 
+/// Shows the message alone; use [`ParseError::display_with`] for the position.
+impl std::fmt::Display for ParseError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for ParseError {}
+
 /// The result of [`parse`]: the module built from everything that parsed, and all errors,
 /// ordered by position.
 #[derive(Clone, Debug, PartialEq)]
