@@ -33,6 +33,9 @@ use crate::source_map::{InlinedAt, SourceLoc};
 use crate::symbols::{self, Linkage, PtrAttributes, VarRole, VarScope, Variable};
 use crate::types::Type;
 
+/// The largest `%r<N>` range accepted (compilers declare at most a few thousand).
+pub const MAX_REGISTER_RANGE: u32 = 1 << 20;
+
 /// What a name in a function scope refers to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Binding {
@@ -397,6 +400,13 @@ impl<'a> BodyLowering<'a> {
                         continue;
                     }
                     match &d.range {
+                        Some(n) if n.value > MAX_REGISTER_RANGE => self.error(
+                            format!(
+                                "register range `{}<{}>` is larger than the supported {MAX_REGISTER_RANGE}",
+                                d.name.value, n.value
+                            ),
+                            n.span,
+                        ),
                         Some(n) => {
                             for i in 0..n.value {
                                 let name = format!("{}{}", d.name.value, i);

@@ -300,7 +300,19 @@ fn signature_vars(
                 ));
                 continue;
             };
-            offset = symbols::align_up(offset, align);
+            let Some(start) =
+                symbols::align_up(offset, align).filter(|s| s.checked_add(size).is_some())
+            else {
+                errors.push(LowerError::new(
+                    format!(
+                        "parameter `{}` does not fit in the parameter space",
+                        d.name.value
+                    ),
+                    d.span,
+                ));
+                continue;
+            };
+            offset = start;
             let index = out.len() as u32;
             let role = if returns {
                 VarRole::Return { index, offset }

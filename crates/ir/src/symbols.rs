@@ -196,10 +196,21 @@ pub(crate) fn layout(
     let ty = Type::from_ast(decl.ty.value);
     let vector = decl.vector.as_ref().map_or(1, |v| v.value as u64);
     let element = ty.size() as u64 * vector;
+    // `None` while the array is unsized; an overflow is an error, not "unsized".
     let mut count: Option<u64> = Some(1);
+    let too_big = || {
+        LowerError::new(
+            format!("the size of `{}` overflows 64 bits", declarator.name.value),
+            declarator.span,
+        )
+    };
     for (i, dim) in declarator.dims.iter().enumerate() {
         match dim {
-            Some(n) => count = count.and_then(|c| c.checked_mul(*n)),
+            Some(n) => {
+                if let Some(c) = count {
+                    count = Some(c.checked_mul(*n).ok_or_else(too_big)?);
+                }
+            }
             None if i == 0 => count = None,
             None => {
                 return Err(LowerError::new(
@@ -212,13 +223,10 @@ pub(crate) fn layout(
             }
         }
     }
-    if declarator.dims.first().is_some_and(|d| d.is_some()) && count.is_none() {
-        return Err(LowerError::new(
-            format!("the size of `{}` overflows 64 bits", declarator.name.value),
-            declarator.span,
-        ));
-    }
-    let size = count.and_then(|c| c.checked_mul(element));
+    let size = match count {
+        Some(c) => Some(c.checked_mul(element).ok_or_else(too_big)?),
+        None => None,
+    };
     let natural = u32::try_from(element).unwrap_or(u32::MAX).max(1);
     let align = match &decl.align {
         Some(a) if a.value.is_power_of_two() => a.value,
@@ -237,10 +245,10 @@ pub(crate) fn layout(
     })
 }
 
-/// Rounds `offset` up to a multiple of `align` (a power of two).
-pub(crate) fn align_up(offset: u64, align: u32) -> u64 {
+/// Rounds `offset` up to a multiple of `align` (a power of two); `None` on overflow.
+pub(crate) fn align_up(offset: u64, align: u32) -> Option<u64> {
     let a = align.max(1) as u64;
-    offset.div_ceil(a) * a
+    offset.div_ceil(a).checked_mul(a)
 }
 
 /// The value of a constant expression (§4.6).
@@ -349,6 +357,9 @@ fn int_binary(op: BinaryOp, x: u64, y: u64) -> Option<u64> {
     })
 }
 
+/// The largest initialised variable lowered (its bytes are materialised).
+pub const MAX_INITIALISED_SIZE: u64 = 256 << 20;
+
 /// Evaluates an initialiser for a variable of element type `ty` and `size` bytes (`None`
 /// for an unsized array, whose size the initialiser then decides). Nested brace lists are
 /// flattened in order, one leaf per scalar element.
@@ -369,6 +380,15 @@ pub(crate) fn eval_initializer(
             format!(
                 "{} initialisers do not fit in {size} bytes of `.{ty}`",
                 leaves.len()
+            ),
+            span,
+        ));
+    }
+    if size > MAX_INITIALISED_SIZE {
+        return Err(LowerError::new(
+            format!(
+                "initialised variables larger than {} MiB are not supported ({size} bytes)",
+                MAX_INITIALISED_SIZE >> 20
             ),
             span,
         ));
@@ -526,9 +546,10 @@ mod tests {
 
     #[test]
     fn alignment_rounds_up() {
-        assert_eq!(align_up(0, 8), 0);
-        assert_eq!(align_up(4, 8), 8);
-        assert_eq!(align_up(12, 4), 12);
-        assert_eq!(align_up(13, 1), 13);
+        assert_eq!(align_up(0, 8), Some(0));
+        assert_eq!(align_up(4, 8), Some(8));
+        assert_eq!(align_up(12, 4), Some(12));
+        assert_eq!(align_up(13, 1), Some(13));
+        assert_eq!(align_up(u64::MAX - 2, 8), None);
     }
 }

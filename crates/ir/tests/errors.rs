@@ -205,3 +205,21 @@ fn never_panics_on_damaged_input() {
         let _ = warpcheck_ir::lower(&parsed.module);
     }
 }
+
+/// Sizes that would exhaust memory or overflow are errors, not crashes.
+#[test]
+fn oversized_declarations_are_errors() {
+    let text = format!(
+        "{HEADER}.global .b8 huge[4000000000] = {{1}};\n.global .b64 wide[4611686018427387904][8];\n\
+         .entry k()\n{{\n\t.reg .b32 %r<100000000>;\n\tret;\n}}\n"
+    );
+    let errors = lower_errors(&text);
+    assert_eq!(
+        errors,
+        vec![
+            "5:14: the size of `wide` overflows 64 bits",
+            "4:13: initialised variables larger than 256 MiB are not supported (4000000000 bytes)",
+            "8:15: register range `%r<100000000>` is larger than the supported 1048576",
+        ]
+    );
+}
