@@ -35,7 +35,7 @@
 /* __device__ overloads of the <cmath> functions must be declared before
  * <cmath>: otherwise constexpr library functions become implicitly
  * __host__ __device__ and could not be overloaded. */
-#if defined(__cplusplus) && __has_include(<cmath>)
+#if defined(__cplusplus) && __has_include(<cmath>) && !defined(__WARPCHECK_SIGNATURES_ONLY)
 #define __WARPCHECK_HAVE_CMATH 1
 #include <__clang_cuda_math_forward_declares.h>
 #include <cmath>

@@ -1,0 +1,51 @@
+//! Everything that can stop a compilation, each with a message that says what to do.
+
+use crate::language::{Language, SUPPORTED_EXTENSIONS};
+use std::path::PathBuf;
+
+/// A front-end failure. The `Display` text is meant for the user as it is.
+#[derive(Debug, thiserror::Error)]
+pub enum FrontError {
+    #[error("input file {} does not exist", path.display())]
+    InputMissing { path: PathBuf },
+
+    #[error("cannot read {}: {source}", path.display())]
+    InputUnreadable { path: PathBuf, source: std::io::Error },
+
+    #[error(
+        "unsupported file type {}: {} (supported: {})",
+        path.display(),
+        match extension { Some(e) => format!("extension `.{e}`"), None => "no extension".to_string() },
+        SUPPORTED_EXTENSIONS.join(", ")
+    )]
+    UnsupportedFileType { path: PathBuf, extension: Option<String> },
+
+    #[error("{0}")]
+    InvalidOption(String),
+
+    #[error("no {wanted} found{}\n{hint}", tried_list(tried))]
+    NoCompiler { wanted: &'static str, tried: Vec<String>, hint: &'static str },
+
+    #[error("nvcc cannot compile {language} ({}); use clang (--compiler clang or auto)", path.display())]
+    NvccCannotCompile { language: Language, path: PathBuf },
+
+    #[error("could not run {}: {source}", program.display())]
+    CompilerNotRunnable { program: PathBuf, source: std::io::Error },
+
+    #[error("{compiler} failed to compile {} ({status})\ncommand: {command}\n{stderr}", path.display())]
+    CompilerFailed { compiler: String, path: PathBuf, status: String, command: String, stderr: String },
+
+    #[error("{compiler} wrote no usable PTX for {}: {reason}", path.display())]
+    NoPtxOutput { compiler: String, path: PathBuf, reason: String },
+
+    #[error("cannot prepare the shim headers in {}: {source}", dir.display())]
+    ShimSetup { dir: PathBuf, source: std::io::Error },
+}
+
+fn tried_list(tried: &[String]) -> String {
+    if tried.is_empty() {
+        String::new()
+    } else {
+        format!(" (tried: {})", tried.join("; "))
+    }
+}

@@ -1,0 +1,330 @@
+//! Building compiler command lines and running them.
+//!
+//! clang, for every language, compiles device code only, with line tables, for one
+//! architecture, with the PTX version of [`Arch::ptx_version`]:
+//!
+//! * CUDA: `-x cuda --cuda-device-only -nocudainc -nocudalib --cuda-gpu-arch=sm_XX`, the shim
+//!   directory first on the include path and `-include warpcheck_prelude.h` (nvcc likewise
+//!   force-includes `cuda_runtime.h`).
+//! * OpenCL C: `-x cl -cl-std=CL2.0 -target nvptx64-nvidia-cuda -march=sm_XX -Xclang
+//!   -finclude-default-header -include warpcheck_opencl.h`.
+//! * C: `-x c -target nvptx64-nvidia-cuda -march=sm_XX`, with the host's C include
+//!   directories (asked from the same clang) after the user's and the host architecture's
+//!   macro (`__x86_64__`, `__aarch64__`) so that glibc's headers select the 64-bit layout,
+//!   which NVPTX64 shares.
+//!
+//! C and OpenCL use DWARF 2 line tables (`-gdwarf-2`, what CUDA device compilation uses):
+//! with the default DWARF version clang 14 crashes on some optimised C.
+//!
+//! nvcc: `nvcc -ptx -arch=sm_XX -lineinfo -O3` (`-G` instead of `-lineinfo` at `-O0`, since
+//! nvcc only stops optimising device code in debug mode).
+
+use crate::arch::Arch;
+use crate::error::FrontError;
+use crate::language::Language;
+use crate::options::CompileOptions;
+use crate::shims::{CUDA_PRELUDE, FALLBACK_SUBDIR, OPENCL_PRELUDE};
+use crate::signature::ast_json::{self, AstFacts};
+use crate::toolchain::{Compiler, CompilerKind};
+use std::collections::HashMap;
+use std::ffi::OsString;
+use std::fs::{self, File};
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::{Mutex, OnceLock};
+
+/// The flags that decide how the source is parsed (language, target, headers, macros), shared
+/// by the compilation and the AST dump. The caller appends the user's extra arguments after
+/// its own flags, so that they win.
+pub(crate) fn clang_frontend_args(
+    clang: &Compiler,
+    language: Language,
+    arch: &Arch,
+    shim_dir: &Path,
+    options: &CompileOptions,
+    purpose: Purpose,
+) -> Vec<OsString> {
+    let mut args: Vec<OsString> = Vec::new();
+    let mut push = |a: &str| args.push(a.into());
+    let ptx_feature = format!("+ptx{}", arch.ptx_version());
+    match language {
+        Language::Cuda => {
+            for a in ["-x", "cuda", "--cuda-device-only", "-nocudainc", "-nocudalib"] {
+                push(a);
+            }
+            push(&format!("--cuda-gpu-arch={}", arch.name));
+        }
+        Language::OpenCl => {
+            for a in ["-x", "cl", "-cl-std=CL2.0", "-target", "nvptx64-nvidia-cuda"] {
+                push(a);
+            }
+            push(&format!("-march={}", arch.name));
+            for a in ["-Xclang", "-finclude-default-header"] {
+                push(a);
+            }
+        }
+        Language::C | Language::Ptx => {
+            for a in ["-x", "c", "-target", "nvptx64-nvidia-cuda"] {
+                push(a);
+            }
+            push(&format!("-march={}", arch.name));
+        }
+    }
+    for a in ["-Xclang", "-target-feature", "-Xclang", &ptx_feature] {
+        push(a);
+    }
+    match language {
+        Language::Cuda => {
+            args.push("-I".into());
+            args.push(shim_dir.into());
+            args.push("-include".into());
+            args.push(CUDA_PRELUDE.into());
+        }
+        // clang's default header declares every OpenCL built-in; the shim only defines them,
+        // which signatures do not need (and which would make the AST dump 50 times larger).
+        Language::OpenCl if purpose == Purpose::Compile => {
+            args.push("-I".into());
+            args.push(shim_dir.into());
+            args.push("-include".into());
+            args.push(OPENCL_PRELUDE.into());
+        }
+        _ => {}
+    }
+    for dir in &options.include_dirs {
+        args.push("-I".into());
+        args.push(dir.into());
+    }
+    for define in &options.defines {
+        args.push(format!("-D{define}").into());
+    }
+    if language == Language::C {
+        args.extend(host_c_args(clang));
+    }
+    if language != Language::OpenCl {
+        args.push("-idirafter".into());
+        args.push(shim_dir.join(FALLBACK_SUBDIR).into());
+    }
+    args
+}
+
+/// Why clang is run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Purpose {
+    Compile,
+    AstDump,
+}
+
+/// Host include directories and architecture macro for C compiled for NVPTX (see the module
+/// documentation). Asked once per clang.
+fn host_c_args(clang: &Compiler) -> Vec<OsString> {
+    static CACHE: OnceLock<Mutex<HashMap<PathBuf, Vec<OsString>>>> = OnceLock::new();
+    let cache = CACHE.get_or_init(|| Mutex::new(HashMap::new()));
+    if let Ok(cached) = cache.lock() {
+        if let Some(args) = cached.get(&clang.path) {
+            return args.clone();
+        }
+    }
+    let mut args: Vec<OsString> = Vec::new();
+    match std::env::consts::ARCH {
+        "x86_64" => args.extend(["-D__x86_64__", "-D__x86_64"].map(OsString::from)),
+        "aarch64" => args.push("-D__aarch64__".into()),
+        "powerpc64" => args.extend(["-D__powerpc64__", "-D__PPC64__"].map(OsString::from)),
+        _ => {}
+    }
+    let output = Command::new(&clang.path)
+        .args(["-x", "c", "-E", "-v", "-"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .output();
+    if let Ok(output) = output {
+        let text = String::from_utf8_lossy(&output.stderr);
+        let mut inside = false;
+        for line in text.lines() {
+            if line.starts_with("#include <...> search starts here") {
+                inside = true;
+            } else if line.starts_with("End of search list") {
+                inside = false;
+            } else if inside {
+                args.push("-idirafter".into());
+                args.push(line.trim().into());
+            }
+        }
+    }
+    if let Ok(mut cached) = cache.lock() {
+        cached.insert(clang.path.clone(), args.clone());
+    }
+    args
+}
+
+/// Compiles `path` to PTX in `work_dir`, returning the PTX text and the command line.
+pub(crate) fn compile_to_ptx(
+    compiler: &Compiler,
+    language: Language,
+    arch: &Arch,
+    path: &Path,
+    options: &CompileOptions,
+    work_dir: &Path,
+    shim_dir: &Path,
+) -> Result<(String, String), FrontError> {
+    let output = work_dir.join("out.ptx");
+    let mut args: Vec<OsString> = Vec::new();
+    match compiler.kind {
+        CompilerKind::Clang => {
+            args.extend(clang_frontend_args(compiler, language, arch, shim_dir, options, Purpose::Compile));
+            args.push(format!("-O{}", options.opt_level).into());
+            args.push("-gline-tables-only".into());
+            if language != Language::Cuda {
+                args.push("-gdwarf-2".into());
+            }
+            // Later flags win, so the user's extra arguments come after warpcheck's.
+            args.extend(options.extra_args.iter().map(OsString::from));
+            args.extend(["-S", "-o"].map(OsString::from));
+            args.push(output.clone().into());
+            args.push(path.into());
+        }
+        CompilerKind::Nvcc => {
+            args.push("-ptx".into());
+            args.push(format!("-arch={}", arch.name).into());
+            if options.opt_level == 0 {
+                args.push("-G".into());
+            } else {
+                args.push("-lineinfo".into());
+            }
+            args.push(format!("-O{}", options.opt_level).into());
+            for dir in &options.include_dirs {
+                args.push("-I".into());
+                args.push(dir.into());
+            }
+            for define in &options.defines {
+                args.push(format!("-D{define}").into());
+            }
+            args.extend(options.extra_args.iter().map(OsString::from));
+            args.push("-o".into());
+            args.push(output.clone().into());
+            args.push(path.into());
+        }
+    }
+    let command_line = display_command(&compiler.path, &args);
+    let stderr_path = work_dir.join("compiler-stderr.txt");
+    let stderr_file =
+        File::create(&stderr_path).map_err(|source| FrontError::ShimSetup { dir: work_dir.to_path_buf(), source })?;
+    let status = Command::new(&compiler.path)
+        .args(&args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(stderr_file)
+        .status()
+        .map_err(|source| FrontError::CompilerNotRunnable { program: compiler.path.clone(), source })?;
+    let stderr = fs::read_to_string(&stderr_path).unwrap_or_default();
+    if !status.success() {
+        return Err(FrontError::CompilerFailed {
+            compiler: compiler.to_string(),
+            path: path.to_path_buf(),
+            status: status.to_string(),
+            command: command_line,
+            stderr: stderr.trim_end().to_string(),
+        });
+    }
+    let ptx = fs::read_to_string(&output).map_err(|error| FrontError::NoPtxOutput {
+        compiler: compiler.to_string(),
+        path: path.to_path_buf(),
+        reason: error.to_string(),
+    })?;
+    if !ptx.contains(".version") {
+        return Err(FrontError::NoPtxOutput {
+            compiler: compiler.to_string(),
+            path: path.to_path_buf(),
+            reason: "the output has no .version directive".to_string(),
+        });
+    }
+    Ok((ptx, command_line))
+}
+
+/// Runs clang's JSON AST dump of `path` and reads it as a stream (see
+/// [`ast_json`]). Failures are returned as text: the caller falls back to PTX-only
+/// signatures and says why.
+///
+/// For CUDA the first attempt defines `__WARPCHECK_SIGNATURES_ONLY`, which keeps the
+/// prelude from including `<cmath>` and `<cstdlib>`: that cuts the dump from about 170 MB to
+/// 40 MB. If the source needs those headers without including them itself, that attempt
+/// fails to compile and the dump is taken again with the full prelude.
+pub(crate) fn dump_ast(
+    clang: &Compiler,
+    language: Language,
+    arch: &Arch,
+    path: &Path,
+    options: &CompileOptions,
+    shim_dir: &Path,
+) -> Result<AstFacts, String> {
+    if language == Language::Cuda {
+        if let Ok(facts) = dump_ast_once(clang, language, arch, path, options, shim_dir, true) {
+            return Ok(facts);
+        }
+    }
+    dump_ast_once(clang, language, arch, path, options, shim_dir, false)
+}
+
+fn dump_ast_once(
+    clang: &Compiler,
+    language: Language,
+    arch: &Arch,
+    path: &Path,
+    options: &CompileOptions,
+    shim_dir: &Path,
+    signatures_only: bool,
+) -> Result<AstFacts, String> {
+    let mut args = clang_frontend_args(clang, language, arch, shim_dir, options, Purpose::AstDump);
+    if signatures_only {
+        args.push("-D__WARPCHECK_SIGNATURES_ONLY".into());
+    }
+    args.extend(options.extra_args.iter().map(OsString::from));
+    args.extend(["-fsyntax-only", "-Xclang", "-ast-dump=json"].map(OsString::from));
+    args.push(path.into());
+    let mut child = Command::new(&clang.path)
+        .args(&args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|e| format!("could not run {}: {e}", clang.path.display()))?;
+    let (Some(stdout), Some(mut stderr)) = (child.stdout.take(), child.stderr.take()) else {
+        return Err("clang's output pipes are missing".to_string());
+    };
+    let stderr_reader = std::thread::spawn(move || {
+        let mut text = String::new();
+        let _ = stderr.read_to_string(&mut text);
+        text
+    });
+    // Expression trees nest deeply; read on a thread with a large stack.
+    let parser = std::thread::Builder::new()
+        .stack_size(256 << 20)
+        .spawn(move || ast_json::read_ast(stdout))
+        .map_err(|e| format!("could not start the AST reader: {e}"))?;
+    let parsed = parser.join().map_err(|_| "the AST reader panicked".to_string())?;
+    let status = child.wait().map_err(|e| format!("clang's AST dump did not finish: {e}"))?;
+    let stderr_text = stderr_reader.join().unwrap_or_default();
+    if !status.success() {
+        return Err(format!("clang's AST dump failed ({status}): {}", stderr_text.trim_end()));
+    }
+    parsed.map_err(|e| format!("clang's AST dump could not be read: {e}"))
+}
+
+/// A command line as one could paste it into a shell.
+fn display_command(program: &Path, args: &[OsString]) -> String {
+    let mut text = quote(&program.to_string_lossy());
+    for arg in args {
+        text.push(' ');
+        text.push_str(&quote(&arg.to_string_lossy()));
+    }
+    text
+}
+
+fn quote(word: &str) -> String {
+    if !word.is_empty() && word.chars().all(|c| c.is_ascii_alphanumeric() || "-_=+./:,@%".contains(c)) {
+        word.to_string()
+    } else {
+        format!("'{}'", word.replace('\'', r"'\''"))
+    }
+}

@@ -1,0 +1,202 @@
+//! warpcheck's front end: turns CUDA (`.cu`), OpenCL C (`.cl`), C (`.c`) and PTX (`.ptx`)
+//! files into PTX text plus the signatures of their kernels, without the CUDA toolkit.
+//!
+//! ```no_run
+//! use warpcheck_front::{compile, CompileOptions};
+//! let module = compile("saxpy.cu".as_ref(), &CompileOptions::default())?;
+//! for kernel in &module.signatures {
+//!     println!("{}: {} parameters", kernel.name, kernel.params.len());
+//! }
+//! # Ok::<(), warpcheck_front::FrontError>(())
+//! ```
+//!
+//! # Compilers
+//!
+//! CUDA goes through nvcc when one is installed and clang otherwise (see
+//! [`CompilerChoice`]); OpenCL C and C always go through clang (14 or later). clang needs no
+//! CUDA installation: warpcheck's shim headers (`include/` in the repository, embedded in this
+//! library and written to a private temporary directory for each compilation) provide the
+//! CUDA runtime and device APIs, cooperative groups, `cuda_fp16.h`, and the OpenCL
+//! built-ins, all lowered to PTX instructions or to calls of libdevice-named `__nv_*`
+//! functions. Set `WARPCHECK_INCLUDE` to use a directory of headers instead, and
+//! `WARPCHECK_CLANG` to choose the clang binary. See `docs/RODINIA.md` for how much real
+//! CUDA code the shims compile.
+//!
+//! Device code only is compiled, with line tables (`.loc`), so findings can point at source
+//! lines.
+//!
+//! # Signatures
+//!
+//! See [`signature`](crate::KernelSignature): names and C types come from clang's JSON AST
+//! (also when nvcc compiles, if a clang is available), matched to the PTX by mangled name;
+//! without clang they come from the PTX alone.
+//!
+//! # Errors
+//!
+//! Every failure is a [`FrontError`] whose message says what to do: a missing input, an
+//! unsupported extension (with the supported list), no compiler (with how to install one),
+//! or the compiler's own diagnostics.
+
+mod arch;
+mod error;
+mod invoke;
+mod language;
+mod options;
+mod shims;
+mod signature;
+mod toolchain;
+
+pub use arch::Arch;
+pub use error::FrontError;
+pub use language::{Language, SUPPORTED_EXTENSIONS};
+pub use options::{CompileOptions, CompilerChoice};
+pub use shims::{embedded_headers, write_shim_headers};
+pub use signature::{
+    base_name, demangle, signatures_from_ptx, AddressSpace, KernelParam, KernelSignature, ParamKind, Pointee,
+    PointerParam, ScalarType, SignatureOrigin, StructType, VectorType,
+};
+pub use toolchain::{Compiler, CompilerKind, Version, MAX_CLANG_MAJOR, MIN_CLANG_MAJOR};
+
+use signature::ptx_params::{self, Wanted};
+use std::path::{Path, PathBuf};
+
+/// The result of compiling one file.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct CompiledModule {
+    /// The PTX text.
+    pub ptx: String,
+    /// The input file.
+    pub source_path: PathBuf,
+    pub language: Language,
+    /// The compiler and its version, e.g. `clang 19.1.7`; `none` for PTX input.
+    pub compiler: String,
+    /// The command that produced the PTX, for reproducing it; `None` for PTX input.
+    pub command: Option<String>,
+    /// One signature per kernel (`.entry`) in PTX order; for C, one per defined function.
+    pub signatures: Vec<KernelSignature>,
+    /// Things the user may want to know that did not stop the compilation, e.g. why
+    /// signatures have only positional parameter names.
+    pub notes: Vec<String>,
+}
+
+/// Compiles `path` with the compiler that `options.compiler` selects (see
+/// [`Compiler::discover`]).
+pub fn compile(path: &Path, options: &CompileOptions) -> Result<CompiledModule, FrontError> {
+    let language = check_input(path)?;
+    if language == Language::Ptx {
+        return read_ptx(path);
+    }
+    let compiler = Compiler::discover(options.compiler, language, path)?;
+    compile_with(&compiler, path, options)
+}
+
+/// Compiles `path` with `compiler` (which `options.compiler` does not override).
+pub fn compile_with(compiler: &Compiler, path: &Path, options: &CompileOptions) -> Result<CompiledModule, FrontError> {
+    let language = check_input(path)?;
+    if language == Language::Ptx {
+        return read_ptx(path);
+    }
+    if compiler.kind == CompilerKind::Nvcc && language != Language::Cuda {
+        return Err(FrontError::NvccCannotCompile { language, path: path.to_path_buf() });
+    }
+    let arch = Arch::parse(&options.arch)?;
+    if options.opt_level > 3 {
+        return Err(FrontError::InvalidOption(format!(
+            "invalid optimisation level {}: expected 0, 1, 2 or 3",
+            options.opt_level
+        )));
+    }
+    let work_dir = tempfile::Builder::new()
+        .prefix("warpcheck-")
+        .tempdir()
+        .map_err(|source| FrontError::ShimSetup { dir: std::env::temp_dir(), source })?;
+    let shim_dir = shims::prepare(work_dir.path(), language)?;
+
+    // The AST comes from clang, also when nvcc compiles (nvcc and clang mangle alike). Its
+    // dump runs on another thread while the compiler produces the PTX.
+    let clang = match compiler.kind {
+        CompilerKind::Clang => Some(compiler.clone()),
+        CompilerKind::Nvcc => Compiler::discover(CompilerChoice::Clang, language, path).ok(),
+    };
+    let ast_dump = clang.map(|clang| {
+        let (arch, path, options, shim_dir) = (arch.clone(), path.to_path_buf(), options.clone(), shim_dir.clone());
+        std::thread::spawn(move || invoke::dump_ast(&clang, language, &arch, &path, &options, &shim_dir))
+    });
+    let compiled = invoke::compile_to_ptx(compiler, language, &arch, path, options, work_dir.path(), &shim_dir);
+    let ast = ast_dump.map(|handle| handle.join().unwrap_or_else(|_| Err("the AST dump thread panicked".into())));
+    let (ptx, command) = compiled?;
+
+    let wanted = if language == Language::C { Wanted::DefinedFuncs } else { Wanted::Entries };
+    let ptx_functions = ptx_params::ptx_functions(&ptx, wanted);
+    let mut notes = Vec::new();
+    let signatures = match ast {
+        Some(Ok(facts)) => signature::merge(&facts, &ptx_functions),
+        Some(Err(reason)) => {
+            if !ptx_functions.is_empty() {
+                notes.push(format!("kernel parameters are named by position (arg0, arg1 …): {reason}"));
+            }
+            ptx_functions.iter().map(ptx_params::signature_from_ptx_function).collect()
+        }
+        None => {
+            if !ptx_functions.is_empty() {
+                notes.push("kernel parameters are named by position (arg0, arg1 …): no clang to read their names".into());
+            }
+            ptx_functions.iter().map(ptx_params::signature_from_ptx_function).collect()
+        }
+    };
+    Ok(CompiledModule {
+        ptx,
+        source_path: path.to_path_buf(),
+        language,
+        compiler: compiler.to_string(),
+        command: Some(command),
+        signatures,
+        notes,
+    })
+}
+
+/// The language of `path`, once it is known to exist.
+fn check_input(path: &Path) -> Result<Language, FrontError> {
+    if !path.exists() {
+        return Err(FrontError::InputMissing { path: path.to_path_buf() });
+    }
+    if path.is_dir() {
+        return Err(FrontError::InputUnreadable {
+            path: path.to_path_buf(),
+            source: std::io::Error::other("it is a directory"),
+        });
+    }
+    Language::from_path(path)
+}
+
+fn read_ptx(path: &Path) -> Result<CompiledModule, FrontError> {
+    let bytes = std::fs::read(path).map_err(|source| FrontError::InputUnreadable { path: path.to_path_buf(), source })?;
+    let ptx = String::from_utf8(bytes).map_err(|_| FrontError::InputUnreadable {
+        path: path.to_path_buf(),
+        source: std::io::Error::new(std::io::ErrorKind::InvalidData, "the file is not UTF-8 text"),
+    })?;
+    let signatures = signatures_from_ptx(&ptx);
+    Ok(CompiledModule {
+        ptx,
+        source_path: path.to_path_buf(),
+        language: Language::Ptx,
+        compiler: "none".to_string(),
+        command: None,
+        signatures,
+        notes: Vec::new(),
+    })
+}
+
+#[doc(hidden)]
+/// Reads a saved AST dump and summarises it (for timing the reader; not a stable API).
+pub fn __bench_read_ast(reader: impl std::io::Read) -> String {
+    match signature::ast_json::read_ast(reader) {
+        Ok(facts) => format!(
+            "{} functions, {} typedefs, {} records",
+            facts.functions.len(),
+            facts.typedefs.len(),
+            facts.records.len()
+        ),
+        Err(error) => format!("error: {error}"),
+    }
+}

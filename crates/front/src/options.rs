@@ -1,0 +1,47 @@
+//! What the caller asks the front end to do.
+
+use std::path::PathBuf;
+
+/// Which compiler turns CUDA into PTX.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize)]
+pub enum CompilerChoice {
+    /// nvcc when one is installed (on `PATH` or in `$CUDA_HOME/bin`), else clang. OpenCL C
+    /// and C always use clang, which nvcc cannot replace.
+    #[default]
+    Auto,
+    /// clang, version 14 or later, with warpcheck's shim headers.
+    Clang,
+    /// nvcc from the CUDA toolkit.
+    Nvcc,
+}
+
+/// Options for one compilation. `Default` gives sm_80 at `-O3` with automatic compiler choice.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CompileOptions {
+    /// GPU architecture, `sm_XX` (e.g. `sm_80`, `sm_90a`).
+    pub arch: String,
+    /// Extra include directories (`-I`), searched after the shim headers.
+    pub include_dirs: Vec<PathBuf>,
+    /// Preprocessor definitions, `NAME` or `NAME=VALUE` (`-D`).
+    pub defines: Vec<String>,
+    /// Optimisation level of the device code, 0 to 3.
+    pub opt_level: u8,
+    /// Which compiler to use.
+    pub compiler: CompilerChoice,
+    /// Arguments passed to the compiler verbatim, after warpcheck's own (so they can
+    /// override them, e.g. `-cl-std=CL3.0` or `-std=c++20`).
+    pub extra_args: Vec<String>,
+}
+
+impl Default for CompileOptions {
+    fn default() -> Self {
+        CompileOptions {
+            arch: "sm_80".to_string(),
+            include_dirs: Vec::new(),
+            defines: Vec::new(),
+            opt_level: 3,
+            compiler: CompilerChoice::Auto,
+            extra_args: Vec::new(),
+        }
+    }
+}
