@@ -28,7 +28,7 @@ use crate::entity::{BlockId, EntityRef, EntityVec, FuncId, InstId, Reg, VarId};
 use crate::error::LowerError;
 use crate::loops::LoopForest;
 use crate::operand::{Operand, OperandList, Symbol};
-use crate::program::{Block, Body, BranchTable, Inst, RegInfo};
+use crate::program::{Block, Body, BranchTable, CallTargetList, Inst, RegInfo};
 use crate::source_map::{InlinedAt, SourceLoc};
 use crate::symbols::{self, Linkage, PtrAttributes, VarRole, VarScope, Variable};
 use crate::types::Type;
@@ -81,6 +81,9 @@ pub(crate) struct BodyLowering<'a> {
     pub(crate) table_numbers: HashMap<String, u32>,
     tables: Vec<(String, Vec<ast::Ident>)>,
     label_blocks: HashMap<String, BlockId>,
+    /// `.calltargets` lists by the label that names them.
+    pub(crate) call_target_numbers: HashMap<String, u32>,
+    call_target_lists: Vec<(String, Vec<ast::Ident>)>,
 }
 
 impl<'a> BodyLowering<'a> {
@@ -120,6 +123,8 @@ impl<'a> BodyLowering<'a> {
             table_numbers: HashMap::new(),
             tables: Vec::new(),
             label_blocks: HashMap::new(),
+            call_target_numbers: HashMap::new(),
+            call_target_lists: Vec::new(),
         }
     }
 
@@ -143,6 +148,7 @@ impl<'a> BodyLowering<'a> {
         self.finish_blocks();
         self.patch_labels();
         let branch_tables = self.resolve_tables();
+        let call_targets = self.resolve_call_targets();
 
         let blocks: EntityVec<BlockId, Block> = self.blocks.into_iter().collect();
         let cfg = Cfg::compute(&blocks, &self.insts, &self.operands, &branch_tables);
@@ -160,6 +166,7 @@ impl<'a> BodyLowering<'a> {
             blocks,
             branch_tables,
             prototypes: self.prototypes,
+            call_targets,
             cfg,
             dominators,
             post_dominators,
@@ -172,6 +179,16 @@ impl<'a> BodyLowering<'a> {
     fn prescan(&mut self, statements: &[Statement]) {
         for (i, s) in statements.iter().enumerate() {
             match s {
+                Statement::Label(label)
+                    if matches!(statements.get(i + 1), Some(Statement::CallTargets { .. })) =>
+                {
+                    if let Some(Statement::CallTargets { targets, .. }) = statements.get(i + 1) {
+                        let n = self.call_target_lists.len() as u32;
+                        self.call_target_numbers.insert(label.value.clone(), n);
+                        self.call_target_lists
+                            .push((label.value.clone(), targets.clone()));
+                    }
+                }
                 Statement::Label(label) => {
                     let is_table =
                         matches!(statements.get(i + 1), Some(Statement::BranchTargets { .. }));
@@ -211,6 +228,7 @@ impl<'a> BodyLowering<'a> {
             match s {
                 Statement::Label(label) => {
                     if self.table_numbers.contains_key(&label.value)
+                        || self.call_target_numbers.contains_key(&label.value)
                         || !self.referenced.contains(&label.value)
                     {
                         continue;
@@ -250,12 +268,7 @@ impl<'a> BodyLowering<'a> {
                     self.scopes.pop();
                 }
                 Statement::BranchTargets { .. } => {}
-                Statement::CallTargets { span, .. } => {
-                    self.error(
-                        "`.calltargets` lists are not supported; use `.callprototype`",
-                        *span,
-                    );
-                }
+                Statement::CallTargets { .. } => {}
                 Statement::CallPrototype(proto) => self.prototype(proto),
             }
         }
@@ -349,6 +362,29 @@ impl<'a> BodyLowering<'a> {
                 BranchTable {
                     name,
                     targets: blocks,
+                }
+            })
+            .collect()
+    }
+
+    fn resolve_call_targets(&mut self) -> Vec<CallTargetList> {
+        let lists = std::mem::take(&mut self.call_target_lists);
+        lists
+            .into_iter()
+            .map(|(name, targets)| {
+                let mut functions = Vec::new();
+                for t in targets {
+                    match self.module_symbols.get(&t.value) {
+                        Some(Symbol::Func(f)) => functions.push(*f),
+                        _ => self.error(
+                            format!("`.calltargets` entry `{}` is not a function", t.value),
+                            t.span,
+                        ),
+                    }
+                }
+                CallTargetList {
+                    name,
+                    targets: functions,
                 }
             })
             .collect()

@@ -30,6 +30,9 @@ use crate::program::{Guard, Inst};
 use crate::symbols::{self, ConstValue};
 use crate::types::Type;
 
+/// `WARP_SZ`, the predefined identifier for the warp size (PTX ISA §4.3.1): a constant 32.
+pub(crate) const WARP_SIZE_NAME: &str = "WARP_SZ";
+
 /// The instruction as written, e.g. `ld.global.nc.v4.f32`.
 pub(crate) fn instruction_text(instr: &ast::Instruction) -> String {
     let mut s = instr.opcode.value.clone();
@@ -313,6 +316,13 @@ impl BodyLowering<'_> {
         }
         if let Some(&table) = self.table_numbers.get(n) {
             return Ok(Operand::BranchTable(table));
+        }
+        if let Some(&list) = self.call_target_numbers.get(n) {
+            return Ok(Operand::CallTargets(list));
+        }
+        if n == WARP_SIZE_NAME {
+            no_component("constant")?;
+            return Ok(Operand::Imm(Imm::int(32)));
         }
         if n.starts_with('%') {
             Err(
@@ -624,7 +634,7 @@ fn fits(slot: Slot, o: &Operand) -> bool {
                 }
         ),
         Class::ParamList => matches!(o, O::List(_)),
-        Class::Prototype => matches!(o, O::Prototype(_)),
+        Class::Prototype => matches!(o, O::Prototype(_) | O::CallTargets(_)),
         Class::Imm => matches!(o, O::Imm(_)),
         Class::Image => matches!(o, O::Image(_)),
     }
@@ -683,6 +693,7 @@ fn describe_operand(o: &Operand) -> String {
         Operand::Label(_) => "a label".into(),
         Operand::BranchTable(_) => "a `.branchtargets` label".into(),
         Operand::Prototype(_) => "a prototype".into(),
+        Operand::CallTargets(_) => "a `.calltargets` list".into(),
         Operand::Func(_) => "a function".into(),
         Operand::Sink => "`_`".into(),
         Operand::Absent => "nothing".into(),

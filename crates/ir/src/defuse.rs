@@ -58,6 +58,7 @@ fn visit_operand(body: &Body, operand: &Operand, role: Role, visit: &mut impl Fn
         | Operand::Label(_)
         | Operand::BranchTable(_)
         | Operand::Prototype(_)
+        | Operand::CallTargets(_)
         | Operand::Func(_)
         | Operand::Sink
         | Operand::Absent => {}

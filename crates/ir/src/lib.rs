@@ -59,7 +59,9 @@ pub use operand::{
     Address, AddressBase, Component, Imm, Operand, OperandList, SpecialOperand, SpecialReg, Symbol,
 };
 pub use print::{format_inst, print_function, print_globals};
-pub use program::{Block, Body, Function, Guard, Inst, Program, RegInfo};
+pub use program::{
+    Block, Body, BranchTable, CallTargetList, Function, Guard, Inst, Program, RegInfo,
+};
 pub use source_map::{SourceFile, SourceFiles, SourceLoc};
 pub use symbols::{InitialValue, Linkage, Relocation, VarRole, VarScope, Variable};
 pub use types::Type;

@@ -68,6 +68,8 @@ pub enum Operand {
     BranchTable(u32),
     /// A `.callprototype` of this function ([`crate::Body::prototypes`]).
     Prototype(u32),
+    /// A `.calltargets` list of this function ([`crate::Body::call_targets`]).
+    CallTargets(u32),
     /// A direct call target.
     Func(FuncId),
     /// `_`: a destination whose value is discarded.
@@ -205,6 +207,9 @@ macro_rules! special_regs {
             $( $(#[$m])* $variant, )+
             /// `%envreg0` … `%envreg31` (§10.31).
             EnvReg(u8),
+            /// `%reserved_smem_offset_0` and `_1`: offsets of shared memory reserved for
+            /// the CUDA runtime (cooperative groups).
+            ReservedSmemOffset(u8),
         }
 
         impl SpecialReg {
@@ -213,6 +218,10 @@ macro_rules! special_regs {
                 match name {
                     $( $spelling => Some(SpecialReg::$variant), )+
                     _ => {
+                        if let Some(n) = name.strip_prefix("%reserved_smem_offset_") {
+                            let n: u8 = n.parse().ok()?;
+                            return (n < 2).then_some(SpecialReg::ReservedSmemOffset(n));
+                        }
                         let n: u8 = name.strip_prefix("%envreg")?.parse().ok()?;
                         (n < 32).then_some(SpecialReg::EnvReg(n))
                     }
@@ -224,6 +233,7 @@ macro_rules! special_regs {
                 match self {
                     $( SpecialReg::$variant => $spelling.to_string(), )+
                     SpecialReg::EnvReg(n) => format!("%envreg{n}"),
+                    SpecialReg::ReservedSmemOffset(n) => format!("%reserved_smem_offset_{n}"),
                 }
             }
 
@@ -232,7 +242,7 @@ macro_rules! special_regs {
             pub fn is_vector(self) -> bool {
                 match self {
                     $( SpecialReg::$variant => $vector, )+
-                    SpecialReg::EnvReg(_) => false,
+                    SpecialReg::EnvReg(_) | SpecialReg::ReservedSmemOffset(_) => false,
                 }
             }
 
@@ -241,6 +251,7 @@ macro_rules! special_regs {
                 match self {
                     $( SpecialReg::$variant => Type::$ty, )+
                     SpecialReg::EnvReg(_) => Type::B32,
+                    SpecialReg::ReservedSmemOffset(_) => Type::U32,
                 }
             }
         }
@@ -332,7 +343,7 @@ pub enum Class {
     CallTarget,
     /// `(a, b)`: `.param` variables, registers or literals.
     ParamList,
-    /// A `.callprototype` label.
+    /// A `.callprototype` or `.calltargets` label: what an indirect call may call.
     Prototype,
     /// A literal only.
     Imm,
@@ -400,7 +411,7 @@ impl Class {
             Class::BranchTable => "a `.branchtargets` label",
             Class::CallTarget => "a function or a register",
             Class::ParamList => "a parameter list `(...)`",
-            Class::Prototype => "a `.callprototype` label",
+            Class::Prototype => "a `.callprototype` or `.calltargets` label",
             Class::Imm => "a literal",
             Class::Image => "a texture or surface reference `[tex, {...}]`",
         }
@@ -424,6 +435,14 @@ mod tests {
             Some(SpecialReg::EnvReg(7))
         );
         assert_eq!(SpecialReg::from_name("%envreg32"), None);
+        assert_eq!(
+            SpecialReg::from_name("%reserved_smem_offset_1"),
+            Some(SpecialReg::ReservedSmemOffset(1))
+        );
+        assert_eq!(
+            SpecialReg::ReservedSmemOffset(1).name(),
+            "%reserved_smem_offset_1"
+        );
         assert_eq!(SpecialReg::from_name("%r1"), None);
         assert!(SpecialReg::Tid.is_vector() && !SpecialReg::LaneId.is_vector());
         assert_eq!(SpecialReg::Clock64.ty(), Type::U64);

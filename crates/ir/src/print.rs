@@ -95,6 +95,10 @@ pub fn format_operand(program: &Program, body: &Body, operand: &Operand) -> Stri
             .prototypes
             .get(p as usize)
             .map_or(format!("<prototype {p}>"), |p| p.name.clone()),
+        Operand::CallTargets(c) => body
+            .call_targets
+            .get(c as usize)
+            .map_or(format!("<calltargets {c}>"), |c| c.name.clone()),
         Operand::Func(f) => program.symbol_name(Symbol::Func(f)).to_string(),
         Operand::Sink => "_".to_string(),
         Operand::Absent => String::new(),

@@ -101,6 +101,8 @@ pub struct Body {
     pub blocks: EntityVec<BlockId, Block>,
     pub branch_tables: Vec<BranchTable>,
     pub prototypes: Vec<Prototype>,
+    /// `.calltargets` lists used by indirect calls.
+    pub call_targets: Vec<CallTargetList>,
     pub cfg: Cfg,
     pub dominators: DomTree,
     pub post_dominators: PostDomTree,
@@ -144,6 +146,13 @@ impl Block {
 pub struct BranchTable {
     pub name: String,
     pub targets: Vec<BlockId>,
+}
+
+/// A `.calltargets` list: the functions an indirect call may call (§11.3.3).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CallTargetList {
+    pub name: String,
+    pub targets: Vec<FuncId>,
 }
 
 /// One decoded instruction.

@@ -284,6 +284,8 @@ pub(crate) fn eval_const(
                 addend: 0,
                 generic: false,
             },
+            // The predefined warp size (PTX ISA §4.3.1).
+            None if name == "WARP_SZ" => ConstValue::Int(32),
             None => {
                 return Err(err(format!(
                     "unknown symbol `{name}` in constant expression"

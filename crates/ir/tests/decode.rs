@@ -135,6 +135,12 @@ fn address_conversion_and_moves() {
             "mov.u32 %r1, %dynamic_smem_size",
         ),
         ("mov.u32 %r1, %envreg3", "mov.u32 %r1, %envreg3"),
+        (
+            "mov.u32 %r1, %reserved_smem_offset_1",
+            "mov.u32 %r1, %reserved_smem_offset_1",
+        ),
+        ("mov.u32 %r1, WARP_SZ", "mov.u32 %r1, 32"),
+        ("add.s32 %r1, %r2, WARP_SZ-1", "add.s32 %r1, %r2, 31"),
         ("mov.u32 %r1, -1", "mov.u32 %r1, -1"),
         ("mov.f32 %f1, 0f3F800000", "mov.f32 %f1, 0f3F800000"),
         (

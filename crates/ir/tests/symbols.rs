@@ -298,6 +298,34 @@ fn indirect_call_with_prototype() {
 }
 
 #[test]
+fn indirect_call_with_calltargets() {
+    let p = lower(&format!(
+        "{HEADER}.func twice(.param .b32 x)\n{{\n\tret;\n}}\n.func thrice(.param .b32 x)\n{{\n\tret;\n}}\n\
+         .visible .entry k(.param .u64 fp)\n{{\n\t.reg .b64 %rd<2>;\n\tld.param.u64 %rd1, [fp];\n\
+         \t{{\n\t.param .b32 param0;\n\tst.param.b32 [param0], 7;\n\
+         $L_calltargets_0: .calltargets twice, thrice;\n\tcall %rd1, (param0), $L_calltargets_0;\n\t}}\n\tret;\n}}\n"
+    ));
+    let body = p
+        .function(p.function_by_name("k").unwrap())
+        .body
+        .as_ref()
+        .unwrap();
+    assert_eq!(body.call_targets.len(), 1);
+    let names: Vec<&str> = body.call_targets[0]
+        .targets
+        .iter()
+        .map(|&f| p.function(f).name.as_str())
+        .collect();
+    assert_eq!(names, vec!["twice", "thrice"]);
+    // The list's label is not a block label.
+    assert_eq!(body.blocks.len(), 1);
+    assert_eq!(
+        common::printed_insts(&p, "k")[2],
+        "call %rd1, (param0), $L_calltargets_0"
+    );
+}
+
+#[test]
 fn vector_registers_are_their_components() {
     let p = lower(&format!(
         "{HEADER}.visible .entry k(.param .u64 a)\n{{\n\t.reg .v4 .f32 %v;\n\t.reg .b64 %rd1;\n\t.reg .f32 %f1;\n\
