@@ -32,8 +32,21 @@ pub enum FrontError {
     #[error("could not run {}: {source}", program.display())]
     CompilerNotRunnable { program: PathBuf, source: std::io::Error },
 
-    #[error("{compiler} failed to compile {} ({status})\ncommand: {command}\n{stderr}", path.display())]
-    CompilerFailed { compiler: String, path: PathBuf, status: String, command: String, stderr: String },
+    #[error(
+        "{compiler} failed to compile {} ({status})\ncommand: {command}\n{stderr}{}",
+        path.display(),
+        hint.as_ref().map(|h| format!("\nhint: {h}")).unwrap_or_default()
+    )]
+    CompilerFailed {
+        compiler: String,
+        path: PathBuf,
+        status: String,
+        command: String,
+        stderr: String,
+        /// What warpcheck knows about this failure, e.g. a known compiler bug and its
+        /// workaround.
+        hint: Option<String>,
+    },
 
     #[error("{compiler} wrote no usable PTX for {}: {reason}", path.display())]
     NoPtxOutput { compiler: String, path: PathBuf, reason: String },

@@ -224,6 +224,7 @@ pub(crate) fn compile_to_ptx(
             path: path.to_path_buf(),
             status: status.to_string(),
             command: command_line,
+            hint: known_failure_hint(compiler, language, options, &stderr),
             stderr: stderr.trim_end().to_string(),
         });
     }
@@ -240,6 +241,21 @@ pub(crate) fn compile_to_ptx(
         });
     }
     Ok((ptx, command_line))
+}
+
+/// Explanations of compiler failures that are compiler bugs rather than errors in the source.
+fn known_failure_hint(compiler: &Compiler, language: Language, options: &CompileOptions, stderr: &str) -> Option<String> {
+    if compiler.kind == CompilerKind::Clang
+        && language == Language::OpenCl
+        && options.opt_level == 0
+        && stderr.contains("Cannot cast between two non-generic address spaces")
+    {
+        return Some(format!(
+            "{compiler}'s NVPTX back end cannot compile OpenCL kernels with __local pointer parameters \
+             without optimisation (an LLVM bug; clang 19 compiles them); compile with -O1 or higher, or use a newer clang"
+        ));
+    }
+    None
 }
 
 /// Runs clang's JSON AST dump of `path` and reads it as a stream (see

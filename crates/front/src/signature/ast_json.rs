@@ -28,6 +28,8 @@ pub(crate) struct AstFacts {
     pub typedefs: HashMap<String, String>,
     pub records: HashMap<String, RecordInfo>,
     pub enums: HashSet<String>,
+    /// An unnamed record just read: `typedef struct { ... } Name;` names it on the next node.
+    pending_anonymous_record: Option<RecordInfo>,
 }
 
 #[derive(Debug, Default, Clone)]
@@ -192,6 +194,7 @@ impl<'de> Visitor<'de> for NodeSeed<'_> {
                 }
             }
         }
+        let pending_anonymous_record = self.facts.pending_anonymous_record.take();
         match role {
             Role::Function => {
                 function.name = name.unwrap_or_default();
@@ -199,16 +202,28 @@ impl<'de> Visitor<'de> for NodeSeed<'_> {
                 self.facts.functions.push(function);
             }
             Role::Record => {
-                if let (Some(name), true) = (name, complete) {
-                    if !name.is_empty() {
-                        record.tag = tag.unwrap_or_else(|| "struct".to_string());
-                        self.facts.records.insert(name, record);
+                if complete {
+                    record.tag = tag.unwrap_or_else(|| "struct".to_string());
+                    match name.filter(|n| !n.is_empty()) {
+                        Some(name) => {
+                            self.facts.records.insert(name, record);
+                        }
+                        None => self.facts.pending_anonymous_record = Some(record),
                     }
                 }
             }
             Role::Typedef => {
-                if let (Some(name), Some(target)) = (name, ty.desugared_qual_type.or(ty.qual_type)) {
-                    self.facts.typedefs.insert(name, target);
+                if let Some(name) = name {
+                    let names_the_anonymous_record = ty.desugared_qual_type.as_deref() == Some(name.as_str())
+                        || ty.qual_type.as_deref().is_some_and(|q| {
+                            q.strip_prefix("struct ").or_else(|| q.strip_prefix("union ")) == Some(name.as_str())
+                        });
+                    if let (Some(record), true) = (pending_anonymous_record, names_the_anonymous_record) {
+                        self.facts.records.entry(name.clone()).or_insert(record);
+                    }
+                    if let Some(target) = ty.desugared_qual_type.or(ty.qual_type) {
+                        self.facts.typedefs.insert(name, target);
+                    }
                 }
             }
             Role::Enum => {
@@ -465,6 +480,9 @@ mod tests {
               {"kind":"CompoundStmt","inner":[{"kind":"ReturnStmt","inner":[[[[]]]]}]},
               {"kind":"CUDAGlobalAttr"}]}]},
           {"id":"0x6","kind":"EnumDecl","name":"Mode","inner":[]},
+          {"id":"0x8","kind":"RecordDecl","tagUsed":"struct","completeDefinition":true,"inner":[
+            {"kind":"FieldDecl","name":"w","type":{"qualType":"int"}}]},
+          {"id":"0x9","kind":"TypedefDecl","name":"Image","type":{"desugaredQualType":"Image","qualType":"struct Image"}},
           {"id":"0x7","kind":"FunctionDecl","name":"decl_only","mangledName":"_Z9decl_onlyv","inner":[]}
         ]}"#;
         let facts = read_ast(dump.as_bytes()).unwrap();
@@ -473,6 +491,7 @@ mod tests {
         assert_eq!(record.field_types, vec!["int", "double[3]"]);
         assert_eq!(record.aligned, Some(16));
         assert!(facts.enums.contains("Mode"));
+        assert_eq!(facts.records["Image"].field_types, vec!["int"]);
         assert_eq!(facts.functions.len(), 2);
         let kernel = &facts.functions[0];
         assert_eq!(kernel.mangled_name.as_deref(), Some("_ZN2ns1kEPfS_"));
