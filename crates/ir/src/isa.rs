@@ -1424,16 +1424,6 @@ impl Op {
     }
 }
 
-/// Whether an AST opcode and its leading modifiers end a basic block, judged before
-/// decoding (the lowering needs block boundaries before it decodes instructions).
-pub fn is_terminator_spelling(opcode: &str, modifiers: &[&str]) -> bool {
-    match opcode {
-        "bra" | "ret" | "exit" | "trap" => true,
-        "brx" => modifiers.first() == Some(&"idx"),
-        _ => false,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

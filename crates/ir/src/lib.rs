@@ -31,6 +31,7 @@
 #[macro_use]
 mod isa_macros;
 
+pub mod access;
 pub mod cfg;
 pub mod defuse;
 pub mod demangle;
