@@ -58,36 +58,40 @@ impl LoopForest {
                 }
             }
         }
-        let mut loops: Vec<Loop> = by_header
-            .into_iter()
-            .map(|(header, latches)| {
-                let mut in_loop = vec![false; n];
-                in_loop[header.index()] = true;
-                let mut stack: Vec<BlockId> = Vec::new();
-                for &l in &latches {
-                    if !in_loop[l.index()] {
-                        in_loop[l.index()] = true;
-                        stack.push(l);
+        // One marker array for all loops: `mark[b] == stamp` means "in the current loop",
+        // so the work is proportional to the loop bodies, not loops × blocks.
+        let mut mark = vec![u32::MAX; n];
+        let mut loops: Vec<Loop> = Vec::with_capacity(by_header.len());
+        for (stamp, (header, latches)) in by_header.into_iter().enumerate() {
+            let stamp = stamp as u32;
+            let mut blocks = vec![header];
+            mark[header.index()] = stamp;
+            let mut stack: Vec<BlockId> = Vec::new();
+            for &l in &latches {
+                if mark[l.index()] != stamp {
+                    mark[l.index()] = stamp;
+                    blocks.push(l);
+                    stack.push(l);
+                }
+            }
+            while let Some(b) = stack.pop() {
+                for &p in cfg.preds(b) {
+                    if dom.is_reachable(p) && mark[p.index()] != stamp {
+                        mark[p.index()] = stamp;
+                        blocks.push(p);
+                        stack.push(p);
                     }
                 }
-                while let Some(b) = stack.pop() {
-                    for &p in cfg.preds(b) {
-                        if dom.is_reachable(p) && !in_loop[p.index()] {
-                            in_loop[p.index()] = true;
-                            stack.push(p);
-                        }
-                    }
-                }
-                let blocks = (0..n).filter(|&b| in_loop[b]).map(BlockId::new).collect();
-                Loop {
-                    header,
-                    latches,
-                    blocks,
-                    parent: None,
-                    depth: 1,
-                }
-            })
-            .collect();
+            }
+            blocks.sort();
+            loops.push(Loop {
+                header,
+                latches,
+                blocks,
+                parent: None,
+                depth: 1,
+            });
+        }
         // Outer (larger) loops first; ties by header order for determinism.
         loops.sort_by_key(|l| (std::cmp::Reverse(l.blocks.len()), l.header));
         for i in 0..loops.len() {
