@@ -3,7 +3,7 @@
 //! Each entry names the instruction's spellings, its section in the PTX ISA manual, its
 //! modifiers (as typed fields, in the order the manual writes them), its operand
 //! signature and the rules that valid modifier combinations obey. The `isa!` macro
-//! ([`crate::isa_macros`]) turns the table into
+//! (in `isa_macros.rs`) turns the table into
 //!
 //! * [`Op`], the decoded instruction the emulator and analyses match on,
 //! * [`Opcode::decode_modifiers`], the decoder of the modifier tokens,

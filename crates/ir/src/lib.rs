@@ -20,9 +20,9 @@
 //! * reports use the spans and [`SourceLoc`]s, and demangled names.
 //!
 //! Module map: [`isa`] (the instruction table) and [`modifiers`] (meaning enums) define
-//! the instruction set; [`decode`](crate::decode) and [`body`](crate::body) lower bodies;
-//! [`symbols`] holds variables and layouts; [`cfg`], [`dom`], [`loops`] the graph
-//! analyses; [`source_map`], [`demangle`], [`print`] the rest.
+//! the instruction set; `decode` and `body` (private) lower bodies;
+//! [`symbols`] holds variables and layouts; [`cfg`](mod@cfg), [`dom`], [`loops`] the graph
+//! analyses; [`source_map`], [`demangle`], [`print`](mod@print) the rest.
 //!
 //! Invariant: lowering never panics on any module the parser returns; everything it cannot
 //! represent is reported as a [`LowerError`] with a span, and all errors are collected.

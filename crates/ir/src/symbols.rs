@@ -7,7 +7,7 @@
 //!   dynamically sized shared memory that all such arrays alias (§5.1.5);
 //! * its alignment is the `.align` given, or the element size × vector width;
 //! * parameters are laid out in the parameter space in declaration order, each at the next
-//!   multiple of its alignment (§5.1.6); [`Signature::param_space_size`] is the end of the
+//!   multiple of its alignment (§5.1.6); [`crate::Function::param_space_size`] is the end of the
 //!   last one.
 //!
 //! Initialisers (§5.4.4) are evaluated to little-endian bytes. Symbol addresses in them
