@@ -1,14 +1,15 @@
 // Shared-memory histogram that increments its bins without atomics
-// Same structure as histogram_shared_atomics.cu with 64 bins, but the per-block counters
-// are bumped with a plain localBins[bin]++. Each block has 256 threads and only 64 bins,
-// so by the pigeonhole principle at least two threads of every block update the same bin
-// in the same barrier interval. Bug: shared-race (read-modify-write against
-// read-modify-write) on the marked line; counts are lost depending on the interleaving.
+// Like histogram_shared_atomics.cu with 32 bins, but the per-block counters are bumped
+// with a plain localBins[bin]++. Each block has 256 threads and only 32 bins, so by the
+// pigeonhole principle two threads of every block update the same bin in one barrier
+// interval. Bug: shared-race (read-modify-write against read-modify-write) on the marked
+// line; counts are lost. One bin per bank: lanes that meet in a bank meet on the same
+// word, so there is no bank conflict whatever the data.
 //
-// warpcheck-launch: --kernel histogramNonAtomic --grid 4 --block 256 --arg values=f32[n]:rand --arg bins=u32[64]:zeros --arg n=4096
+// warpcheck-launch: --kernel histogramNonAtomic --grid 4 --block 256 --arg values=f32[n]:rand --arg bins=u32[32]:zeros --arg n=4096
 // warpcheck-expect: findings
 
-#define NUM_BINS 64
+#define NUM_BINS 32
 
 __global__ void histogramNonAtomic(const float* values, unsigned int* bins, int n)
 {

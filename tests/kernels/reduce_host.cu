@@ -1,10 +1,10 @@
 // Multi-pass sum reduction as a whole program, launched on a stream
 // main() reduces n floats by launching the same block-reduction kernel repeatedly on a
 // non-default stream (<<<grid, block, sharedBytes, stream>>>) until one value is left,
-// ping-ponging between two device buffers. The launch lines describe the first two
-// passes (n = 32768 -> 64 partial sums -> 1), reading `in` and writing `out` each time.
-// The kernel boundary orders each pass's writes before the next pass's reads.
-// Correct: no findings.
+// ping-ponging between two device buffers. Launch 1 is main()'s first pass (32768 -> 64);
+// launch 2 has the shape of its last pass (one block, n = 64) but, as launch lines share
+// buffers by name, it reads the first 64 inputs and overwrites out[0]: the kernel
+// boundary orders it after launch 1, so that is not a race. Correct: no findings.
 //
 // warpcheck-launch: --kernel blockSum --grid 64 --block 256 --shared 1024 --arg in=f32[32768]:rand --arg out=f32[64] --arg n=32768
 // warpcheck-launch: --kernel blockSum --grid 1 --block 256 --shared 1024 --arg in=f32[32768]:rand --arg out=f32[64] --arg n=64

@@ -1,11 +1,10 @@
 // Warp-synchronous reduction tail without volatile or __syncwarp() (sm_70+ race)
-// The pre-Volta idiom: after the tree reaches 64 elements, warp 0 finishes "in lock-step"
-// without barriers. Since Volta (independent thread scheduling) lanes of a warp are not
-// guaranteed to run in lock-step, and without volatile the compiler may also keep
-// sdata[tid] in a register. Bug: in step s, lane t reads sdata[t + s] while lane t + s
-// writes it in the same step (WAR) and wrote it in step 2s (RAW), with no __syncwarp().
-// All racing accesses are on the marked line. Markers assume independent thread
-// scheduling (the sm_80 target); under a legacy lock-step model there is no race.
+// The pre-Volta idiom: once 64 partial sums are left, warp 0 finishes without barriers.
+// Since Volta (independent thread scheduling) the lanes of a warp are not in lock-step,
+// and without volatile the compiler may keep sdata[tid] in a register. Bug: in step s,
+// lane t reads sdata[t + s] while lane t + s writes it (WAR), and after lane t + s wrote
+// it in step 2s (RAW), with no __syncwarp(): shared-race, all on the marked line. Markers
+// assume independent thread scheduling (sm_80); lock-step execution has no race.
 //
 // warpcheck-launch: --kernel reduceWarpSync --grid 4 --block 128 --arg in=f32[n]:rand --arg out=f32[4] --arg n=512
 // warpcheck-expect: findings

@@ -1,17 +1,16 @@
 // Work-efficient (Blelloch) exclusive scan, CUDA SDK / GPU Gems 3 style, no padding
-// Each block scans its 512-element segment (n = 2*blockDim.x) in dynamic shared memory:
-// up-sweep, clear of the root, down-sweep. Bank-conflict avoidance is OFF here
-// (CONFLICT_FREE_OFFSET is 0), so the tree lines use word strides 2..512: at most 16
-// distinct words per bank (offset 8 with 32 lanes, or 16 with 16 lanes). Correct (no
-// races); a correct tool reports bank-conflict(16) on the four tree lines. Boyer et al.
-// Sec. 6.1: -DREMOVE_BARRIER=k removes the k-th barrier (lines 43, 64, 77); the races each
+// Each block scans its 512-element segment (n = 2*blockDim.x) in dynamic shared memory.
+// Bank-conflict avoidance is OFF (CONFLICT_FREE_OFFSET is 0), so the tree lines use word
+// strides 2..512: up to 16 distinct words per bank (offset 8 with 32 lanes, or 16 with 16
+// lanes): bank-conflict(16) on the four tree lines; no races. Boyer et al. Sec. 6.1:
+// -DREMOVE_BARRIER=k removes the k-th barrier (lines 42, 63, 76); the races that each
 // removal creates are in the warpcheck-variant lines. Padded: scan_blelloch_conflict_free.cu.
 //
 // warpcheck-launch: --kernel prescan --grid 4 --block 256 --shared 2048 --arg g_odata=f32[2048] --arg g_idata=f32[2048]:rand --arg n=512
 // warpcheck-expect: findings
-// warpcheck-variant: -DREMOVE_BARRIER=1 shared-race@37,38,50,57
-// warpcheck-variant: -DREMOVE_BARRIER=2 shared-race@50,57,71,72,73
-// warpcheck-variant: -DREMOVE_BARRIER=3 shared-race@72,73,80,81
+// warpcheck-variant: -DREMOVE_BARRIER=1 shared-race@36,37,49,56
+// warpcheck-variant: -DREMOVE_BARRIER=2 shared-race@49,56,70,71,72
+// warpcheck-variant: -DREMOVE_BARRIER=3 shared-race@71,72,79,80
 
 #ifndef REMOVE_BARRIER
 #define REMOVE_BARRIER 0
