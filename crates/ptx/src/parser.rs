@@ -1521,6 +1521,19 @@ impl<'s> Parser<'s> {
                     }
                     self.expect(TokenKind::RParen, "`,` or `)` after the arguments")?;
                     ExprKind::Call(name, args)
+                } else if self.in_section {
+                    // DWARF data may name source-level symbols that contain dots, such as
+                    // clang's `reduceSum.scratch` for an OpenCL `__local` variable: the
+                    // name continues through dotted words written without a space.
+                    let mut full = name.value;
+                    let mut end = name.span.end;
+                    while self.peek().kind == TokenKind::DotWord && self.peek().span.start == end {
+                        let next = self.peek();
+                        self.bump();
+                        full.push_str(self.text_of(next));
+                        end = next.span.end;
+                    }
+                    ExprKind::Name(full)
                 } else {
                     ExprKind::Name(name.value)
                 }

@@ -665,3 +665,22 @@ fn sink_is_only_a_lone_underscore() {
         matches!(&i.operands[1].kind, OperandKind::Expr(e) if matches!(&e.kind, ExprKind::Call(name, _) if name.value == "_"))
     );
 }
+
+#[test]
+fn debug_section_names_may_contain_dots() {
+    // clang's DWARF for an OpenCL `__local` variable names it `kernel.variable`.
+    let module = parse_ok(".section .debug_info\n{\n.b64 reduceSum.scratch\n}\n");
+    let Item::Section(info) = &module.items[0] else {
+        panic!()
+    };
+    let SectionEntry::Data { values, .. } = &info.entries[0] else {
+        panic!()
+    };
+    assert_eq!(values[0].kind, ExprKind::Name("reduceSum.scratch".into()));
+    let printed = warpcheck_ptx::print(&module);
+    assert!(printed.contains("reduceSum.scratch"), "{printed}");
+    assert_eq!(
+        warpcheck_ptx::without_spans(&warpcheck_ptx::parse(&printed).module),
+        warpcheck_ptx::without_spans(&module)
+    );
+}
