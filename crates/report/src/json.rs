@@ -18,8 +18,14 @@ mod tests {
 
     #[test]
     fn findings_keep_codes_locations_and_counts() {
-        let mut f = Finding::new("global-race", Severity::Error, "write-after-write race")
-            .at(Location { file: "k.cu".into(), line: 7, column: 5 }, "(2) write");
+        let mut f = Finding::new("global-race", Severity::Error, "write-after-write race").at(
+            Location {
+                file: "k.cu".into(),
+                line: 7,
+                column: 5,
+            },
+            "(2) write",
+        );
         f.occurrences = 12;
         let v = render(&[f]);
         assert_eq!(v["findings"][0]["code"], "global-race");

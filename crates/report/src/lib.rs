@@ -104,12 +104,18 @@ impl Finding {
     }
 
     pub fn at(mut self, location: Location, label: impl Into<String>) -> Finding {
-        self.primary = Some(Label { location, message: label.into() });
+        self.primary = Some(Label {
+            location,
+            message: label.into(),
+        });
         self
     }
 
     pub fn related(mut self, location: Location, label: impl Into<String>) -> Finding {
-        self.related.push(Label { location, message: label.into() });
+        self.related.push(Label {
+            location,
+            message: label.into(),
+        });
         self
     }
 

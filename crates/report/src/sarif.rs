@@ -34,8 +34,12 @@ pub fn render(findings: &[Finding], version: &str) -> Value {
                 result["locations"] = json!([location(p, None)]);
             }
             if !f.related.is_empty() {
-                let related: Vec<Value> =
-                    f.related.iter().enumerate().map(|(i, l)| location(l, Some(i))).collect();
+                let related: Vec<Value> = f
+                    .related
+                    .iter()
+                    .enumerate()
+                    .map(|(i, l)| location(l, Some(i)))
+                    .collect();
                 result["relatedLocations"] = Value::Array(related);
             }
             if let Some(k) = &f.kernel {
@@ -116,8 +120,22 @@ mod tests {
     #[test]
     fn results_reference_rules_and_locations() {
         let f = Finding::new("shared-race", Severity::Error, "race")
-            .at(Location { file: "k.cu".into(), line: 3, column: 4 }, "(2) read")
-            .related(Location { file: "k.cu".into(), line: 2, column: 0 }, "(1) write");
+            .at(
+                Location {
+                    file: "k.cu".into(),
+                    line: 3,
+                    column: 4,
+                },
+                "(2) read",
+            )
+            .related(
+                Location {
+                    file: "k.cu".into(),
+                    line: 2,
+                    column: 0,
+                },
+                "(1) write",
+            );
         let v = render(&[f], "0.1.0");
         assert_eq!(v["version"], "2.1.0");
         let run = &v["runs"][0];
@@ -130,6 +148,10 @@ mod tests {
         assert_eq!(region["startColumn"], 4);
         let related = &r["relatedLocations"][0];
         assert_eq!(related["id"], 0);
-        assert!(related["physicalLocation"]["region"].get("startColumn").is_none());
+        assert!(
+            related["physicalLocation"]["region"]
+                .get("startColumn")
+                .is_none()
+        );
     }
 }

@@ -7,7 +7,11 @@ use std::ops::Range;
 /// Renders findings as compiler-style diagnostics followed by a one-line summary.
 /// `color` selects ANSI styling (for terminals).
 pub fn render(findings: &[Finding], sources: &mut Sources, color: bool) -> String {
-    let renderer = if color { Renderer::styled() } else { Renderer::plain() };
+    let renderer = if color {
+        Renderer::styled()
+    } else {
+        Renderer::plain()
+    };
     let mut out = String::new();
     for finding in findings {
         out.push_str(&render_one(finding, sources, &renderer));
@@ -54,8 +58,10 @@ fn render_one(finding: &Finding, sources: &mut Sources, renderer: &Renderer) -> 
         .map(|l| (l, true))
         .chain(finding.related.iter().map(|l| (l, false)))
         .collect();
-    let texts: Vec<Option<String>> =
-        labels.iter().map(|(l, _)| sources.get(&l.location.file).map(str::to_string)).collect();
+    let texts: Vec<Option<String>> = labels
+        .iter()
+        .map(|(l, _)| sources.get(&l.location.file).map(str::to_string))
+        .collect();
 
     let mut title = finding.message.clone();
     if finding.occurrences > 1 {
@@ -64,8 +70,11 @@ fn render_one(finding: &Finding, sources: &mut Sources, renderer: &Renderer) -> 
     if let Some(k) = &finding.kernel {
         title.push_str(&format!(" [kernel `{k}`]"));
     }
-    let mut group =
-        Group::with_title(level(finding.severity).primary_title(title).id(finding.code.as_str()));
+    let mut group = Group::with_title(
+        level(finding.severity)
+            .primary_title(title)
+            .id(finding.code.as_str()),
+    );
 
     // One snippet per file, in order of first mention, with all of that file's labels.
     let mut files: Vec<&str> = Vec::new();
@@ -76,8 +85,9 @@ fn render_one(finding: &Finding, sources: &mut Sources, renderer: &Renderer) -> 
     }
     let mut without_source = Vec::new();
     for file in files {
-        let idx: Vec<usize> =
-            (0..labels.len()).filter(|&i| labels[i].0.location.file == file).collect();
+        let idx: Vec<usize> = (0..labels.len())
+            .filter(|&i| labels[i].0.location.file == file)
+            .collect();
         let Some(text) = texts[idx[0]].as_deref() else {
             without_source.extend(idx);
             continue;
@@ -88,8 +98,11 @@ fn render_one(finding: &Finding, sources: &mut Sources, renderer: &Renderer) -> 
             let (label, primary) = labels[i];
             match byte_range(text, label.location.line, label.location.column) {
                 Some(range) => {
-                    let kind =
-                        if primary { AnnotationKind::Primary } else { AnnotationKind::Context };
+                    let kind = if primary {
+                        AnnotationKind::Primary
+                    } else {
+                        AnnotationKind::Context
+                    };
                     snippet = snippet.annotation(kind.span(range).label(label.message.as_str()));
                     any = true;
                 }
@@ -137,7 +150,10 @@ fn byte_range(text: &str, line: u32, column: u32) -> Option<Range<usize>> {
         }
         return Some(start + indent..start + content.len());
     }
-    let col_byte = line_text.char_indices().nth(column as usize - 1).map(|(b, _)| b)?;
+    let col_byte = line_text
+        .char_indices()
+        .nth(column as usize - 1)
+        .map(|(b, _)| b)?;
     let rest = &line_text[col_byte..];
     let is_word = |c: char| c.is_alphanumeric() || c == '_' || c == '$' || c == '%' || c == '.';
     let len = match rest.chars().next() {
@@ -154,20 +170,31 @@ mod tests {
     use crate::Location;
 
     fn loc(line: u32, column: u32) -> Location {
-        Location { file: "k.cu".into(), line, column }
+        Location {
+            file: "k.cu".into(),
+            line,
+            column,
+        }
     }
 
     #[test]
     fn renders_primary_and_related_labels_with_source() {
         let mut sources = Sources::new();
         sources.insert("k.cu", "int a;\n  tile[t] = x;\n  y = tile[t+1];\n");
-        let f = Finding::new("shared-race", Severity::Error, "read-after-write race on `tile`")
-            .at(loc(3, 7), "(2) read by thread (0,0,0) of block (0,0,0)")
-            .related(loc(2, 3), "(1) write by thread (1,0,0) of block (0,0,0)")
-            .note("no barrier separates the two accesses")
-            .help("add __syncthreads() between the write and the read");
+        let f = Finding::new(
+            "shared-race",
+            Severity::Error,
+            "read-after-write race on `tile`",
+        )
+        .at(loc(3, 7), "(2) read by thread (0,0,0) of block (0,0,0)")
+        .related(loc(2, 3), "(1) write by thread (1,0,0) of block (0,0,0)")
+        .note("no barrier separates the two accesses")
+        .help("add __syncthreads() between the write and the read");
         let out = render(&[f], &mut sources, false);
-        assert!(out.contains("error[shared-race]: read-after-write race on `tile`"), "{out}");
+        assert!(
+            out.contains("error[shared-race]: read-after-write race on `tile`"),
+            "{out}"
+        );
         assert!(out.contains("k.cu:3:7"), "{out}");
         assert!(out.contains("tile[t] = x;"), "{out}");
         assert!(out.contains("(1) write by thread (1,0,0)"), "{out}");
@@ -179,8 +206,14 @@ mod tests {
     #[test]
     fn missing_source_falls_back_to_a_location_note() {
         let mut sources = Sources::new();
-        let f = Finding::new("x", Severity::Warning, "msg")
-            .at(Location { file: "/nonexistent/file.cu".into(), line: 4, column: 2 }, "here");
+        let f = Finding::new("x", Severity::Warning, "msg").at(
+            Location {
+                file: "/nonexistent/file.cu".into(),
+                line: 4,
+                column: 2,
+            },
+            "here",
+        );
         let out = render(&[f], &mut sources, false);
         assert!(out.contains("/nonexistent/file.cu:4:2: here"), "{out}");
         assert!(out.contains("1 warning"));
