@@ -62,6 +62,63 @@ pub fn short_name(full: &str) -> String {
     }
 }
 
+/// Whether `user` names the function whose demangled name is `full`, the way users write
+/// template instances: `reduce<256>` matches `void reduce<(unsigned int)256>(float*)`.
+/// Both sides drop the return type, parameters and qualifiers as [`short_name`] does but
+/// keep template arguments, then ignore spaces, C casts such as `(unsigned int)` and
+/// integer suffixes (`256u`, `8ul`).
+pub fn matches_user_name(full: &str, user: &str) -> bool {
+    let components = split_top_level(full, "::");
+    let last = components.last().copied().unwrap_or(full);
+    let without_params = match find_top_level(last, '(') {
+        Some(i) if !last[..i].ends_with("operator") => &last[..i],
+        _ => last,
+    };
+    let name = match rfind_top_level(without_params, ' ') {
+        Some(i) if !without_params[..i].ends_with("operator") => &without_params[i + 1..],
+        _ => without_params,
+    };
+    normalize_template_name(name) == normalize_template_name(user)
+}
+
+/// Removes spaces, parenthesised casts before literals and integer literal suffixes.
+fn normalize_template_name(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let chars: Vec<char> = s.chars().filter(|c| !c.is_whitespace()).collect();
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        // A cast: `(` letters `)` followed by a digit or minus sign.
+        if c == '(' {
+            if let Some(close) = chars[i..].iter().position(|&c| c == ')') {
+                let inner = &chars[i + 1..i + close];
+                let next = chars.get(i + close + 1);
+                if !inner.is_empty()
+                    && inner.iter().all(|c| c.is_ascii_alphabetic())
+                    && next.is_some_and(|n| n.is_ascii_digit() || *n == '-')
+                {
+                    i += close + 1;
+                    continue;
+                }
+            }
+        }
+        // An integer suffix: letters u/l after a digit, before a non-identifier character.
+        if (c == 'u' || c == 'U' || c == 'l' || c == 'L') && out.chars().last().is_some_and(|p| p.is_ascii_digit()) {
+            let mut j = i;
+            while j < chars.len() && matches!(chars[j], 'u' | 'U' | 'l' | 'L') {
+                j += 1;
+            }
+            if chars.get(j).is_none_or(|n| !(n.is_alphanumeric() || *n == '_')) {
+                i = j;
+                continue;
+            }
+        }
+        out.push(c);
+        i += 1;
+    }
+    out
+}
+
 /// Bracket depth after each byte, counting (), <> and [].
 fn depth_walk(s: &str, mut visit: impl FnMut(usize, char, i32) -> bool) {
     let mut depth = 0i32;
@@ -126,6 +183,17 @@ fn split_top_level<'a>(s: &'a str, separator: &str) -> Vec<&'a str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn template_instances_match_as_users_write_them() {
+        let full = "void reduce<(unsigned int)256>(float const*, float*, unsigned int)";
+        assert!(matches_user_name(full, "reduce<256>"));
+        assert!(matches_user_name(full, "reduce<256u>"));
+        assert!(!matches_user_name(full, "reduce<128>"));
+        assert!(!matches_user_name(full, "reduce"));
+        assert!(matches_user_name("void scale<float, 4>(float*)", "scale<float,4>"));
+        assert!(matches_user_name("ns::k<8ul>(int)", "k<8>"));
+    }
 
     #[test]
     fn kernels_and_static_shared_variables() {

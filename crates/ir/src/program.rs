@@ -266,6 +266,18 @@ impl Program {
             .iter()
             .filter(|(_, f)| f.demangled.as_ref().is_some_and(|d| d.short == name))
             .map(|(id, _)| id)
+            .collect::<Vec<_>>()
+            .into_iter()
+            .chain(
+                // `reduce<256>`: a template instance as users write it.
+                self.functions
+                    .iter()
+                    .filter(|(_, f)| {
+                        name.contains('<')
+                            && f.demangled.as_ref().is_some_and(|d| crate::demangle::matches_user_name(&d.full, name))
+                    })
+                    .map(|(id, _)| id),
+            )
             .collect()
     }
 
