@@ -22,6 +22,7 @@
  */
 #ifndef WARPCHECK_COOPERATIVE_GROUPS_H
 #define WARPCHECK_COOPERATIVE_GROUPS_H
+#define _COOPERATIVE_GROUPS_H_ /* CUDA's include guard */
 
 #include "warpcheck_prelude.h"
 

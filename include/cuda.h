@@ -5,6 +5,7 @@
  */
 #ifndef WARPCHECK_CUDA_H
 #define WARPCHECK_CUDA_H
+#define __cuda_cuda_h__ /* CUDA's include guard */
 
 #include "warpcheck_prelude.h"
 

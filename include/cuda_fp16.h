@@ -11,6 +11,7 @@
  */
 #ifndef WARPCHECK_CUDA_FP16_H
 #define WARPCHECK_CUDA_FP16_H
+#define __CUDA_FP16_H__ /* CUDA's include guard */
 
 #include "warpcheck_prelude.h"
 

@@ -22,6 +22,8 @@
 #endif
 
 #define __WARPCHECK__ 1
+/* CUDA's include guard of cuda_runtime.h, which nvcc force-includes; code tests it. */
+#define __CUDA_RUNTIME_H__
 
 /* libstdc++ hides __float128 (which NVPTX lacks) when __CUDACC__ is defined,
  * so it must be defined before the first system header, as clang's wrapper
@@ -59,6 +61,7 @@
 #include "warpcheck/vector_types.h"
 #include "warpcheck/driver_types.h"
 #include "warpcheck/runtime_api.h"
+#include "warpcheck/texture_types.h"
 
 /* threadIdx, blockIdx, blockDim, gridDim, warpSize: clang's own definitions,
  * which read the PTX special registers %tid, %ctaid, %ntid, %nctaid. */

@@ -21,7 +21,11 @@ fn collect(dir: &Path, root: &Path, files: &mut Vec<PathBuf>) -> io::Result<()> 
             collect(&path, root, files)?;
         } else if path.extension().is_some_and(|e| e == "h" || e == "hpp") {
             println!("cargo:rerun-if-changed={}", path.display());
-            files.push(path.strip_prefix(root).expect("file below root").to_path_buf());
+            files.push(
+                path.strip_prefix(root)
+                    .expect("file below root")
+                    .to_path_buf(),
+            );
         }
     }
     Ok(())
@@ -33,12 +37,17 @@ fn main() -> io::Result<()> {
     println!("cargo:rerun-if-changed={}", include.display());
     let mut files = Vec::new();
     collect(&include, &include, &mut files)?;
-    let mut out = String::from("/// Shim headers embedded from `include/`: (path relative to it, contents).\n");
+    let mut out = String::from(
+        "/// Shim headers embedded from `include/`: (path relative to it, contents).\n",
+    );
     out.push_str("pub(crate) static EMBEDDED_SHIMS: &[(&str, &str)] = &[\n");
     for file in &files {
         let relative = file.to_str().expect("UTF-8 header path").replace('\\', "/");
         let absolute = include.join(file);
-        out.push_str(&format!("    ({relative:?}, include_str!({:?})),\n", absolute.display().to_string()));
+        out.push_str(&format!(
+            "    ({relative:?}, include_str!({:?})),\n",
+            absolute.display().to_string()
+        ));
     }
     out.push_str("];\n");
     let out_dir = PathBuf::from(env::var("OUT_DIR").expect("set by Cargo"));

@@ -12,6 +12,7 @@
  */
 #ifndef WARPCHECK_DEVICE_FUNCTIONS_H
 #define WARPCHECK_DEVICE_FUNCTIONS_H
+#define __DEVICE_FUNCTIONS_H__ /* CUDA's include guard */
 
 #define __WARPCHECK_DEVICE static __device__ __inline__ __attribute__((always_inline))
 #define __WARPCHECK_HOST_DEVICE                                                \
@@ -116,10 +117,12 @@ __WARPCHECK_DEVICE unsigned long long __umul64hi(unsigned long long x,
                                                  unsigned long long y) {
   return __nvvm_mulhi_ull(x, y);
 }
-/* prmt.b32 (9.7.8.7). */
+/* prmt.b32 (9.7.8.7). CUDA uses only the low 3 bits of each selector nibble; prmt's default
+ * mode would read the 4th as "replicate the sign bit", so it is masked off (a difference
+ * found by crates/front/gpu/check_shims.sh on an H200). */
 __WARPCHECK_DEVICE unsigned int __byte_perm(unsigned int x, unsigned int y,
                                             unsigned int s) {
-  return __nvvm_prmt(x, y, s);
+  return __nvvm_prmt(x, y, s & 0x7777u);
 }
 /* sad (9.7.1.12): |x - y| + z. */
 __WARPCHECK_DEVICE unsigned int __sad(int x, int y, unsigned int z) {

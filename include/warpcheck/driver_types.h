@@ -9,6 +9,8 @@
  */
 #ifndef WARPCHECK_DRIVER_TYPES_H
 #define WARPCHECK_DRIVER_TYPES_H
+/* CUDA's own include guard, which code such as the samples' helper_cuda.h tests. */
+#define __DRIVER_TYPES_H__
 
 #include <stddef.h>
 

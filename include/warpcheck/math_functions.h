@@ -18,6 +18,7 @@
  */
 #ifndef WARPCHECK_MATH_FUNCTIONS_H
 #define WARPCHECK_MATH_FUNCTIONS_H
+#define __MATH_FUNCTIONS_H__ /* CUDA's include guard */
 
 #define __WARPCHECK_MATH static __device__ __inline__ __attribute__((always_inline))
 

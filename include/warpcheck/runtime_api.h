@@ -8,6 +8,7 @@
  */
 #ifndef WARPCHECK_RUNTIME_API_H
 #define WARPCHECK_RUNTIME_API_H
+#define __CUDA_RUNTIME_API_H__ /* CUDA's include guard */
 
 #include "driver_types.h"
 #include "vector_types.h"

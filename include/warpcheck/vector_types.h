@@ -6,6 +6,7 @@
  */
 #ifndef WARPCHECK_VECTOR_TYPES_H
 #define WARPCHECK_VECTOR_TYPES_H
+#define __VECTOR_TYPES_H__ /* CUDA's include guard */
 
 /* One base type gives four vector types. `align2` and `align4` are the
  * alignments CUDA gives to the 2- and 4-element forms; 1- and 3-element forms

@@ -152,38 +152,42 @@ __WARPCHECK_WARP unsigned int __match_all_sync(unsigned int mask, double value,
 #endif /* sm_70 */
 
 #if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 800
+/* redux.sync (9.7.13.10). The builtins take (value, membermask), the order of the PTX
+ * operands `redux.sync.op.type d, a, membermask` — the reverse of the CUDA functions, and
+ * of clang's own __clang_cuda_intrinsics.h, whose swapped arguments make the GPU fault with
+ * an illegal instruction (found by crates/front/gpu/check_shims.sh on an H200). */
 __WARPCHECK_WARP unsigned int __reduce_add_sync(unsigned int mask,
                                                 unsigned int value) {
-  return __nvvm_redux_sync_add(mask, value);
+  return __nvvm_redux_sync_add(value, mask);
 }
 __WARPCHECK_WARP int __reduce_add_sync(unsigned int mask, int value) {
-  return __nvvm_redux_sync_add(mask, value);
+  return __nvvm_redux_sync_add(value, mask);
 }
 __WARPCHECK_WARP unsigned int __reduce_min_sync(unsigned int mask,
                                                 unsigned int value) {
-  return __nvvm_redux_sync_umin(mask, value);
+  return __nvvm_redux_sync_umin(value, mask);
 }
 __WARPCHECK_WARP int __reduce_min_sync(unsigned int mask, int value) {
-  return __nvvm_redux_sync_min(mask, value);
+  return __nvvm_redux_sync_min(value, mask);
 }
 __WARPCHECK_WARP unsigned int __reduce_max_sync(unsigned int mask,
                                                 unsigned int value) {
-  return __nvvm_redux_sync_umax(mask, value);
+  return __nvvm_redux_sync_umax(value, mask);
 }
 __WARPCHECK_WARP int __reduce_max_sync(unsigned int mask, int value) {
-  return __nvvm_redux_sync_max(mask, value);
+  return __nvvm_redux_sync_max(value, mask);
 }
 __WARPCHECK_WARP unsigned int __reduce_and_sync(unsigned int mask,
                                                 unsigned int value) {
-  return __nvvm_redux_sync_and(mask, value);
+  return __nvvm_redux_sync_and(value, mask);
 }
 __WARPCHECK_WARP unsigned int __reduce_or_sync(unsigned int mask,
                                                unsigned int value) {
-  return __nvvm_redux_sync_or(mask, value);
+  return __nvvm_redux_sync_or(value, mask);
 }
 __WARPCHECK_WARP unsigned int __reduce_xor_sync(unsigned int mask,
                                                 unsigned int value) {
-  return __nvvm_redux_sync_xor(mask, value);
+  return __nvvm_redux_sync_xor(value, mask);
 }
 #endif /* sm_80 */
 

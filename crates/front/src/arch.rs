@@ -18,7 +18,10 @@ impl Arch {
             ))
         };
         let digits_and_suffix = name.strip_prefix("sm_").ok_or_else(invalid)?;
-        let digits: String = digits_and_suffix.chars().take_while(char::is_ascii_digit).collect();
+        let digits: String = digits_and_suffix
+            .chars()
+            .take_while(char::is_ascii_digit)
+            .collect();
         let suffix = &digits_and_suffix[digits.len()..];
         if digits.is_empty() || !(suffix.is_empty() || suffix == "a" || suffix == "f") {
             return Err(invalid());
@@ -27,7 +30,10 @@ impl Arch {
         if number < 20 {
             return Err(invalid());
         }
-        Ok(Arch { name: name.to_string(), number })
+        Ok(Arch {
+            name: name.to_string(),
+            number,
+        })
     }
 
     /// The PTX ISA version (times ten) that clang is told to target.

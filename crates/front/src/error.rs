@@ -10,7 +10,10 @@ pub enum FrontError {
     InputMissing { path: PathBuf },
 
     #[error("cannot read {}: {source}", path.display())]
-    InputUnreadable { path: PathBuf, source: std::io::Error },
+    InputUnreadable {
+        path: PathBuf,
+        source: std::io::Error,
+    },
 
     #[error(
         "unsupported file type {}: {} (supported: {})",
@@ -18,41 +21,45 @@ pub enum FrontError {
         match extension { Some(e) => format!("extension `.{e}`"), None => "no extension".to_string() },
         SUPPORTED_EXTENSIONS.join(", ")
     )]
-    UnsupportedFileType { path: PathBuf, extension: Option<String> },
+    UnsupportedFileType {
+        path: PathBuf,
+        extension: Option<String>,
+    },
 
     #[error("{0}")]
     InvalidOption(String),
 
     #[error("no {wanted} found{}\n{hint}", tried_list(tried))]
-    NoCompiler { wanted: &'static str, tried: Vec<String>, hint: &'static str },
+    NoCompiler {
+        wanted: &'static str,
+        tried: Vec<String>,
+        hint: &'static str,
+    },
 
     #[error("nvcc cannot compile {language} ({}); use clang (--compiler clang or auto)", path.display())]
     NvccCannotCompile { language: Language, path: PathBuf },
 
     #[error("could not run {}: {source}", program.display())]
-    CompilerNotRunnable { program: PathBuf, source: std::io::Error },
-
-    #[error(
-        "{compiler} failed to compile {} ({status})\ncommand: {command}\n{stderr}{}",
-        path.display(),
-        hint.as_ref().map(|h| format!("\nhint: {h}")).unwrap_or_default()
-    )]
-    CompilerFailed {
-        compiler: String,
-        path: PathBuf,
-        status: String,
-        command: String,
-        stderr: String,
-        /// What warpcheck knows about this failure, e.g. a known compiler bug and its
-        /// workaround.
-        hint: Option<String>,
+    CompilerNotRunnable {
+        program: PathBuf,
+        source: std::io::Error,
     },
 
+    #[error("{0}")]
+    CompilerFailed(Box<CompilerFailure>),
+
     #[error("{compiler} wrote no usable PTX for {}: {reason}", path.display())]
-    NoPtxOutput { compiler: String, path: PathBuf, reason: String },
+    NoPtxOutput {
+        compiler: String,
+        path: PathBuf,
+        reason: String,
+    },
 
     #[error("cannot prepare the shim headers in {}: {source}", dir.display())]
-    ShimSetup { dir: PathBuf, source: std::io::Error },
+    ShimSetup {
+        dir: PathBuf,
+        source: std::io::Error,
+    },
 }
 
 fn tried_list(tried: &[String]) -> String {
@@ -60,5 +67,40 @@ fn tried_list(tried: &[String]) -> String {
         String::new()
     } else {
         format!(" (tried: {})", tried.join("; "))
+    }
+}
+
+/// A compiler that ran and failed, with everything needed to understand why.
+#[derive(Debug)]
+pub struct CompilerFailure {
+    /// The compiler and its version, e.g. `clang 19.1.7`.
+    pub compiler: String,
+    pub path: PathBuf,
+    /// The exit status as the operating system reports it.
+    pub status: String,
+    /// The command line, ready to paste into a shell.
+    pub command: String,
+    /// The compiler's diagnostics.
+    pub stderr: String,
+    /// What warpcheck knows about this failure, e.g. a known compiler bug and its
+    /// workaround.
+    pub hint: Option<String>,
+}
+
+impl std::fmt::Display for CompilerFailure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{} failed to compile {} ({})\ncommand: {}\n{}",
+            self.compiler,
+            self.path.display(),
+            self.status,
+            self.command,
+            self.stderr
+        )?;
+        if let Some(hint) = &self.hint {
+            write!(f, "\nhint: {hint}")?;
+        }
+        Ok(())
     }
 }

@@ -20,7 +20,7 @@
 //! nvcc only stops optimising device code in debug mode).
 
 use crate::arch::Arch;
-use crate::error::FrontError;
+use crate::error::{CompilerFailure, FrontError};
 use crate::language::Language;
 use crate::options::CompileOptions;
 use crate::shims::{CUDA_PRELUDE, FALLBACK_SUBDIR, OPENCL_PRELUDE};
@@ -50,13 +50,25 @@ pub(crate) fn clang_frontend_args(
     let ptx_feature = format!("+ptx{}", arch.ptx_version());
     match language {
         Language::Cuda => {
-            for a in ["-x", "cuda", "--cuda-device-only", "-nocudainc", "-nocudalib"] {
+            for a in [
+                "-x",
+                "cuda",
+                "--cuda-device-only",
+                "-nocudainc",
+                "-nocudalib",
+            ] {
                 push(a);
             }
             push(&format!("--cuda-gpu-arch={}", arch.name));
         }
         Language::OpenCl => {
-            for a in ["-x", "cl", "-cl-std=CL2.0", "-target", "nvptx64-nvidia-cuda"] {
+            for a in [
+                "-x",
+                "cl",
+                "-cl-std=CL2.0",
+                "-target",
+                "nvptx64-nvidia-cuda",
+            ] {
                 push(a);
             }
             push(&format!("-march={}", arch.name));
@@ -120,10 +132,10 @@ pub(crate) enum Purpose {
 fn host_c_args(clang: &Compiler) -> Vec<OsString> {
     static CACHE: OnceLock<Mutex<HashMap<PathBuf, Vec<OsString>>>> = OnceLock::new();
     let cache = CACHE.get_or_init(|| Mutex::new(HashMap::new()));
-    if let Ok(cached) = cache.lock() {
-        if let Some(args) = cached.get(&clang.path) {
-            return args.clone();
-        }
+    if let Ok(cached) = cache.lock()
+        && let Some(args) = cached.get(&clang.path)
+    {
+        return args.clone();
     }
     let mut args: Vec<OsString> = Vec::new();
     match std::env::consts::ARCH {
@@ -172,9 +184,21 @@ pub(crate) fn compile_to_ptx(
     let mut args: Vec<OsString> = Vec::new();
     match compiler.kind {
         CompilerKind::Clang => {
-            args.extend(clang_frontend_args(compiler, language, arch, shim_dir, options, Purpose::Compile));
+            args.extend(clang_frontend_args(
+                compiler,
+                language,
+                arch,
+                shim_dir,
+                options,
+                Purpose::Compile,
+            ));
             args.push(format!("-O{}", options.opt_level).into());
             args.push("-gline-tables-only".into());
+            // The shim directory is temporary: name it by what it is in the line tables.
+            let mut prefix_map = OsString::from("-fdebug-prefix-map=");
+            prefix_map.push(shim_dir);
+            prefix_map.push("=/warpcheck-shims");
+            args.push(prefix_map);
             if language != Language::Cuda {
                 args.push("-gdwarf-2".into());
             }
@@ -208,25 +232,30 @@ pub(crate) fn compile_to_ptx(
     }
     let command_line = display_command(&compiler.path, &args);
     let stderr_path = work_dir.join("compiler-stderr.txt");
-    let stderr_file =
-        File::create(&stderr_path).map_err(|source| FrontError::ShimSetup { dir: work_dir.to_path_buf(), source })?;
+    let stderr_file = File::create(&stderr_path).map_err(|source| FrontError::ShimSetup {
+        dir: work_dir.to_path_buf(),
+        source,
+    })?;
     let status = Command::new(&compiler.path)
         .args(&args)
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(stderr_file)
         .status()
-        .map_err(|source| FrontError::CompilerNotRunnable { program: compiler.path.clone(), source })?;
+        .map_err(|source| FrontError::CompilerNotRunnable {
+            program: compiler.path.clone(),
+            source,
+        })?;
     let stderr = fs::read_to_string(&stderr_path).unwrap_or_default();
     if !status.success() {
-        return Err(FrontError::CompilerFailed {
+        return Err(FrontError::CompilerFailed(Box::new(CompilerFailure {
             compiler: compiler.to_string(),
             path: path.to_path_buf(),
             status: status.to_string(),
             command: command_line,
             hint: known_failure_hint(compiler, language, options, &stderr),
             stderr: stderr.trim_end().to_string(),
-        });
+        })));
     }
     let ptx = fs::read_to_string(&output).map_err(|error| FrontError::NoPtxOutput {
         compiler: compiler.to_string(),
@@ -244,7 +273,12 @@ pub(crate) fn compile_to_ptx(
 }
 
 /// Explanations of compiler failures that are compiler bugs rather than errors in the source.
-fn known_failure_hint(compiler: &Compiler, language: Language, options: &CompileOptions, stderr: &str) -> Option<String> {
+fn known_failure_hint(
+    compiler: &Compiler,
+    language: Language,
+    options: &CompileOptions,
+    stderr: &str,
+) -> Option<String> {
     if compiler.kind == CompilerKind::Clang
         && language == Language::OpenCl
         && options.opt_level == 0
@@ -274,10 +308,10 @@ pub(crate) fn dump_ast(
     options: &CompileOptions,
     shim_dir: &Path,
 ) -> Result<AstFacts, String> {
-    if language == Language::Cuda {
-        if let Ok(facts) = dump_ast_once(clang, language, arch, path, options, shim_dir, true) {
-            return Ok(facts);
-        }
+    if language == Language::Cuda
+        && let Ok(facts) = dump_ast_once(clang, language, arch, path, options, shim_dir, true)
+    {
+        return Ok(facts);
     }
     dump_ast_once(clang, language, arch, path, options, shim_dir, false)
 }
@@ -318,11 +352,18 @@ fn dump_ast_once(
         .stack_size(256 << 20)
         .spawn(move || ast_json::read_ast(stdout))
         .map_err(|e| format!("could not start the AST reader: {e}"))?;
-    let parsed = parser.join().map_err(|_| "the AST reader panicked".to_string())?;
-    let status = child.wait().map_err(|e| format!("clang's AST dump did not finish: {e}"))?;
+    let parsed = parser
+        .join()
+        .map_err(|_| "the AST reader panicked".to_string())?;
+    let status = child
+        .wait()
+        .map_err(|e| format!("clang's AST dump did not finish: {e}"))?;
     let stderr_text = stderr_reader.join().unwrap_or_default();
     if !status.success() {
-        return Err(format!("clang's AST dump failed ({status}): {}", stderr_text.trim_end()));
+        return Err(format!(
+            "clang's AST dump failed ({status}): {}",
+            stderr_text.trim_end()
+        ));
     }
     parsed.map_err(|e| format!("clang's AST dump could not be read: {e}"))
 }
@@ -338,7 +379,11 @@ fn display_command(program: &Path, args: &[OsString]) -> String {
 }
 
 fn quote(word: &str) -> String {
-    if !word.is_empty() && word.chars().all(|c| c.is_ascii_alphanumeric() || "-_=+./:,@%".contains(c)) {
+    if !word.is_empty()
+        && word
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_=+./:,@%".contains(c))
+    {
         word.to_string()
     } else {
         format!("'{}'", word.replace('\'', r"'\''"))

@@ -23,7 +23,10 @@ pub const SUPPORTED_EXTENSIONS: &[&str] = &[".cu", ".cl", ".c", ".ptx"];
 impl Language {
     /// The language of `path` from its extension (case-insensitive).
     pub fn from_path(path: &Path) -> Result<Language, FrontError> {
-        let extension = path.extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase);
+        let extension = path
+            .extension()
+            .and_then(|e| e.to_str())
+            .map(str::to_ascii_lowercase);
         match extension.as_deref() {
             Some("cu") => Ok(Language::Cuda),
             Some("cl") => Ok(Language::OpenCl),

@@ -38,6 +38,7 @@
 //! or the compiler's own diagnostics.
 
 mod arch;
+mod chevrons;
 mod error;
 mod invoke;
 mod language;
@@ -47,15 +48,15 @@ mod signature;
 mod toolchain;
 
 pub use arch::Arch;
-pub use error::FrontError;
+pub use error::{CompilerFailure, FrontError};
 pub use language::{Language, SUPPORTED_EXTENSIONS};
 pub use options::{CompileOptions, CompilerChoice};
 pub use shims::{embedded_headers, write_shim_headers};
 pub use signature::{
-    base_name, demangle, signatures_from_ptx, AddressSpace, KernelParam, KernelSignature, ParamKind, Pointee,
-    PointerParam, ScalarType, SignatureOrigin, StructType, VectorType,
+    AddressSpace, KernelParam, KernelSignature, ParamKind, Pointee, PointerParam, ScalarType,
+    SignatureOrigin, StructType, VectorType, base_name, demangle, signatures_from_ptx,
 };
-pub use toolchain::{Compiler, CompilerKind, Version, MAX_CLANG_MAJOR, MIN_CLANG_MAJOR};
+pub use toolchain::{Compiler, CompilerKind, MAX_CLANG_MAJOR, MIN_CLANG_MAJOR, Version};
 
 use signature::ptx_params::{self, Wanted};
 use std::path::{Path, PathBuf};
@@ -91,13 +92,20 @@ pub fn compile(path: &Path, options: &CompileOptions) -> Result<CompiledModule, 
 }
 
 /// Compiles `path` with `compiler` (which `options.compiler` does not override).
-pub fn compile_with(compiler: &Compiler, path: &Path, options: &CompileOptions) -> Result<CompiledModule, FrontError> {
+pub fn compile_with(
+    compiler: &Compiler,
+    path: &Path,
+    options: &CompileOptions,
+) -> Result<CompiledModule, FrontError> {
     let language = check_input(path)?;
     if language == Language::Ptx {
         return read_ptx(path);
     }
     if compiler.kind == CompilerKind::Nvcc && language != Language::Cuda {
-        return Err(FrontError::NvccCannotCompile { language, path: path.to_path_buf() });
+        return Err(FrontError::NvccCannotCompile {
+            language,
+            path: path.to_path_buf(),
+        });
     }
     let arch = Arch::parse(&options.arch)?;
     if options.opt_level > 3 {
@@ -109,7 +117,10 @@ pub fn compile_with(compiler: &Compiler, path: &Path, options: &CompileOptions) 
     let work_dir = tempfile::Builder::new()
         .prefix("warpcheck-")
         .tempdir()
-        .map_err(|source| FrontError::ShimSetup { dir: std::env::temp_dir(), source })?;
+        .map_err(|source| FrontError::ShimSetup {
+            dir: std::env::temp_dir(),
+            source,
+        })?;
     let shim_dir = shims::prepare(work_dir.path(), language)?;
 
     // The AST comes from clang, also when nvcc compiles (nvcc and clang mangle alike). Its
@@ -118,30 +129,70 @@ pub fn compile_with(compiler: &Compiler, path: &Path, options: &CompileOptions) 
         CompilerKind::Clang => Some(compiler.clone()),
         CompilerKind::Nvcc => Compiler::discover(CompilerChoice::Clang, language, path).ok(),
     };
-    let ast_dump = clang.map(|clang| {
-        let (arch, path, options, shim_dir) = (arch.clone(), path.to_path_buf(), options.clone(), shim_dir.clone());
-        std::thread::spawn(move || invoke::dump_ast(&clang, language, &arch, &path, &options, &shim_dir))
-    });
-    let compiled = invoke::compile_to_ptx(compiler, language, &arch, path, options, work_dir.path(), &shim_dir);
-    let ast = ast_dump.map(|handle| handle.join().unwrap_or_else(|_| Err("the AST dump thread panicked".into())));
-    let (ptx, command) = compiled?;
-
-    let wanted = if language == Language::C { Wanted::DefinedFuncs } else { Wanted::Entries };
-    let ptx_functions = ptx_params::ptx_functions(&ptx, wanted);
     let mut notes = Vec::new();
+    let source = CompiledSource {
+        path: path.to_path_buf(),
+        options: options.clone(),
+    };
+    let (_compiled_source, ptx, command, ast) = match compile_and_dump(
+        compiler,
+        clang.as_ref(),
+        language,
+        &arch,
+        &source,
+        &work_dir,
+        &shim_dir,
+    ) {
+        Ok((ptx, command, ast)) => (source, ptx, command, ast),
+        Err(error @ FrontError::CompilerFailed(_))
+            if compiler.kind == CompilerKind::Clang && language == Language::Cuda =>
+        {
+            // nvcc takes `<< <` … `>> >`; clang does not: retry with those closed up.
+            let Some(respelt) = respell_launches(path, work_dir.path(), options, &mut notes) else {
+                return Err(error);
+            };
+            let (ptx, command, ast) = compile_and_dump(
+                compiler,
+                clang.as_ref(),
+                language,
+                &arch,
+                &respelt,
+                &work_dir,
+                &shim_dir,
+            )
+            .map_err(|_| error)?;
+            (respelt, ptx, command, ast)
+        }
+        Err(error) => return Err(error),
+    };
+
+    let wanted = if language == Language::C {
+        Wanted::DefinedFuncs
+    } else {
+        Wanted::Entries
+    };
+    let ptx_functions = ptx_params::ptx_functions(&ptx, wanted);
     let signatures = match ast {
         Some(Ok(facts)) => signature::merge(&facts, &ptx_functions),
         Some(Err(reason)) => {
             if !ptx_functions.is_empty() {
-                notes.push(format!("kernel parameters are named by position (arg0, arg1 …): {reason}"));
+                notes.push(format!(
+                    "kernel parameters are named by position (arg0, arg1 …): {reason}"
+                ));
             }
-            ptx_functions.iter().map(ptx_params::signature_from_ptx_function).collect()
+            ptx_functions
+                .iter()
+                .map(ptx_params::signature_from_ptx_function)
+                .collect()
         }
         None => {
             if !ptx_functions.is_empty() {
                 notes.push("kernel parameters are named by position (arg0, arg1 …): no clang to read their names".into());
             }
-            ptx_functions.iter().map(ptx_params::signature_from_ptx_function).collect()
+            ptx_functions
+                .iter()
+                .map(ptx_params::signature_from_ptx_function)
+                .collect()
         }
     };
     Ok(CompiledModule {
@@ -155,10 +206,97 @@ pub fn compile_with(compiler: &Compiler, path: &Path, options: &CompileOptions) 
     })
 }
 
+/// The file handed to the compiler and the options to use with it.
+struct CompiledSource {
+    path: PathBuf,
+    options: CompileOptions,
+}
+
+type AstResult = Option<Result<signature::ast_json::AstFacts, String>>;
+
+/// Compiles to PTX while clang's AST dump of the same source runs on another thread.
+fn compile_and_dump(
+    compiler: &Compiler,
+    clang: Option<&Compiler>,
+    language: Language,
+    arch: &Arch,
+    source: &CompiledSource,
+    work_dir: &tempfile::TempDir,
+    shim_dir: &Path,
+) -> Result<(String, String, AstResult), FrontError> {
+    let ast_dump = clang.map(|clang| {
+        let (clang, arch, path, options, shim_dir) = (
+            clang.clone(),
+            arch.clone(),
+            source.path.clone(),
+            source.options.clone(),
+            shim_dir.to_path_buf(),
+        );
+        std::thread::spawn(move || {
+            invoke::dump_ast(&clang, language, &arch, &path, &options, &shim_dir)
+        })
+    });
+    let compiled = invoke::compile_to_ptx(
+        compiler,
+        language,
+        arch,
+        &source.path,
+        &source.options,
+        work_dir.path(),
+        shim_dir,
+    );
+    let ast = ast_dump.map(|handle| {
+        handle
+            .join()
+            .unwrap_or_else(|_| Err("the AST dump thread panicked".into()))
+    });
+    let (ptx, command) = compiled?;
+    Ok((ptx, command, ast))
+}
+
+/// A copy of `path` in `work_dir` with spaced launch chevrons closed up (see [`chevrons`]),
+/// which keeps the original's file name and line numbers (`#line`) and quote-include
+/// directory (`-iquote`); `None` when the file has none.
+fn respell_launches(
+    path: &Path,
+    work_dir: &Path,
+    options: &CompileOptions,
+    notes: &mut Vec<String>,
+) -> Option<CompiledSource> {
+    let text = std::fs::read_to_string(path).ok()?;
+    let (respelt, lines) = chevrons::close_up_launch_chevrons(&text)?;
+    let copy_dir = work_dir.join("respelt");
+    std::fs::create_dir_all(&copy_dir).ok()?;
+    let copy = copy_dir.join(path.file_name()?);
+    let original = path.canonicalize().ok()?;
+    let quoted = original
+        .to_string_lossy()
+        .replace('\\', "\\\\")
+        .replace('"', "\\\"");
+    std::fs::write(&copy, format!("#line 1 \"{quoted}\"\n{respelt}")).ok()?;
+    let mut options = options.clone();
+    if let Some(dir) = original.parent() {
+        options
+            .extra_args
+            .insert(0, format!("-iquote{}", dir.display()));
+    }
+    let list: Vec<String> = lines.iter().map(usize::to_string).collect();
+    notes.push(format!(
+        "compiled with the kernel launches on line(s) {} respelt `<<<` … `>>>`: clang does not accept `<< <` … `>> >`, which nvcc does",
+        list.join(", ")
+    ));
+    Some(CompiledSource {
+        path: copy,
+        options,
+    })
+}
+
 /// The language of `path`, once it is known to exist.
 fn check_input(path: &Path) -> Result<Language, FrontError> {
     if !path.exists() {
-        return Err(FrontError::InputMissing { path: path.to_path_buf() });
+        return Err(FrontError::InputMissing {
+            path: path.to_path_buf(),
+        });
     }
     if path.is_dir() {
         return Err(FrontError::InputUnreadable {
@@ -170,10 +308,16 @@ fn check_input(path: &Path) -> Result<Language, FrontError> {
 }
 
 fn read_ptx(path: &Path) -> Result<CompiledModule, FrontError> {
-    let bytes = std::fs::read(path).map_err(|source| FrontError::InputUnreadable { path: path.to_path_buf(), source })?;
+    let bytes = std::fs::read(path).map_err(|source| FrontError::InputUnreadable {
+        path: path.to_path_buf(),
+        source,
+    })?;
     let ptx = String::from_utf8(bytes).map_err(|_| FrontError::InputUnreadable {
         path: path.to_path_buf(),
-        source: std::io::Error::new(std::io::ErrorKind::InvalidData, "the file is not UTF-8 text"),
+        source: std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            "the file is not UTF-8 text",
+        ),
     })?;
     let signatures = signatures_from_ptx(&ptx);
     Ok(CompiledModule {

@@ -40,7 +40,11 @@ pub fn write_shim_headers(dir: &Path) -> std::io::Result<()> {
 pub(crate) fn prepare(work_dir: &Path, language: Language) -> Result<PathBuf, FrontError> {
     if let Some(dir) = std::env::var_os("WARPCHECK_INCLUDE").filter(|v| !v.is_empty()) {
         let dir = PathBuf::from(dir);
-        let prelude = if language == Language::OpenCl { OPENCL_PRELUDE } else { CUDA_PRELUDE };
+        let prelude = if language == Language::OpenCl {
+            OPENCL_PRELUDE
+        } else {
+            CUDA_PRELUDE
+        };
         if !dir.join(prelude).is_file() {
             return Err(FrontError::ShimSetup {
                 dir: dir.clone(),
@@ -53,7 +57,10 @@ pub(crate) fn prepare(work_dir: &Path, language: Language) -> Result<PathBuf, Fr
         return Ok(dir);
     }
     let dir = work_dir.join("include");
-    let setup_error = |source| FrontError::ShimSetup { dir: dir.clone(), source };
+    let setup_error = |source| FrontError::ShimSetup {
+        dir: dir.clone(),
+        source,
+    };
     for (relative, contents) in EMBEDDED_SHIMS {
         let wanted = match language {
             Language::OpenCl => *relative == OPENCL_PRELUDE,
@@ -81,7 +88,13 @@ mod tests {
     #[test]
     fn the_preludes_are_embedded() {
         let names: Vec<&str> = embedded_headers().iter().map(|(n, _)| *n).collect();
-        for wanted in [CUDA_PRELUDE, OPENCL_PRELUDE, "cuda_runtime.h", "cooperative_groups.h", "cuda_fp16.h"] {
+        for wanted in [
+            CUDA_PRELUDE,
+            OPENCL_PRELUDE,
+            "cuda_runtime.h",
+            "cooperative_groups.h",
+            "cuda_fp16.h",
+        ] {
             assert!(names.contains(&wanted), "{wanted} missing from {names:?}");
         }
     }

@@ -20,7 +20,8 @@ pub const MAX_CLANG_MAJOR: u32 = 20;
 
 const INSTALL_CLANG_HINT: &str = "install clang 14 or later (Debian/Ubuntu: `apt-get install clang`; \
 Fedora: `dnf install clang`; macOS: `brew install llvm`), or point WARPCHECK_CLANG at a clang binary";
-const INSTALL_NVCC_HINT: &str = "install the CUDA toolkit (and set CUDA_HOME), or use clang: --compiler clang";
+const INSTALL_NVCC_HINT: &str =
+    "install the CUDA toolkit (and set CUDA_HOME), or use clang: --compiler clang";
 
 /// Which program a [`Compiler`] is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
@@ -63,11 +64,18 @@ impl fmt::Display for Compiler {
 
 impl Compiler {
     /// The compiler to use for `language` under `choice`.
-    pub fn discover(choice: CompilerChoice, language: Language, path: &Path) -> Result<Compiler, FrontError> {
+    pub fn discover(
+        choice: CompilerChoice,
+        language: Language,
+        path: &Path,
+    ) -> Result<Compiler, FrontError> {
         match (choice, language) {
             (CompilerChoice::Nvcc, Language::Cuda) => find_nvcc(),
             (CompilerChoice::Nvcc, Language::OpenCl | Language::C) => {
-                Err(FrontError::NvccCannotCompile { language, path: path.to_path_buf() })
+                Err(FrontError::NvccCannotCompile {
+                    language,
+                    path: path.to_path_buf(),
+                })
             }
             (CompilerChoice::Auto, Language::Cuda) => find_nvcc().or_else(|_| find_clang()),
             _ => find_clang(),
@@ -80,7 +88,10 @@ impl Compiler {
         let text = version_text(program)?;
         let version = parse_clang_version(&text).ok_or_else(|| FrontError::NoCompiler {
             wanted: "clang",
-            tried: vec![format!("{} does not report a clang version", program.display())],
+            tried: vec![format!(
+                "{} does not report a clang version",
+                program.display()
+            )],
             hint: INSTALL_CLANG_HINT,
         })?;
         if version.major < MIN_CLANG_MAJOR {
@@ -90,7 +101,11 @@ impl Compiler {
                 hint: INSTALL_CLANG_HINT,
             });
         }
-        Ok(Compiler { kind: CompilerKind::Clang, path: program.to_path_buf(), version })
+        Ok(Compiler {
+            kind: CompilerKind::Clang,
+            path: program.to_path_buf(),
+            version,
+        })
     }
 
     /// The nvcc at `program`, if it runs and reports its release.
@@ -99,10 +114,17 @@ impl Compiler {
         let text = version_text(program)?;
         let version = parse_nvcc_version(&text).ok_or_else(|| FrontError::NoCompiler {
             wanted: "nvcc",
-            tried: vec![format!("{} does not report an nvcc release", program.display())],
+            tried: vec![format!(
+                "{} does not report an nvcc release",
+                program.display()
+            )],
             hint: INSTALL_NVCC_HINT,
         })?;
-        Ok(Compiler { kind: CompilerKind::Nvcc, path: program.to_path_buf(), version })
+        Ok(Compiler {
+            kind: CompilerKind::Nvcc,
+            path: program.to_path_buf(),
+            version,
+        })
     }
 
     /// Every distinct clang of version 14 or later on `PATH` (`clang`, `clang-14` …
@@ -110,11 +132,15 @@ impl Compiler {
     pub fn all_clangs() -> Vec<Compiler> {
         let mut found: Vec<Compiler> = Vec::new();
         for name in clang_candidate_names() {
-            let Some(path) = search_path(&name) else { continue };
-            if let Ok(compiler) = Compiler::clang_at(&path) {
-                if !found.iter().any(|c| c.version.major == compiler.version.major) {
-                    found.push(compiler);
-                }
+            let Some(path) = search_path(&name) else {
+                continue;
+            };
+            if let Ok(compiler) = Compiler::clang_at(&path)
+                && !found
+                    .iter()
+                    .any(|c| c.version.major == compiler.version.major)
+            {
+                found.push(compiler);
             }
         }
         found.sort_by_key(|c| c.version);
@@ -124,7 +150,11 @@ impl Compiler {
 
 fn clang_candidate_names() -> Vec<String> {
     let mut names = vec!["clang".to_string()];
-    names.extend((MIN_CLANG_MAJOR..=MAX_CLANG_MAJOR).rev().map(|major| format!("clang-{major}")));
+    names.extend(
+        (MIN_CLANG_MAJOR..=MAX_CLANG_MAJOR)
+            .rev()
+            .map(|major| format!("clang-{major}")),
+    );
     names
 }
 
@@ -132,9 +162,16 @@ fn find_clang() -> Result<Compiler, FrontError> {
     if let Some(program) = env::var_os("WARPCHECK_CLANG").filter(|v| !v.is_empty()) {
         // An explicit choice is not second-guessed: if it does not work, say so.
         return Compiler::clang_at(PathBuf::from(program)).map_err(|error| match error {
-            FrontError::NoCompiler { wanted, tried, hint } => FrontError::NoCompiler {
+            FrontError::NoCompiler {
                 wanted,
-                tried: tried.into_iter().map(|t| format!("WARPCHECK_CLANG: {t}")).collect(),
+                tried,
+                hint,
+            } => FrontError::NoCompiler {
+                wanted,
+                tried: tried
+                    .into_iter()
+                    .map(|t| format!("WARPCHECK_CLANG: {t}"))
+                    .collect(),
                 hint,
             },
             other => other,
@@ -142,7 +179,9 @@ fn find_clang() -> Result<Compiler, FrontError> {
     }
     let mut tried = Vec::new();
     for name in clang_candidate_names() {
-        let Some(path) = search_path(&name) else { continue };
+        let Some(path) = search_path(&name) else {
+            continue;
+        };
         match Compiler::clang_at(&path) {
             Ok(compiler) => return Ok(compiler),
             Err(FrontError::NoCompiler { tried: reasons, .. }) => tried.extend(reasons),
@@ -150,9 +189,15 @@ fn find_clang() -> Result<Compiler, FrontError> {
         }
     }
     if tried.is_empty() {
-        tried.push(format!("clang, clang-{MAX_CLANG_MAJOR} … clang-{MIN_CLANG_MAJOR} on PATH: none found"));
+        tried.push(format!(
+            "clang, clang-{MAX_CLANG_MAJOR} … clang-{MIN_CLANG_MAJOR} on PATH: none found"
+        ));
     }
-    Err(FrontError::NoCompiler { wanted: "clang 14 or later", tried, hint: INSTALL_CLANG_HINT })
+    Err(FrontError::NoCompiler {
+        wanted: "clang 14 or later",
+        tried,
+        hint: INSTALL_CLANG_HINT,
+    })
 }
 
 fn find_nvcc() -> Result<Compiler, FrontError> {
@@ -170,20 +215,27 @@ fn find_nvcc() -> Result<Compiler, FrontError> {
             Err(error) => tried.push(error.to_string()),
         }
     }
-    Err(FrontError::NoCompiler { wanted: "nvcc", tried, hint: INSTALL_NVCC_HINT })
+    Err(FrontError::NoCompiler {
+        wanted: "nvcc",
+        tried,
+        hint: INSTALL_NVCC_HINT,
+    })
 }
 
 /// `name` resolved through `PATH`, like a shell would.
 fn search_path(name: &str) -> Option<PathBuf> {
     let path: OsString = env::var_os("PATH")?;
-    env::split_paths(&path).map(|dir| dir.join(name)).find(|candidate| is_executable(candidate))
+    env::split_paths(&path)
+        .map(|dir| dir.join(name))
+        .find(|candidate| is_executable(candidate))
 }
 
 fn is_executable(path: &Path) -> bool {
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt;
-        path.metadata().is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+        path.metadata()
+            .is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
     }
     #[cfg(not(unix))]
     {
@@ -195,8 +247,15 @@ fn version_text(program: &Path) -> Result<String, FrontError> {
     let output = Command::new(program)
         .arg("--version")
         .output()
-        .map_err(|source| FrontError::CompilerNotRunnable { program: program.to_path_buf(), source })?;
-    Ok(format!("{}{}", String::from_utf8_lossy(&output.stdout), String::from_utf8_lossy(&output.stderr)))
+        .map_err(|source| FrontError::CompilerNotRunnable {
+            program: program.to_path_buf(),
+            source,
+        })?;
+    Ok(format!(
+        "{}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    ))
 }
 
 /// The version in `clang --version` output: "Debian clang version 14.0.6",
@@ -208,22 +267,32 @@ pub fn parse_clang_version(text: &str) -> Option<Version> {
 
 /// The release in `nvcc --version` output: "Cuda compilation tools, release 12.4, V12.4.131".
 pub fn parse_nvcc_version(text: &str) -> Option<Version> {
-    if let Some(at) = text.find(", V") {
-        if let Some(version) = parse_dotted(&text[at + 3..]) {
-            return Some(version);
-        }
+    if let Some(at) = text.find(", V")
+        && let Some(version) = parse_dotted(&text[at + 3..])
+    {
+        return Some(version);
     }
     let rest = &text[text.find("release ")? + "release ".len()..];
     parse_dotted(rest)
 }
 
 fn parse_dotted(text: &str) -> Option<Version> {
-    let token: String = text.chars().take_while(|c| c.is_ascii_digit() || *c == '.').collect();
-    let mut parts = token.split('.').filter(|p| !p.is_empty()).map(|p| p.parse::<u32>());
+    let token: String = text
+        .chars()
+        .take_while(|c| c.is_ascii_digit() || *c == '.')
+        .collect();
+    let mut parts = token
+        .split('.')
+        .filter(|p| !p.is_empty())
+        .map(|p| p.parse::<u32>());
     let major = parts.next()?.ok()?;
     let minor = parts.next().and_then(Result::ok).unwrap_or(0);
     let patch = parts.next().and_then(Result::ok).unwrap_or(0);
-    Some(Version { major, minor, patch })
+    Some(Version {
+        major,
+        minor,
+        patch,
+    })
 }
 
 #[cfg(test)]
@@ -232,15 +301,33 @@ mod tests {
 
     #[test]
     fn reads_compiler_versions() {
-        let v = |major, minor, patch| Some(Version { major, minor, patch });
-        assert_eq!(parse_clang_version("Debian clang version 14.0.6\nTarget: x86_64"), v(14, 0, 6));
-        assert_eq!(parse_clang_version("Ubuntu clang version 18.1.3 (1ubuntu1)"), v(18, 1, 3));
-        assert_eq!(parse_clang_version("clang version 20.0.0git (https://github.com/llvm)"), v(20, 0, 0));
+        let v = |major, minor, patch| {
+            Some(Version {
+                major,
+                minor,
+                patch,
+            })
+        };
+        assert_eq!(
+            parse_clang_version("Debian clang version 14.0.6\nTarget: x86_64"),
+            v(14, 0, 6)
+        );
+        assert_eq!(
+            parse_clang_version("Ubuntu clang version 18.1.3 (1ubuntu1)"),
+            v(18, 1, 3)
+        );
+        assert_eq!(
+            parse_clang_version("clang version 20.0.0git (https://github.com/llvm)"),
+            v(20, 0, 0)
+        );
         assert_eq!(parse_clang_version("gcc (Debian 12.2.0-14) 12.2.0"), None);
         assert_eq!(
             parse_nvcc_version("Cuda compilation tools, release 12.4, V12.4.131\nBuild cuda_12.4"),
             v(12, 4, 131)
         );
-        assert_eq!(parse_nvcc_version("Cuda compilation tools, release 11.8"), v(11, 8, 0));
+        assert_eq!(
+            parse_nvcc_version("Cuda compilation tools, release 11.8"),
+            v(11, 8, 0)
+        );
     }
 }

@@ -1,11 +1,12 @@
 //! With no compiler on PATH the error says how to install one. This file holds a single
 //! test because it changes the process environment.
 
-use warpcheck_front::{compile, CompileOptions, CompilerChoice, FrontError};
+use warpcheck_front::{CompileOptions, CompilerChoice, FrontError, compile};
 
 #[test]
 fn without_a_compiler_the_error_says_how_to_get_one() {
-    let fixture = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/warp.cu");
+    let fixture =
+        std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/warp.cu");
     let empty = tempfile::tempdir().unwrap();
     // SAFETY: this test binary runs this one test, so no other thread reads the environment.
     unsafe {
@@ -17,11 +18,17 @@ fn without_a_compiler_the_error_says_how_to_get_one() {
     let error = compile(&fixture, &CompileOptions::default()).unwrap_err();
     assert!(matches!(error, FrontError::NoCompiler { .. }), "{error:?}");
     let message = error.to_string();
-    assert!(message.starts_with("no clang 14 or later found"), "{message}");
+    assert!(
+        message.starts_with("no clang 14 or later found"),
+        "{message}"
+    );
     assert!(message.contains("apt-get install clang"), "{message}");
 
     if !std::path::Path::new("/usr/local/cuda/bin/nvcc").exists() {
-        let nvcc = CompileOptions { compiler: CompilerChoice::Nvcc, ..CompileOptions::default() };
+        let nvcc = CompileOptions {
+            compiler: CompilerChoice::Nvcc,
+            ..CompileOptions::default()
+        };
         let message = compile(&fixture, &nvcc).unwrap_err().to_string();
         assert!(message.starts_with("no nvcc found"), "{message}");
         assert!(message.contains("--compiler clang"), "{message}");
@@ -29,6 +36,8 @@ fn without_a_compiler_the_error_says_how_to_get_one() {
 
     // SAFETY: as above.
     unsafe { std::env::set_var("WARPCHECK_CLANG", empty.path().join("clang-99")) };
-    let message = compile(&fixture, &CompileOptions::default()).unwrap_err().to_string();
+    let message = compile(&fixture, &CompileOptions::default())
+        .unwrap_err()
+        .to_string();
     assert!(message.contains("clang-99"), "{message}");
 }

@@ -62,7 +62,9 @@ pub(crate) struct RecordInfo {
 pub(crate) fn read_ast(mut reader: impl Read) -> Result<AstFacts, serde_json::Error> {
     let mut facts = AstFacts::default();
     let mut bytes = Vec::new();
-    reader.read_to_end(&mut bytes).map_err(serde_json::Error::io)?;
+    reader
+        .read_to_end(&mut bytes)
+        .map_err(serde_json::Error::io)?;
     let mut deserializer = serde_json::Deserializer::from_slice(&bytes);
     // Expression trees nest deeper than serde_json's default limit of 128; the caller runs
     // this on a thread with a large stack.
@@ -134,7 +136,10 @@ enum Role {
 
 fn role_of(kind: &str) -> Role {
     match kind {
-        "TranslationUnitDecl" | "NamespaceDecl" | "LinkageSpecDecl" | "FunctionTemplateDecl"
+        "TranslationUnitDecl"
+        | "NamespaceDecl"
+        | "LinkageSpecDecl"
+        | "FunctionTemplateDecl"
         | "ExternCContextDecl" => Role::Container,
         "FunctionDecl" => Role::Function,
         "CXXRecordDecl" | "RecordDecl" => Role::Record,
@@ -177,14 +182,22 @@ impl<'de> Visitor<'de> for NodeSeed<'_> {
                     role = role_of(&kind);
                 }
                 Key::Name if role != Role::Skip => name = Some(map.next_value()?),
-                Key::MangledName if role == Role::Function => mangled_name = Some(map.next_value()?),
+                Key::MangledName if role == Role::Function => {
+                    mangled_name = Some(map.next_value()?)
+                }
                 Key::Type if role != Role::Skip => ty = map.next_value()?,
                 Key::TagUsed if role == Role::Record => tag = Some(map.next_value()?),
                 Key::CompleteDefinition if role == Role::Record => complete = map.next_value()?,
                 Key::Inner => match role {
-                    Role::Container => map.next_value_seed(ChildrenSeed { facts: &mut *self.facts })?,
-                    Role::Function => map.next_value_seed(FunctionChildrenSeed { function: &mut function })?,
-                    Role::Record => map.next_value_seed(RecordChildrenSeed { record: &mut record })?,
+                    Role::Container => map.next_value_seed(ChildrenSeed {
+                        facts: &mut *self.facts,
+                    })?,
+                    Role::Function => map.next_value_seed(FunctionChildrenSeed {
+                        function: &mut function,
+                    })?,
+                    Role::Record => map.next_value_seed(RecordChildrenSeed {
+                        record: &mut record,
+                    })?,
                     _ => {
                         map.next_value::<IgnoredAny>()?;
                     }
@@ -214,11 +227,16 @@ impl<'de> Visitor<'de> for NodeSeed<'_> {
             }
             Role::Typedef => {
                 if let Some(name) = name {
-                    let names_the_anonymous_record = ty.desugared_qual_type.as_deref() == Some(name.as_str())
+                    let names_the_anonymous_record = ty.desugared_qual_type.as_deref()
+                        == Some(name.as_str())
                         || ty.qual_type.as_deref().is_some_and(|q| {
-                            q.strip_prefix("struct ").or_else(|| q.strip_prefix("union ")) == Some(name.as_str())
+                            q.strip_prefix("struct ")
+                                .or_else(|| q.strip_prefix("union "))
+                                == Some(name.as_str())
                         });
-                    if let (Some(record), true) = (pending_anonymous_record, names_the_anonymous_record) {
+                    if let (Some(record), true) =
+                        (pending_anonymous_record, names_the_anonymous_record)
+                    {
                         self.facts.records.entry(name.clone()).or_insert(record);
                     }
                     if let Some(target) = ty.desugared_qual_type.or(ty.qual_type) {
@@ -254,7 +272,12 @@ impl<'de> Visitor<'de> for ChildrenSeed<'_> {
         f.write_str("a list of AST nodes")
     }
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
-        while seq.next_element_seed(NodeSeed { facts: &mut *self.facts })?.is_some() {}
+        while seq
+            .next_element_seed(NodeSeed {
+                facts: &mut *self.facts,
+            })?
+            .is_some()
+        {}
         Ok(())
     }
 }
@@ -283,7 +306,9 @@ impl<'de> Visitor<'de> for FunctionChildrenSeed<'_> {
                     name: child.name.unwrap_or_default(),
                     qual_type: child.qual_type.unwrap_or_default(),
                 }),
-                "CUDAGlobalAttr" | "OpenCLKernelAttr" | "DeviceKernelAttr" => self.function.is_kernel = true,
+                "CUDAGlobalAttr" | "OpenCLKernelAttr" | "DeviceKernelAttr" => {
+                    self.function.is_kernel = true
+                }
                 "CompoundStmt" => self.function.has_body = true,
                 _ => {}
             }
@@ -308,11 +333,17 @@ impl<'de> de::Deserialize<'de> for FunctionChild {
                 f.write_str("an AST node")
             }
             fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<FunctionChild, A::Error> {
-                let mut child = FunctionChild { kind: String::new(), name: None, qual_type: None };
+                let mut child = FunctionChild {
+                    kind: String::new(),
+                    name: None,
+                    qual_type: None,
+                };
                 while let Some(key) = map.next_key::<Key>()? {
                     match key {
                         Key::Kind => child.kind = map.next_value()?,
-                        Key::Name if child.kind == "ParmVarDecl" => child.name = Some(map.next_value()?),
+                        Key::Name if child.kind == "ParmVarDecl" => {
+                            child.name = Some(map.next_value()?)
+                        }
                         Key::Type if child.kind == "ParmVarDecl" => {
                             let ty: TypeField = map.next_value()?;
                             child.qual_type = ty.qual_type;
@@ -349,7 +380,10 @@ impl<'de> Visitor<'de> for RecordChildrenSeed<'_> {
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
         while let Some(child) = seq.next_element::<RecordChild>()? {
             match child.kind.as_str() {
-                "FieldDecl" => self.record.field_types.push(child.qual_type.unwrap_or_default()),
+                "FieldDecl" => self
+                    .record
+                    .field_types
+                    .push(child.qual_type.unwrap_or_default()),
                 "AlignedAttr" => self.record.aligned = child.value.and_then(|v| v.parse().ok()),
                 "PackedAttr" => self.record.packed = true,
                 _ => {}
@@ -376,7 +410,11 @@ impl<'de> de::Deserialize<'de> for RecordChild {
                 f.write_str("an AST node")
             }
             fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<RecordChild, A::Error> {
-                let mut child = RecordChild { kind: String::new(), qual_type: None, value: None };
+                let mut child = RecordChild {
+                    kind: String::new(),
+                    qual_type: None,
+                    value: None,
+                };
                 while let Some(key) = map.next_key::<Key>()? {
                     match key {
                         Key::Kind => child.kind = map.next_value()?,
@@ -404,7 +442,10 @@ struct FirstValueSeed;
 
 impl<'de> DeserializeSeed<'de> for FirstValueSeed {
     type Value = Option<String>;
-    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Option<String>, D::Error> {
+    fn deserialize<D: Deserializer<'de>>(
+        self,
+        deserializer: D,
+    ) -> Result<Option<String>, D::Error> {
         deserializer.deserialize_any(self)
     }
 }
@@ -486,7 +527,10 @@ mod tests {
           {"id":"0x7","kind":"FunctionDecl","name":"decl_only","mangledName":"_Z9decl_onlyv","inner":[]}
         ]}"#;
         let facts = read_ast(dump.as_bytes()).unwrap();
-        assert_eq!(facts.typedefs.get("real_t").map(String::as_str), Some("float"));
+        assert_eq!(
+            facts.typedefs.get("real_t").map(String::as_str),
+            Some("float")
+        );
         let record = &facts.records["P"];
         assert_eq!(record.field_types, vec!["int", "double[3]"]);
         assert_eq!(record.aligned, Some(16));
@@ -496,12 +540,22 @@ mod tests {
         let kernel = &facts.functions[0];
         assert_eq!(kernel.mangled_name.as_deref(), Some("_ZN2ns1kEPfS_"));
         assert!(kernel.is_kernel && kernel.has_body);
-        assert_eq!(kernel.params.iter().map(|p| p.name.as_str()).collect::<Vec<_>>(), vec!["out", "p"]);
+        assert_eq!(
+            kernel
+                .params
+                .iter()
+                .map(|p| p.name.as_str())
+                .collect::<Vec<_>>(),
+            vec!["out", "p"]
+        );
         assert!(!facts.functions[1].is_kernel && !facts.functions[1].has_body);
     }
 
     #[test]
     fn rejects_truncated_dumps() {
-        assert!(read_ast(&br#"{"kind":"TranslationUnitDecl","inner":[{"kind":"FunctionDecl""#[..]).is_err());
+        assert!(
+            read_ast(&br#"{"kind":"TranslationUnitDecl","inner":[{"kind":"FunctionDecl""#[..])
+                .is_err()
+        );
     }
 }

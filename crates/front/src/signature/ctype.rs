@@ -23,14 +23,18 @@ pub(crate) fn classify(spelling: &str, facts: &AstFacts) -> ParamKind {
 
 fn classify_at(spelling: &str, facts: &AstFacts, depth: usize) -> ParamKind {
     if depth > MAX_TYPEDEF_DEPTH {
-        return ParamKind::Unsupported { reason: format!("typedef chain of `{spelling}` too long") };
+        return ParamKind::Unsupported {
+            reason: format!("typedef chain of `{spelling}` too long"),
+        };
     }
     let parsed = match ParsedType::parse(spelling) {
         Ok(parsed) => parsed,
         Err(reason) => return ParamKind::Unsupported { reason },
     };
     if parsed.is_reference {
-        return ParamKind::Unsupported { reason: format!("reference parameter `{spelling}`") };
+        return ParamKind::Unsupported {
+            reason: format!("reference parameter `{spelling}`"),
+        };
     }
     if let Some(pointee) = parsed.pointee {
         return ParamKind::Pointer(PointerParam {
@@ -45,7 +49,9 @@ fn classify_at(spelling: &str, facts: &AstFacts, depth: usize) -> ParamKind {
         Resolved::Scalar(s) => ParamKind::Scalar(s),
         Resolved::Vector(v) => ParamKind::Vector(v),
         Resolved::Struct(s) => ParamKind::Struct(s),
-        Resolved::Void => ParamKind::Unsupported { reason: "`void` parameter".to_string() },
+        Resolved::Void => ParamKind::Unsupported {
+            reason: "`void` parameter".to_string(),
+        },
         Resolved::Typedef(target) => {
             // A typedef may hide a pointer (`typedef float *floatptr;`): classify its target.
             let mut kind = classify_at(&target, facts, depth + 1);
@@ -117,30 +123,37 @@ fn resolve(base: &str, vector_lanes: Option<u32>, facts: &AstFacts, depth: usize
     }
     if keyword.is_none() {
         // OpenCL's `float4` is a typedef of an extended vector; CUDA's is a record.
-        if let Some(target) = facts.typedefs.get(name).filter(|t| t.contains("ext_vector_type")) {
+        if let Some(target) = facts
+            .typedefs
+            .get(name)
+            .filter(|t| t.contains("ext_vector_type"))
+        {
             return Resolved::Typedef(target.clone());
         }
     }
-    if keyword != Some("enum") {
-        if let Some(vector) = cuda_vector_named(name) {
-            return Resolved::Vector(vector);
-        }
+    if keyword != Some("enum")
+        && let Some(vector) = cuda_vector_named(name)
+    {
+        return Resolved::Vector(vector);
     }
     if keyword == Some("enum") || facts.enums.contains(name) {
         // Enumerations without a fixed underlying type are `int` in C and C++.
         return Resolved::Scalar(ScalarType::I32);
     }
-    if keyword.is_none() {
-        if let Some(target) = facts.typedefs.get(name) {
-            if target != base && depth < MAX_TYPEDEF_DEPTH {
-                return Resolved::Typedef(target.clone());
-            }
-        }
+    if keyword.is_none()
+        && let Some(target) = facts.typedefs.get(name)
+        && target != base
+        && depth < MAX_TYPEDEF_DEPTH
+    {
+        return Resolved::Typedef(target.clone());
     }
     let lookup = name.rsplit("::").next().unwrap_or(name);
     if facts.records.contains_key(lookup) || keyword.is_some_and(|k| k != "enum") {
         let layout = record_layout(lookup, facts, depth);
-        return Resolved::Struct(StructType { name: name.to_string(), size: layout.map(|l| l.size) });
+        return Resolved::Struct(StructType {
+            name: name.to_string(),
+            size: layout.map(|l| l.size),
+        });
     }
     Resolved::Unknown(format!("unknown type `{base}`"))
 }
@@ -167,9 +180,11 @@ fn scalar_named(name: &str) -> Option<ScalarType> {
         "unsigned int" | "unsigned" | "uint" => ScalarType::U32,
         // NVPTX64 is LP64.
         "long" | "long int" | "long long" | "long long int" | "signed long" => ScalarType::I64,
-        "unsigned long" | "unsigned long int" | "unsigned long long" | "unsigned long long int" | "ulong" => {
-            ScalarType::U64
-        }
+        "unsigned long"
+        | "unsigned long int"
+        | "unsigned long long"
+        | "unsigned long long int"
+        | "ulong" => ScalarType::U64,
         "float" => ScalarType::F32,
         "double" => ScalarType::F64,
         "half" | "__half" | "_Float16" | "__fp16" => ScalarType::F16,
@@ -223,7 +238,13 @@ fn cuda_vector_named(name: &str) -> Option<VectorType> {
         4 if element.size() == 8 => 16,
         _ => size,
     };
-    Some(VectorType { name: name.to_string(), element, lanes, size, align })
+    Some(VectorType {
+        name: name.to_string(),
+        element,
+        lanes,
+        size,
+        align,
+    })
 }
 
 struct Layout {
@@ -255,7 +276,10 @@ fn record_layout(name: &str, facts: &AstFacts, depth: usize) -> Option<Layout> {
         // An empty C++ class still occupies one byte.
         size = 1;
     }
-    Some(Layout { size: size.div_ceil(align) * align, align })
+    Some(Layout {
+        size: size.div_ceil(align) * align,
+        align,
+    })
 }
 
 /// Size and alignment of a field type, arrays included (`float[4]`, `int[2][3]`).
@@ -271,16 +295,25 @@ fn storage_layout(spelling: &str, facts: &AstFacts, depth: usize) -> Option<Layo
         element = element[..open].trim();
     }
     let layout = match classify_at(element, facts, depth) {
-        ParamKind::Scalar(s) => Layout { size: s.size(), align: s.size() },
+        ParamKind::Scalar(s) => Layout {
+            size: s.size(),
+            align: s.size(),
+        },
         ParamKind::Pointer(_) => Layout { size: 8, align: 8 },
-        ParamKind::Vector(v) => Layout { size: v.size, align: v.align },
+        ParamKind::Vector(v) => Layout {
+            size: v.size,
+            align: v.align,
+        },
         ParamKind::Struct(s) => {
             let (_, name) = split_tag_keyword(&s.name);
             record_layout(name.rsplit("::").next().unwrap_or(name), facts, depth + 1)?
         }
         _ => return None,
     };
-    Some(Layout { size: layout.size.checked_mul(count)?, align: layout.align })
+    Some(Layout {
+        size: layout.size.checked_mul(count)?,
+        align: layout.align,
+    })
 }
 
 /// The parts of a type spelling.
@@ -321,10 +354,15 @@ impl ParsedType {
             });
         };
         let (pointee_text, pointer_qualifiers) = (&text[..star], &text[star + 1..]);
-        let is_restrict = pointer_qualifiers.split_whitespace().any(|w| w == "__restrict" || w == "restrict");
+        let is_restrict = pointer_qualifiers
+            .split_whitespace()
+            .any(|w| w == "__restrict" || w == "restrict");
         let is_pointer = last_top_level_star(pointee_text).is_some();
         let words = Words::parse(pointee_text);
-        let address_space = words.address_space.or(attributes.address_space).unwrap_or(AddressSpace::Generic);
+        let address_space = words
+            .address_space
+            .or(attributes.address_space)
+            .unwrap_or(AddressSpace::Generic);
         Ok(ParsedType {
             base: String::new(),
             vector_lanes: None,
@@ -352,7 +390,12 @@ struct Words {
 
 impl Words {
     fn parse(text: &str) -> Words {
-        let mut words = Words { base: String::new(), is_const: false, is_volatile: false, address_space: None };
+        let mut words = Words {
+            base: String::new(),
+            is_const: false,
+            is_volatile: false,
+            address_space: None,
+        };
         let mut base_words: Vec<&str> = Vec::new();
         for word in text.split_whitespace() {
             match word {
@@ -367,7 +410,11 @@ impl Words {
                 _ => base_words.push(word),
             }
         }
-        words.base = base_words.join(" ").replace(" <", "<").replace("< ", "<").replace(" >", ">");
+        words.base = base_words
+            .join(" ")
+            .replace(" <", "<")
+            .replace("< ", "<")
+            .replace(" >", ">");
         words
     }
 }
@@ -380,7 +427,10 @@ struct Attributes {
 /// Removes every `__attribute__((...))` from the spelling and reads the two that matter.
 fn take_attributes(spelling: &str) -> (String, Attributes) {
     let mut text = spelling.to_string();
-    let mut attributes = Attributes { address_space: None, vector_lanes: None };
+    let mut attributes = Attributes {
+        address_space: None,
+        vector_lanes: None,
+    };
     while let Some(start) = text.find("__attribute__((") {
         let mut depth = 0i32;
         let mut end = None;
@@ -418,7 +468,11 @@ fn take_attributes(spelling: &str) -> (String, Attributes) {
 
 fn number_after(text: &str, prefix: &str) -> Option<u32> {
     let rest = &text[text.find(prefix)? + prefix.len()..];
-    rest.chars().take_while(char::is_ascii_digit).collect::<String>().parse().ok()
+    rest.chars()
+        .take_while(char::is_ascii_digit)
+        .collect::<String>()
+        .parse()
+        .ok()
 }
 
 /// The byte index of the last `*` outside template arguments.
@@ -445,16 +499,32 @@ mod tests {
         let mut facts = AstFacts::default();
         facts.typedefs.insert("real_t".into(), "float".into());
         facts.typedefs.insert("floatptr".into(), "float *".into());
-        facts.typedefs.insert("size_t".into(), "unsigned long".into());
-        facts.typedefs.insert("Params".into(), "struct Params".into());
-        facts.typedefs.insert("float4".into(), "float __attribute__((ext_vector_type(4)))".into());
+        facts
+            .typedefs
+            .insert("size_t".into(), "unsigned long".into());
+        facts
+            .typedefs
+            .insert("Params".into(), "struct Params".into());
+        facts.typedefs.insert(
+            "float4".into(),
+            "float __attribute__((ext_vector_type(4)))".into(),
+        );
         facts.records.insert(
             "Params".into(),
-            RecordInfo { tag: "struct".into(), field_types: vec!["int".into(), "double[3]".into()], ..Default::default() },
+            RecordInfo {
+                tag: "struct".into(),
+                field_types: vec!["int".into(), "double[3]".into()],
+                ..Default::default()
+            },
         );
         facts.records.insert(
             "Aligned".into(),
-            RecordInfo { tag: "struct".into(), field_types: vec!["char".into()], aligned: Some(16), packed: false },
+            RecordInfo {
+                tag: "struct".into(),
+                field_types: vec!["char".into()],
+                aligned: Some(16),
+                packed: false,
+            },
         );
         facts.enums.insert("Mode".into());
         facts
@@ -473,8 +543,14 @@ mod tests {
         assert_eq!(p.pointee, Pointee::Scalar(ScalarType::F32));
         assert!(p.is_const && p.is_restrict && !p.is_volatile);
         assert_eq!(p.address_space, AddressSpace::Generic);
-        assert_eq!(pointer("real_t *").pointee, Pointee::Scalar(ScalarType::F32));
-        assert_eq!(pointer("unsigned long long *").pointee, Pointee::Scalar(ScalarType::U64));
+        assert_eq!(
+            pointer("real_t *").pointee,
+            Pointee::Scalar(ScalarType::F32)
+        );
+        assert_eq!(
+            pointer("unsigned long long *").pointee,
+            Pointee::Scalar(ScalarType::U64)
+        );
         assert_eq!(pointer("float **").pointee, Pointee::Pointer);
         assert_eq!(pointer("void *").pointee, Pointee::Void);
         let p = pointer("__global const float *restrict");
@@ -482,11 +558,27 @@ mod tests {
         assert_eq!(p.address_space, AddressSpace::Global);
         assert_eq!(pointer("__local int *").address_space, AddressSpace::Shared);
         let p = pointer("__global float __attribute__((ext_vector_type(4))) *");
-        assert!(matches!(p.pointee, Pointee::Vector(VectorType { lanes: 4, size: 16, .. })));
+        assert!(matches!(
+            p.pointee,
+            Pointee::Vector(VectorType {
+                lanes: 4,
+                size: 16,
+                ..
+            })
+        ));
         let p = pointer("const struct Params *");
-        assert_eq!(p.pointee, Pointee::Struct(StructType { name: "Params".into(), size: Some(32) }));
+        assert_eq!(
+            p.pointee,
+            Pointee::Struct(StructType {
+                name: "Params".into(),
+                size: Some(32)
+            })
+        );
         assert!(p.is_const);
-        assert!(matches!(pointer("floatptr").pointee, Pointee::Scalar(ScalarType::F32)));
+        assert!(matches!(
+            pointer("floatptr").pointee,
+            Pointee::Scalar(ScalarType::F32)
+        ));
         match pointer("const float4 *__restrict").pointee {
             Pointee::Vector(v) => assert_eq!((v.lanes, v.size, v.align), (4, 16, 16)),
             other => panic!("{other:?}"),
@@ -496,15 +588,39 @@ mod tests {
     #[test]
     fn values() {
         let f = facts();
-        assert_eq!(classify("unsigned char", &f), ParamKind::Scalar(ScalarType::U8));
-        assert_eq!(classify("long long", &f), ParamKind::Scalar(ScalarType::I64));
+        assert_eq!(
+            classify("unsigned char", &f),
+            ParamKind::Scalar(ScalarType::U8)
+        );
+        assert_eq!(
+            classify("long long", &f),
+            ParamKind::Scalar(ScalarType::I64)
+        );
         assert_eq!(classify("size_t", &f), ParamKind::Scalar(ScalarType::U64));
-        assert_eq!(classify("const int", &f), ParamKind::Scalar(ScalarType::I32));
-        assert_eq!(classify("enum Mode", &f), ParamKind::Scalar(ScalarType::I32));
+        assert_eq!(
+            classify("const int", &f),
+            ParamKind::Scalar(ScalarType::I32)
+        );
+        assert_eq!(
+            classify("enum Mode", &f),
+            ParamKind::Scalar(ScalarType::I32)
+        );
         assert_eq!(classify("Mode", &f), ParamKind::Scalar(ScalarType::I32));
         assert_eq!(classify("__half", &f), ParamKind::Scalar(ScalarType::F16));
-        assert_eq!(classify("Params", &f), ParamKind::Struct(StructType { name: "Params".into(), size: Some(32) }));
-        assert_eq!(classify("Aligned", &f), ParamKind::Struct(StructType { name: "Aligned".into(), size: Some(16) }));
+        assert_eq!(
+            classify("Params", &f),
+            ParamKind::Struct(StructType {
+                name: "Params".into(),
+                size: Some(32)
+            })
+        );
+        assert_eq!(
+            classify("Aligned", &f),
+            ParamKind::Struct(StructType {
+                name: "Aligned".into(),
+                size: Some(16)
+            })
+        );
         match classify("float3", &f) {
             ParamKind::Vector(v) => assert_eq!((v.lanes, v.size, v.align), (3, 12, 4)),
             other => panic!("{other:?}"),
@@ -513,8 +629,17 @@ mod tests {
             ParamKind::Vector(v) => assert_eq!((v.size, v.align), (32, 16)),
             other => panic!("{other:?}"),
         }
-        assert!(matches!(classify("int &", &f), ParamKind::Unsupported { .. }));
-        assert!(matches!(classify("void (*)(int)", &f), ParamKind::Unsupported { .. }));
-        assert!(matches!(classify("Mystery", &f), ParamKind::Unsupported { .. }));
+        assert!(matches!(
+            classify("int &", &f),
+            ParamKind::Unsupported { .. }
+        ));
+        assert!(matches!(
+            classify("void (*)(int)", &f),
+            ParamKind::Unsupported { .. }
+        ));
+        assert!(matches!(
+            classify("Mystery", &f),
+            ParamKind::Unsupported { .. }
+        ));
     }
 }

@@ -155,12 +155,18 @@ impl ScalarType {
 
     /// Whether it is a floating-point type.
     pub fn is_float(self) -> bool {
-        matches!(self, ScalarType::F16 | ScalarType::BF16 | ScalarType::F32 | ScalarType::F64)
+        matches!(
+            self,
+            ScalarType::F16 | ScalarType::BF16 | ScalarType::F32 | ScalarType::F64
+        )
     }
 
     /// Whether it is a signed integer type.
     pub fn is_signed_integer(self) -> bool {
-        matches!(self, ScalarType::I8 | ScalarType::I16 | ScalarType::I32 | ScalarType::I64)
+        matches!(
+            self,
+            ScalarType::I8 | ScalarType::I16 | ScalarType::I32 | ScalarType::I64
+        )
     }
 
     /// The short name warpcheck uses for it (`f32`, `u8` …).
@@ -214,9 +220,15 @@ use ptx_params::PtxFunction;
 pub(crate) fn merge(facts: &AstFacts, ptx_functions: &[PtxFunction]) -> Vec<KernelSignature> {
     ptx_functions
         .iter()
-        .map(|ptx| match facts.functions.iter().find(|f| f.mangled_name.as_deref() == Some(&ptx.name)) {
-            Some(ast) if ast.params.len() == ptx.params.len() => from_ast(facts, ast, ptx),
-            _ => ptx_params::signature_from_ptx_function(ptx),
+        .map(|ptx| {
+            match facts
+                .functions
+                .iter()
+                .find(|f| f.mangled_name.as_deref() == Some(&ptx.name))
+            {
+                Some(ast) if ast.params.len() == ptx.params.len() => from_ast(facts, ast, ptx),
+                _ => ptx_params::signature_from_ptx_function(ptx),
+            }
         })
         .collect()
 }
@@ -229,12 +241,17 @@ fn from_ast(facts: &AstFacts, ast: &AstFunction, ptx: &PtxFunction) -> KernelSig
         .map(|(param, ptx_param)| {
             let mut kind = ctype::classify(&param.qual_type, facts);
             // The PTX states the ABI size of a by-value aggregate; prefer it.
-            if let ParamKind::Struct(record) = &mut kind {
-                if let Some(size) = ptx_param.size {
-                    record.size = Some(size);
-                }
+            if let ParamKind::Struct(record) = &mut kind
+                && let Some(size) = ptx_param.size
+            {
+                record.size = Some(size);
             }
-            KernelParam { name: param.name.clone(), c_type: param.qual_type.clone(), kind, ptx_size: ptx_param.size }
+            KernelParam {
+                name: param.name.clone(),
+                c_type: param.qual_type.clone(),
+                kind,
+                ptx_size: ptx_param.size,
+            }
         })
         .collect();
     KernelSignature {
@@ -248,12 +265,11 @@ fn from_ast(facts: &AstFacts, ast: &AstFunction, ptx: &PtxFunction) -> KernelSig
 
 /// The demangled form of an Itanium-mangled name, or the name itself.
 pub fn demangle(symbol: &str) -> String {
-    if symbol.starts_with("_Z") {
-        if let Ok(parsed) = cpp_demangle::Symbol::new(symbol) {
-            if let Ok(text) = parsed.demangle(&cpp_demangle::DemangleOptions::default()) {
-                return text;
-            }
-        }
+    if symbol.starts_with("_Z")
+        && let Ok(parsed) = cpp_demangle::Symbol::new(symbol)
+        && let Ok(text) = parsed.demangle(&cpp_demangle::DemangleOptions::default())
+    {
+        return text;
     }
     symbol.to_string()
 }
@@ -293,7 +309,10 @@ pub fn base_name(demangled: &str) -> String {
             }
         }
     }
-    let last = without_template.rsplit("::").next().unwrap_or(without_template);
+    let last = without_template
+        .rsplit("::")
+        .next()
+        .unwrap_or(without_template);
     last.rsplit(' ').next().unwrap_or(last).to_string()
 }
 
@@ -303,7 +322,10 @@ mod tests {
 
     #[test]
     fn demangles_and_finds_base_names() {
-        assert_eq!(demangle("_Z6vecAddPKfS0_Pfi"), "vecAdd(float const*, float const*, float*, int)");
+        assert_eq!(
+            demangle("_Z6vecAddPKfS0_Pfi"),
+            "vecAdd(float const*, float const*, float*, int)"
+        );
         assert_eq!(demangle("vadd"), "vadd");
         assert_eq!(base_name(&demangle("_Z4tmplIfLi2EEvPT_PKS0_i")), "tmpl");
         assert_eq!(base_name("ns::inner::k(int*)"), "k");

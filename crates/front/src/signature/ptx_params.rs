@@ -1,7 +1,7 @@
 //! Kernel parameters as the PTX declares them (PTX ISA 5.1.6 "Parameter State Space"):
 //! `.param .u64 name`, `.param .f32 name`, `.param .align 8 .b8 name[24]` for aggregates.
 
-use super::{demangle, base_name, KernelParam, KernelSignature, ParamKind, SignatureOrigin};
+use super::{KernelParam, KernelSignature, ParamKind, SignatureOrigin, base_name, demangle};
 use warpcheck_ptx::ast::{FunctionKind, Item, Linkage, ScalarType as PtxType, VariableDecl};
 
 /// A function of the PTX module with its parameters.
@@ -56,8 +56,14 @@ pub(crate) fn ptx_functions(ptx: &str, wanted: Wanted) -> Vec<PtxFunction> {
 fn ptx_param(decl: &VariableDecl) -> PtxParam {
     let ty = decl.ty.value;
     let element_size = type_size(ty);
-    let dims = decl.declarators.first().map(|d| d.dims.clone()).unwrap_or_default();
-    let count: Option<u64> = dims.iter().try_fold(1u64, |acc, d| d.and_then(|d| acc.checked_mul(d)));
+    let dims = decl
+        .declarators
+        .first()
+        .map(|d| d.dims.clone())
+        .unwrap_or_default();
+    let count: Option<u64> = dims
+        .iter()
+        .try_fold(1u64, |acc, d| d.and_then(|d| acc.checked_mul(d)));
     let size = element_size.and_then(|s| count.and_then(|c| s.checked_mul(c)));
     let mut spelling = String::new();
     if let Some(align) = &decl.align {
@@ -77,7 +83,13 @@ fn type_size(ty: PtxType) -> Option<u64> {
     Some(match ty {
         PtxType::B8 | PtxType::U8 | PtxType::S8 => 1,
         PtxType::B16 | PtxType::U16 | PtxType::S16 | PtxType::F16 | PtxType::Bf16 => 2,
-        PtxType::B32 | PtxType::U32 | PtxType::S32 | PtxType::F32 | PtxType::F16x2 | PtxType::Bf16x2 | PtxType::Tf32 => 4,
+        PtxType::B32
+        | PtxType::U32
+        | PtxType::S32
+        | PtxType::F32
+        | PtxType::F16x2
+        | PtxType::Bf16x2
+        | PtxType::Tf32 => 4,
         PtxType::B64 | PtxType::U64 | PtxType::S64 | PtxType::F64 => 8,
         PtxType::B128 => 16,
         PtxType::Pred | PtxType::TexRef | PtxType::SamplerRef | PtxType::SurfRef => return None,
@@ -127,7 +139,10 @@ pub(crate) fn signature_from_ptx_function(function: &PtxFunction) -> KernelSigna
             .map(|(index, param)| KernelParam {
                 name: format!("arg{index}"),
                 c_type: param.spelling.clone(),
-                kind: ParamKind::Untyped { ptx_type: param.spelling.clone(), size: param.size.unwrap_or(0) },
+                kind: ParamKind::Untyped {
+                    ptx_type: param.spelling.clone(),
+                    size: param.size.unwrap_or(0),
+                },
                 ptx_size: param.size,
             })
             .collect(),
@@ -137,7 +152,10 @@ pub(crate) fn signature_from_ptx_function(function: &PtxFunction) -> KernelSigna
 
 /// Signatures of the `.entry` kernels of a PTX text, from the PTX alone.
 pub fn signatures_from_ptx(ptx: &str) -> Vec<KernelSignature> {
-    ptx_functions(ptx, Wanted::Entries).iter().map(signature_from_ptx_function).collect()
+    ptx_functions(ptx, Wanted::Entries)
+        .iter()
+        .map(signature_from_ptx_function)
+        .collect()
 }
 
 #[cfg(test)]

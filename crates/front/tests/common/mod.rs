@@ -3,7 +3,7 @@
 
 use std::collections::BTreeSet;
 use std::path::PathBuf;
-use warpcheck_front::{compile_with, CompileOptions, CompiledModule, Compiler};
+use warpcheck_front::{CompileOptions, CompiledModule, Compiler, compile_with};
 
 /// Every clang from 14 on that is installed. Fails when there is none; says which of the
 /// versions the project promises to support (14 and 19) are missing.
@@ -22,11 +22,16 @@ pub fn clangs() -> Vec<Compiler> {
 }
 
 pub fn fixture(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures").join(name)
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures")
+        .join(name)
 }
 
 pub fn options(opt_level: u8) -> CompileOptions {
-    CompileOptions { opt_level, ..CompileOptions::default() }
+    CompileOptions {
+        opt_level,
+        ..CompileOptions::default()
+    }
 }
 
 /// Compiles a fixture, panicking with the compiler's message on failure.
@@ -43,14 +48,25 @@ pub fn opcodes(ptx: &str) -> BTreeSet<String> {
     ptx.lines()
         .filter_map(|line| {
             let line = line.trim_start();
-            let line = line.strip_prefix('@').map(|l| l.split_once(char::is_whitespace).map_or("", |(_, rest)| rest.trim_start())).unwrap_or(line);
+            let line = line
+                .strip_prefix('@')
+                .map(|l| {
+                    l.split_once(char::is_whitespace)
+                        .map_or("", |(_, rest)| rest.trim_start())
+                })
+                .unwrap_or(line);
             let token = line.split(|c: char| c.is_whitespace() || c == ';').next()?;
-            if token.is_empty() || token.starts_with(['.', '/', '{', '}', '$', '%']) || token.ends_with(':') {
+            if token.is_empty()
+                || token.starts_with(['.', '/', '{', '}', '$', '%'])
+                || token.ends_with(':')
+            {
                 return None;
             }
             let parts: Vec<&str> = token
                 .split('.')
-                .filter(|part| !["global", "shared", "generic", "local", "const", "param"].contains(part))
+                .filter(|part| {
+                    !["global", "shared", "generic", "local", "const", "param"].contains(part)
+                })
                 .collect();
             Some(parts.join("."))
         })
@@ -58,7 +74,12 @@ pub fn opcodes(ptx: &str) -> BTreeSet<String> {
 }
 
 /// Asserts that the PTX has at least one of `alternatives` among its opcodes.
-pub fn assert_has_opcode(module: &CompiledModule, what: &str, alternatives: &[&str], context: &str) {
+pub fn assert_has_opcode(
+    module: &CompiledModule,
+    what: &str,
+    alternatives: &[&str],
+    context: &str,
+) {
     let found = opcodes(&module.ptx);
     assert!(
         alternatives.iter().any(|a| found.contains(*a)),
@@ -73,8 +94,14 @@ pub fn external_functions(ptx: &str) -> Vec<String> {
         .filter(|line| line.starts_with(".extern .func"))
         .filter_map(|line| {
             let rest = line.trim_start_matches(".extern .func").trim();
-            let rest = if rest.starts_with('(') { rest.split_once(')').map(|(_, r)| r.trim()).unwrap_or("") } else { rest };
-            rest.split(|c: char| c == '(' || c.is_whitespace()).next().map(str::to_string)
+            let rest = if rest.starts_with('(') {
+                rest.split_once(')').map(|(_, r)| r.trim()).unwrap_or("")
+            } else {
+                rest
+            };
+            rest.split(|c: char| c == '(' || c.is_whitespace())
+                .next()
+                .map(str::to_string)
         })
         .filter(|name| !name.is_empty())
         .collect()

@@ -1,0 +1,150 @@
+#!/usr/bin/env bash
+# Compiles every CUDA file of the Rodinia benchmark suite (yuhc/gpu-rodinia, cuda/) through
+# warpcheck's front end with clang and prints a Markdown table: file, whether it compiles,
+# and why not. docs/RODINIA.md holds the result.
+#
+#   tools/rodinia_survey.sh RODINIA_DIR [CLANG] > survey.md
+#
+# RODINIA_DIR is a checkout of gpu-rodinia (the directory that contains cuda/). CLANG is the
+# clang to use (default: the front end's own choice, the first clang >= 14 on PATH). Set
+# FRONT to a built `front` example binary to skip building it.
+#
+# Each benchmark is compiled the way its Makefile compiles it: from the Makefile's directory,
+# with the -I and -D flags written in its Makefiles (relative -I resolved there) plus the few
+# that come from make variables (see EXTRA_FLAGS). A .cu file that another file #includes
+# (e.g. kernels pulled into main.cu) is not a translation unit of its own: it is reported as
+# compiled as part of its includer.
+set -euo pipefail
+
+if [[ $# -lt 1 || ! -d "$1/cuda" ]]; then
+  echo "usage: $0 RODINIA_DIR [CLANG]   (RODINIA_DIR must contain cuda/)" >&2
+  exit 2
+fi
+RODINIA=$(cd "$1" && pwd)
+CLANG=${2:-}
+REPO=$(cd "$(dirname "$0")/.." && pwd)
+TARGET=${CARGO_TARGET_DIR:-$REPO/target}
+if [[ -z ${FRONT:-} ]]; then
+  cargo build --quiet --release --manifest-path "$REPO/Cargo.toml" -p warpcheck-front --example front
+  FRONT="$TARGET/release/examples/front"
+fi
+
+# Flags that the Makefiles pass through make variables.
+declare -A EXTRA_FLAGS=(
+  [leukocyte]="-I$RODINIA/cuda/leukocyte/meschach_lib"
+)
+
+# The -I and -D flags written in a benchmark's Makefiles; relative -I against their directory.
+makefile_flags() {
+  # A Makefile without any -I or -D makes grep fail; that is not an error here.
+  local -
+  set +e +o pipefail
+  local bench_dir=$1
+  find "$bench_dir" -maxdepth 3 -iname 'makefile*' -not -path '*meschach*' | while read -r makefile; do
+    local dir
+    dir=$(dirname "$makefile")
+    grep -v '^[[:space:]]*#' "$makefile" | grep -oE '(^|[[:space:]])-(I|D)[^[:space:]]+' | sed -E 's/^[[:space:]]+//; s/\\$//' |
+      grep -v '\$' | grep -vE '^-I(/usr|,)' | while read -r flag; do
+        if [[ $flag == -I/* || $flag == -D* ]]; then
+          echo "$flag"
+        else
+          echo "-I$(cd "$dir" && realpath -m "${flag#-I}")"
+        fi
+      done
+  done | sort -u
+}
+
+# The directory nvcc runs in: the nearest directory with a Makefile, else the benchmark's.
+makefile_dir() {
+  local dir=$1 bench_dir=$2
+  while [[ $dir != "$bench_dir" && $dir != / ]]; do
+    if compgen -G "$dir/[Mm]akefile*" >/dev/null; then
+      echo "$dir"
+      return
+    fi
+    dir=$(dirname "$dir")
+  done
+  echo "$bench_dir"
+}
+
+# The file that #includes $1 (a .cu file), if any.
+includer_of() {
+  local file=$1 bench_dir=$2 name
+  name=$(basename "$file")
+  grep -rlE "^[[:space:]]*#[[:space:]]*include[[:space:]]*[\"<]([^\">]*/)?${name//+/\\+}[\">]" "$bench_dir" \
+    --include='*.cu' --include='*.cuh' --include='*.c' --include='*.cpp' --include='*.h' 2>/dev/null |
+    grep -vx "$file" | head -1 || true
+}
+
+# Whether a file, or a .cu/.cuh file it #includes from its own directory, uses textures.
+uses_textures() {
+  local file=$1 dir included
+  dir=$(dirname "$file")
+  grep -qE 'texture[[:space:]]*<|tex1Dfetch|tex2D\(' "$file" && return 0
+  for included in $(grep -oE '#[[:space:]]*include[[:space:]]*"[^"]+\.cuh?"' "$file" | sed -E 's/.*"(.*)"/\1/'); do
+    [[ -f $dir/$included ]] && grep -qE 'texture[[:space:]]*<|tex1Dfetch|tex2D\(' "$dir/$included" && return 0
+  done
+  return 1
+}
+
+declare -A RESULT REASON
+compile_one() {
+  local file=$1 rel bench bench_dir dir flags output first
+  rel=${file#"$RODINIA/"}
+  [[ -n ${RESULT[$rel]:-} ]] && return
+  bench=$(echo "$rel" | cut -d/ -f2)
+  bench_dir="$RODINIA/cuda/$bench"
+  dir=$(makefile_dir "$(dirname "$file")" "$bench_dir")
+  mapfile -t flags < <(makefile_flags "$bench_dir")
+  # shellcheck disable=SC2206
+  flags+=(${EXTRA_FLAGS[$bench]:-})
+  local clang_args=()
+  [[ -n $CLANG ]] && clang_args=(--clang "$CLANG")
+  output=$(cd "$dir" && "$FRONT" --summary "${clang_args[@]}" "${flags[@]}" "$file" 2>&1 || true)
+  first=${output%%$'\n'*}
+  if [[ $first == ok:* ]]; then
+    RESULT[$rel]=yes
+    REASON[$rel]=$(echo "$first" | sed -E 's/^ok: [^ ]+ [^ ]+ compiled ([0-9]+) kernel\(s\).*/\1 kernel(s)/')
+  else
+    RESULT[$rel]=no
+    local why
+    why=$(printf '%s\n' "$output" | grep -E '(fatal )?error: ' | grep -vE '^error: |clang: error' |
+      sed -n '1{s#'"$RODINIA"'/##g; s#^[^ ]*: (fatal )?error: ##; p}' -E || true)
+    local textures="uses texture references (texture<>/tex1Dfetch), which warpcheck does not support"
+    if [[ $output == *"warpcheck does not support CUDA textures"* ]]; then
+      why=$textures
+    elif uses_textures "$file"; then
+      why="$textures; compilation stops before that: $why"
+    fi
+    [[ -z $why ]] && why=$(echo "$first" | sed 's/^error: //')
+    REASON[$rel]=$why
+  fi
+}
+
+mapfile -t FILES < <(find "$RODINIA/cuda" -name '*.cu' | sort)
+echo "| file | compiles | notes |"
+echo "|---|---|---|"
+yes=0 no=0
+for file in "${FILES[@]}"; do
+  rel=${file#"$RODINIA/"}
+  bench_dir="$RODINIA/cuda/$(echo "$rel" | cut -d/ -f2)"
+  includer=$(includer_of "$file" "$bench_dir")
+  if [[ -n $includer && $includer == *.cu ]]; then
+    # Follow the include chain up to a file nothing includes.
+    top=$includer
+    while next=$(includer_of "$top" "$bench_dir") && [[ -n $next && $next == *.cu && $next != "$file" ]]; do top=$next; done
+    compile_one "$top"
+    top_rel=${top#"$RODINIA/"}
+    status=${RESULT[$top_rel]}
+    note="#included by \`${includer#"$RODINIA/"}\`; compiled as part of \`$top_rel\`"
+    [[ $status == no ]] && note="$note, which fails: ${REASON[$top_rel]}"
+  else
+    compile_one "$file"
+    status=${RESULT[$rel]}
+    note=${REASON[$rel]}
+  fi
+  [[ $status == yes ]] && yes=$((yes + 1)) || no=$((no + 1))
+  echo "| \`$rel\` | $status | ${note//|/\\|} |"
+done
+echo
+echo "$yes of $((yes + no)) files compile."
