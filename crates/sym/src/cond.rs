@@ -1,0 +1,287 @@
+//! Conditions: comparisons of expressions combined with and/or/not.
+//!
+//! A comparison is kept as `e OP 0` with `OP` one of `=`, `≠`, `<`, `≤`, so `a > b` is
+//! `b - a < 0`; negation moves into the comparison (`¬(e < 0)` is `-e ≤ 0`), and
+//! equalities are stored with a positive leading coefficient so that `a = b` and `b = a`
+//! are the same condition. Comparisons that the built-in ranges decide fold to constants
+//! (`threadIdx.x < blockDim.x` is true).
+
+use std::collections::BTreeSet;
+
+use crate::expr::Expr;
+use crate::rational::Rational;
+use crate::sign;
+use crate::symbol::{Deps, Opaque, Symbol};
+
+/// The relation of a comparison `a R b`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Relation {
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+}
+
+impl Relation {
+    pub fn symbol(self) -> &'static str {
+        match self {
+            Relation::Eq => "==",
+            Relation::Ne => "!=",
+            Relation::Lt => "<",
+            Relation::Le => "<=",
+            Relation::Gt => ">",
+            Relation::Ge => ">=",
+        }
+    }
+
+    /// The relation that holds exactly when this one does not.
+    pub fn negate(self) -> Relation {
+        match self {
+            Relation::Eq => Relation::Ne,
+            Relation::Ne => Relation::Eq,
+            Relation::Lt => Relation::Ge,
+            Relation::Le => Relation::Gt,
+            Relation::Gt => Relation::Le,
+            Relation::Ge => Relation::Lt,
+        }
+    }
+}
+
+/// The relation of a normalised comparison `e OP 0`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum CmpOp {
+    Eq,
+    Ne,
+    Lt,
+    Le,
+}
+
+/// A condition over the symbols of its expressions.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Cond {
+    Const(bool),
+    /// `e OP 0`.
+    Cmp(CmpOp, Expr),
+    /// Negation of an opaque condition (other negations are pushed inwards).
+    Not(Box<Cond>),
+    And(Vec<Cond>),
+    Or(Vec<Cond>),
+    /// A condition the engine cannot express, e.g. a comparison of floats.
+    Opaque(Opaque),
+}
+
+impl Cond {
+    pub fn truth() -> Cond {
+        Cond::Const(true)
+    }
+
+    /// `a R b`.
+    pub fn compare(rel: Relation, a: &Expr, b: &Expr) -> Cond {
+        let (op, e) = match rel {
+            Relation::Eq => (CmpOp::Eq, a.sub(b)),
+            Relation::Ne => (CmpOp::Ne, a.sub(b)),
+            Relation::Lt => (CmpOp::Lt, a.sub(b)),
+            Relation::Le => (CmpOp::Le, a.sub(b)),
+            Relation::Gt => (CmpOp::Lt, b.sub(a)),
+            Relation::Ge => (CmpOp::Le, b.sub(a)),
+        };
+        Cond::cmp(op, e)
+    }
+
+    /// `e OP 0`, folded when the built-in ranges decide it.
+    pub fn cmp(op: CmpOp, e: Expr) -> Cond {
+        if e.is_unknown() {
+            return Cond::Cmp(op, e);
+        }
+        let e = match op {
+            CmpOp::Eq | CmpOp::Ne
+                if e.terms()
+                    .iter()
+                    .next_back()
+                    .is_some_and(|t| t.coef.is_negative()) =>
+            {
+                e.neg()
+            }
+            _ => e,
+        };
+        let r = sign::builtin_range(&e);
+        let zero = Rational::ZERO;
+        let below = r.hi.is_some_and(|h| h < zero);
+        let above = r.lo.is_some_and(|l| l > zero);
+        let at_most = r.hi.is_some_and(|h| h <= zero);
+        let at_least = r.lo.is_some_and(|l| l >= zero);
+        let decided = match op {
+            CmpOp::Eq if below || above => Some(false),
+            CmpOp::Eq if at_most && at_least => Some(true),
+            CmpOp::Ne if below || above => Some(true),
+            CmpOp::Ne if at_most && at_least => Some(false),
+            CmpOp::Lt if below => Some(true),
+            CmpOp::Lt if at_least => Some(false),
+            CmpOp::Le if at_most => Some(true),
+            CmpOp::Le if above => Some(false),
+            _ => None,
+        };
+        match decided {
+            Some(b) => Cond::Const(b),
+            None => Cond::Cmp(op, e),
+        }
+    }
+
+    pub fn as_const(&self) -> Option<bool> {
+        match self {
+            Cond::Const(b) => Some(*b),
+            _ => None,
+        }
+    }
+
+    pub fn not(&self) -> Cond {
+        match self {
+            Cond::Const(b) => Cond::Const(!b),
+            Cond::Cmp(op, e) => match op {
+                CmpOp::Eq => Cond::cmp(CmpOp::Ne, e.clone()),
+                CmpOp::Ne => Cond::cmp(CmpOp::Eq, e.clone()),
+                CmpOp::Lt => Cond::cmp(CmpOp::Le, e.neg()),
+                CmpOp::Le => Cond::cmp(CmpOp::Lt, e.neg()),
+            },
+            Cond::Not(c) => (**c).clone(),
+            Cond::And(cs) => Cond::or_all(cs.iter().map(Cond::not).collect()),
+            Cond::Or(cs) => Cond::and_all(cs.iter().map(Cond::not).collect()),
+            Cond::Opaque(_) => Cond::Not(Box::new(self.clone())),
+        }
+    }
+
+    pub fn and(&self, other: &Cond) -> Cond {
+        Cond::and_all(vec![self.clone(), other.clone()])
+    }
+
+    pub fn or(&self, other: &Cond) -> Cond {
+        Cond::or_all(vec![self.clone(), other.clone()])
+    }
+
+    pub fn and_all(cs: Vec<Cond>) -> Cond {
+        Cond::junction(cs, true)
+    }
+
+    pub fn or_all(cs: Vec<Cond>) -> Cond {
+        Cond::junction(cs, false)
+    }
+
+    fn junction(cs: Vec<Cond>, is_and: bool) -> Cond {
+        let mut out = Vec::new();
+        for c in cs {
+            match c {
+                Cond::Const(b) if b == is_and => {}
+                Cond::Const(_) => return Cond::Const(!is_and),
+                Cond::And(xs) if is_and => out.extend(xs),
+                Cond::Or(xs) if !is_and => out.extend(xs),
+                c => out.push(c),
+            }
+        }
+        out.sort();
+        out.dedup();
+        // `c` together with its negation.
+        for c in &out {
+            if out.contains(&c.not()) {
+                return Cond::Const(!is_and);
+            }
+        }
+        match out.len() {
+            0 => Cond::Const(is_and),
+            1 => out.pop().unwrap_or(Cond::Const(is_and)),
+            _ if is_and => Cond::And(out),
+            _ => Cond::Or(out),
+        }
+    }
+
+    /// The truth value for the given symbol values; `None` when it cannot be decided.
+    pub fn eval(&self, env: &dyn Fn(&Symbol) -> Option<Rational>) -> Option<bool> {
+        match self {
+            Cond::Const(b) => Some(*b),
+            Cond::Cmp(op, e) => {
+                let v = e.eval(env)?;
+                Some(match op {
+                    CmpOp::Eq => v.is_zero(),
+                    CmpOp::Ne => !v.is_zero(),
+                    CmpOp::Lt => v.is_negative(),
+                    CmpOp::Le => !v.is_positive(),
+                })
+            }
+            Cond::Not(c) => c.eval(env).map(|b| !b),
+            Cond::And(cs) => {
+                let mut all = Some(true);
+                for c in cs {
+                    match c.eval(env) {
+                        Some(false) => return Some(false),
+                        Some(true) => {}
+                        None => all = None,
+                    }
+                }
+                all
+            }
+            Cond::Or(cs) => {
+                let mut any = Some(false);
+                for c in cs {
+                    match c.eval(env) {
+                        Some(true) => return Some(true),
+                        Some(false) => {}
+                        None => any = None,
+                    }
+                }
+                any
+            }
+            Cond::Opaque(o) => env(&Symbol::Opaque(o.clone())).map(|v| !v.is_zero()),
+        }
+    }
+
+    pub fn subst(&self, f: &dyn Fn(&Symbol) -> Option<Expr>) -> Cond {
+        match self {
+            Cond::Const(b) => Cond::Const(*b),
+            Cond::Cmp(op, e) => Cond::cmp(*op, e.subst(f)),
+            Cond::Not(c) => c.subst(f).not(),
+            Cond::And(cs) => Cond::and_all(cs.iter().map(|c| c.subst(f)).collect()),
+            Cond::Or(cs) => Cond::or_all(cs.iter().map(|c| c.subst(f)).collect()),
+            Cond::Opaque(o) => match f(&Symbol::Opaque(o.clone())) {
+                Some(v) => Cond::cmp(CmpOp::Ne, v),
+                None => self.clone(),
+            },
+        }
+    }
+
+    pub fn symbols(&self) -> BTreeSet<Symbol> {
+        let mut out = BTreeSet::new();
+        self.collect_symbols(&mut out);
+        out
+    }
+
+    pub(crate) fn collect_symbols(&self, out: &mut BTreeSet<Symbol>) {
+        match self {
+            Cond::Const(_) => {}
+            Cond::Cmp(_, e) => e.collect_symbols(out),
+            Cond::Not(c) => c.collect_symbols(out),
+            Cond::And(cs) | Cond::Or(cs) => {
+                for c in cs {
+                    c.collect_symbols(out);
+                }
+            }
+            Cond::Opaque(o) => {
+                out.insert(Symbol::Opaque(o.clone()));
+            }
+        }
+    }
+
+    /// The launch indices the condition may depend on.
+    pub fn deps(&self) -> Deps {
+        let mut d = Deps::NONE;
+        for s in self.symbols() {
+            d = d.union(s.deps());
+        }
+        if let Cond::Cmp(_, e) = self
+            && e.is_unknown()
+        {
+            d = Deps::ALL;
+        }
+        d
+    }
+}
