@@ -69,7 +69,14 @@ pub fn compile(args: &CompileArgs) -> Result<warpcheck_front::CompiledModule, Cl
 
 /// Compiles and parses FILE. Syntax errors are returned as findings pointing into the PTX.
 pub fn load(args: &CompileArgs) -> Result<Loaded, CliError> {
-    let compiled = compile(args)?;
+    load_compiled(args, compile(args)?)
+}
+
+/// Parses an already compiled module (see [`load`]).
+pub fn load_compiled(
+    args: &CompileArgs,
+    compiled: warpcheck_front::CompiledModule,
+) -> Result<Loaded, CliError> {
     let is_ptx = args.file.extension().is_some_and(|e| e == "ptx");
     let ptx_name = if is_ptx {
         args.file.display().to_string()
@@ -177,5 +184,18 @@ pub fn kernel_list(program: &warpcheck_ir::Program) -> String {
         "none".to_string()
     } else {
         names.join(", ")
+    }
+}
+
+/// The file's only kernel, for launches that name none.
+pub fn only_kernel(program: &warpcheck_ir::Program) -> Result<warpcheck_ir::FuncId, CliError> {
+    let kernels: Vec<_> = program.kernels().collect();
+    match kernels.as_slice() {
+        [one] => Ok(*one),
+        [] => Err(CliError::msg("the file has no kernel (no .entry in its PTX)")),
+        _ => Err(CliError::msg(format!(
+            "the file has several kernels; choose one with --kernel: {}",
+            kernel_list(program)
+        ))),
     }
 }

@@ -6,6 +6,7 @@
 
 mod commands;
 mod input;
+mod launch;
 mod output;
 
 use clap::{Parser, Subcommand};
@@ -27,6 +28,9 @@ enum Command {
     Ir(commands::ir::Args),
     /// List the kernels of FILE with their parameters.
     Kernels(commands::kernels::Args),
+    /// Pack kernel files' launch lines for the GPU launcher (tools/gpu).
+    #[command(hide = true)]
+    GpuPack(commands::gpu_pack::Args),
 }
 
 /// How a command ended: the exit code to return.
@@ -41,6 +45,7 @@ fn main() -> ExitCode {
         Command::Ptx(a) => commands::ptx::run(a),
         Command::Ir(a) => commands::ir::run(a),
         Command::Kernels(a) => commands::kernels::run(a),
+        Command::GpuPack(a) => commands::gpu_pack::run(a),
     };
     match result {
         Ok(Outcome::Clean) => ExitCode::from(0),

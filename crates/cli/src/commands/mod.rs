@@ -1,3 +1,5 @@
+pub mod gpu_pack;
 pub mod ir;
 pub mod kernels;
+pub mod launch_args;
 pub mod ptx;

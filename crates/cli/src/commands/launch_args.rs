@@ -1,0 +1,121 @@
+//! Launch options shared by `run`, `check` and the kernel files' `warpcheck-launch:` lines.
+
+use crate::output::CliError;
+use clap::Parser;
+
+/// `--kernel K --grid X,Y,Z --block X,Y,Z --shared BYTES --arg NAME=SPEC … --seed N`
+#[derive(clap::Args, Debug, Clone, Default)]
+pub struct LaunchArgs {
+    /// The kernel to launch (mangled, demangled or short name, or `name<args>` for a
+    /// template instance); may be left out when the file has one kernel.
+    #[arg(long, short = 'k')]
+    pub kernel: Option<String>,
+    /// Grid dimensions in blocks: X[,Y[,Z]].
+    #[arg(long, value_parser = parse_dim3, default_value = "1")]
+    pub grid: Dim3,
+    /// Block dimensions in threads: X[,Y[,Z]].
+    #[arg(long, value_parser = parse_dim3, default_value = "1")]
+    pub block: Dim3,
+    /// Dynamic shared memory per block, in bytes (`extern __shared__`).
+    #[arg(long, default_value_t = 0, value_name = "BYTES")]
+    pub shared: u32,
+    /// A kernel argument: NAME=SPEC, e.g. n=1024, alpha=0.5, a=f32[n]:rand, m=i32[n*n]:iota.
+    #[arg(long = "arg", value_name = "NAME=SPEC")]
+    pub args: Vec<String>,
+    /// Seed for `:rand` initialisers and for thread scheduling.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+}
+
+/// Grid or block dimensions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Dim3(pub [u32; 3]);
+
+impl Default for Dim3 {
+    fn default() -> Dim3 {
+        Dim3([1, 1, 1])
+    }
+}
+
+impl Dim3 {
+    pub fn count(self) -> u64 {
+        self.0.iter().map(|&d| d as u64).product()
+    }
+}
+
+impl std::fmt::Display for Dim3 {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "({},{},{})", self.0[0], self.0[1], self.0[2])
+    }
+}
+
+/// Parses `X[,Y[,Z]]` (also `X,Y,Z` with `x` as separator: `16x16`).
+pub fn parse_dim3(s: &str) -> Result<Dim3, String> {
+    let parts: Vec<&str> = s.split([',', 'x']).map(str::trim).collect();
+    if parts.is_empty() || parts.len() > 3 {
+        return Err(format!("`{s}`: expected 1 to 3 dimensions, e.g. 256 or 16,16"));
+    }
+    let mut d = [1u32; 3];
+    for (i, p) in parts.iter().enumerate() {
+        d[i] = p.parse::<u32>().map_err(|_| format!("`{p}` is not a dimension (a positive integer)"))?;
+        if d[i] == 0 {
+            return Err(format!("`{s}`: dimensions must be at least 1"));
+        }
+    }
+    Ok(Dim3(d))
+}
+
+/// One `// warpcheck-launch: ...` line of a kernel file's header.
+#[derive(Parser, Debug)]
+#[command(name = "warpcheck-launch", no_binary_name = true)]
+struct LaunchLine {
+    #[command(flatten)]
+    launch: LaunchArgs,
+}
+
+/// The launches a kernel file's header describes (`warpcheck-launch:` lines in the leading
+/// comment block), in order.
+pub fn header_launches(source: &str) -> Result<Vec<LaunchArgs>, CliError> {
+    let mut out = Vec::new();
+    for (i, line) in source.lines().enumerate() {
+        let t = line.trim();
+        if !t.starts_with("//") {
+            break;
+        }
+        if let Some(rest) = t.trim_start_matches('/').trim().strip_prefix("warpcheck-launch:") {
+            let tokens = rest.split_whitespace();
+            let parsed = LaunchLine::try_parse_from(tokens)
+                .map_err(|e| CliError::msg(format!("line {}: bad warpcheck-launch line: {e}", i + 1)))?;
+            out.push(parsed.launch);
+        }
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dims_parse_and_reject_zero() {
+        assert_eq!(parse_dim3("256").unwrap(), Dim3([256, 1, 1]));
+        assert_eq!(parse_dim3("16,16").unwrap(), Dim3([16, 16, 1]));
+        assert_eq!(parse_dim3("4x4x2").unwrap(), Dim3([4, 4, 2]));
+        assert!(parse_dim3("0").is_err());
+        assert!(parse_dim3("1,2,3,4").is_err());
+        assert!(parse_dim3("a").is_err());
+    }
+
+    #[test]
+    fn header_lines_parse_like_the_command_line() {
+        let src = "// title\n// warpcheck-launch: --kernel k --grid 4 --block 64,2 --arg n=8 --arg a=f32[n]:rand\n\
+                   // warpcheck-launch: --kernel j --shared 128\n__global__ void k() {}\n// warpcheck-launch: --kernel ignored\n";
+        let l = header_launches(src).unwrap();
+        assert_eq!(l.len(), 2);
+        assert_eq!(l[0].kernel.as_deref(), Some("k"));
+        assert_eq!(l[0].block, Dim3([64, 2, 1]));
+        assert_eq!(l[0].args, ["n=8", "a=f32[n]:rand"]);
+        assert_eq!(l[1].shared, 128);
+        assert!(header_launches("// warpcheck-launch: --bogus\n").is_err());
+    }
+}

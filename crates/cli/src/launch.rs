@@ -1,0 +1,346 @@
+//! Binding `--arg NAME=SPEC` values to a kernel's parameters: type checks, the synthesis
+//! policy for arguments the user left out, and the parameter block.
+//!
+//! Parameters are known two ways: the IR gives each PTX parameter's offset, size and type;
+//! the front end's signature gives the source name and C type (by position: the PTX
+//! declares parameters in source order). Users name arguments by their source name, or by
+//! position as `arg0`, `arg1` … when only PTX is available.
+//!
+//! # Synthesis policy for missing arguments
+//!
+//! So that `warpcheck run k.cu --grid 64 --block 256` works without further ado, an argument
+//! the user did not give is made up and listed in the output:
+//! * an integer scalar becomes the total number of threads of the launch (the usual `n`);
+//! * a floating-point scalar becomes 1.0;
+//! * a pointer becomes a buffer of one element per thread of its pointee type (bytes for
+//!   `void *` and unknown pointees): `:rand` when the pointee is `const` (an input),
+//!   `:zeros` otherwise (an output);
+//! * a struct or vector passed by value cannot be made up: the user must give it.
+
+use crate::output::CliError;
+use std::collections::HashMap;
+use warpcheck_emu::args::{Arg, ArgSpec, BufferValue, ElemType, Init, Limits, Number, SizeExpr, materialize};
+use warpcheck_front::{KernelSignature, ParamKind, Pointee, ScalarType};
+use warpcheck_ir::{Program, VarRole};
+
+/// One kernel parameter, as the launch needs it.
+#[derive(Clone, Debug)]
+pub struct ParamSlot {
+    /// The source name, or `argN`.
+    pub name: String,
+    /// The C type as written, or the PTX type.
+    pub c_type: String,
+    pub kind: Option<ParamKind>,
+    pub offset: u64,
+    pub size: u64,
+    /// The PTX type name (`u32`, `f32`, `b8` …).
+    pub ptx_type: String,
+}
+
+/// The kernel's parameters in order, combining the IR's layout and the signature's names.
+pub fn param_slots(program: &Program, kernel: warpcheck_ir::FuncId, sig: Option<&KernelSignature>) -> Vec<ParamSlot> {
+    let f = program.function(kernel);
+    f.params
+        .iter()
+        .enumerate()
+        .map(|(i, &v)| {
+            let var = program.variable(v);
+            let offset = match var.role {
+                VarRole::Param { offset, .. } => offset,
+                _ => 0,
+            };
+            let sp = sig.and_then(|s| s.params.get(i));
+            ParamSlot {
+                name: sp.map_or_else(|| format!("arg{i}"), |p| p.name.clone()),
+                c_type: sp.map_or_else(|| format!(".{}", var.ty), |p| p.c_type.clone()),
+                kind: sp.map(|p| p.kind.clone()),
+                offset,
+                size: var.size.unwrap_or(0),
+                ptx_type: var.ty.to_string(),
+            }
+        })
+        .collect()
+}
+
+/// A buffer argument after binding: its contents and the parameter it feeds.
+pub struct BoundBuffer {
+    pub param: usize,
+    pub name: String,
+    pub value: BufferValue,
+    /// Filled in by the caller once the buffer is placed in device memory.
+    pub address: u64,
+}
+
+/// The result of binding: the parameter block (buffer addresses still zero), the buffers,
+/// and a line per argument saying what ran (synthesised ones marked).
+pub struct Bound {
+    pub param_block: Vec<u8>,
+    pub buffers: Vec<BoundBuffer>,
+    pub described: Vec<String>,
+}
+
+impl Bound {
+    /// Writes each buffer's device address into its parameter's slot.
+    pub fn patch_addresses(&mut self, slots: &[ParamSlot]) {
+        for b in &self.buffers {
+            let s = &slots[b.param];
+            let bytes = b.address.to_le_bytes();
+            let n = (s.size as usize).min(8);
+            self.param_block[s.offset as usize..s.offset as usize + n].copy_from_slice(&bytes[..n]);
+        }
+    }
+}
+
+fn elem_of_scalar(t: ScalarType) -> Option<ElemType> {
+    Some(match t {
+        ScalarType::Bool | ScalarType::U8 => ElemType::U8,
+        ScalarType::I8 => ElemType::I8,
+        ScalarType::I16 => ElemType::I16,
+        ScalarType::U16 => ElemType::U16,
+        ScalarType::I32 => ElemType::I32,
+        ScalarType::U32 => ElemType::U32,
+        ScalarType::I64 => ElemType::I64,
+        ScalarType::U64 => ElemType::U64,
+        ScalarType::F16 => ElemType::F16,
+        ScalarType::F32 => ElemType::F32,
+        ScalarType::F64 => ElemType::F64,
+        ScalarType::BF16 => return None,
+    })
+}
+
+/// The element type a pointer's buffer should have, if the pointee says.
+fn pointee_elem(p: &Pointee) -> Option<ElemType> {
+    match p {
+        Pointee::Scalar(s) => elem_of_scalar(*s),
+        Pointee::Vector(v) => elem_of_scalar(v.element),
+        _ => None,
+    }
+}
+
+/// The size of one pointee, for `--arg` sizes given in elements of vectors and structs.
+fn pointee_size(p: &Pointee) -> Option<u64> {
+    match p {
+        Pointee::Scalar(s) => Some(s.size()),
+        Pointee::Vector(v) => Some(v.size),
+        Pointee::Struct(s) => s.size,
+        Pointee::Pointer => Some(8),
+        _ => None,
+    }
+}
+
+/// Whether a buffer of `elem` may be passed for a pointer to `pointee`: same type, or the
+/// same size and kind (signedness is not checked, as C converts freely), or an untyped
+/// pointee. A vector pointee (`float4 *`) takes its element type.
+fn compatible(elem: ElemType, pointee: &Pointee) -> bool {
+    match pointee_elem(pointee) {
+        Some(want) => {
+            want == elem || (want.size() == elem.size() && want.is_float() == elem.is_float())
+        }
+        None => true,
+    }
+}
+
+/// Binds the user's arguments to the kernel's parameters.
+pub fn bind(
+    slots: &[ParamSlot],
+    args: &[Arg],
+    total_threads: u64,
+    seed: u64,
+    limits: Limits,
+) -> Result<Bound, CliError> {
+    let param_block_size = slots.iter().map(|s| s.offset + s.size).max().unwrap_or(0);
+    let mut param_block = vec![0u8; param_block_size as usize];
+    let mut by_name: HashMap<&str, &Arg> = HashMap::new();
+    for a in args {
+        if by_name.insert(a.name.as_str(), a).is_some() {
+            return Err(CliError::msg(format!("argument `{}` is given twice", a.name)));
+        }
+    }
+    for a in args {
+        let known = slots.iter().enumerate().any(|(i, s)| s.name == a.name || a.name == format!("arg{i}"));
+        if !known {
+            return Err(CliError::msg(format!(
+                "the kernel has no parameter `{}`; its parameters are: {}",
+                a.name,
+                describe_params(slots)
+            )));
+        }
+    }
+    // Integer scalars first: buffer sizes may refer to them.
+    let mut scalars: HashMap<String, Number> = HashMap::new();
+    for a in args {
+        if let ArgSpec::Scalar(n) = a.spec {
+            scalars.insert(a.name.clone(), n);
+        }
+    }
+    let mut buffers = Vec::new();
+    let mut described = Vec::new();
+    for (i, slot) in slots.iter().enumerate() {
+        let positional = format!("arg{i}");
+        let given = by_name.get(slot.name.as_str()).or_else(|| by_name.get(positional.as_str()));
+        let (spec, synthesized) = match given {
+            Some(a) => (a.spec.clone(), false),
+            None => (synthesize(slot, total_threads)?, true),
+        };
+        if synthesized && let ArgSpec::Scalar(n) = spec {
+            scalars.entry(slot.name.clone()).or_insert(n);
+        }
+        let mark = if synthesized { "  (synthesised)" } else { "" };
+        match &spec {
+            ArgSpec::Scalar(n) => {
+                let bytes = encode_scalar(slot, *n)?;
+                let at = slot.offset as usize;
+                param_block[at..at + bytes.len()].copy_from_slice(&bytes);
+                described.push(format!("{} = {n}{mark}", slot.name));
+            }
+            ArgSpec::Buffer { elem, len, init } => {
+                check_pointer(slot, *elem)?;
+                let value = materialize(&slot.name, *elem, len.as_ref(), init, &scalars, seed, limits)
+                    .map_err(CliError::msg)?;
+                described.push(format!(
+                    "{} = {}[{}]:{}{mark}",
+                    slot.name,
+                    elem,
+                    value.len,
+                    init_name(init)
+                ));
+                buffers.push(BoundBuffer { param: i, name: slot.name.clone(), value, address: 0 });
+            }
+        }
+    }
+    Ok(Bound { param_block, buffers, described })
+}
+
+fn init_name(init: &Init) -> String {
+    match init {
+        Init::Zeros => "zeros".into(),
+        Init::Iota => "iota".into(),
+        Init::Rand => "rand".into(),
+        Init::Uninit => "uninit".into(),
+        Init::Fill(n) => format!("fill({n})"),
+        Init::File(p) => format!("file({})", p.display()),
+        Init::Literal(v) => format!("[{} values]", v.len()),
+    }
+}
+
+/// `n: int, a: const float *` — for error messages.
+pub fn describe_params(slots: &[ParamSlot]) -> String {
+    if slots.is_empty() {
+        return "none".into();
+    }
+    slots.iter().map(|s| format!("{}: {}", s.name, s.c_type)).collect::<Vec<_>>().join(", ")
+}
+
+fn synthesize(slot: &ParamSlot, total_threads: u64) -> Result<ArgSpec, CliError> {
+    let threads = SizeExpr::Const(total_threads as i128);
+    Ok(match &slot.kind {
+        Some(ParamKind::Scalar(t)) if t.is_float() => ArgSpec::Scalar(Number::Float(1.0)),
+        Some(ParamKind::Scalar(_)) => ArgSpec::Scalar(Number::Int(total_threads as i128)),
+        Some(ParamKind::Pointer(p)) => {
+            let elem = pointee_elem(&p.pointee).unwrap_or(ElemType::U8);
+            let per = pointee_size(&p.pointee).unwrap_or(1) / elem.size() as u64;
+            let len = SizeExpr::Const((total_threads * per.max(1)) as i128);
+            let init = if p.is_const { Init::Rand } else { Init::Zeros };
+            ArgSpec::Buffer { elem, len: Some(len), init }
+        }
+        Some(ParamKind::Untyped { .. }) | None => {
+            // Only the PTX type is known: a 64-bit parameter is most likely a pointer.
+            if slot.size == 8 && !slot.ptx_type.starts_with('f') {
+                ArgSpec::Buffer { elem: ElemType::U8, len: Some(threads), init: Init::Zeros }
+            } else if slot.ptx_type.starts_with('f') {
+                ArgSpec::Scalar(Number::Float(1.0))
+            } else {
+                ArgSpec::Scalar(Number::Int(total_threads as i128))
+            }
+        }
+        Some(other) => {
+            return Err(CliError::msg(format!(
+                "parameter `{}` ({}) cannot be synthesised ({}); give it with --arg {}=...",
+                slot.name,
+                slot.c_type,
+                match other {
+                    ParamKind::Struct(_) => "a struct passed by value",
+                    ParamKind::Vector(_) => "a vector passed by value",
+                    _ => "a type warpcheck does not classify",
+                },
+                slot.name
+            )));
+        }
+    })
+}
+
+fn check_pointer(slot: &ParamSlot, elem: ElemType) -> Result<(), CliError> {
+    match &slot.kind {
+        Some(ParamKind::Pointer(p)) => {
+            if compatible(elem, &p.pointee) {
+                Ok(())
+            } else {
+                Err(CliError::msg(format!(
+                    "argument `{}` is a buffer of {elem}, but the parameter is `{}`",
+                    slot.name, slot.c_type
+                )))
+            }
+        }
+        Some(ParamKind::Untyped { .. }) | None if slot.size == 8 => Ok(()),
+        _ => Err(CliError::msg(format!(
+            "argument `{}` is a buffer, but the parameter is `{}`, not a pointer",
+            slot.name, slot.c_type
+        ))),
+    }
+}
+
+/// Encodes a scalar by the parameter's C type (or PTX type when that is all there is).
+fn encode_scalar(slot: &ParamSlot, n: Number) -> Result<Vec<u8>, CliError> {
+    let elem = match &slot.kind {
+        Some(ParamKind::Scalar(t)) => elem_of_scalar(*t).ok_or_else(|| {
+            CliError::msg(format!("parameter `{}` has type `{}`, which warpcheck cannot pass yet", slot.name, slot.c_type))
+        })?,
+        Some(ParamKind::Pointer(_)) => {
+            return Err(CliError::msg(format!(
+                "argument `{}` is the number {n}, but the parameter is the pointer `{}`; give a buffer such as {}=f32[1024]",
+                slot.name, slot.c_type, slot.name
+            )));
+        }
+        Some(ParamKind::Struct(_)) | Some(ParamKind::Vector(_)) | Some(ParamKind::Unsupported { .. }) => {
+            return Err(CliError::msg(format!(
+                "parameter `{}` has type `{}`; passing it from the command line is not supported yet",
+                slot.name, slot.c_type
+            )));
+        }
+        Some(ParamKind::Untyped { .. }) | None => {
+            let t = slot.ptx_type.as_str();
+            match (t.chars().next(), slot.size) {
+                (Some('f'), 4) => ElemType::F32,
+                (Some('f'), 8) => ElemType::F64,
+                (Some('f'), 2) => ElemType::F16,
+                (Some('s'), 1) => ElemType::I8,
+                (Some('s'), 2) => ElemType::I16,
+                (Some('s'), 4) => ElemType::I32,
+                (Some('s'), 8) => ElemType::I64,
+                (_, 1) => ElemType::U8,
+                (_, 2) => ElemType::U16,
+                (_, 4) => ElemType::U32,
+                (_, 8) => ElemType::U64,
+                _ => {
+                    return Err(CliError::msg(format!(
+                        "parameter `{}` has PTX type {} of {} bytes, which cannot take a number",
+                        slot.name, t, slot.size
+                    )));
+                }
+            }
+        }
+    };
+    // A negative number for an unsigned parameter is taken as its two's complement, as C
+    // converts it.
+    let n = match (n, elem) {
+        (Number::Int(i), ElemType::U8 | ElemType::U16 | ElemType::U32 | ElemType::U64) if i < 0 => {
+            let bits = elem.size() * 8;
+            Number::Int(i.rem_euclid(1i128 << bits))
+        }
+        _ => n,
+    };
+    let mut out = Vec::new();
+    elem.encode(n, &mut out)
+        .map_err(|m| CliError::msg(format!("argument `{}` ({}): {m}", slot.name, slot.c_type)))?;
+    Ok(out)
+}
