@@ -1,7 +1,198 @@
-//! The SIMT emulator: runs PTX kernels on the CPU, a warp at a time over lane arrays.
+//! The SIMT emulator: runs PTX kernels (as lowered by `warpcheck-ir`) on the CPU, a warp
+//! at a time over lane arrays, with checkers attached through [`Observer`]s.
 //!
-//! This crate grows in stages; today it holds the launch description that the command line
-//! and the emulator share: kernel arguments given as text (`n=1024`, `a=f32[n]:rand`) and
-//! their materialisation into bytes ([`args`]).
+//! ```no_run
+//! # use warpcheck_emu::*;
+//! # fn demo(program: &warpcheck_ir::Program, kernel: warpcheck_ir::FuncId) -> Result<(), EmuError> {
+//! let mut memory = GlobalMemory::new();
+//! let n = 1024u32;
+//! let x = memory.alloc(4 * n as u64, true).unwrap();
+//! let mut params = Vec::new();
+//! params.extend_from_slice(&x.to_le_bytes());
+//! params.extend_from_slice(&n.to_le_bytes());
+//! let config = LaunchConfig::new([4, 1, 1], [256, 1, 1]);
+//! let outcome = run(program, kernel, &params, &mut memory, &config)?;
+//! for fault in &outcome.faults {
+//!     eprintln!("{}", fault.kind);
+//! }
+//! let bytes = memory.read(x, 4 * n as u64).unwrap();
+//! # Ok(()) }
+//! ```
+//!
+//! # Design
+//!
+//! * **Translation** ([`translate`]): once per launch the kernel and every function it
+//!   can call are translated into one flat array of ops with resolved register slots,
+//!   pre-converted immediates (stored in constant slots, so every source operand is a
+//!   slot), resolved addressing modes, branch targets and reconvergence points. One op
+//!   per PTX instruction, so a program counter maps back to an `InstId` and `.loc`.
+//! * **Lanes**: each warp holds its registers as `[u64; 32]` lane arrays and its
+//!   predicates as 32-bit lane masks. Arithmetic ops compute all 32 lanes and blend the
+//!   result under the active mask, so the loops vectorise (`exec`).
+//! * **Divergence** (`exec::control`): a warp is a set of thread groups (pc + mask).
+//!   A divergent branch splits a group and records a reconvergence region at the
+//!   branch block's immediate post-dominator ([`warpcheck_ir::Body::ipdom`]); the
+//!   groups merge when all expected, non-exited lanes arrive there. Branches whose
+//!   post-dominator is the virtual exit (including blocks of infinite loops, which the
+//!   post-dominator tree connects artificially) create no region; their groups meet when
+//!   the threads exit or return. Calls are regions too.
+//! * **Scheduling** ([`Scheduling`]): [`Scheduling::LockStep`] (the default) runs warps
+//!   round-robin and, within a warp, one group at a time, depth-first, until it blocks
+//!   or reconverges — the behaviour of a pre-Volta SIMT stack, which gives the output a
+//!   race-free kernel has on any GPU. A group blocked at a barrier lets the warp's other
+//!   groups run (so a `__syncthreads()` in both branches of an `if` works as on sm_70+).
+//!   [`Scheduling::Independent`] models independent thread scheduling (sm_70+): at every
+//!   taken branch and after short random quanta the scheduler picks a warp and a group
+//!   with a seeded generator, so divergent paths interleave. Both are deterministic for a
+//!   given seed: each block has its own generator seeded by the seed and its index.
+//! * **Barriers**: arrivals are counted in threads per barrier id (`bar.sync 0` at two
+//!   instructions is one barrier); a barrier without a thread count waits for all
+//!   non-exited threads; `bar.arrive` counts without waiting; `bar.red` reduces a
+//!   predicate. `bar.warp.sync` waits for the non-exited lanes of its mask. When no
+//!   thread of a block can run but some have not exited, the block has deadlocked
+//!   ([`FaultKind::Deadlock`], naming who waits where).
+//! * **Memory** ([`memory`]): global memory is shared by all blocks and accessed with
+//!   atomics of the access width (see the module docs for why this is sound); shared
+//!   memory is per block (static variables at their offsets, then the dynamic array);
+//!   local memory is per thread, a stack of call frames (`.local` variables, clang's
+//!   `__local_depot`, call-sequence `.param`s and device-function parameters); constant
+//!   memory holds the module's `.const` variables with their initialisers; kernel
+//!   parameters are read from the caller's parameter block (uniform loads are resolved
+//!   at translation). Generic addresses map to spaces through disjoint windows.
+//! * **Faults are results**: out-of-bounds and misaligned accesses, wild generic
+//!   pointers, `trap`, failed `assert`s, deadlocks and exhausted instruction budgets
+//!   are [`Fault`]s with block, thread, instruction and source line. A fault ends its
+//!   block; the others run on. [`EmuError`] is for invalid launches and unsupported
+//!   instructions (named, with their source line), found before anything runs.
+//! * **Host threads**: blocks run in parallel on a rayon pool of
+//!   [`LaunchConfig::threads`] threads, each with its own warp state and observer;
+//!   results are merged in block order. Outputs are therefore independent of the number
+//!   of host threads for every kernel whose blocks do not communicate through global
+//!   memory except by commutative atomics (all correct kernels of the corpus). Blocks
+//!   that hand out work with the *old values* of atomics, or race on global memory,
+//!   can see different interleavings with several host threads; use `threads: 1` for
+//!   bit-for-bit reproducible runs of such kernels.
+//!
+//! # Numerics
+//!
+//! Integer, conversion and IEEE-exact float operations (add, sub, mul, fma, div, sqrt,
+//! rcp with a rounding modifier, in every rounding mode; `.ftz`, `.sat`; f16/bf16) are
+//! bit-exact with the GPU. `.approx` operations (`sin`, `cos`, `lg2`, `ex2`, `rsqrt`,
+//! `tanh`, `div.approx`, `div.full`) use the host's correctly rounded or ≤ 1 ulp
+//! functions, which are within the PTX ISA's error bounds but may differ from the GPU's
+//! hardware approximations in the last bits. libdevice functions: see [`math`]. ptxas
+//! may contract a `mul` and an `add` *without* rounding modifiers into an `fma` on the
+//! GPU; the emulator executes the instructions as written (unfused), so kernels whose
+//! PTX has plain `mul.f32`/`add.f32` pairs can differ from the GPU by an ulp.
+//!
+//! # Not supported (reported as [`EmuError::Unsupported`])
+//!
+//! Textures and surfaces, `cp.async`, `malloc`/`free` in kernels, `mov` between vector
+//! operands, `min/max.relu`/`.xorsign`, `fma.relu`, vectors wider than 4 elements, and
+//! libdevice functions outside [`math`]'s table (`erf`, `sincos`, …).
 
+mod block;
+mod calls;
 pub mod args;
+pub mod exec;
+pub mod fault;
+mod launch;
+pub mod math;
+pub mod memory;
+pub mod observer;
+mod ops;
+mod printf;
+pub mod translate;
+
+pub use fault::{EmuError, Fault, FaultKind, WaitKind, Waiter};
+pub use launch::{MAX_BLOCK_THREADS, MAX_REPORTED_FAULTS, MAX_SHARED_BYTES, run_observed, validate};
+pub use memory::{Allocation, DeviceAddr, GlobalMemory, MemoryError};
+pub use observer::{
+    BarrierEvent, MemEvent, MemKind, NoObserver, NoObservers, Observer, ObserverFactory,
+    WarpSyncEvent,
+};
+
+use warpcheck_ir::{FuncId, Program};
+
+/// How the threads of a warp are scheduled (see the crate documentation).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Scheduling {
+    /// Deterministic lock-step warps with reconvergence at immediate post-dominators.
+    #[default]
+    LockStep,
+    /// Independent thread scheduling: seeded interleavings of warps and divergent paths.
+    Independent { seed: u64 },
+}
+
+/// The default instruction budget: warp-instructions one warp may execute.
+pub const DEFAULT_BUDGET: u64 = 100_000_000;
+
+/// A kernel launch's configuration.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LaunchConfig {
+    pub grid: [u32; 3],
+    pub block: [u32; 3],
+    /// Bytes of dynamic shared memory (`extern __shared__` arrays).
+    pub dynamic_shared: u32,
+    /// The most warp-instructions one warp may execute before the run is stopped as a
+    /// runaway loop ([`FaultKind::BudgetExhausted`]).
+    pub budget: u64,
+    /// Host threads running blocks in parallel; 0 means one per available core.
+    pub threads: usize,
+    pub scheduling: Scheduling,
+}
+
+impl LaunchConfig {
+    pub fn new(grid: [u32; 3], block: [u32; 3]) -> LaunchConfig {
+        LaunchConfig {
+            grid,
+            block,
+            dynamic_shared: 0,
+            budget: DEFAULT_BUDGET,
+            threads: 0,
+            scheduling: Scheduling::LockStep,
+        }
+    }
+}
+
+/// Counters of a run.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Stats {
+    /// PTX instructions executed, counted once per active thread.
+    pub lane_instructions: u64,
+    /// PTX instructions executed, counted once per warp (per group of a divergent warp).
+    pub warp_instructions: u64,
+    pub blocks: u64,
+}
+
+impl Stats {
+    pub(crate) fn add(&mut self, other: &Stats) {
+        self.lane_instructions += other.lane_instructions;
+        self.warp_instructions += other.warp_instructions;
+        self.blocks += other.blocks;
+    }
+}
+
+/// What a run produced (besides the contents of global memory).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct RunOutcome {
+    /// Faults, in block order (at most [`MAX_REPORTED_FAULTS`]).
+    pub faults: Vec<Fault>,
+    /// How many blocks faulted.
+    pub fault_count: usize,
+    pub stats: Stats,
+    /// `printf` output: blocks in order, each block's lines in execution order.
+    pub printf: String,
+}
+
+/// Runs `kernel` without observers. `params` is the kernel's parameter block, laid out
+/// at the offsets of the IR's parameters ([`warpcheck_ir::symbols::VarRole::Param`]).
+pub fn run(
+    program: &Program,
+    kernel: FuncId,
+    params: &[u8],
+    memory: &mut GlobalMemory,
+    config: &LaunchConfig,
+) -> Result<RunOutcome, EmuError> {
+    run_observed(program, kernel, params, memory, config, &mut NoObservers)
+}

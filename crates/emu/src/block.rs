@@ -1,0 +1,1365 @@
+//! Running one thread block: its warps, their groups, barriers, and faults.
+//!
+//! The block scheduler picks a warp with a runnable group and runs it for a quantum; the
+//! warp runs one group at a time (see [`crate::exec::control`] for groups and regions).
+//! *Lock-step* scheduling is deterministic: warps round-robin, and within a warp the most
+//! recently created runnable group runs until it blocks or arrives at its reconvergence
+//! point (a depth-first walk of the divergent paths, like a hardware SIMT stack).
+//! *Independent* scheduling picks warps and groups with a seeded random choice at every
+//! taken branch and after short random quanta, so that divergent paths and warps
+//! interleave; the seed and the block index decide everything, so runs are reproducible.
+//!
+//! Barriers (PTX ISA §9.7.12.1) count arriving *threads* per barrier id, whatever
+//! instruction they arrive at; a barrier without a thread count waits for every thread of
+//! the block that has not exited. When no group of any warp can run but threads remain,
+//! the block is deadlocked and the fault names who waits where.
+
+use std::fmt::Write as _;
+
+use warpcheck_ir::modifiers::{BarrierMode, BarrierRedOp, MemSpace, VoteMode};
+use warpcheck_ir::{EntityRef, FuncId, InstId, Program, SourceLoc};
+
+use crate::calls::Native;
+use crate::exec::control::{CallState, FUNC_ADDR_BASE, Group, NO_REGION, Region, Regions, Wait};
+use crate::exec::mem::{MemCtx, addresses, isspacep};
+use crate::exec::{FULL, Lanes, compute, pred_value, warp_ops};
+use crate::fault::{Fault, FaultKind, WaitKind, Waiter};
+use crate::memory::{GenericTarget, GlobalMemory, LOCAL_WINDOW, resolve_generic};
+use crate::observer::{BarrierEvent, MemEvent, MemKind, Observer, WarpSyncEvent};
+use crate::ops::{ArgSrc, BarrierOp, CallTarget, Dst, OpKind};
+use crate::translate::{FRAME_GENERIC_FLAG, Flat, NO_PC, SINK};
+use crate::{Scheduling, Stats};
+
+/// Everything a block needs that is the same for the whole launch.
+pub(crate) struct LaunchCx<'a> {
+    pub flat: &'a Flat,
+    pub program: &'a Program,
+    pub global: &'a GlobalMemory,
+    pub grid: [u32; 3],
+    pub block: [u32; 3],
+    pub dynamic_shared: u32,
+    pub budget: u64,
+    pub scheduling: Scheduling,
+}
+
+/// One warp's state; reused across the blocks a host thread runs.
+pub(crate) struct WarpState {
+    pub regs: Vec<Lanes>,
+    pub preds: Vec<u32>,
+    pub local: Vec<u8>,
+    pub groups: Vec<Group>,
+    pub regions: Regions,
+    /// Lanes that exited (or do not exist in a partial last warp).
+    pub exited: u32,
+    /// Warp-instructions executed (for the budget and `%clock`).
+    pub executed: u64,
+    pub cache: usize,
+}
+
+impl WarpState {
+    pub(crate) fn new(flat: &Flat) -> WarpState {
+        let mut regs = vec![[0u64; 32]; flat.nslots];
+        for &(slot, v) in &flat.const_slots {
+            regs[slot as usize] = [v; 32];
+        }
+        let mut preds = vec![0u32; flat.npreds.max(2)];
+        preds[crate::translate::PRED_TRUE as usize] = FULL;
+        WarpState {
+            regs,
+            preds,
+            local: vec![0; (flat.stack_size * 32) as usize],
+            groups: Vec::new(),
+            regions: Regions::default(),
+            exited: 0,
+            executed: 0,
+            cache: 0,
+        }
+    }
+}
+
+/// What a block produced.
+#[derive(Default)]
+pub(crate) struct BlockResult {
+    pub fault: Option<Fault>,
+    pub printf: String,
+    pub stats: Stats,
+}
+
+#[derive(Clone, Copy, Default)]
+struct BarrierState {
+    arrived: u32,
+    count: Option<u32>,
+    popc: u32,
+    all: bool,
+    any: bool,
+    /// The first arrival, for deadlock reports.
+    first_pc: u32,
+}
+
+/// A small deterministic generator (xorshift64*), seeded per block.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n.max(1) as u64) as usize
+    }
+}
+
+/// Why a group stopped running.
+enum Ev {
+    Arrive,
+    Limit,
+    Yield,
+    Diverge { taken: u32, target: u32, reconverge: u32 },
+    Control,
+    Fault(u32, FaultKind),
+}
+
+const LOCKSTEP_QUANTUM: u64 = 1 << 20;
+
+pub(crate) struct Block<'a, O: Observer> {
+    cx: &'a LaunchCx<'a>,
+    idx: [u32; 3],
+    warps: &'a mut [WarpState],
+    shared: &'a mut Vec<u8>,
+    barriers: [BarrierState; 16],
+    live_threads: u32,
+    rng: Rng,
+    obs: &'a mut O,
+    out: BlockResult,
+}
+
+pub(crate) fn run_block<O: Observer>(
+    cx: &LaunchCx<'_>,
+    idx: [u32; 3],
+    pool: &mut Vec<WarpState>,
+    shared: &mut Vec<u8>,
+    obs: &mut O,
+) -> BlockResult {
+    let threads = cx.block[0] * cx.block[1] * cx.block[2];
+    let nwarps = threads.div_ceil(32) as usize;
+    while pool.len() < nwarps {
+        pool.push(WarpState::new(cx.flat));
+    }
+    let shared_size = cx.flat.dynamic_shared_offset as usize + cx.dynamic_shared as usize;
+    let shared_size = shared_size.max(cx.flat.static_shared as usize);
+    shared.clear();
+    shared.resize(shared_size, 0);
+    let seed = match cx.scheduling {
+        Scheduling::LockStep => 0,
+        Scheduling::Independent { seed } => seed,
+    };
+    let linear = idx[0] as u64 + cx.grid[0] as u64 * (idx[1] as u64 + cx.grid[1] as u64 * idx[2] as u64);
+    let cx_ref: &LaunchCx<'_> = cx;
+    // SAFETY-free lifetime narrowing: `Block` borrows everything for this call only.
+    let mut block = Block {
+        cx: cx_ref,
+        idx,
+        warps: &mut pool[..nwarps],
+        shared,
+        barriers: [BarrierState::default(); 16],
+        live_threads: threads,
+        rng: Rng(seed ^ linear.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ 0x1234_5678_9abc_def1 | 1),
+        obs,
+        out: BlockResult::default(),
+    };
+    block.init_warps(threads);
+    if O::ENABLED {
+        block.obs.on_block_start(idx, threads);
+    }
+    if let Err(f) = block.run() {
+        block.out.fault = Some(f);
+    }
+    if O::ENABLED {
+        block.obs.on_block_end(idx);
+    }
+    block.out.stats.blocks = 1;
+    std::mem::take(&mut block.out)
+}
+
+impl<O: Observer> Block<'_, O> {
+    fn init_warps(&mut self, threads: u32) {
+        let flat = self.cx.flat;
+        let kernel = &flat.funcs[0];
+        let [bx, by, _] = self.cx.block;
+        for (w, warp) in self.warps.iter_mut().enumerate() {
+            let first = w as u32 * 32;
+            let present = if threads - first >= 32 { FULL } else { (1u32 << (threads - first)) - 1 };
+            for (s, _) in flat.funcs.iter().map(|f| (f.slot_range, ())) {
+                for slot in s.0..s.1 {
+                    warp.regs[slot as usize] = [0; 32];
+                }
+            }
+            for p in warp.preds.iter_mut().skip(2) {
+                *p = 0;
+            }
+            warp.local.fill(0);
+            for &(slot, sp) in &flat.specials {
+                let mut lanes = [0u64; 32];
+                for (l, v) in lanes.iter_mut().enumerate() {
+                    let t = first + l as u32;
+                    let tid = [t % bx, (t / bx) % by, t / (bx * by)];
+                    *v = special_value(sp, tid, l as u32, w as u32, self.idx, self.cx, flat);
+                }
+                warp.regs[slot as usize] = lanes;
+            }
+            warp.groups.clear();
+            warp.regions.clear();
+            warp.exited = !present;
+            warp.executed = 0;
+            warp.groups.push(Group {
+                pc: kernel.base,
+                mask: present,
+                region: NO_REGION,
+                frame_base: 0,
+                func: 0,
+                wait: Wait::Runnable,
+            });
+        }
+    }
+
+    fn its(&self) -> bool {
+        matches!(self.cx.scheduling, Scheduling::Independent { .. })
+    }
+
+    /// The block's main loop.
+    fn run(&mut self) -> Result<(), Fault> {
+        let nwarps = self.warps.len();
+        let mut current = 0usize;
+        loop {
+            let runnable: Vec<usize> = (0..nwarps)
+                .filter(|&w| self.warps[w].groups.iter().any(|g| g.wait == Wait::Runnable))
+                .collect();
+            if runnable.is_empty() {
+                if self.live_threads == 0 {
+                    return Ok(());
+                }
+                return Err(self.deadlock());
+            }
+            let w = if self.its() {
+                runnable[self.rng.below(runnable.len())]
+            } else {
+                // Round robin from the current warp.
+                *runnable.iter().find(|&&w| w >= current).unwrap_or(&runnable[0])
+            };
+            current = w + 1;
+            self.run_warp(w)?;
+        }
+    }
+
+    fn run_warp(&mut self, w: usize) -> Result<(), Fault> {
+        let quantum = if self.its() { 1 + self.rng.below(96) as u64 } else { LOCKSTEP_QUANTUM };
+        let stop_at = self.warps[w].executed + quantum;
+        loop {
+            let warp = &self.warps[w];
+            let candidates: Vec<usize> = warp
+                .groups
+                .iter()
+                .enumerate()
+                .filter(|(_, g)| g.wait == Wait::Runnable)
+                .map(|(i, _)| i)
+                .collect();
+            let Some(&last) = candidates.last() else { return Ok(()) };
+            let gi = if self.its() && candidates.len() > 1 {
+                candidates[self.rng.below(candidates.len())]
+            } else {
+                last
+            };
+            let limit = stop_at.min(self.cx.budget);
+            match self.run_group(w, gi, limit)? {
+                true => continue,
+                false => return Ok(()),
+            }
+        }
+    }
+
+    fn fault_at(&self, w: usize, lane: u32, pc: u32, kind: FaultKind) -> Fault {
+        let (func, inst, source) = self.origin(pc);
+        let t = w as u32 * 32 + lane;
+        let [bx, by, _] = self.cx.block;
+        Fault {
+            kind,
+            block: self.idx,
+            thread: [t % bx, (t / bx) % by, t / (bx * by)],
+            func,
+            inst,
+            source,
+        }
+    }
+
+    fn origin(&self, pc: u32) -> (FuncId, InstId, Option<SourceLoc>) {
+        let flat = self.cx.flat;
+        let (fi, inst) = flat.origin.get(pc as usize).copied().unwrap_or((0, InstId::new(0)));
+        let func = flat.funcs[fi as usize].id;
+        let source = self
+            .cx
+            .program
+            .function(func)
+            .body
+            .as_ref()
+            .and_then(|b| b.inst_locs.get(inst.index()).copied().flatten());
+        (func, inst, source)
+    }
+
+    /// Runs group `gi` of warp `w` until it stops. Returns whether the warp should keep
+    /// running (`false`: the quantum is over).
+    fn run_group(&mut self, w: usize, gi: usize, limit: u64) -> Result<bool, Fault> {
+        let flat = self.cx.flat;
+        let ops = &flat.ops[..];
+        let its = self.its();
+        let idx = self.idx;
+        let global = self.cx.global;
+        let stack = flat.stack_size;
+        let Block { warps, shared, obs, .. } = self;
+        let warp = &mut warps[w];
+        let group = warp.groups[gi].clone();
+        let (mut pc, mask) = (group.pc, group.mask);
+        let frame_base = group.frame_base;
+        let stop = warp.regions.rpc_of(group.region);
+        let several = warp.groups.len() > 1;
+        let mut executed = warp.executed;
+        let mut lanes = 0u64;
+        let lanes_count = mask.count_ones() as u64;
+        let ev = loop {
+            if pc == stop {
+                break Ev::Arrive;
+            }
+            if executed >= limit {
+                break Ev::Limit;
+            }
+            let op = &ops[pc as usize];
+            executed += 1;
+            lanes += lanes_count;
+            let m = match op.guard {
+                None => mask,
+                Some(p) => mask & pred_value(&warp.preds, p),
+            };
+            if compute(&op.kind, &mut warp.regs, &mut warp.preds, m) {
+                pc += 1;
+                continue;
+            }
+            match &op.kind {
+                OpKind::Ld { shape, dsts, addr } => {
+                    if m != 0 {
+                        let addrs = addresses(*addr, &warp.regs, frame_base);
+                        let mut mc = MemCtx {
+                            global,
+                            shared,
+                            local: &mut warp.local,
+                            stack,
+                            consts: &flat.const_bank,
+                            params: &flat.params,
+                            cache: &mut warp.cache,
+                        };
+                        if let Err((l, k)) = mc.load(*shape, *dsts, &addrs, m, &mut warp.regs) {
+                            break Ev::Fault(l, k);
+                        }
+                        if O::ENABLED {
+                            emit_mem(*obs, flat, pc, idx, w, MemKind::Load, shape.space, &addrs, m, shape.size as u32 * dsts.n.max(1) as u32);
+                        }
+                    }
+                    pc += 1;
+                }
+                OpKind::St { shape, srcs, addr } => {
+                    if m != 0 {
+                        let addrs = addresses(*addr, &warp.regs, frame_base);
+                        let mut mc = MemCtx {
+                            global,
+                            shared,
+                            local: &mut warp.local,
+                            stack,
+                            consts: &flat.const_bank,
+                            params: &flat.params,
+                            cache: &mut warp.cache,
+                        };
+                        if let Err((l, k)) = mc.store(*shape, *srcs, &addrs, m, &warp.regs) {
+                            break Ev::Fault(l, k);
+                        }
+                        if O::ENABLED {
+                            emit_mem(*obs, flat, pc, idx, w, MemKind::Store, shape.space, &addrs, m, shape.size as u32 * srcs.n.max(1) as u32);
+                        }
+                    }
+                    pc += 1;
+                }
+                OpKind::Atom { space, op: aop, ty, size, d, addr, b, c } => {
+                    if m != 0 {
+                        let addrs = addresses(*addr, &warp.regs, frame_base);
+                        let mut mc = MemCtx {
+                            global,
+                            shared,
+                            local: &mut warp.local,
+                            stack,
+                            consts: &flat.const_bank,
+                            params: &flat.params,
+                            cache: &mut warp.cache,
+                        };
+                        let (bv, cv) = (warp.regs[*b as usize], warp.regs[*c as usize]);
+                        match mc.atomic(*space, *aop, *ty, *size as u32, &addrs, &bv, &cv, m) {
+                            Ok(old) => {
+                                if let Some(d) = d {
+                                    blend_mask(&mut warp.regs[*d as usize], &old, m);
+                                }
+                            }
+                            Err((l, k)) => break Ev::Fault(l, k),
+                        }
+                        if O::ENABLED {
+                            let kind = MemKind::Atomic { op: *aop, returns_value: d.is_some() };
+                            emit_mem(*obs, flat, pc, idx, w, kind, *space, &addrs, m, *size as u32);
+                        }
+                    }
+                    pc += 1;
+                }
+                OpKind::FrameAddr { d, offset } => {
+                    let generic = offset & FRAME_GENERIC_FLAG != 0;
+                    let v = frame_base + (offset & !FRAME_GENERIC_FLAG) + if generic { LOCAL_WINDOW } else { 0 };
+                    blend_mask(&mut warp.regs[*d as usize], &[v; 32], m);
+                    pc += 1;
+                }
+                OpKind::Isspacep { space, d, a } => {
+                    let av = &warp.regs[*a as usize];
+                    let mut bits = 0u32;
+                    for (l, &x) in av.iter().enumerate() {
+                        bits |= (isspacep(*space, x) as u32) << l;
+                    }
+                    let p = &mut warp.preds[*d as usize];
+                    *p = (*p & !m) | (bits & m);
+                    pc += 1;
+                }
+                OpKind::Clock { d, wide } => {
+                    // A deterministic clock: 4 cycles per warp-instruction of this warp.
+                    let v = executed * 4;
+                    let v = if *wide { v } else { v & 0xffff_ffff };
+                    blend_mask(&mut warp.regs[*d as usize], &[v; 32], m);
+                    pc += 1;
+                }
+                OpKind::Activemask { d } => {
+                    blend_mask(&mut warp.regs[*d as usize], &[mask as u64; 32], m);
+                    pc += 1;
+                }
+                OpKind::Shfl { mode, d, p, a, b, c, membermask: _ } => {
+                    let (v, pv) = warp_ops::shfl(*mode, &warp.regs[*a as usize], &warp.regs[*b as usize], &warp.regs[*c as usize]);
+                    if *d != SINK {
+                        blend_mask(&mut warp.regs[*d as usize], &v, m);
+                    }
+                    if let Some(p) = p {
+                        let q = &mut warp.preds[*p as usize];
+                        *q = (*q & !m) | (pv & m);
+                    }
+                    pc += 1;
+                }
+                OpKind::Vote { mode, d, p, membermask } => {
+                    let mm = warp.regs[*membermask as usize][first_lane(m)] as u32;
+                    let participants = m & mm;
+                    let pv = pred_value(&warp.preds, *p);
+                    let (b, ballot) = warp_ops::vote(*mode, pv, participants);
+                    match d {
+                        Dst::Pred(q) => {
+                            let v = if b { FULL } else { 0 };
+                            let q = &mut warp.preds[*q as usize];
+                            *q = (*q & !m) | (v & m);
+                        }
+                        Dst::Reg(r) => {
+                            let v = if *mode == VoteMode::Ballot { ballot as u64 } else { b as u64 };
+                            blend_mask(&mut warp.regs[*r as usize], &[v; 32], m);
+                        }
+                        Dst::None => {}
+                    }
+                    pc += 1;
+                }
+                OpKind::Match { mode, wide, d, p, a, membermask } => {
+                    let mm = warp.regs[*membermask as usize][first_lane(m)] as u32;
+                    let (v, pv) = warp_ops::match_sync(*mode, &warp.regs[*a as usize], *wide, m & mm);
+                    if *d != SINK {
+                        blend_mask(&mut warp.regs[*d as usize], &v, m);
+                    }
+                    if let Some(p) = p {
+                        let q = &mut warp.preds[*p as usize];
+                        *q = (*q & !m) | (pv & m);
+                    }
+                    pc += 1;
+                }
+                OpKind::Redux { op: rop, signed, d, a, membermask } => {
+                    let mm = warp.regs[*membermask as usize][first_lane(m)] as u32;
+                    let v = warp_ops::redux(*rop, *signed, &warp.regs[*a as usize], m & mm);
+                    blend_mask(&mut warp.regs[*d as usize], &[v; 32], m);
+                    pc += 1;
+                }
+                OpKind::Nop => pc += 1,
+                OpKind::Bra { target, reconverge } => {
+                    if m == mask {
+                        pc = *target;
+                        if its && several {
+                            break Ev::Yield;
+                        }
+                    } else if m == 0 {
+                        pc += 1;
+                    } else {
+                        break Ev::Diverge { taken: m, target: *target, reconverge: *reconverge };
+                    }
+                }
+                _ => break Ev::Control,
+            }
+        };
+        warp.executed = executed;
+        warp.groups[gi].pc = pc;
+        self.out.stats.lane_instructions += lanes;
+        self.out.stats.warp_instructions += lanes / lanes_count.max(1);
+        match ev {
+            Ev::Arrive => {
+                let g = self.warps[w].groups.swap_remove(gi);
+                self.arrive(w, g.region, g.mask);
+                Ok(true)
+            }
+            Ev::Limit => {
+                if self.warps[w].executed >= self.cx.budget {
+                    let waiting = self.waiters();
+                    let kind = FaultKind::BudgetExhausted { budget: self.cx.budget, waiting };
+                    return Err(self.fault_at(w, first_lane(mask) as u32, pc, kind));
+                }
+                Ok(false)
+            }
+            Ev::Yield => Ok(false),
+            Ev::Diverge { taken, target, reconverge } => {
+                self.diverge(w, gi, pc, taken, target, reconverge);
+                Ok(!its)
+            }
+            Ev::Fault(lane, kind) => Err(self.fault_at(w, lane, pc, kind)),
+            Ev::Control => {
+                self.control(w, gi)?;
+                Ok(true)
+            }
+        }
+    }
+
+    fn diverge(&mut self, w: usize, gi: usize, pc: u32, taken: u32, target: u32, reconverge: u32) {
+        let warp = &mut self.warps[w];
+        let g = warp.groups[gi].clone();
+        let not_taken = g.mask & !taken;
+        if O::ENABLED {
+            let (_, inst, _) = self.origin(pc);
+            self.obs.on_diverge(w as u32, inst, taken, not_taken);
+        }
+        let warp = &mut self.warps[w];
+        let region = if reconverge != NO_PC {
+            warp.regions.alloc(Region {
+                rpc: reconverge,
+                expected: g.mask,
+                arrived: 0,
+                parent: g.region,
+                frame_base: g.frame_base,
+                func: g.func,
+                call: None,
+                live: true,
+            })
+        } else {
+            g.region
+        };
+        warp.groups[gi] = Group { pc: pc + 1, mask: not_taken, region, ..g.clone() };
+        warp.groups.push(Group { pc: target, mask: taken, region, ..g });
+    }
+
+    /// Lanes `mask` arrive at `region` (the group is already removed).
+    fn arrive(&mut self, w: usize, region: u32, mask: u32) {
+        if region == NO_REGION {
+            return;
+        }
+        let r = &mut self.warps[w].regions.list[region as usize];
+        r.arrived |= mask;
+        self.try_complete(w, region);
+    }
+
+    /// Completes `region` if every expected lane that has not exited arrived; the merged
+    /// group continues (and may complete enclosing regions at the same pc).
+    fn try_complete(&mut self, w: usize, mut region: u32) {
+        loop {
+            let flat = self.cx.flat;
+            let warp = &mut self.warps[w];
+            let r = &warp.regions.list[region as usize];
+            if !r.live {
+                return;
+            }
+            let need = r.expected & !warp.exited;
+            if r.arrived & need != need {
+                return;
+            }
+            let mask = r.arrived & !warp.exited;
+            let (rpc, parent, frame_base, func) = (r.rpc, r.parent, r.frame_base, r.func);
+            let call = warp.regions.list[region as usize].call.take();
+            warp.regions.release(region);
+            if let Some(call) = call
+                && let Some((regs, preds)) = call.saved
+            {
+                // Restore the recursive callee's registers for the returning lanes.
+                let callee = match &flat.ops[call.call_pc as usize].kind {
+                    OpKind::Call(c) => match c.target {
+                        CallTarget::Body { func } => Some(func),
+                        _ => None,
+                    },
+                    _ => None,
+                };
+                if let Some(f) = callee {
+                    let (s0, _) = flat.funcs[f as usize].slot_range;
+                    let (p0, _) = flat.funcs[f as usize].pred_range;
+                    for (i, saved) in regs.iter().enumerate() {
+                        blend_mask(&mut warp.regs[s0 as usize + i], saved, mask);
+                    }
+                    for (i, saved) in preds.iter().enumerate() {
+                        let p = &mut warp.preds[p0 as usize + i];
+                        *p = (*p & !mask) | (saved & mask);
+                    }
+                }
+            }
+            if mask == 0 {
+                if parent == NO_REGION {
+                    return;
+                }
+                region = parent;
+                continue;
+            }
+            if parent != NO_REGION && warp.regions.list[parent as usize].rpc == rpc {
+                warp.regions.list[parent as usize].arrived |= mask;
+                region = parent;
+                continue;
+            }
+            warp.groups.push(Group { pc: rpc, mask, region: parent, frame_base, func, wait: Wait::Runnable });
+            return;
+        }
+    }
+
+    /// Lanes exit: they no longer hold back regions, warp syncs or barriers.
+    fn exit(&mut self, w: usize, mask: u32) {
+        let mask = mask & !self.warps[w].exited;
+        self.warps[w].exited |= mask;
+        self.live_threads -= mask.count_ones();
+        if O::ENABLED {
+            self.obs.on_exit(w as u32, mask);
+        }
+        let live: Vec<u32> = self.warps[w]
+            .regions
+            .list
+            .iter()
+            .enumerate()
+            .filter(|(_, r)| r.live)
+            .map(|(i, _)| i as u32)
+            .collect();
+        for r in live {
+            self.try_complete(w, r);
+        }
+        self.check_warp_sync(w);
+        for id in 0..16 {
+            if self.barriers[id].arrived > 0 {
+                self.check_barrier(id as u32);
+            }
+        }
+    }
+
+    /// Calls, returns, exits, traps, barriers, warp syncs and indirect branches.
+    fn control(&mut self, w: usize, gi: usize) -> Result<(), Fault> {
+        let flat = self.cx.flat;
+        let g = self.warps[w].groups[gi].clone();
+        let op = &flat.ops[g.pc as usize];
+        let m = match op.guard {
+            None => g.mask,
+            Some(p) => g.mask & pred_value(&self.warps[w].preds, p),
+        };
+        if m == 0 {
+            self.warps[w].groups[gi].pc += 1;
+            return Ok(());
+        }
+        // Lanes whose guard is false skip the instruction: they continue separately.
+        let split_rest = |this: &mut Self| {
+            if m != g.mask {
+                this.warps[w].groups[gi].mask = m;
+                this.warps[w].groups.push(Group { pc: g.pc + 1, mask: g.mask & !m, ..g.clone() });
+            }
+        };
+        match &op.kind {
+            OpKind::Exit => {
+                split_rest(self);
+                self.remove_group(w, g.pc, m);
+                self.exit(w, m);
+            }
+            OpKind::Ret => self.ret(w, gi, m)?,
+            OpKind::Trap => {
+                return Err(self.fault_at(w, first_lane(m) as u32, g.pc, FaultKind::Trap));
+            }
+            OpKind::Call(call) => match &call.target {
+                CallTarget::Body { func } => self.call_body(w, gi, m, *func)?,
+                CallTarget::Indirect(slot) => {
+                    let addr = self.warps[w].regs[*slot as usize][first_lane(m)];
+                    let func = addr
+                        .checked_sub(FUNC_ADDR_BASE)
+                        .and_then(|i| flat.func_by_id.get(&FuncId::new(i as usize)).copied());
+                    match func {
+                        Some(f) => self.call_body(w, gi, m, f)?,
+                        None => {
+                            let kind = FaultKind::BadCallTarget { address: addr };
+                            return Err(self.fault_at(w, first_lane(m) as u32, g.pc, kind));
+                        }
+                    }
+                }
+                CallTarget::Native(native) => {
+                    self.call_native(w, g.pc, m, g.frame_base, *native, &call.args, &call.rets)?;
+                    self.warps[w].groups[gi].pc += 1;
+                }
+            },
+            OpKind::Barrier(bar) => self.barrier(w, gi, m, *bar),
+            OpKind::WarpSync { mask: slot } => {
+                let warp = &mut self.warps[w];
+                let member = warp.regs[*slot as usize][first_lane(m)] as u32;
+                if O::ENABLED {
+                    let (func, inst, _) = self.origin(g.pc);
+                    self.obs.on_warp_sync(&WarpSyncEvent { member_mask: member, lanes: m, warp: w as u32, block: self.idx, func, inst });
+                }
+                let warp = &mut self.warps[w];
+                let need = member & !warp.exited;
+                if need & !m == 0 {
+                    warp.groups[gi].pc += 1;
+                } else {
+                    split_rest(self);
+                    self.warps[w].groups[gi].wait = Wait::WarpSync { mask: member };
+                    self.check_warp_sync(w);
+                }
+            }
+            OpKind::BrxIdx { a, targets, reconverge } => {
+                let warp = &mut self.warps[w];
+                let av = warp.regs[*a as usize];
+                // Group lanes by target.
+                let mut by_target: Vec<(u32, u32)> = Vec::new();
+                let mut bad = None;
+                for l in 0..32 {
+                    if (m >> l) & 1 == 0 {
+                        continue;
+                    }
+                    match targets.get(av[l] as usize) {
+                        Some(&t) => match by_target.iter_mut().find(|(x, _)| *x == t) {
+                            Some(e) => e.1 |= 1 << l,
+                            None => by_target.push((t, 1 << l)),
+                        },
+                        None => bad = Some(l as u32),
+                    }
+                }
+                if let Some(l) = bad {
+                    let kind = FaultKind::BadCallTarget { address: av[l as usize] };
+                    return Err(self.fault_at(w, l, g.pc, kind));
+                }
+                if by_target.len() == 1 && m == g.mask {
+                    self.warps[w].groups[gi].pc = by_target[0].0;
+                } else {
+                    let warp = &mut self.warps[w];
+                    let region = if *reconverge != NO_PC {
+                        warp.regions.alloc(Region {
+                            rpc: *reconverge,
+                            expected: g.mask,
+                            arrived: 0,
+                            parent: g.region,
+                            frame_base: g.frame_base,
+                            func: g.func,
+                            call: None,
+                            live: true,
+                        })
+                    } else {
+                        g.region
+                    };
+                    warp.groups.swap_remove(gi);
+                    if m != g.mask {
+                        warp.groups.push(Group { pc: g.pc + 1, mask: g.mask & !m, region, ..g.clone() });
+                    }
+                    for (t, lanes) in by_target {
+                        warp.groups.push(Group { pc: t, mask: lanes, region, ..g.clone() });
+                    }
+                }
+            }
+            _ => self.warps[w].groups[gi].pc += 1,
+        }
+        Ok(())
+    }
+
+    /// Removes the group at `pc` holding exactly `mask` (after an exit).
+    fn remove_group(&mut self, w: usize, pc: u32, mask: u32) {
+        let groups = &mut self.warps[w].groups;
+        if let Some(i) = groups.iter().position(|g| g.pc == pc && g.mask == mask && g.wait == Wait::Runnable) {
+            groups.swap_remove(i);
+        }
+    }
+
+    fn ret(&mut self, w: usize, gi: usize, m: u32) -> Result<(), Fault> {
+        let flat = self.cx.flat;
+        let g = self.warps[w].groups[gi].clone();
+        // The innermost call region.
+        let warp = &self.warps[w];
+        let mut r = g.region;
+        while r != NO_REGION && warp.regions.list[r as usize].call.is_none() {
+            r = warp.regions.list[r as usize].parent;
+        }
+        if m != g.mask {
+            let warp = &mut self.warps[w];
+            warp.groups[gi].mask = g.mask & !m;
+            warp.groups[gi].pc += 1;
+        } else {
+            self.warps[w].groups.swap_remove(gi);
+        }
+        if r == NO_REGION {
+            // Returning from the kernel ends the threads.
+            self.exit(w, m);
+            return Ok(());
+        }
+        // Copy return values into the caller's frame.
+        let (call_pc, caller_base) = {
+            let region = &self.warps[w].regions.list[r as usize];
+            (region.call.as_ref().map_or(0, |c| c.call_pc), region.frame_base)
+        };
+        if let OpKind::Call(call) = &flat.ops[call_pc as usize].kind {
+            let callee = &flat.funcs[g.func as usize];
+            let warp = &mut self.warps[w];
+            let mut mc = MemCtx {
+                global: self.cx.global,
+                shared: self.shared,
+                local: &mut warp.local,
+                stack: flat.stack_size,
+                consts: &flat.const_bank,
+                params: &flat.params,
+                cache: &mut warp.cache,
+            };
+            for (i, dst) in call.rets.iter().enumerate() {
+                let Some(&(off, size)) = callee.ret_offsets.get(i) else { continue };
+                let mut lanes = m;
+                while lanes != 0 {
+                    let l = lanes.trailing_zeros();
+                    lanes &= lanes - 1;
+                    let v = mc.read_local(l, g.frame_base + off, size.min(8)).unwrap_or(0);
+                    match *dst {
+                        ArgSrc::Frame { offset, size: s } => {
+                            mc.write_local(l, caller_base + offset, s.min(size).min(8), v);
+                        }
+                        ArgSrc::Reg { slot, .. } => warp.regs[slot as usize][l as usize] = v,
+                    }
+                }
+            }
+        }
+        // Leave the regions inside the call, then arrive at the call region.
+        let mut x = g.region;
+        let mut inner = Vec::new();
+        while x != r && x != NO_REGION {
+            let region = &mut self.warps[w].regions.list[x as usize];
+            region.expected &= !m;
+            inner.push(x);
+            x = region.parent;
+        }
+        for x in inner {
+            self.try_complete(w, x);
+        }
+        self.arrive(w, r, m);
+        Ok(())
+    }
+
+    fn call_body(&mut self, w: usize, gi: usize, m: u32, f: u32) -> Result<(), Fault> {
+        let flat = self.cx.flat;
+        let g = self.warps[w].groups[gi].clone();
+        let callee = &flat.funcs[f as usize];
+        let new_base = g.frame_base + flat.funcs[g.func as usize].frame_size;
+        if new_base + callee.frame_size > flat.stack_size {
+            let kind = FaultKind::StackOverflow { bytes: new_base + callee.frame_size };
+            return Err(self.fault_at(w, first_lane(m) as u32, g.pc, kind));
+        }
+        let OpKind::Call(call) = &flat.ops[g.pc as usize].kind else {
+            return Ok(());
+        };
+        let warp = &mut self.warps[w];
+        let mut mc = MemCtx {
+            global: self.cx.global,
+            shared: self.shared,
+            local: &mut warp.local,
+            stack: flat.stack_size,
+            consts: &flat.const_bank,
+            params: &flat.params,
+            cache: &mut warp.cache,
+        };
+        for (i, arg) in call.args.iter().enumerate() {
+            let Some(&(off, size)) = callee.param_offsets.get(i) else { continue };
+            let mut lanes = m;
+            while lanes != 0 {
+                let l = lanes.trailing_zeros();
+                lanes &= lanes - 1;
+                match *arg {
+                    ArgSrc::Frame { offset, size: s } => {
+                        mc.copy_local(l, g.frame_base + offset, new_base + off, s.min(size));
+                    }
+                    ArgSrc::Reg { slot, size: s } => {
+                        mc.write_local(l, new_base + off, s.min(size).min(8), warp.regs[slot as usize][l as usize]);
+                    }
+                }
+            }
+        }
+        let saved = callee.recursive.then(|| {
+            let (s0, s1) = callee.slot_range;
+            let (p0, p1) = callee.pred_range;
+            (warp.regs[s0 as usize..s1 as usize].to_vec(), warp.preds[p0 as usize..p1 as usize].to_vec())
+        });
+        let region = warp.regions.alloc(Region {
+            rpc: g.pc + 1,
+            expected: g.mask,
+            arrived: g.mask & !m,
+            parent: g.region,
+            frame_base: g.frame_base,
+            func: g.func,
+            call: Some(Box::new(CallState { call_pc: g.pc, saved })),
+            live: true,
+        });
+        warp.groups[gi] = Group { pc: callee.base, mask: m, region, frame_base: new_base, func: f, wait: Wait::Runnable };
+        Ok(())
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn call_native(
+        &mut self,
+        w: usize,
+        pc: u32,
+        m: u32,
+        frame_base: u64,
+        native: Native,
+        args: &[ArgSrc],
+        rets: &[ArgSrc],
+    ) -> Result<(), Fault> {
+        let flat = self.cx.flat;
+        let warp = &mut self.warps[w];
+        let mc_regs = &mut warp.regs;
+        let mut mc = MemCtx {
+            global: self.cx.global,
+            shared: self.shared,
+            local: &mut warp.local,
+            stack: flat.stack_size,
+            consts: &flat.const_bank,
+            params: &flat.params,
+            cache: &mut warp.cache,
+        };
+        let mut lanes = m;
+        let mut fault = None;
+        while lanes != 0 {
+            let l = lanes.trailing_zeros();
+            lanes &= lanes - 1;
+            let get = |mc: &MemCtx<'_>, i: usize, size: u32| -> u64 {
+                match args.get(i) {
+                    Some(ArgSrc::Frame { offset, size: s }) => {
+                        mc.read_local(l, frame_base + offset, (*s).min(size).min(8)).unwrap_or(0)
+                    }
+                    Some(ArgSrc::Reg { slot, .. }) => mc_regs[*slot as usize][l as usize],
+                    None => 0,
+                }
+            };
+            let result: Result<Option<u64>, FaultKind> = match native {
+                Native::Math(f) => {
+                    let mut vals = [0u64; 4];
+                    for (i, t) in f.args.iter().enumerate().take(4) {
+                        vals[i] = get(&mc, i, t.size());
+                    }
+                    Ok(Some((f.f)(&vals[..f.args.len().min(4)])))
+                }
+                Native::Vprintf => {
+                    let fmt_addr = get(&mc, 0, 8);
+                    let buf = get(&mc, 1, 8);
+                    match printf_lane(&mut mc, l, fmt_addr, buf) {
+                        Ok(s) => {
+                            self.out.printf.push_str(&s);
+                            Ok(Some(0))
+                        }
+                        Err(k) => Err(k),
+                    }
+                }
+                Native::AssertFail => {
+                    let msg = get(&mc, 0, 8);
+                    let file = get(&mc, 1, 8);
+                    let line = get(&mc, 2, 4) as u32;
+                    let func = get(&mc, 3, 8);
+                    let read = |mc: &mut MemCtx<'_>, a: u64| {
+                        mc.read_cstr(a, l, 4096).map(|b| String::from_utf8_lossy(&b).into_owned()).unwrap_or_default()
+                    };
+                    Err(FaultKind::AssertionFailed {
+                        message: read(&mut mc, msg),
+                        file: read(&mut mc, file),
+                        line,
+                        function: read(&mut mc, func),
+                    })
+                }
+            };
+            match result {
+                Ok(Some(v)) => {
+                    let ret_size = match native {
+                        Native::Math(f) => f.ret.size(),
+                        _ => 4,
+                    };
+                    if let Some(dst) = rets.first() {
+                        match *dst {
+                            ArgSrc::Frame { offset, size } => {
+                                mc.write_local(l, frame_base + offset, size.min(ret_size), v);
+                            }
+                            ArgSrc::Reg { slot, .. } => mc_regs[slot as usize][l as usize] = v,
+                        }
+                    }
+                }
+                Ok(None) => {}
+                Err(k) => {
+                    fault = Some((l, k));
+                    break;
+                }
+            }
+        }
+        match fault {
+            Some((l, k)) => Err(self.fault_at(w, l, pc, k)),
+            None => Ok(()),
+        }
+    }
+
+    fn barrier(&mut self, w: usize, gi: usize, m: u32, bar: BarrierOp) {
+        let g = self.warps[w].groups[gi].clone();
+        let warp = &self.warps[w];
+        let lane = first_lane(m);
+        let id = (warp.regs[bar.id as usize][lane] & 15) as usize;
+        let count = bar.count.map(|c| warp.regs[c as usize][lane] as u32);
+        if O::ENABLED {
+            let (func, inst, _) = self.origin(g.pc);
+            self.obs.on_barrier_arrive(&BarrierEvent { id: id as u32, count, lanes: m, warp: w as u32, block: self.idx, func, inst });
+        }
+        let b = &mut self.barriers[id];
+        if b.arrived == 0 {
+            *b = BarrierState { arrived: 0, count, popc: 0, all: true, any: false, first_pc: g.pc };
+        }
+        b.arrived += m.count_ones();
+        if count.is_some() {
+            b.count = count;
+        }
+        if let Some((_, _, p)) = bar.red {
+            let pv = pred_value(&self.warps[w].preds, p) & m;
+            b.popc += pv.count_ones();
+            b.all &= pv == m;
+            b.any |= pv != 0;
+        }
+        if bar.mode == BarrierMode::Arrive {
+            self.warps[w].groups[gi].pc += 1;
+        } else {
+            if m != g.mask {
+                self.warps[w].groups[gi].mask = m;
+                self.warps[w].groups.push(Group { pc: g.pc + 1, mask: g.mask & !m, ..g.clone() });
+            }
+            self.warps[w].groups[gi].wait = Wait::Barrier { id: id as u32 };
+        }
+        self.check_barrier(id as u32);
+    }
+
+    /// Releases barrier `id` when enough threads have arrived.
+    fn check_barrier(&mut self, id: u32) {
+        let flat = self.cx.flat;
+        let b = self.barriers[id as usize];
+        let expected = b.count.unwrap_or(self.live_threads);
+        if b.arrived == 0 || b.arrived < expected {
+            return;
+        }
+        self.barriers[id as usize] = BarrierState::default();
+        for w in 0..self.warps.len() {
+            let warp = &mut self.warps[w];
+            for gi in 0..warp.groups.len() {
+                let g = &warp.groups[gi];
+                if g.wait != (Wait::Barrier { id }) {
+                    continue;
+                }
+                let (pc, mask) = (g.pc, g.mask);
+                if let OpKind::Barrier(BarrierOp { red: Some((op, dst, _)), .. }) = &flat.ops[pc as usize].kind {
+                    match (*op, *dst) {
+                        (BarrierRedOp::Popc, Dst::Reg(r)) => blend_mask(&mut warp.regs[r as usize], &[b.popc as u64; 32], mask),
+                        (BarrierRedOp::And, Dst::Pred(p)) | (BarrierRedOp::Or, Dst::Pred(p)) => {
+                            let v = if (*op == BarrierRedOp::And && b.all) || (*op == BarrierRedOp::Or && b.any) { FULL } else { 0 };
+                            let q = &mut warp.preds[p as usize];
+                            *q = (*q & !mask) | (v & mask);
+                        }
+                        (BarrierRedOp::And, Dst::Reg(r)) | (BarrierRedOp::Or, Dst::Reg(r)) => {
+                            let v = ((*op == BarrierRedOp::And && b.all) || (*op == BarrierRedOp::Or && b.any)) as u64;
+                            blend_mask(&mut warp.regs[r as usize], &[v; 32], mask);
+                        }
+                        _ => {}
+                    }
+                }
+                let g = &mut warp.groups[gi];
+                g.wait = Wait::Runnable;
+                g.pc += 1;
+            }
+            merge_groups(&mut self.warps[w].groups);
+        }
+        if O::ENABLED {
+            self.obs.on_barrier_release(self.idx, id);
+        }
+    }
+
+    fn check_warp_sync(&mut self, w: usize) {
+        let warp = &mut self.warps[w];
+        let waiting: u32 = warp
+            .groups
+            .iter()
+            .filter(|g| matches!(g.wait, Wait::WarpSync { .. }))
+            .fold(0, |acc, g| acc | g.mask);
+        if waiting == 0 {
+            return;
+        }
+        let exited = warp.exited;
+        let mut released = false;
+        for g in warp.groups.iter_mut() {
+            if let Wait::WarpSync { mask } = g.wait {
+                let need = mask & !exited;
+                if need & !waiting == 0 {
+                    g.wait = Wait::Runnable;
+                    g.pc += 1;
+                    released = true;
+                }
+            }
+        }
+        if released {
+            merge_groups(&mut warp.groups);
+        }
+    }
+
+    /// Who waits where (for deadlock and budget reports).
+    fn waiters(&self) -> Vec<Waiter> {
+        let mut out = Vec::new();
+        for (w, warp) in self.warps.iter().enumerate() {
+            for g in &warp.groups {
+                let what = match g.wait {
+                    Wait::Runnable => continue,
+                    Wait::Barrier { id } => {
+                        let b = &self.barriers[id as usize];
+                        WaitKind::Barrier { id, arrived: b.arrived, expected: b.count.unwrap_or(self.live_threads) }
+                    }
+                    Wait::WarpSync { mask } => WaitKind::WarpSync { mask },
+                };
+                let (func, inst, source) = self.origin(g.pc);
+                out.push(Waiter { warp: w as u32, lanes: g.mask, func, inst, source, what });
+            }
+        }
+        out
+    }
+
+    fn deadlock(&self) -> Fault {
+        let waiting = self.waiters();
+        let exited = self.warps.iter().map(|w| w.exited.count_ones()).sum::<u32>();
+        let first = waiting.first().cloned();
+        let threads = self.cx.block[0] * self.cx.block[1] * self.cx.block[2];
+        let exited = exited.min(threads);
+        let (w, lane, pc) = match &first {
+            Some(wt) => {
+                let pc = self.warps[wt.warp as usize]
+                    .groups
+                    .iter()
+                    .find(|g| g.wait != Wait::Runnable && g.mask == wt.lanes)
+                    .map_or(0, |g| g.pc);
+                (wt.warp as usize, wt.lanes.trailing_zeros(), pc)
+            }
+            None => (0, 0, self.barriers.iter().find(|b| b.arrived > 0).map_or(0, |b| b.first_pc)),
+        };
+        self.fault_at(w, lane, pc, FaultKind::Deadlock { waiting, exited })
+    }
+}
+
+/// Merges runnable groups at the same pc in the same region and frame.
+fn merge_groups(groups: &mut Vec<Group>) {
+    let mut i = 0;
+    while i < groups.len() {
+        let mut j = i + 1;
+        while j < groups.len() {
+            let (a, b) = (&groups[i], &groups[j]);
+            if a.wait == Wait::Runnable
+                && b.wait == Wait::Runnable
+                && a.pc == b.pc
+                && a.region == b.region
+                && a.frame_base == b.frame_base
+                && a.func == b.func
+            {
+                let mask = b.mask;
+                groups[i].mask |= mask;
+                groups.swap_remove(j);
+            } else {
+                j += 1;
+            }
+        }
+        i += 1;
+    }
+}
+
+#[inline]
+fn first_lane(m: u32) -> usize {
+    if m == 0 { 0 } else { m.trailing_zeros() as usize }
+}
+
+#[inline]
+fn blend_mask(dst: &mut Lanes, src: &Lanes, mask: u32) {
+    for l in 0..32 {
+        if (mask >> l) & 1 != 0 {
+            dst[l] = src[l];
+        }
+    }
+}
+
+/// Emits memory events, one per state space the lanes fall in.
+#[allow(clippy::too_many_arguments)]
+#[cold]
+fn emit_mem<O: Observer>(
+    obs: &mut O,
+    flat: &Flat,
+    pc: u32,
+    block: [u32; 3],
+    w: usize,
+    kind: MemKind,
+    space: MemSpace,
+    addrs: &Lanes,
+    lanes: u32,
+    size: u32,
+) {
+    let (fi, inst) = flat.origin.get(pc as usize).copied().unwrap_or((0, InstId::new(0)));
+    let func = flat.funcs[fi as usize].id;
+    fn event<'e>(
+        kind: MemKind,
+        space: MemSpace,
+        addresses: &'e Lanes,
+        lanes: u32,
+        size: u32,
+        at: (FuncId, InstId, [u32; 3], u32),
+    ) -> MemEvent<'e> {
+        MemEvent {
+            kind,
+            space,
+            addresses,
+            lanes,
+            size,
+            func: at.0,
+            inst: at.1,
+            block: at.2,
+            warp: at.3,
+            ordered: false,
+        }
+    }
+    let at = (func, inst, block, w as u32);
+    if space != MemSpace::Generic {
+        obs.on_memory(&event(kind, space, addrs, lanes, size, at));
+        return;
+    }
+    let mut resolved = [0u64; 32];
+    let mut by_space: [(MemSpace, u32); 5] = [
+        (MemSpace::Global, 0),
+        (MemSpace::Shared, 0),
+        (MemSpace::Local, 0),
+        (MemSpace::Const, 0),
+        (MemSpace::Param, 0),
+    ];
+    for l in 0..32 {
+        if (lanes >> l) & 1 == 0 {
+            continue;
+        }
+        let (i, a) = match resolve_generic(addrs[l]) {
+            GenericTarget::Global(a) => (0, a),
+            GenericTarget::Shared(a) => (1, a),
+            GenericTarget::Local(a) => (2, a),
+            GenericTarget::Const(a) => (3, a),
+            GenericTarget::Param(a) => (4, a),
+            GenericTarget::None => continue,
+        };
+        resolved[l] = a;
+        by_space[i].1 |= 1 << l;
+    }
+    for (space, m) in by_space {
+        if m != 0 {
+            obs.on_memory(&event(kind, space, &resolved, m, size, at));
+        }
+    }
+}
+
+/// Formats one lane's `vprintf` call.
+fn printf_lane(mc: &mut MemCtx<'_>, lane: u32, fmt_addr: u64, buf: u64) -> Result<String, FaultKind> {
+    struct Args<'m, 'a> {
+        mc: &'m mut MemCtx<'a>,
+        lane: u32,
+        base: u64,
+        offset: u64,
+        fault: Option<FaultKind>,
+    }
+    impl crate::printf::ArgSource for Args<'_, '_> {
+        fn next(&mut self, size: u32) -> Result<u64, String> {
+            self.offset = self.offset.div_ceil(size as u64) * size as u64;
+            let v = self.mc.load_generic(self.base + self.offset, size, self.lane);
+            self.offset += size as u64;
+            v.map_err(|k| {
+                let msg = k.to_string();
+                self.fault = Some(k);
+                msg
+            })
+        }
+        fn string(&mut self, address: u64) -> Result<Vec<u8>, String> {
+            self.mc.read_cstr(address, self.lane, 1 << 16).map_err(|k| {
+                let msg = k.to_string();
+                self.fault = Some(k);
+                msg
+            })
+        }
+    }
+    let fmt = mc.read_cstr(fmt_addr, lane, 1 << 16)?;
+    let mut args = Args { mc, lane, base: buf, offset: 0, fault: None };
+    match crate::printf::format(&fmt, &mut args) {
+        Ok(s) => Ok(s),
+        Err(msg) => match args.fault {
+            Some(k) => Err(k),
+            None => {
+                // An unsupported conversion: print the format as is, with a note.
+                let mut s = String::from_utf8_lossy(&fmt).into_owned();
+                let _ = write!(s, " [warpcheck: {msg}]");
+                Ok(s)
+            }
+        },
+    }
+}
+
+/// The value of a special register for one thread (PTX ISA §10).
+fn special_value(
+    sp: warpcheck_ir::SpecialOperand,
+    tid: [u32; 3],
+    lane: u32,
+    warp: u32,
+    ctaid: [u32; 3],
+    cx: &LaunchCx<'_>,
+    flat: &Flat,
+) -> u64 {
+    use warpcheck_ir::SpecialReg as S;
+    let c = sp.component.map_or(0, |c| c.index()).min(2);
+    let v: u64 = match sp.reg {
+        S::Tid => tid[c] as u64,
+        S::Ntid => cx.block[c] as u64,
+        S::CtaId => ctaid[c] as u64,
+        S::NCtaId => cx.grid[c] as u64,
+        S::LaneId => lane as u64,
+        S::WarpId => warp as u64,
+        S::NWarpId => 64,
+        S::SmId => 0,
+        S::NSmId => 1,
+        S::GridId => 1,
+        S::ClusterId => ctaid[c] as u64,
+        S::NClusterId => cx.grid[c] as u64,
+        S::ClusterCtaId => 0,
+        S::ClusterNCtaId => 1,
+        S::ClusterCtaRank => 0,
+        S::ClusterNCtaRank => 1,
+        S::IsExplicitCluster => 0,
+        S::LanemaskEq => 1u64 << lane,
+        S::LanemaskLe => ((2u64 << lane) - 1) & 0xffff_ffff,
+        S::LanemaskLt => (1u64 << lane) - 1,
+        S::LanemaskGe => (!((1u64 << lane) - 1)) & 0xffff_ffff,
+        S::LanemaskGt => (!((2u64 << lane) - 1)) & 0xffff_ffff,
+        S::Clock | S::ClockHi | S::Clock64 | S::GlobalTimer | S::GlobalTimerLo | S::GlobalTimerHi => 0,
+        S::TotalSmemSize => (flat.dynamic_shared_offset + cx.dynamic_shared as u64).max(flat.static_shared),
+        S::AggrSmemSize => (flat.dynamic_shared_offset + cx.dynamic_shared as u64).max(flat.static_shared),
+        S::DynamicSmemSize => cx.dynamic_shared as u64,
+        S::ReservedSmemOffsetBegin | S::ReservedSmemOffsetEnd | S::ReservedSmemOffsetCap => 0,
+        S::EnvReg(_) | S::ReservedSmemOffset(_) => 0,
+    };
+    v
+}

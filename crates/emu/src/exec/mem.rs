@@ -1,0 +1,470 @@
+//! Loads, stores and atomics over a warp's lanes, in every state space (PTX ISA §5.1,
+//! §9.7.8.8–11, §9.7.12.5–6).
+//!
+//! Each lane's address is checked before anything is written: alignment (the whole
+//! vector's size, §5.4.5), then bounds of the space (global: inside one allocation;
+//! shared: inside the block's static plus dynamic shared memory; local: inside the
+//! thread's stack; const: inside the constant bank; param: inside the parameter block).
+//! A failing lane makes the whole warp-instruction a fault and nothing is stored.
+//!
+//! Global accesses go through a last-hit allocation cache: if the cached allocation holds
+//! every active lane's access (the usual case: a warp reads one array), the per-lane
+//! lookups are skipped.
+
+use warpcheck_ir::modifiers::{AtomOp, MemSpace};
+
+use super::Lanes;
+use crate::fault::FaultKind;
+use crate::memory::{
+    AtomType, CONST_WINDOW, GLOBAL_BASE, GenericTarget, GlobalMemory, LOCAL_WINDOW, PARAM_WINDOW,
+    SHARED_WINDOW, WINDOW_SIZE, atomic_new_value, resolve_generic,
+};
+use crate::ops::{Addr, MemShape, VecSlots};
+
+/// `cvta` (§9.7.8.19): state-space address to generic, or back with `.to`.
+#[inline]
+pub(crate) fn cvta(space: MemSpace, to: bool, x: u64) -> u64 {
+    let window = match space {
+        MemSpace::Global | MemSpace::Generic => 0,
+        MemSpace::Shared | MemSpace::SharedCluster => SHARED_WINDOW,
+        MemSpace::Local => LOCAL_WINDOW,
+        MemSpace::Const => CONST_WINDOW,
+        MemSpace::Param => PARAM_WINDOW,
+    };
+    if window == 0 {
+        return x;
+    }
+    if to {
+        if x.wrapping_sub(window) < WINDOW_SIZE { x - window } else { x.wrapping_sub(window) }
+    } else {
+        x.wrapping_add(window)
+    }
+}
+
+/// `isspacep.space` (§9.7.8.18).
+pub(crate) fn isspacep(space: MemSpace, x: u64) -> bool {
+    match (space, resolve_generic(x)) {
+        (MemSpace::Global, GenericTarget::Global(_)) => true,
+        (MemSpace::Shared | MemSpace::SharedCluster, GenericTarget::Shared(_)) => true,
+        (MemSpace::Local, GenericTarget::Local(_)) => true,
+        (MemSpace::Const, GenericTarget::Const(_)) => true,
+        (MemSpace::Param, GenericTarget::Param(_)) => true,
+        _ => false,
+    }
+}
+
+/// The memories one warp can reach.
+pub(crate) struct MemCtx<'a> {
+    pub global: &'a GlobalMemory,
+    pub shared: &'a mut [u8],
+    /// This warp's local memory: lane `l` owns `local[l*stack .. (l+1)*stack]`.
+    pub local: &'a mut [u8],
+    pub stack: u64,
+    pub consts: &'a [u8],
+    pub params: &'a [u8],
+    /// Index of the last global allocation hit.
+    pub cache: &'a mut usize,
+}
+
+/// A faulting lane and why.
+pub(crate) type LaneFault = (u32, FaultKind);
+
+#[inline]
+fn read_le(bytes: &[u8], off: u64, size: u32) -> Option<u64> {
+    let off = usize::try_from(off).ok()?;
+    let s = bytes.get(off..off.checked_add(size as usize)?)?;
+    let mut buf = [0u8; 8];
+    buf[..size as usize].copy_from_slice(s);
+    Some(u64::from_le_bytes(buf))
+}
+
+#[inline]
+fn write_le(bytes: &mut [u8], off: u64, size: u32, v: u64) -> bool {
+    let Ok(off) = usize::try_from(off) else { return false };
+    let Some(end) = off.checked_add(size as usize) else { return false };
+    match bytes.get_mut(off..end) {
+        Some(s) => {
+            s.copy_from_slice(&v.to_le_bytes()[..size as usize]);
+            true
+        }
+        None => false,
+    }
+}
+
+/// Per-lane addresses of a memory op.
+#[inline(always)]
+pub(crate) fn addresses(addr: Addr, regs: &[Lanes], frame_base: u64) -> Lanes {
+    match addr {
+        Addr::Reg { slot, offset } => {
+            let r = &regs[slot as usize];
+            let mut out = [0u64; 32];
+            for l in 0..32 {
+                out[l] = r[l].wrapping_add(offset as u64);
+            }
+            out
+        }
+        Addr::Abs(a) => [a; 32],
+        Addr::Frame(o) => [frame_base.wrapping_add(o); 32],
+    }
+}
+
+impl MemCtx<'_> {
+    /// Resolves a generic address to its space and state-space address.
+    #[inline]
+    fn resolve(&self, space: MemSpace, a: u64) -> Result<(MemSpace, u64), FaultKind> {
+        if space != MemSpace::Generic {
+            return Ok((space, a));
+        }
+        match resolve_generic(a) {
+            GenericTarget::Global(x) => Ok((MemSpace::Global, x)),
+            GenericTarget::Shared(x) => Ok((MemSpace::Shared, x)),
+            GenericTarget::Local(x) => Ok((MemSpace::Local, x)),
+            GenericTarget::Const(x) => Ok((MemSpace::Const, x)),
+            GenericTarget::Param(x) => Ok((MemSpace::Param, x)),
+            GenericTarget::None => Err(FaultKind::BadGenericAddress { address: a }),
+        }
+    }
+
+    fn oob(space: MemSpace, address: u64, size: u32, is_write: bool) -> FaultKind {
+        FaultKind::OutOfBounds { space, address, size, is_write }
+    }
+
+    /// Finds the global allocation holding `[a, a+size)` (updating the cache).
+    #[inline]
+    fn global_alloc(&mut self, a: u64, size: u32, is_write: bool) -> Result<(usize, u64), FaultKind> {
+        let allocs = self.global.allocations();
+        if let Some(c) = allocs.get(*self.cache) {
+            let off = a.wrapping_sub(c.base());
+            if off < c.size() && off + size as u64 <= c.size() {
+                return Ok((*self.cache, off));
+            }
+        }
+        match self.global.index_of(a) {
+            Some(i) => {
+                let c = self.global.allocation(i);
+                let off = a - c.base();
+                if off + size as u64 <= c.size() {
+                    *self.cache = i;
+                    Ok((i, off))
+                } else {
+                    Err(Self::oob(MemSpace::Global, a, size, is_write))
+                }
+            }
+            None => Err(Self::oob(MemSpace::Global, a, size, is_write)),
+        }
+    }
+
+    /// Checks one lane's access (alignment and bounds) without performing it.
+    fn check(&mut self, space: MemSpace, a: u64, size: u32, align: u32, is_write: bool) -> Result<(), FaultKind> {
+        let (space, a) = self.resolve(space, a)?;
+        if a % align as u64 != 0 {
+            return Err(FaultKind::Misaligned { space, address: a, size: align });
+        }
+        let ok = match space {
+            MemSpace::Global => {
+                if a < GLOBAL_BASE {
+                    false
+                } else {
+                    return self.global_alloc(a, size, is_write).map(|_| ());
+                }
+            }
+            MemSpace::Shared | MemSpace::SharedCluster => a.checked_add(size as u64).is_some_and(|e| e <= self.shared.len() as u64),
+            MemSpace::Local => a.checked_add(size as u64).is_some_and(|e| e <= self.stack),
+            MemSpace::Const | MemSpace::Param => {
+                if is_write {
+                    return Err(FaultKind::ReadOnly { space, address: a });
+                }
+                let len = if space == MemSpace::Const { self.consts.len() } else { self.params.len() };
+                a.checked_add(size as u64).is_some_and(|e| e <= len as u64)
+            }
+            MemSpace::Generic => false,
+        };
+        if ok { Ok(()) } else { Err(Self::oob(space, a, size, is_write)) }
+    }
+
+    /// Loads one element (already checked).
+    #[inline]
+    fn load_one(&mut self, space: MemSpace, a: u64, size: u32, lane: u32) -> Result<u64, FaultKind> {
+        let (space, a) = self.resolve(space, a)?;
+        let v = match space {
+            MemSpace::Global => {
+                let (i, off) = self.global_alloc(a, size, false)?;
+                Some(self.global.allocation(i).load(off, size))
+            }
+            MemSpace::Shared | MemSpace::SharedCluster => read_le(self.shared, a, size),
+            MemSpace::Local => {
+                if a + size as u64 > self.stack {
+                    None
+                } else {
+                    read_le(self.local, lane as u64 * self.stack + a, size)
+                }
+            }
+            MemSpace::Const => read_le(self.consts, a, size),
+            MemSpace::Param => read_le(self.params, a, size),
+            MemSpace::Generic => None,
+        };
+        v.ok_or(Self::oob(space, a, size, false))
+    }
+
+    #[inline]
+    fn store_one(&mut self, space: MemSpace, a: u64, size: u32, lane: u32, v: u64) -> Result<(), FaultKind> {
+        let (space, a) = self.resolve(space, a)?;
+        let ok = match space {
+            MemSpace::Global => {
+                let (i, off) = self.global_alloc(a, size, true)?;
+                self.global.allocation(i).store(off, size, v);
+                true
+            }
+            MemSpace::Shared | MemSpace::SharedCluster => write_le(self.shared, a, size, v),
+            MemSpace::Local => a + size as u64 <= self.stack && write_le(self.local, lane as u64 * self.stack + a, size, v),
+            MemSpace::Const | MemSpace::Param => return Err(FaultKind::ReadOnly { space, address: a }),
+            MemSpace::Generic => false,
+        };
+        if ok { Ok(()) } else { Err(Self::oob(space, a, size, true)) }
+    }
+
+    /// The fast path: every active lane's whole access lies in the cached global
+    /// allocation and is aligned. Returns the allocation index.
+    #[inline(always)]
+    fn all_in_cached_global(&self, space: MemSpace, addrs: &Lanes, mask: u32, bytes: u32) -> Option<usize> {
+        if !matches!(space, MemSpace::Global | MemSpace::Generic) {
+            return None;
+        }
+        let c = self.global.allocations().get(*self.cache)?;
+        let (base, size) = (c.base(), c.size());
+        let mut ok = true;
+        for l in 0..32 {
+            let off = addrs[l].wrapping_sub(base);
+            let lane_ok = off.wrapping_add(bytes as u64) <= size && off < size && off % bytes as u64 == 0;
+            ok &= lane_ok || (mask >> l) & 1 == 0;
+        }
+        // Generic addresses equal global ones, so the same check holds for generic
+        // accesses into global memory; misalignment is judged against the allocation base,
+        // which is 256-byte aligned.
+        ok.then_some(*self.cache)
+    }
+
+    /// `ld` for the active lanes.
+    pub(crate) fn load(
+        &mut self,
+        shape: MemShape,
+        dsts: VecSlots,
+        addrs: &Lanes,
+        mask: u32,
+        regs: &mut [Lanes],
+    ) -> Result<(), LaneFault> {
+        let size = shape.size as u32;
+        let n = dsts.n.max(1) as u32;
+        let extend = |v: u64| crate::translate::extend(v, size * 8, shape.signed, shape.dst_bits as u32);
+        if let Some(i) = self.all_in_cached_global(shape.space, addrs, mask, size * n) {
+            let alloc = self.global.allocation(i);
+            let base = alloc.base();
+            for e in 0..n as usize {
+                let d = dsts.slots[e] as usize;
+                let mut m = mask;
+                while m != 0 {
+                    let l = m.trailing_zeros() as usize;
+                    m &= m - 1;
+                    let v = alloc.load(addrs[l] - base + e as u64 * size as u64, size);
+                    regs[d][l] = extend(v);
+                }
+            }
+            return Ok(());
+        }
+        let mut m = mask;
+        while m != 0 {
+            let l = m.trailing_zeros();
+            m &= m - 1;
+            let a = addrs[l as usize];
+            self.check(shape.space, a, size * n, size * n, false).map_err(|f| (l, f))?;
+        }
+        let mut m = mask;
+        while m != 0 {
+            let l = m.trailing_zeros();
+            m &= m - 1;
+            let a = addrs[l as usize];
+            for e in 0..n {
+                let v = self.load_one(shape.space, a + (e * size) as u64, size, l).map_err(|f| (l, f))?;
+                regs[dsts.slots[e as usize] as usize][l as usize] = extend(v);
+            }
+        }
+        Ok(())
+    }
+
+    /// `st` for the active lanes (lanes store in lane order, so when several lanes of a
+    /// warp write the same address the highest lane wins, as on NVIDIA hardware).
+    pub(crate) fn store(
+        &mut self,
+        shape: MemShape,
+        srcs: VecSlots,
+        addrs: &Lanes,
+        mask: u32,
+        regs: &[Lanes],
+    ) -> Result<(), LaneFault> {
+        let size = shape.size as u32;
+        let n = srcs.n.max(1) as u32;
+        if let Some(i) = self.all_in_cached_global(shape.space, addrs, mask, size * n) {
+            let alloc = self.global.allocation(i);
+            let base = alloc.base();
+            let mut m = mask;
+            while m != 0 {
+                let l = m.trailing_zeros() as usize;
+                m &= m - 1;
+                for e in 0..n as usize {
+                    alloc.store(addrs[l] - base + e as u64 * size as u64, size, regs[srcs.slots[e] as usize][l]);
+                }
+            }
+            return Ok(());
+        }
+        if matches!(shape.space, MemSpace::Shared) && n == 1 {
+            // Shared-memory fast path: bounds and alignment per lane, then plain stores.
+            let len = self.shared.len() as u64;
+            let mut m = mask;
+            while m != 0 {
+                let l = m.trailing_zeros();
+                m &= m - 1;
+                let a = addrs[l as usize];
+                if a % size as u64 != 0 {
+                    return Err((l, FaultKind::Misaligned { space: MemSpace::Shared, address: a, size }));
+                }
+                if a.checked_add(size as u64).is_none_or(|e| e > len) {
+                    return Err((l, Self::oob(MemSpace::Shared, a, size, true)));
+                }
+            }
+            let src = &regs[srcs.slots[0] as usize];
+            let mut m = mask;
+            while m != 0 {
+                let l = m.trailing_zeros() as usize;
+                m &= m - 1;
+                write_le(self.shared, addrs[l], size, src[l]);
+            }
+            return Ok(());
+        }
+        let mut m = mask;
+        while m != 0 {
+            let l = m.trailing_zeros();
+            m &= m - 1;
+            self.check(shape.space, addrs[l as usize], size * n, size * n, true).map_err(|f| (l, f))?;
+        }
+        let mut m = mask;
+        while m != 0 {
+            let l = m.trailing_zeros();
+            m &= m - 1;
+            let a = addrs[l as usize];
+            for e in 0..n {
+                let v = regs[srcs.slots[e as usize] as usize][l as usize];
+                self.store_one(shape.space, a + (e * size) as u64, size, l, v).map_err(|f| (l, f))?;
+            }
+        }
+        Ok(())
+    }
+
+    /// `atom`/`red` for the active lanes, in lane order. Returns the old values.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn atomic(
+        &mut self,
+        space: MemSpace,
+        op: AtomOp,
+        ty: AtomType,
+        size: u32,
+        addrs: &Lanes,
+        b: &Lanes,
+        c: &Lanes,
+        mask: u32,
+    ) -> Result<Lanes, LaneFault> {
+        let mut old = [0u64; 32];
+        let mut m = mask;
+        while m != 0 {
+            let l = m.trailing_zeros();
+            m &= m - 1;
+            let a = addrs[l as usize];
+            self.check(space, a, size, size, true).map_err(|f| (l, f))?;
+        }
+        let mut m = mask;
+        while m != 0 {
+            let l = m.trailing_zeros();
+            m &= m - 1;
+            let li = l as usize;
+            let (sp, a) = self.resolve(space, addrs[li]).map_err(|f| (l, f))?;
+            let (bv, cv) = (b[li], c[li]);
+            old[li] = match sp {
+                MemSpace::Global => {
+                    let (i, off) = self.global_alloc(a, size, true).map_err(|f| (l, f))?;
+                    let alloc = self.global.allocation(i);
+                    if op == AtomOp::Add && matches!(ty, AtomType::U32 | AtomType::S32 | AtomType::U64 | AtomType::S64) {
+                        alloc.atomic_add_int(off, size, bv)
+                    } else {
+                        alloc.atomic_rmw(off, size, |o| atomic_new_value(op, ty, o, bv, cv))
+                    }
+                }
+                // Shared and local memory belong to this block/thread: plain read-modify-write.
+                _ => {
+                    let o = self.load_one(sp, a, size, l).map_err(|f| (l, f))?;
+                    if let Some(n) = atomic_new_value(op, ty, o, bv, cv) {
+                        self.store_one(sp, a, size, l, n).map_err(|f| (l, f))?;
+                    }
+                    o
+                }
+            };
+        }
+        Ok(old)
+    }
+
+    /// Reads a NUL-terminated string through a generic address (for `printf`'s format
+    /// and `%s`, and assertion messages); at most `limit` bytes.
+    pub(crate) fn read_cstr(&mut self, address: u64, lane: u32, limit: usize) -> Result<Vec<u8>, FaultKind> {
+        let mut out = Vec::new();
+        while out.len() < limit {
+            let b = self.load_one(MemSpace::Generic, address + out.len() as u64, 1, lane)? as u8;
+            if b == 0 {
+                break;
+            }
+            out.push(b);
+        }
+        Ok(out)
+    }
+
+    /// Loads `size` bytes through a generic address for one lane.
+    pub(crate) fn load_generic(&mut self, address: u64, size: u32, lane: u32) -> Result<u64, FaultKind> {
+        self.check(MemSpace::Generic, address, size, 1, false)?;
+        self.load_one(MemSpace::Generic, address, size, lane)
+    }
+
+    /// Frame memory (local) access for call argument passing; returns false when out
+    /// of the stack.
+    pub(crate) fn copy_local(&mut self, lane: u32, from: u64, to: u64, size: u32) -> bool {
+        let base = lane as u64 * self.stack;
+        if from + size as u64 > self.stack || to + size as u64 > self.stack {
+            return false;
+        }
+        let (f, t) = ((base + from) as usize, (base + to) as usize);
+        self.local.copy_within(f..f + size as usize, t);
+        true
+    }
+
+    pub(crate) fn read_local(&self, lane: u32, at: u64, size: u32) -> Option<u64> {
+        if at + size as u64 > self.stack {
+            return None;
+        }
+        read_le(self.local, lane as u64 * self.stack + at, size)
+    }
+
+    pub(crate) fn write_local(&mut self, lane: u32, at: u64, size: u32, v: u64) -> bool {
+        at + size as u64 <= self.stack && write_le(self.local, lane as u64 * self.stack + at, size, v)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cvta_round_trips() {
+        for space in [MemSpace::Shared, MemSpace::Local, MemSpace::Const, MemSpace::Global] {
+            let g = cvta(space, false, 40);
+            assert_eq!(cvta(space, true, g), 40);
+            assert!(space == MemSpace::Global || isspacep(space, g));
+        }
+        assert!(!isspacep(MemSpace::Shared, cvta(MemSpace::Local, false, 0)));
+    }
+}

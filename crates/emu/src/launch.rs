@@ -1,0 +1,222 @@
+//! Launching a kernel: validation, placing module variables, translation, and running
+//! the blocks on host threads.
+
+use rayon::prelude::*;
+use warpcheck_ir::operand::Symbol;
+use warpcheck_ir::{FuncId, Program, VarId};
+use warpcheck_ptx::ast::StateSpace;
+
+use crate::block::{BlockResult, LaunchCx, WarpState, run_block};
+use crate::fault::EmuError;
+use crate::memory::GlobalMemory;
+use crate::observer::ObserverFactory;
+use crate::translate::{GlobalPlacement, translate};
+use crate::{LaunchConfig, RunOutcome};
+
+/// Shared memory per block, as on sm_80–sm_90 (227 KiB usable with opt-in).
+pub const MAX_SHARED_BYTES: u64 = 227 * 1024;
+/// Threads per block.
+pub const MAX_BLOCK_THREADS: u32 = 1024;
+/// At most this many faults are kept in [`RunOutcome::faults`] (in block order); the
+/// total is in [`RunOutcome::fault_count`].
+pub const MAX_REPORTED_FAULTS: usize = 64;
+
+/// Checks a launch configuration against the kernel and the hardware limits.
+pub fn validate(program: &Program, kernel: FuncId, params: &[u8], config: &LaunchConfig) -> Result<(), EmuError> {
+    let bad = |m: String| Err(EmuError::InvalidLaunch(m));
+    let Some(func) = program.functions.get(kernel) else {
+        return bad(format!("{kernel} is not a function of the program"));
+    };
+    if !func.is_kernel() {
+        return bad(format!("`{}` is a device function (.func), not a kernel (.entry)", func.display_name()));
+    }
+    if func.body.is_none() {
+        return bad(format!("kernel `{}` has no body", func.display_name()));
+    }
+    let [gx, gy, gz] = config.grid;
+    let [bx, by, bz] = config.block;
+    if gx == 0 || gy == 0 || gz == 0 {
+        return bad(format!("grid dimensions must be at least 1, got {gx}x{gy}x{gz}"));
+    }
+    if bx == 0 || by == 0 || bz == 0 {
+        return bad(format!("block dimensions must be at least 1, got {bx}x{by}x{bz}"));
+    }
+    if gx > i32::MAX as u32 || gy > 65535 || gz > 65535 {
+        return bad(format!("grid {gx}x{gy}x{gz} exceeds the limits (2^31-1, 65535, 65535)"));
+    }
+    if bx > 1024 || by > 1024 || bz > 64 {
+        return bad(format!("block {bx}x{by}x{bz} exceeds the per-dimension limits (1024, 1024, 64)"));
+    }
+    let threads = bx as u64 * by as u64 * bz as u64;
+    if threads > MAX_BLOCK_THREADS as u64 {
+        return bad(format!("a block of {bx}x{by}x{bz} = {threads} threads exceeds the limit of {MAX_BLOCK_THREADS}"));
+    }
+    if let Some(req) = func.tuning.reqntid
+        && req != config.block
+    {
+        return bad(format!(
+            "the kernel requires a block of {}x{}x{} threads (.reqntid), got {bx}x{by}x{bz}",
+            req[0], req[1], req[2]
+        ));
+    }
+    if let Some(max) = func.tuning.maxntid
+        && threads > max[0] as u64 * max[1] as u64 * max[2] as u64
+    {
+        return bad(format!(
+            "the kernel allows at most {}x{}x{} threads per block (.maxntid), got {threads}",
+            max[0], max[1], max[2]
+        ));
+    }
+    if (params.len() as u64) < func.param_space_size {
+        return bad(format!(
+            "the kernel's parameters take {} bytes, but {} bytes were given",
+            func.param_space_size,
+            params.len()
+        ));
+    }
+    let static_shared: u64 = program
+        .variables
+        .values()
+        .filter(|v| v.space == StateSpace::Shared)
+        .filter_map(|v| v.size)
+        .sum();
+    let total = static_shared + config.dynamic_shared as u64;
+    if total > MAX_SHARED_BYTES {
+        return bad(format!(
+            "the block needs {total} bytes of shared memory ({static_shared} static + {} dynamic), more than the {MAX_SHARED_BYTES} available",
+            config.dynamic_shared
+        ));
+    }
+    if config.budget == 0 {
+        return bad("the instruction budget must be at least 1".into());
+    }
+    Ok(())
+}
+
+/// Places the module's `.global` variables in `memory` (once per memory: they keep
+/// their values across launches, as on a GPU), with their initialisers.
+fn place_globals(program: &Program, memory: &mut GlobalMemory) -> Result<GlobalPlacement, EmuError> {
+    let mut placed = GlobalPlacement::new();
+    let mut fresh: Vec<VarId> = Vec::new();
+    for &v in &program.globals {
+        let var = program.variable(v);
+        if var.space != StateSpace::Global {
+            continue;
+        }
+        if let Some(a) = memory.symbol(&var.name) {
+            placed.insert(v, a);
+            continue;
+        }
+        let size = var.size.or(var.init.as_ref().map(|i| i.bytes.len() as u64)).unwrap_or(0);
+        let addr = memory
+            .alloc_labeled(size.max(1), var.init.is_some(), Some(var.display_name().to_string()))
+            .map_err(|e| EmuError::InvalidLaunch(format!("cannot place `{}`: {e}", var.name)))?;
+        memory.define_symbol(&var.name, addr);
+        placed.insert(v, addr);
+        fresh.push(v);
+    }
+    for v in fresh {
+        let var = program.variable(v);
+        let Some(init) = &var.init else { continue };
+        let mut bytes = init.bytes.clone();
+        for r in &init.relocations {
+            let target = match r.symbol {
+                Symbol::Var(t) => match placed.get(&t) {
+                    Some(&a) => a,
+                    None => continue,
+                },
+                Symbol::Func(f) => crate::exec::control::FUNC_ADDR_BASE + warpcheck_ir::EntityRef::index(f) as u64,
+            };
+            let (at, n) = (r.offset as usize, r.size as usize);
+            if let Some(slot) = bytes.get_mut(at..at + n) {
+                let mut buf = [0u8; 8];
+                buf[..n].copy_from_slice(slot);
+                let value = u64::from_le_bytes(buf).wrapping_add(target);
+                slot.copy_from_slice(&value.to_le_bytes()[..n]);
+            }
+        }
+        memory
+            .write(placed[&v], &bytes)
+            .map_err(|e| EmuError::Internal(format!("initialising `{}`: {e}", var.name)))?;
+    }
+    Ok(placed)
+}
+
+/// Runs a kernel. See the crate documentation.
+pub fn run_observed<F: ObserverFactory>(
+    program: &Program,
+    kernel: FuncId,
+    params: &[u8],
+    memory: &mut GlobalMemory,
+    config: &LaunchConfig,
+    observers: &mut F,
+) -> Result<RunOutcome, EmuError> {
+    validate(program, kernel, params, config)?;
+    let placed = place_globals(program, memory)?;
+    let flat = translate(program, kernel, params, &placed)?;
+    let total_shared = flat.dynamic_shared_offset + config.dynamic_shared as u64;
+    if total_shared.max(flat.static_shared) > MAX_SHARED_BYTES {
+        return Err(EmuError::InvalidLaunch(format!(
+            "the block needs {} bytes of shared memory, more than the {MAX_SHARED_BYTES} available",
+            total_shared
+        )));
+    }
+    let memory: &GlobalMemory = memory;
+    let cx = LaunchCx {
+        flat: &flat,
+        program,
+        global: memory,
+        grid: config.grid,
+        block: config.block,
+        dynamic_shared: config.dynamic_shared,
+        budget: config.budget,
+        scheduling: config.scheduling,
+    };
+    let [gx, gy, gz] = config.grid;
+    let nblocks = gx as u64 * gy as u64 * gz as u64;
+    let index = |i: u64| -> [u32; 3] {
+        [(i % gx as u64) as u32, ((i / gx as u64) % gy as u64) as u32, (i / (gx as u64 * gy as u64)) as u32]
+    };
+    let factory: &F = observers;
+    let run_one = |state: &mut (Vec<WarpState>, Vec<u8>), i: u64| {
+        let b = index(i);
+        let mut obs = factory.create(b);
+        let result = run_block(&cx, b, &mut state.0, &mut state.1, &mut obs);
+        (b, result, obs)
+    };
+    let threads = if config.threads == 0 {
+        std::thread::available_parallelism().map_or(1, |n| n.get())
+    } else {
+        config.threads
+    };
+    let results: Vec<([u32; 3], BlockResult, F::Observer)> = if threads <= 1 || nblocks <= 1 {
+        let mut state = (Vec::new(), Vec::new());
+        (0..nblocks).map(|i| run_one(&mut state, i)).collect()
+    } else {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .map_err(|e| EmuError::Internal(format!("cannot start host threads: {e}")))?;
+        pool.install(|| {
+            (0..nblocks)
+                .into_par_iter()
+                .map_init(|| (Vec::new(), Vec::new()), |state, i| run_one(state, i))
+                .collect()
+        })
+    };
+    let mut outcome = RunOutcome::default();
+    let mut observed = Vec::with_capacity(results.len());
+    for (b, r, obs) in results {
+        outcome.stats.add(&r.stats);
+        outcome.printf.push_str(&r.printf);
+        if let Some(f) = r.fault {
+            outcome.fault_count += 1;
+            if outcome.faults.len() < MAX_REPORTED_FAULTS {
+                outcome.faults.push(f);
+            }
+        }
+        observed.push((b, obs));
+    }
+    observers.merge(observed);
+    Ok(outcome)
+}

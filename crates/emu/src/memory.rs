@@ -1,0 +1,530 @@
+//! The device address space: global memory (allocations the caller makes and reads back),
+//! and the generic-address windows that map generic pointers to state spaces.
+//!
+//! # Generic addressing (PTX ISA §6.4.1.1, `cvta` §9.7.8.19)
+//!
+//! A generic address is a 64-bit number that names a byte of global, shared, local, const
+//! or kernel-parameter memory. We choose disjoint windows, as the hardware does:
+//!
+//! | window | generic addresses | state-space address |
+//! |---|---|---|
+//! | local (per thread) | `LOCAL_WINDOW + a` | `a` < 4 GiB |
+//! | shared (per block) | `SHARED_WINDOW + a` | `a` < 4 GiB |
+//! | const | `CONST_WINDOW + a` | `a` < 4 GiB |
+//! | kernel parameters | `PARAM_WINDOW + a` | `a` < 4 GiB |
+//! | global | `GLOBAL_BASE` and above | the same number (`cvta.global` is the identity, as in CUDA) |
+//!
+//! Everything else — in particular the null pointer and small integers — is in no window,
+//! and a generic access there is a [`crate::FaultKind::BadGenericAddress`].
+//!
+//! # Global allocations
+//!
+//! [`GlobalMemory::alloc`] hands out 256-byte aligned blocks (like `cudaMalloc`) separated
+//! by unmapped gaps of at least [`GUARD_GAP`] bytes, so an access just past the end of a
+//! buffer lands in no allocation and is reported out of bounds.
+//!
+//! # Concurrency
+//!
+//! Blocks run on several host threads and share global memory. Each allocation is a boxed
+//! slice of `AtomicU64` (so it is `Sync` and 8-byte aligned), and every kernel access goes
+//! through an atomic of the access width, created in place with `AtomicU{8,16,32,64}::from_ptr`
+//! on the naturally aligned address: relaxed loads and stores compile to plain moves, and
+//! `atom`/`red` use real read-modify-write atomics (`fetch_add`, `compare_exchange` …).
+//! There are therefore no data races in the Rust sense, only atomic accesses; the one
+//! caveat is that Rust's memory model leaves *concurrent mixed-size* atomic accesses to
+//! the same bytes unspecified. Such accesses only happen when the kernel itself races on
+//! global memory between blocks (a bug the race checker reports), and on x86-64 and
+//! AArch64, for which this crate is built, aligned accesses of every size are single-copy
+//! atomic, so the emulated values are still some interleaving of the writes. Misaligned
+//! accesses never reach memory: they are faults first.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU8, AtomicU16, AtomicU32, AtomicU64, Ordering::Relaxed};
+
+use warpcheck_ir::modifiers::AtomOp;
+
+/// An address in the device's global (= generic) address space.
+pub type DeviceAddr = u64;
+
+/// Generic window of per-thread local memory.
+pub const LOCAL_WINDOW: u64 = 0x0000_0100_0000_0000;
+/// Generic window of the block's shared memory.
+pub const SHARED_WINDOW: u64 = 0x0000_0200_0000_0000;
+/// Generic window of constant memory.
+pub const CONST_WINDOW: u64 = 0x0000_0300_0000_0000;
+/// Generic window of the kernel parameters.
+pub const PARAM_WINDOW: u64 = 0x0000_0400_0000_0000;
+/// Size of each of the windows above.
+pub const WINDOW_SIZE: u64 = 1 << 32;
+/// The first global allocation's address.
+pub const GLOBAL_BASE: u64 = 0x0000_7f00_0000_0000;
+/// The smallest unmapped gap between two allocations.
+pub const GUARD_GAP: u64 = 4096;
+/// Alignment of allocations (as `cudaMalloc`).
+pub const ALLOC_ALIGN: u64 = 256;
+
+/// The state space a generic address falls in, and the address within it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GenericTarget {
+    Global(u64),
+    Shared(u64),
+    Local(u64),
+    Const(u64),
+    Param(u64),
+    None,
+}
+
+/// Maps a generic address to its state space (see the module documentation).
+#[inline]
+pub fn resolve_generic(address: u64) -> GenericTarget {
+    if address >= GLOBAL_BASE {
+        GenericTarget::Global(address)
+    } else if address.wrapping_sub(LOCAL_WINDOW) < WINDOW_SIZE {
+        GenericTarget::Local(address - LOCAL_WINDOW)
+    } else if address.wrapping_sub(SHARED_WINDOW) < WINDOW_SIZE {
+        GenericTarget::Shared(address - SHARED_WINDOW)
+    } else if address.wrapping_sub(CONST_WINDOW) < WINDOW_SIZE {
+        GenericTarget::Const(address - CONST_WINDOW)
+    } else if address.wrapping_sub(PARAM_WINDOW) < WINDOW_SIZE {
+        GenericTarget::Param(address - PARAM_WINDOW)
+    } else {
+        GenericTarget::None
+    }
+}
+
+/// One global allocation.
+pub struct Allocation {
+    base: DeviceAddr,
+    size: u64,
+    words: Box<[AtomicU64]>,
+    initialized: bool,
+    label: Option<String>,
+}
+
+impl Allocation {
+    pub fn base(&self) -> DeviceAddr {
+        self.base
+    }
+
+    pub fn size(&self) -> u64 {
+        self.size
+    }
+
+    /// Whether the caller declared the contents initialised (`alloc(.., true)`); the
+    /// initialisation checker starts from this.
+    pub fn initialized(&self) -> bool {
+        self.initialized
+    }
+
+    /// The name given to the allocation (a kernel argument or a module variable).
+    pub fn label(&self) -> Option<&str> {
+        self.label.as_deref()
+    }
+
+    #[inline]
+    fn byte_ptr(&self) -> *mut u8 {
+        // `AtomicU64` has interior mutability, so writing through a pointer derived from
+        // a shared reference to it is allowed (all writes are atomic, see the module docs).
+        self.words.as_ptr() as *mut u8
+    }
+
+    /// Loads `size` (1, 2, 4, 8) bytes at byte `offset`, zero-extended.
+    ///
+    /// The caller guarantees `offset + size <= self.size` and `offset % size == 0`.
+    #[inline]
+    pub(crate) fn load(&self, offset: u64, size: u32) -> u64 {
+        debug_assert!(offset + size as u64 <= self.size && offset % size as u64 == 0);
+        let p = self.byte_ptr().wrapping_add(offset as usize);
+        // SAFETY: `p` is in bounds of `words` (checked by the caller against `size`, which
+        // is at most the slice's byte length), naturally aligned for the width (the base is
+        // 8-aligned and `offset` is a multiple of `size`), and the memory is only ever
+        // accessed atomically while shared (see the module documentation).
+        unsafe {
+            match size {
+                1 => AtomicU8::from_ptr(p).load(Relaxed) as u64,
+                2 => AtomicU16::from_ptr(p as *mut u16).load(Relaxed) as u64,
+                4 => AtomicU32::from_ptr(p as *mut u32).load(Relaxed) as u64,
+                _ => AtomicU64::from_ptr(p as *mut u64).load(Relaxed),
+            }
+        }
+    }
+
+    /// Stores the low `size` bytes of `value` at byte `offset` (same contract as `load`).
+    #[inline]
+    pub(crate) fn store(&self, offset: u64, size: u32, value: u64) {
+        debug_assert!(offset + size as u64 <= self.size && offset % size as u64 == 0);
+        let p = self.byte_ptr().wrapping_add(offset as usize);
+        // SAFETY: as in `load`.
+        unsafe {
+            match size {
+                1 => AtomicU8::from_ptr(p).store(value as u8, Relaxed),
+                2 => AtomicU16::from_ptr(p as *mut u16).store(value as u16, Relaxed),
+                4 => AtomicU32::from_ptr(p as *mut u32).store(value as u32, Relaxed),
+                _ => AtomicU64::from_ptr(p as *mut u64).store(value, Relaxed),
+            }
+        }
+    }
+
+    /// An atomic read-modify-write of `size` (2, 4 or 8) bytes; returns the old value.
+    /// `rmw` computes the new value from the old one (`None`: leave memory unchanged, as
+    /// a failing compare-and-swap does). Implemented with a compare-exchange loop, which
+    /// serves every operation and type uniformly (float adds, min/max, inc/dec, CAS).
+    #[inline]
+    pub(crate) fn atomic_rmw(
+        &self,
+        offset: u64,
+        size: u32,
+        rmw: impl Fn(u64) -> Option<u64>,
+    ) -> u64 {
+        let p = self.byte_ptr().wrapping_add(offset as usize);
+        // SAFETY: as in `load`.
+        unsafe {
+            match size {
+                2 => {
+                    let a = AtomicU16::from_ptr(p as *mut u16);
+                    let mut old = a.load(Relaxed);
+                    loop {
+                        let Some(new) = rmw(old as u64) else { return old as u64 };
+                        match a.compare_exchange_weak(old, new as u16, Relaxed, Relaxed) {
+                            Ok(_) => return old as u64,
+                            Err(x) => old = x,
+                        }
+                    }
+                }
+                4 => {
+                    let a = AtomicU32::from_ptr(p as *mut u32);
+                    let mut old = a.load(Relaxed);
+                    loop {
+                        let Some(new) = rmw(old as u64) else { return old as u64 };
+                        match a.compare_exchange_weak(old, new as u32, Relaxed, Relaxed) {
+                            Ok(_) => return old as u64,
+                            Err(x) => old = x,
+                        }
+                    }
+                }
+                _ => {
+                    let a = AtomicU64::from_ptr(p as *mut u64);
+                    let mut old = a.load(Relaxed);
+                    loop {
+                        let Some(new) = rmw(old) else { return old };
+                        match a.compare_exchange_weak(old, new, Relaxed, Relaxed) {
+                            Ok(_) => return old,
+                            Err(x) => old = x,
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// The hot integer adds use `fetch_add` directly.
+    #[inline]
+    pub(crate) fn atomic_add_int(&self, offset: u64, size: u32, value: u64) -> u64 {
+        let p = self.byte_ptr().wrapping_add(offset as usize);
+        // SAFETY: as in `load`.
+        unsafe {
+            match size {
+                4 => AtomicU32::from_ptr(p as *mut u32).fetch_add(value as u32, Relaxed) as u64,
+                _ => AtomicU64::from_ptr(p as *mut u64).fetch_add(value, Relaxed),
+            }
+        }
+    }
+
+    fn read_bytes(&self, offset: u64, out: &mut [u8]) {
+        for (i, b) in out.iter_mut().enumerate() {
+            *b = self.load(offset + i as u64, 1) as u8;
+        }
+    }
+
+    fn write_bytes(&self, offset: u64, bytes: &[u8]) {
+        for (i, b) in bytes.iter().enumerate() {
+            self.store(offset + i as u64, 1, *b as u64);
+        }
+    }
+}
+
+/// Why a host-side memory operation failed.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum MemoryError {
+    #[error("address range {address:#x}+{len} is not inside one allocation")]
+    NotMapped { address: DeviceAddr, len: u64 },
+    #[error("allocation of {0} bytes exceeds the emulator's limit")]
+    TooLarge(u64),
+}
+
+/// The device's global memory: the allocations of the caller and of the program's
+/// module-scope `.global` variables.
+#[derive(Default)]
+pub struct GlobalMemory {
+    /// Sorted by base address.
+    allocations: Vec<Allocation>,
+    next: u64,
+    /// Module-scope variables already placed, by name (they persist across launches, as
+    /// they do on a GPU).
+    symbols: HashMap<String, DeviceAddr>,
+}
+
+/// The largest single allocation (16 GiB).
+pub const MAX_ALLOCATION: u64 = 16 << 30;
+
+impl GlobalMemory {
+    pub fn new() -> GlobalMemory {
+        GlobalMemory {
+            allocations: Vec::new(),
+            next: GLOBAL_BASE,
+            symbols: HashMap::new(),
+        }
+    }
+
+    /// Allocates `bytes` zeroed bytes (at least one) at a fresh 256-byte aligned address,
+    /// after an unmapped gap. `initialized` records whether the caller considers the
+    /// contents defined (it fills them before the launch).
+    pub fn alloc(&mut self, bytes: u64, initialized: bool) -> Result<DeviceAddr, MemoryError> {
+        self.alloc_labeled(bytes, initialized, None)
+    }
+
+    /// [`GlobalMemory::alloc`] with a name for reports.
+    pub fn alloc_labeled(
+        &mut self,
+        bytes: u64,
+        initialized: bool,
+        label: Option<String>,
+    ) -> Result<DeviceAddr, MemoryError> {
+        if bytes > MAX_ALLOCATION {
+            return Err(MemoryError::TooLarge(bytes));
+        }
+        if self.next == 0 {
+            self.next = GLOBAL_BASE;
+        }
+        let base = self.next;
+        let words = bytes.max(1).div_ceil(8);
+        let data: Box<[AtomicU64]> = (0..words).map(|_| AtomicU64::new(0)).collect();
+        self.next = (base + bytes.max(1) + GUARD_GAP).div_ceil(ALLOC_ALIGN) * ALLOC_ALIGN;
+        self.allocations.push(Allocation {
+            base,
+            size: bytes,
+            words: data,
+            initialized,
+            label,
+        });
+        Ok(base)
+    }
+
+    /// Writes bytes at `address` (inside one allocation).
+    pub fn write(&mut self, address: DeviceAddr, bytes: &[u8]) -> Result<(), MemoryError> {
+        let a = self.find_range(address, bytes.len() as u64)?;
+        a.write_bytes(address - a.base, bytes);
+        Ok(())
+    }
+
+    /// Reads `len` bytes at `address` (inside one allocation).
+    pub fn read(&self, address: DeviceAddr, len: u64) -> Result<Vec<u8>, MemoryError> {
+        let a = self.find_range(address, len)?;
+        let mut out = vec![0; len as usize];
+        a.read_bytes(address - a.base, &mut out);
+        Ok(out)
+    }
+
+    /// All allocations in address order.
+    pub fn allocations(&self) -> &[Allocation] {
+        &self.allocations
+    }
+
+    /// The allocation containing `address`.
+    #[inline]
+    pub fn allocation_at(&self, address: DeviceAddr) -> Option<&Allocation> {
+        let i = self
+            .allocations
+            .partition_point(|a| a.base <= address)
+            .checked_sub(1)?;
+        let a = &self.allocations[i];
+        (address - a.base < a.size.max(1)).then_some(a)
+    }
+
+    /// Index of the allocation containing `address`, for the executor's last-hit cache.
+    #[inline]
+    pub(crate) fn index_of(&self, address: DeviceAddr) -> Option<usize> {
+        let i = self
+            .allocations
+            .partition_point(|a| a.base <= address)
+            .checked_sub(1)?;
+        let a = &self.allocations[i];
+        (address - a.base < a.size).then_some(i)
+    }
+
+    #[inline]
+    pub(crate) fn allocation(&self, index: usize) -> &Allocation {
+        &self.allocations[index]
+    }
+
+    fn find_range(&self, address: DeviceAddr, len: u64) -> Result<&Allocation, MemoryError> {
+        let err = MemoryError::NotMapped { address, len };
+        let a = self.allocation_at(address).ok_or(err.clone())?;
+        if address - a.base + len <= a.size {
+            Ok(a)
+        } else {
+            Err(err)
+        }
+    }
+
+    /// The address of a module-scope variable placed by an earlier launch.
+    pub fn symbol(&self, name: &str) -> Option<DeviceAddr> {
+        self.symbols.get(name).copied()
+    }
+
+    pub(crate) fn define_symbol(&mut self, name: &str, address: DeviceAddr) {
+        self.symbols.insert(name.to_string(), address);
+    }
+}
+
+/// Applies an `atom`/`red` operation (§9.7.12.5) to the old value `old` of type `ty`:
+/// the new value, or `None` to leave memory unchanged. `b` and `c` are the operands (`c`
+/// only for `cas`).
+pub(crate) fn atomic_new_value(
+    op: AtomOp,
+    kind: AtomType,
+    old: u64,
+    b: u64,
+    c: u64,
+) -> Option<u64> {
+    use AtomOp::*;
+    Some(match (op, kind) {
+        (And, _) => old & b,
+        (Or, _) => old | b,
+        (Xor, _) => old ^ b,
+        (Exch, _) => b,
+        (Cas, AtomType::U16) => {
+            if old as u16 == b as u16 {
+                c
+            } else {
+                return None;
+            }
+        }
+        (Cas, AtomType::U32 | AtomType::S32 | AtomType::F32) => {
+            if old as u32 == b as u32 {
+                c
+            } else {
+                return None;
+            }
+        }
+        (Cas, _) => {
+            if old == b {
+                c
+            } else {
+                return None;
+            }
+        }
+        (Add, AtomType::U32 | AtomType::S32) => (old as u32).wrapping_add(b as u32) as u64,
+        (Add, AtomType::U64 | AtomType::S64) => old.wrapping_add(b),
+        (Add, AtomType::F32) => {
+            (f32::from_bits(old as u32) + f32::from_bits(b as u32)).to_bits() as u64
+        }
+        (Add, AtomType::F64) => (f64::from_bits(old) + f64::from_bits(b)).to_bits(),
+        (Add, AtomType::F16) => {
+            let s = half::f16::from_bits(old as u16).to_f32() + half::f16::from_bits(b as u16).to_f32();
+            half::f16::from_f32(s).to_bits() as u64
+        }
+        (Add, AtomType::U16) => (old as u16).wrapping_add(b as u16) as u64,
+        (Inc, _) => {
+            let (o, b) = (old as u32, b as u32);
+            (if o >= b { 0 } else { o + 1 }) as u64
+        }
+        (Dec, _) => {
+            let (o, b) = (old as u32, b as u32);
+            (if o == 0 || o > b { b } else { o - 1 }) as u64
+        }
+        (Min, AtomType::U32) => (old as u32).min(b as u32) as u64,
+        (Min, AtomType::S32) => (old as u32 as i32).min(b as u32 as i32) as u32 as u64,
+        (Min, AtomType::U64) => old.min(b),
+        (Min, AtomType::S64) => (old as i64).min(b as i64) as u64,
+        (Max, AtomType::U32) => (old as u32).max(b as u32) as u64,
+        (Max, AtomType::S32) => (old as u32 as i32).max(b as u32 as i32) as u32 as u64,
+        (Max, AtomType::U64) => old.max(b),
+        (Max, AtomType::S64) => (old as i64).max(b as i64) as u64,
+        (Min | Max, AtomType::F32) => {
+            let (x, y) = (f32::from_bits(old as u32), f32::from_bits(b as u32));
+            (if op == Min { x.min(y) } else { x.max(y) }).to_bits() as u64
+        }
+        (Min | Max, AtomType::F64) => {
+            let (x, y) = (f64::from_bits(old), f64::from_bits(b));
+            (if op == Min { x.min(y) } else { x.max(y) }).to_bits()
+        }
+        (Min | Max, _) => {
+            let (x, y) = (
+                half::f16::from_bits(old as u16).to_f32(),
+                half::f16::from_bits(b as u16).to_f32(),
+            );
+            half::f16::from_f32(if op == Min { x.min(y) } else { x.max(y) }).to_bits() as u64
+        }
+    })
+}
+
+/// The value interpretation of an atomic's type.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum AtomType {
+    U16,
+    U32,
+    S32,
+    U64,
+    S64,
+    F16,
+    F32,
+    F64,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn allocations_are_aligned_separated_and_never_null() {
+        let mut m = GlobalMemory::new();
+        let a = m.alloc(10, true).unwrap();
+        let b = m.alloc(1000, true).unwrap();
+        assert_ne!(a, 0);
+        assert_eq!(a % ALLOC_ALIGN, 0);
+        assert_eq!(b % ALLOC_ALIGN, 0);
+        assert!(b >= a + 10 + GUARD_GAP);
+        assert!(m.allocation_at(a + 10).is_none(), "the gap is unmapped");
+        assert_eq!(m.allocation_at(b + 999).map(|x| x.base()), Some(b));
+        assert!(m.allocation_at(b + 1000).is_none());
+    }
+
+    #[test]
+    fn host_reads_and_writes_round_trip() {
+        let mut m = GlobalMemory::new();
+        let a = m.alloc(16, true).unwrap();
+        m.write(a + 3, &[1, 2, 3, 4, 5]).unwrap();
+        assert_eq!(m.read(a + 2, 7).unwrap(), vec![0, 1, 2, 3, 4, 5, 0]);
+        assert!(m.read(a + 10, 7).is_err());
+        let alloc = m.allocation_at(a).unwrap();
+        assert_eq!(alloc.load(4, 4), u32::from_le_bytes([2, 3, 4, 5]) as u64);
+        alloc.store(8, 8, 0x0102_0304_0506_0708);
+        assert_eq!(alloc.load(8, 2), 0x0708);
+    }
+
+    #[test]
+    fn generic_windows_are_disjoint() {
+        assert_eq!(resolve_generic(0), GenericTarget::None);
+        assert_eq!(resolve_generic(LOCAL_WINDOW + 8), GenericTarget::Local(8));
+        assert_eq!(resolve_generic(SHARED_WINDOW), GenericTarget::Shared(0));
+        assert_eq!(resolve_generic(CONST_WINDOW + 4), GenericTarget::Const(4));
+        assert_eq!(resolve_generic(GLOBAL_BASE + 4), GenericTarget::Global(GLOBAL_BASE + 4));
+        assert_eq!(resolve_generic(SHARED_WINDOW + WINDOW_SIZE), GenericTarget::None);
+    }
+
+    #[test]
+    fn atomic_operations() {
+        assert_eq!(atomic_new_value(AtomOp::Inc, AtomType::U32, 5, 5, 0), Some(0));
+        assert_eq!(atomic_new_value(AtomOp::Inc, AtomType::U32, 4, 5, 0), Some(5));
+        assert_eq!(atomic_new_value(AtomOp::Dec, AtomType::U32, 0, 7, 0), Some(7));
+        assert_eq!(atomic_new_value(AtomOp::Dec, AtomType::U32, 9, 7, 0), Some(7));
+        assert_eq!(atomic_new_value(AtomOp::Dec, AtomType::U32, 3, 7, 0), Some(2));
+        assert_eq!(atomic_new_value(AtomOp::Cas, AtomType::U32, 3, 3, 9), Some(9));
+        assert_eq!(atomic_new_value(AtomOp::Cas, AtomType::U32, 3, 4, 9), None);
+        assert_eq!(
+            atomic_new_value(AtomOp::Min, AtomType::S32, (-3i32) as u32 as u64, 2, 0),
+            Some((-3i32) as u32 as u64)
+        );
+    }
+}

@@ -1,0 +1,119 @@
+//! Hooks for the checkers (race, barrier, bounds, bank conflicts, coalescing).
+//!
+//! An [`Observer`] sees one event per warp-instruction that touches memory or
+//! synchronises, with everything a checker needs (lanes, addresses, width, instruction,
+//! block, warp). Following Miri's machine hooks, every method has a no-op default and the
+//! emulator is generic over the observer type, so calls are dispatched statically; with
+//! [`NoObserver`], whose [`Observer::ENABLED`] is `false`, the executor skips building
+//! events at all and the hooks compile to nothing.
+//!
+//! Blocks run on several host threads, so each block gets its own observer instance from
+//! an [`ObserverFactory`]; after the launch the factory receives all of them, in block
+//! order, to merge their findings deterministically.
+
+use warpcheck_ir::modifiers::{AtomOp, MemSpace};
+use warpcheck_ir::{FuncId, InstId};
+
+/// What a memory event does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MemKind {
+    Load,
+    Store,
+    /// `atom` (returns the old value) or `red` (`returns_value == false`).
+    Atomic { op: AtomOp, returns_value: bool },
+}
+
+/// One warp-instruction's memory access in one state space.
+///
+/// Generic accesses are resolved first: the event's `space` is the space the addresses
+/// fall in and `addresses` are addresses *in that space* (shared-memory offsets for
+/// shared, the thread's stack offsets for local, device addresses for global). A generic
+/// access whose lanes fall into several spaces produces one event per space.
+#[derive(Clone, Copy, Debug)]
+pub struct MemEvent<'a> {
+    pub kind: MemKind,
+    pub space: MemSpace,
+    /// Per-lane addresses; only lanes in `lanes` are meaningful.
+    pub addresses: &'a [u64; 32],
+    /// The lanes that performed the access.
+    pub lanes: u32,
+    /// Bytes accessed per lane (element size × vector width).
+    pub size: u32,
+    pub func: FuncId,
+    pub inst: InstId,
+    pub block: [u32; 3],
+    pub warp: u32,
+    /// Whether the instruction was `.volatile` or otherwise ordered; reserved (false).
+    pub ordered: bool,
+}
+
+/// A barrier event: the lanes of one warp arrive at (and later leave) a CTA barrier.
+#[derive(Clone, Copy, Debug)]
+pub struct BarrierEvent {
+    pub id: u32,
+    /// The thread count operand, if given.
+    pub count: Option<u32>,
+    pub lanes: u32,
+    pub warp: u32,
+    pub block: [u32; 3],
+    pub func: FuncId,
+    pub inst: InstId,
+}
+
+/// `bar.warp.sync` (and the synchronisation of the warp collectives).
+#[derive(Clone, Copy, Debug)]
+pub struct WarpSyncEvent {
+    pub member_mask: u32,
+    pub lanes: u32,
+    pub warp: u32,
+    pub block: [u32; 3],
+    pub func: FuncId,
+    pub inst: InstId,
+}
+
+/// Checker hooks with no-op defaults.
+pub trait Observer {
+    /// `false` lets the executor skip building events entirely.
+    const ENABLED: bool = true;
+
+    fn on_block_start(&mut self, _block: [u32; 3], _threads: u32) {}
+    fn on_memory(&mut self, _event: &MemEvent<'_>) {}
+    /// Lanes arrive at a barrier (`bar.sync`, `bar.red`, `bar.arrive`).
+    fn on_barrier_arrive(&mut self, _event: &BarrierEvent) {}
+    /// A barrier completed: every waiting thread of the block is released.
+    fn on_barrier_release(&mut self, _block: [u32; 3], _id: u32) {}
+    fn on_warp_sync(&mut self, _event: &WarpSyncEvent) {}
+    /// A warp's threads diverged at a branch (`taken` lanes jump).
+    fn on_diverge(&mut self, _warp: u32, _inst: InstId, _taken: u32, _not_taken: u32) {}
+    /// Lanes of a warp exited.
+    fn on_exit(&mut self, _warp: u32, _lanes: u32) {}
+    fn on_block_end(&mut self, _block: [u32; 3]) {}
+}
+
+/// The observer that observes nothing, at no cost.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct NoObserver;
+
+impl Observer for NoObserver {
+    const ENABLED: bool = false;
+}
+
+/// Creates one observer per block and merges them after the launch.
+pub trait ObserverFactory: Sync {
+    type Observer: Observer + Send;
+    fn create(&self, block: [u32; 3]) -> Self::Observer;
+    /// Receives every block's observer, in linear block order.
+    fn merge(&mut self, observers: Vec<([u32; 3], Self::Observer)>);
+}
+
+/// The factory of [`NoObserver`]s.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct NoObservers;
+
+impl ObserverFactory for NoObservers {
+    type Observer = NoObserver;
+    fn create(&self, _block: [u32; 3]) -> NoObserver {
+        NoObserver
+    }
+    fn merge(&mut self, _observers: Vec<([u32; 3], NoObserver)>) {}
+}
