@@ -192,7 +192,9 @@ pub fn only_kernel(program: &warpcheck_ir::Program) -> Result<warpcheck_ir::Func
     let kernels: Vec<_> = program.kernels().collect();
     match kernels.as_slice() {
         [one] => Ok(*one),
-        [] => Err(CliError::msg("the file has no kernel (no .entry in its PTX)")),
+        [] => Err(CliError::msg(
+            "the file has no kernel (no .entry in its PTX)",
+        )),
         _ => Err(CliError::msg(format!(
             "the file has several kernels; choose one with --kernel: {}",
             kernel_list(program)

@@ -19,7 +19,9 @@
 
 use crate::output::CliError;
 use std::collections::HashMap;
-use warpcheck_emu::args::{Arg, ArgSpec, BufferValue, ElemType, Init, Limits, Number, SizeExpr, materialize};
+use warpcheck_emu::args::{
+    Arg, ArgSpec, BufferValue, ElemType, Init, Limits, Number, SizeExpr, materialize,
+};
 use warpcheck_front::{KernelSignature, ParamKind, Pointee, ScalarType};
 use warpcheck_ir::{Program, VarRole};
 
@@ -38,7 +40,11 @@ pub struct ParamSlot {
 }
 
 /// The kernel's parameters in order, combining the IR's layout and the signature's names.
-pub fn param_slots(program: &Program, kernel: warpcheck_ir::FuncId, sig: Option<&KernelSignature>) -> Vec<ParamSlot> {
+pub fn param_slots(
+    program: &Program,
+    kernel: warpcheck_ir::FuncId,
+    sig: Option<&KernelSignature>,
+) -> Vec<ParamSlot> {
     let f = program.function(kernel);
     f.params
         .iter()
@@ -153,11 +159,17 @@ pub fn bind(
     let mut by_name: HashMap<&str, &Arg> = HashMap::new();
     for a in args {
         if by_name.insert(a.name.as_str(), a).is_some() {
-            return Err(CliError::msg(format!("argument `{}` is given twice", a.name)));
+            return Err(CliError::msg(format!(
+                "argument `{}` is given twice",
+                a.name
+            )));
         }
     }
     for a in args {
-        let known = slots.iter().enumerate().any(|(i, s)| s.name == a.name || a.name == format!("arg{i}"));
+        let known = slots
+            .iter()
+            .enumerate()
+            .any(|(i, s)| s.name == a.name || a.name == format!("arg{i}"));
         if !known {
             return Err(CliError::msg(format!(
                 "the kernel has no parameter `{}`; its parameters are: {}",
@@ -177,7 +189,9 @@ pub fn bind(
     let mut described = Vec::new();
     for (i, slot) in slots.iter().enumerate() {
         let positional = format!("arg{i}");
-        let given = by_name.get(slot.name.as_str()).or_else(|| by_name.get(positional.as_str()));
+        let given = by_name
+            .get(slot.name.as_str())
+            .or_else(|| by_name.get(positional.as_str()));
         let (spec, synthesized) = match given {
             Some(a) => (a.spec.clone(), false),
             None => (synthesize(slot, total_threads)?, true),
@@ -195,8 +209,16 @@ pub fn bind(
             }
             ArgSpec::Buffer { elem, len, init } => {
                 check_pointer(slot, *elem)?;
-                let value = materialize(&slot.name, *elem, len.as_ref(), init, &scalars, seed, limits)
-                    .map_err(CliError::msg)?;
+                let value = materialize(
+                    &slot.name,
+                    *elem,
+                    len.as_ref(),
+                    init,
+                    &scalars,
+                    seed,
+                    limits,
+                )
+                .map_err(CliError::msg)?;
                 described.push(format!(
                     "{} = {}[{}]:{}{mark}",
                     slot.name,
@@ -204,11 +226,20 @@ pub fn bind(
                     value.len,
                     init_name(init)
                 ));
-                buffers.push(BoundBuffer { param: i, name: slot.name.clone(), value, address: 0 });
+                buffers.push(BoundBuffer {
+                    param: i,
+                    name: slot.name.clone(),
+                    value,
+                    address: 0,
+                });
             }
         }
     }
-    Ok(Bound { param_block, buffers, described })
+    Ok(Bound {
+        param_block,
+        buffers,
+        described,
+    })
 }
 
 fn init_name(init: &Init) -> String {
@@ -228,7 +259,11 @@ pub fn describe_params(slots: &[ParamSlot]) -> String {
     if slots.is_empty() {
         return "none".into();
     }
-    slots.iter().map(|s| format!("{}: {}", s.name, s.c_type)).collect::<Vec<_>>().join(", ")
+    slots
+        .iter()
+        .map(|s| format!("{}: {}", s.name, s.c_type))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 fn synthesize(slot: &ParamSlot, total_threads: u64) -> Result<ArgSpec, CliError> {
@@ -241,12 +276,20 @@ fn synthesize(slot: &ParamSlot, total_threads: u64) -> Result<ArgSpec, CliError>
             let per = pointee_size(&p.pointee).unwrap_or(1) / elem.size() as u64;
             let len = SizeExpr::Const((total_threads * per.max(1)) as i128);
             let init = if p.is_const { Init::Rand } else { Init::Zeros };
-            ArgSpec::Buffer { elem, len: Some(len), init }
+            ArgSpec::Buffer {
+                elem,
+                len: Some(len),
+                init,
+            }
         }
         Some(ParamKind::Untyped { .. }) | None => {
             // Only the PTX type is known: a 64-bit parameter is most likely a pointer.
             if slot.size == 8 && !slot.ptx_type.starts_with('f') {
-                ArgSpec::Buffer { elem: ElemType::U8, len: Some(threads), init: Init::Zeros }
+                ArgSpec::Buffer {
+                    elem: ElemType::U8,
+                    len: Some(threads),
+                    init: Init::Zeros,
+                }
             } else if slot.ptx_type.starts_with('f') {
                 ArgSpec::Scalar(Number::Float(1.0))
             } else {
@@ -293,7 +336,10 @@ fn check_pointer(slot: &ParamSlot, elem: ElemType) -> Result<(), CliError> {
 fn encode_scalar(slot: &ParamSlot, n: Number) -> Result<Vec<u8>, CliError> {
     let elem = match &slot.kind {
         Some(ParamKind::Scalar(t)) => elem_of_scalar(*t).ok_or_else(|| {
-            CliError::msg(format!("parameter `{}` has type `{}`, which warpcheck cannot pass yet", slot.name, slot.c_type))
+            CliError::msg(format!(
+                "parameter `{}` has type `{}`, which warpcheck cannot pass yet",
+                slot.name, slot.c_type
+            ))
         })?,
         Some(ParamKind::Pointer(_)) => {
             return Err(CliError::msg(format!(
@@ -301,7 +347,9 @@ fn encode_scalar(slot: &ParamSlot, n: Number) -> Result<Vec<u8>, CliError> {
                 slot.name, slot.c_type, slot.name
             )));
         }
-        Some(ParamKind::Struct(_)) | Some(ParamKind::Vector(_)) | Some(ParamKind::Unsupported { .. }) => {
+        Some(ParamKind::Struct(_))
+        | Some(ParamKind::Vector(_))
+        | Some(ParamKind::Unsupported { .. }) => {
             return Err(CliError::msg(format!(
                 "parameter `{}` has type `{}`; passing it from the command line is not supported yet",
                 slot.name, slot.c_type

@@ -5,6 +5,7 @@
 //! findings of severity error were reported, 2 for usage, input and tool errors.
 
 mod commands;
+mod exec;
 mod input;
 mod launch;
 mod output;
@@ -28,6 +29,8 @@ enum Command {
     Ir(commands::ir::Args),
     /// List the kernels of FILE with their parameters.
     Kernels(commands::kernels::Args),
+    /// Run a kernel in the emulator and show or save its buffers.
+    Run(Box<commands::run::Args>),
     /// Pack kernel files' launch lines for the GPU launcher (tools/gpu).
     #[command(hide = true)]
     GpuPack(commands::gpu_pack::Args),
@@ -45,6 +48,7 @@ fn main() -> ExitCode {
         Command::Ptx(a) => commands::ptx::run(a),
         Command::Ir(a) => commands::ir::run(a),
         Command::Kernels(a) => commands::kernels::run(a),
+        Command::Run(a) => commands::run::run(*a),
         Command::GpuPack(a) => commands::gpu_pack::run(a),
     };
     match result {

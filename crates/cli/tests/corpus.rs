@@ -6,7 +6,7 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
-use warpcheck_front::{CompileOptions, CompilerChoice, Compiler, compile_with};
+use warpcheck_front::{CompileOptions, Compiler, CompilerChoice, compile_with};
 
 fn workspace_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
@@ -27,17 +27,28 @@ fn check_ptx(label: &str, ptx: &str) -> Result<(), String> {
     let parsed = warpcheck_ptx::parse(ptx);
     if !parsed.errors.is_empty() {
         let index = warpcheck_ptx::LineIndex::new(ptx);
-        let errs: Vec<String> =
-            parsed.errors.iter().take(5).map(|e| e.display_with(ptx, &index)).collect();
+        let errs: Vec<String> = parsed
+            .errors
+            .iter()
+            .take(5)
+            .map(|e| e.display_with(ptx, &index))
+            .collect();
         return Err(format!("{label}: parse errors:\n  {}", errs.join("\n  ")));
     }
     let printed = warpcheck_ptx::print(&parsed.module);
     let reparsed = warpcheck_ptx::parse(&printed);
     if !reparsed.errors.is_empty() {
-        return Err(format!("{label}: the printed PTX does not parse: {:?}", reparsed.errors[0]));
+        return Err(format!(
+            "{label}: the printed PTX does not parse: {:?}",
+            reparsed.errors[0]
+        ));
     }
-    if warpcheck_ptx::without_spans(&reparsed.module) != warpcheck_ptx::without_spans(&parsed.module) {
-        return Err(format!("{label}: parse(print(parse(x))) differs from parse(x)"));
+    if warpcheck_ptx::without_spans(&reparsed.module)
+        != warpcheck_ptx::without_spans(&parsed.module)
+    {
+        return Err(format!(
+            "{label}: parse(print(parse(x))) differs from parse(x)"
+        ));
     }
     if let Err(errors) = warpcheck_ir::lower(&parsed.module) {
         let index = warpcheck_ptx::LineIndex::new(ptx);
@@ -46,7 +57,10 @@ fn check_ptx(label: &str, ptx: &str) -> Result<(), String> {
             .take(5)
             .map(|e| format!("{}: {}", index.line_col(ptx, e.span.start), e.message))
             .collect();
-        return Err(format!("{label}: lowering errors:\n  {}", errs.join("\n  ")));
+        return Err(format!(
+            "{label}: lowering errors:\n  {}",
+            errs.join("\n  ")
+        ));
     }
     Ok(())
 }
@@ -77,9 +91,16 @@ fn parallel<T: Sync>(items: &[T], job: impl Fn(&T) -> Result<(), String> + Sync)
 #[test]
 fn corpus_compiles_parses_lowers_and_round_trips_with_every_clang() {
     let clangs = Compiler::all_clangs();
-    assert!(!clangs.is_empty(), "no clang >= 14 found: install one (apt-get install clang)");
+    assert!(
+        !clangs.is_empty(),
+        "no clang >= 14 found: install one (apt-get install clang)"
+    );
     let files = files_with_extensions(&workspace_root().join("tests/kernels"), &["cu", "cl", "c"]);
-    assert!(files.len() >= 60, "the corpus should hold at least 60 kernels, found {}", files.len());
+    assert!(
+        files.len() >= 60,
+        "the corpus should hold at least 60 kernels, found {}",
+        files.len()
+    );
     let mut jobs = Vec::new();
     for clang in &clangs {
         for file in &files {
@@ -108,17 +129,37 @@ fn corpus_compiles_parses_lowers_and_round_trips_with_every_clang() {
         clangs.len(),
         jobs.len()
     );
-    assert!(failures.is_empty(), "{} of {} failed:\n{}", failures.len(), jobs.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} of {} failed:\n{}",
+        failures.len(),
+        jobs.len(),
+        failures.join("\n")
+    );
 }
 
 #[test]
 fn nvcc_ptx_of_the_corpus_parses_lowers_and_round_trips() {
     let dir = workspace_root().join("tests/nvcc-ptx");
     let files = files_with_extensions(&dir, &["ptx"]);
-    assert!(files.len() >= 60, "expected nvcc PTX for the corpus in {}, found {}", dir.display(), files.len());
+    assert!(
+        files.len() >= 60,
+        "expected nvcc PTX for the corpus in {}, found {}",
+        dir.display(),
+        files.len()
+    );
     let failures = parallel(&files, |file| {
         let text = std::fs::read_to_string(file).map_err(|e| format!("{}: {e}", file.display()))?;
-        check_ptx(&file.file_name().unwrap_or_default().to_string_lossy(), &text)
+        check_ptx(
+            &file.file_name().unwrap_or_default().to_string_lossy(),
+            &text,
+        )
     });
-    assert!(failures.is_empty(), "{} of {} failed:\n{}", failures.len(), files.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} of {} failed:\n{}",
+        failures.len(),
+        files.len(),
+        failures.join("\n")
+    );
 }

@@ -53,11 +53,15 @@ impl std::fmt::Display for Dim3 {
 pub fn parse_dim3(s: &str) -> Result<Dim3, String> {
     let parts: Vec<&str> = s.split([',', 'x']).map(str::trim).collect();
     if parts.is_empty() || parts.len() > 3 {
-        return Err(format!("`{s}`: expected 1 to 3 dimensions, e.g. 256 or 16,16"));
+        return Err(format!(
+            "`{s}`: expected 1 to 3 dimensions, e.g. 256 or 16,16"
+        ));
     }
     let mut d = [1u32; 3];
     for (i, p) in parts.iter().enumerate() {
-        d[i] = p.parse::<u32>().map_err(|_| format!("`{p}` is not a dimension (a positive integer)"))?;
+        d[i] = p
+            .parse::<u32>()
+            .map_err(|_| format!("`{p}` is not a dimension (a positive integer)"))?;
         if d[i] == 0 {
             return Err(format!("`{s}`: dimensions must be at least 1"));
         }
@@ -82,10 +86,15 @@ pub fn header_launches(source: &str) -> Result<Vec<LaunchArgs>, CliError> {
         if !t.starts_with("//") {
             break;
         }
-        if let Some(rest) = t.trim_start_matches('/').trim().strip_prefix("warpcheck-launch:") {
+        if let Some(rest) = t
+            .trim_start_matches('/')
+            .trim()
+            .strip_prefix("warpcheck-launch:")
+        {
             let tokens = rest.split_whitespace();
-            let parsed = LaunchLine::try_parse_from(tokens)
-                .map_err(|e| CliError::msg(format!("line {}: bad warpcheck-launch line: {e}", i + 1)))?;
+            let parsed = LaunchLine::try_parse_from(tokens).map_err(|e| {
+                CliError::msg(format!("line {}: bad warpcheck-launch line: {e}", i + 1))
+            })?;
             out.push(parsed.launch);
         }
     }

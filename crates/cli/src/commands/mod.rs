@@ -3,3 +3,4 @@ pub mod ir;
 pub mod kernels;
 pub mod launch_args;
 pub mod ptx;
+pub mod run;

@@ -1,0 +1,221 @@
+//! `warpcheck run FILE --grid … --block … --arg …`: run a kernel in the emulator and show
+//! or save its buffers.
+
+use crate::Outcome;
+use crate::commands::launch_args::{LaunchArgs, header_launches};
+use crate::exec::{EmuOptions, NamedBuffer, Session, fault_finding};
+use crate::input::{self, CompileArgs};
+use crate::output::{self, CliError};
+use std::fmt::Write as _;
+use std::io::IsTerminal;
+use warpcheck_emu::args::{ElemType, Limits, npy};
+use warpcheck_report::{Sources, text};
+
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    #[command(flatten)]
+    pub compile: CompileArgs,
+    #[command(flatten)]
+    pub launch: LaunchArgs,
+    /// Run the launches of FILE's `// warpcheck-launch:` header lines (in order, sharing
+    /// buffers by name) instead of one given on the command line.
+    #[arg(long, conflicts_with_all = ["kernel", "args"])]
+    pub from_header: bool,
+    /// Show a buffer (first and last elements, checksum), or write it to PATH: `.npy` for
+    /// NumPy, anything else raw little-endian. Repeatable. Without --dump every buffer is
+    /// summarised.
+    #[arg(long, value_name = "NAME[=PATH]")]
+    pub dump: Vec<String>,
+    /// Host threads running blocks in parallel (0: one per core).
+    #[arg(long, default_value_t = 0)]
+    pub threads: usize,
+    /// Warp-instructions one warp may execute before the run stops as a runaway loop.
+    #[arg(long, default_value_t = warpcheck_emu::DEFAULT_BUDGET)]
+    pub budget: u64,
+    /// Independent thread scheduling (sm_70+): interleave warps and divergent paths, seeded
+    /// by --seed. The default runs warps in lock-step.
+    #[arg(long)]
+    pub independent_scheduling: bool,
+}
+
+pub fn run(args: Args) -> Result<Outcome, CliError> {
+    let compiled = input::compile(&args.compile)?;
+    let signatures = compiled.signatures.clone();
+    let loaded = input::load_compiled(&args.compile, compiled)?;
+    let program = input::lower(&loaded)?;
+    let launches = if args.from_header {
+        let source = std::fs::read_to_string(&args.compile.file).map_err(|e| {
+            CliError::msg(format!("cannot read {}: {e}", args.compile.file.display()))
+        })?;
+        let l = header_launches(&source)?;
+        if l.is_empty() {
+            return Err(CliError::msg(format!(
+                "{} has no `// warpcheck-launch:` lines",
+                args.compile.file.display()
+            )));
+        }
+        l
+    } else {
+        vec![args.launch.clone()]
+    };
+    let opts = EmuOptions {
+        threads: args.threads,
+        budget: args.budget,
+        independent_scheduling: args.independent_scheduling,
+        limits: Limits::default(),
+    };
+    let mut session = Session::new(&program, &signatures);
+    let mut out = String::new();
+    let mut findings = Vec::new();
+    for l in &launches {
+        let report = session.launch(l, opts)?;
+        let _ = writeln!(
+            out,
+            "kernel {}  grid {}  block {}  shared {}",
+            report.kernel, l.grid, l.block, l.shared
+        );
+        for d in &report.described {
+            let _ = writeln!(out, "  {d}");
+        }
+        let s = report.outcome.stats;
+        let rate = s.lane_instructions as f64 / report.seconds.max(1e-9);
+        let _ = writeln!(
+            out,
+            "  ran {} lane-instructions ({} warp-instructions) in {:.3} s: {:.2e} lane-instructions/s",
+            s.lane_instructions, s.warp_instructions, report.seconds, rate
+        );
+        out.push_str(&report.outcome.printf);
+        for fault in &report.outcome.faults {
+            findings.push(fault_finding(&program, &report.kernel, fault, &loaded));
+        }
+        if report.outcome.fault_count > report.outcome.faults.len() {
+            let _ = writeln!(
+                out,
+                "  {} blocks faulted; the first {} are reported",
+                report.outcome.fault_count,
+                report.outcome.faults.len()
+            );
+        }
+    }
+    out.push_str(&dump_buffers(&session, &args.dump)?);
+    output::print(&out)?;
+    if findings.is_empty() {
+        return Ok(Outcome::Clean);
+    }
+    let mut sources = Sources::new();
+    sources.insert(loaded.ptx_name.clone(), loaded.ptx.clone());
+    eprint!(
+        "{}",
+        text::render(&findings, &mut sources, std::io::stderr().is_terminal())
+    );
+    Ok(Outcome::Findings)
+}
+
+fn dump_buffers(session: &Session, dumps: &[String]) -> Result<String, CliError> {
+    let mut out = String::new();
+    let wanted: Vec<(String, Option<String>)> = if dumps.is_empty() {
+        session
+            .buffers
+            .iter()
+            .map(|b| (b.name.clone(), None))
+            .collect()
+    } else {
+        dumps
+            .iter()
+            .map(|d| match d.split_once('=') {
+                Some((n, p)) => (n.to_string(), Some(p.to_string())),
+                None => (d.clone(), None),
+            })
+            .collect()
+    };
+    if !wanted.is_empty() {
+        out.push_str("buffers:\n");
+    }
+    for (name, path) in wanted {
+        let b = session
+            .buffers
+            .iter()
+            .find(|b| b.name == name)
+            .ok_or_else(|| {
+                let names: Vec<&str> = session.buffers.iter().map(|b| b.name.as_str()).collect();
+                CliError::msg(format!(
+                    "--dump {name}: no buffer of that name (buffers: {})",
+                    names.join(", ")
+                ))
+            })?;
+        let bytes = session.read(b)?;
+        match path {
+            Some(p) => {
+                let data = if p.ends_with(".npy") {
+                    npy::encode(&bytes, b.elem)
+                } else {
+                    bytes.clone()
+                };
+                std::fs::write(&p, data)
+                    .map_err(|e| CliError::msg(format!("cannot write {p}: {e}")))?;
+                let _ = writeln!(
+                    out,
+                    "  {name}: wrote {} elements of {} to {p}",
+                    b.len, b.elem
+                );
+            }
+            None => {
+                let _ = writeln!(out, "  {}", summary(b, &bytes));
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// `name f32[n]  [a, b, c, … x, y, z]  sum=… fnv=…`
+pub fn summary(b: &NamedBuffer, bytes: &[u8]) -> String {
+    let n = b.len;
+    let show: Vec<String> = if n <= 8 {
+        (0..n).map(|i| format_elem(b.elem, bytes, i)).collect()
+    } else {
+        let mut v: Vec<String> = (0..4).map(|i| format_elem(b.elem, bytes, i)).collect();
+        v.push("…".into());
+        v.extend((n - 4..n).map(|i| format_elem(b.elem, bytes, i)));
+        v
+    };
+    let sum: f64 = (0..n).map(|i| elem_f64(b.elem, bytes, i)).sum();
+    let mut fnv: u64 = 0xcbf2_9ce4_8422_2325;
+    for &x in bytes {
+        fnv = (fnv ^ x as u64).wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    format!(
+        "{} {}[{}]  [{}]  sum={} fnv1a={fnv:016x}",
+        b.name,
+        b.elem,
+        n,
+        show.join(", "),
+        sum
+    )
+}
+
+fn elem_f64(e: ElemType, b: &[u8], i: usize) -> f64 {
+    let s = e.size();
+    let c = &b[i * s..i * s + s];
+    match e {
+        ElemType::F16 => half::f16::from_le_bytes([c[0], c[1]]).to_f64(),
+        ElemType::F32 => f32::from_le_bytes([c[0], c[1], c[2], c[3]]) as f64,
+        ElemType::F64 => f64::from_le_bytes(c.try_into().unwrap_or([0; 8])),
+        ElemType::I8 => c[0] as i8 as f64,
+        ElemType::U8 => c[0] as f64,
+        ElemType::I16 => i16::from_le_bytes([c[0], c[1]]) as f64,
+        ElemType::U16 => u16::from_le_bytes([c[0], c[1]]) as f64,
+        ElemType::I32 => i32::from_le_bytes([c[0], c[1], c[2], c[3]]) as f64,
+        ElemType::U32 => u32::from_le_bytes([c[0], c[1], c[2], c[3]]) as f64,
+        ElemType::I64 => i64::from_le_bytes(c.try_into().unwrap_or([0; 8])) as f64,
+        ElemType::U64 => u64::from_le_bytes(c.try_into().unwrap_or([0; 8])) as f64,
+    }
+}
+
+fn format_elem(e: ElemType, b: &[u8], i: usize) -> String {
+    let v = elem_f64(e, b, i);
+    if e.is_float() {
+        format!("{v}")
+    } else {
+        format!("{}", v as i128)
+    }
+}

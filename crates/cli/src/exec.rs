@@ -1,0 +1,219 @@
+//! Running a sequence of launches of one compiled file in the emulator, with buffers shared
+//! by parameter name across launches (as the kernel files' `warpcheck-launch:` lines and
+//! launch files describe), and turning faults into findings.
+
+use crate::commands::launch_args::LaunchArgs;
+use crate::input::{self, Loaded};
+use crate::launch::{self, ParamSlot};
+use crate::output::CliError;
+use std::collections::HashMap;
+use warpcheck_emu::args::{ElemType, Limits, parse_arg};
+use warpcheck_emu::{
+    DeviceAddr, Fault, FaultKind, GlobalMemory, LaunchConfig, RunOutcome, Scheduling,
+};
+use warpcheck_front::KernelSignature;
+use warpcheck_ir::{EntityRef, Program, SourceLoc};
+use warpcheck_report::{Finding, Location, Severity};
+
+/// Options of the emulator that are not part of a launch.
+#[derive(Clone, Copy, Debug)]
+pub struct EmuOptions {
+    pub threads: usize,
+    pub budget: u64,
+    pub independent_scheduling: bool,
+    pub limits: Limits,
+}
+
+/// A buffer living across launches.
+pub struct NamedBuffer {
+    pub name: String,
+    pub elem: ElemType,
+    pub len: usize,
+    pub address: DeviceAddr,
+}
+
+/// What one launch did.
+pub struct LaunchReport {
+    pub kernel: String,
+    pub described: Vec<String>,
+    pub outcome: RunOutcome,
+    pub seconds: f64,
+}
+
+pub struct Session<'a> {
+    pub program: &'a Program,
+    pub signatures: &'a [KernelSignature],
+    pub memory: GlobalMemory,
+    pub buffers: Vec<NamedBuffer>,
+    by_name: HashMap<String, usize>,
+}
+
+impl<'a> Session<'a> {
+    pub fn new(program: &'a Program, signatures: &'a [KernelSignature]) -> Session<'a> {
+        Session {
+            program,
+            signatures,
+            memory: GlobalMemory::new(),
+            buffers: Vec::new(),
+            by_name: HashMap::new(),
+        }
+    }
+
+    /// Binds the launch's arguments (reusing buffers of earlier launches by name), runs it.
+    pub fn launch(&mut self, l: &LaunchArgs, opts: EmuOptions) -> Result<LaunchReport, CliError> {
+        let kernel = match &l.kernel {
+            Some(k) => input::select_function(self.program, k)?,
+            None => input::only_kernel(self.program)?,
+        };
+        let f = self.program.function(kernel);
+        let sig = self.signatures.iter().find(|s| s.mangled_name == f.name);
+        let slots: Vec<ParamSlot> = launch::param_slots(self.program, kernel, sig);
+        let args = l
+            .args
+            .iter()
+            .map(|a| parse_arg(a).map_err(CliError::msg))
+            .collect::<Result<Vec<_>, _>>()?;
+        let total = l.grid.count() * l.block.count();
+        let mut bound = launch::bind(&slots, &args, total, l.seed, opts.limits)?;
+        for b in &mut bound.buffers {
+            if let Some(&i) = self.by_name.get(&b.name) {
+                b.address = self.buffers[i].address;
+                continue;
+            }
+            let address = self
+                .memory
+                .alloc(b.value.bytes.len() as u64, b.value.initialized)
+                .map_err(|e| CliError::msg(format!("cannot allocate `{}`: {e}", b.name)))?;
+            self.memory
+                .write(address, &b.value.bytes)
+                .map_err(|e| CliError::msg(format!("cannot initialise `{}`: {e}", b.name)))?;
+            b.address = address;
+            self.by_name.insert(b.name.clone(), self.buffers.len());
+            self.buffers.push(NamedBuffer {
+                name: b.name.clone(),
+                elem: b.value.elem,
+                len: b.value.len,
+                address,
+            });
+        }
+        bound.patch_addresses(&slots);
+        let mut config = LaunchConfig::new(l.grid.0, l.block.0);
+        config.dynamic_shared = l.shared;
+        config.threads = opts.threads;
+        config.budget = opts.budget;
+        if opts.independent_scheduling {
+            config.scheduling = Scheduling::Independent { seed: l.seed };
+        }
+        let start = std::time::Instant::now();
+        let outcome = warpcheck_emu::run(
+            self.program,
+            kernel,
+            &bound.param_block,
+            &mut self.memory,
+            &config,
+        )
+        .map_err(|e| CliError::msg(format!("cannot run `{}`: {e}", f.display_name())))?;
+        Ok(LaunchReport {
+            kernel: f.display_name().to_string(),
+            described: bound.described,
+            outcome,
+            seconds: start.elapsed().as_secs_f64(),
+        })
+    }
+
+    /// The current contents of a buffer.
+    pub fn read(&self, b: &NamedBuffer) -> Result<Vec<u8>, CliError> {
+        self.memory
+            .read(b.address, (b.len * b.elem.size()) as u64)
+            .map_err(|e| CliError::msg(format!("cannot read `{}`: {e}", b.name)))
+    }
+}
+
+/// A source location as findings show it: relative to the working directory when inside it.
+pub fn location(program: &Program, loc: &SourceLoc) -> Location {
+    let path = program.files.path(loc.file);
+    let shown = std::env::current_dir()
+        .ok()
+        .and_then(|cwd| {
+            std::path::Path::new(&path)
+                .strip_prefix(&cwd)
+                .ok()
+                .map(|p| p.display().to_string())
+        })
+        .unwrap_or(path);
+    Location {
+        file: shown,
+        line: loc.line,
+        column: loc.column,
+    }
+}
+
+/// A kernel fault as a finding.
+pub fn fault_finding(program: &Program, kernel: &str, fault: &Fault, loaded: &Loaded) -> Finding {
+    let code = match &fault.kind {
+        FaultKind::OutOfBounds { .. } | FaultKind::BadGenericAddress { .. } => "out-of-bounds",
+        FaultKind::Misaligned { .. } => "misaligned",
+        FaultKind::ReadOnly { .. } => "read-only-write",
+        FaultKind::Trap => "trap",
+        FaultKind::AssertionFailed { .. } => "assertion-failed",
+        FaultKind::Deadlock { .. } => "deadlock",
+        FaultKind::BudgetExhausted { .. } => "instruction-budget",
+        FaultKind::BadCallTarget { .. } => "bad-call-target",
+        FaultKind::StackOverflow { .. } => "stack-overflow",
+    };
+    let [bx, by, bz] = fault.block;
+    let [tx, ty, tz] = fault.thread;
+    let who = format!("thread ({tx},{ty},{tz}) of block ({bx},{by},{bz})");
+    let mut f = Finding::new(code, Severity::Error, fault.kind.to_string()).kernel(kernel);
+    match fault.source.as_ref().filter(|s| s.line > 0) {
+        Some(loc) => f = f.at(location(program, loc), format!("by {who}")),
+        None => {
+            let span = program
+                .function(fault.func)
+                .body
+                .as_ref()
+                .and_then(|b| b.inst_spans.get(fault.inst.index()).copied());
+            match span {
+                Some(span) => {
+                    let lc = warpcheck_ptx::LineIndex::new(&loaded.ptx)
+                        .line_col(&loaded.ptx, span.start);
+                    f = f.at(
+                        Location {
+                            file: loaded.ptx_name.clone(),
+                            line: lc.line,
+                            column: lc.col,
+                        },
+                        format!("by {who}"),
+                    );
+                }
+                None => f = f.note(format!("by {who}")),
+            }
+        }
+    }
+    if let FaultKind::Deadlock { waiting, .. } | FaultKind::BudgetExhausted { waiting, .. } =
+        &fault.kind
+    {
+        for w in waiting.iter().take(4) {
+            let what = match w.what {
+                warpcheck_emu::WaitKind::Barrier {
+                    id,
+                    arrived,
+                    expected,
+                } => {
+                    format!(
+                        "warp {} waits at barrier {id} ({arrived} of {expected} threads arrived)",
+                        w.warp
+                    )
+                }
+                warpcheck_emu::WaitKind::WarpSync { mask } => {
+                    format!("warp {} waits in __syncwarp({mask:#010x})", w.warp)
+                }
+            };
+            match &w.source {
+                Some(loc) if loc.line > 0 => f = f.related(location(program, loc), what),
+                _ => f = f.note(what),
+            }
+        }
+    }
+    f
+}
