@@ -1,0 +1,276 @@
+//! The corpus against a real GPU: every `tests/kernels/*.cu` with GPU outputs in
+//! `tests/gpu-truth/` (NVIDIA H200, CUDA 13.0, nvcc -O3; see its README) is compiled with
+//! clang at -O3 and -O0, its `warpcheck-launch:` lines run in the emulator with the same
+//! arguments (bound as `warpcheck run` binds them, seed 0), and every buffer is compared
+//! with the GPU's: integers exactly, floats within a small relative tolerance (nvcc and
+//! clang order and contract float operations differently).
+//!
+//! Files whose header says `warpcheck-expect: findings` hold planted bugs (races, faults,
+//! deadlocks); for them the test only checks that the emulator runs them without an
+//! emulator error.
+
+mod common;
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use common::lower_ptx;
+use warpcheck_emu::args::{ArgSpec, ElemType, Limits, Number, materialize, parse_arg};
+use warpcheck_emu::{GlobalMemory, LaunchConfig, run};
+use warpcheck_front::{CompileOptions, CompilerChoice};
+use warpcheck_ir::symbols::VarRole;
+use warpcheck_ir::{FuncId, Program};
+
+struct Launch {
+    kernel: String,
+    grid: [u32; 3],
+    block: [u32; 3],
+    shared: u32,
+    args: Vec<String>,
+}
+
+fn dims(s: &str) -> [u32; 3] {
+    let mut d = [1u32; 3];
+    for (i, x) in s.split(',').enumerate().take(3) {
+        d[i] = x.trim().parse().unwrap();
+    }
+    d
+}
+
+fn launches(text: &str) -> (Vec<Launch>, bool) {
+    let mut out = Vec::new();
+    let mut clean = false;
+    for line in text.lines().take_while(|l| l.starts_with("//")) {
+        if let Some(rest) = line.strip_prefix("// warpcheck-expect:") {
+            clean = rest.trim() == "clean";
+        }
+        let Some(rest) = line.strip_prefix("// warpcheck-launch:") else { continue };
+        let words: Vec<&str> = rest.split_whitespace().collect();
+        let mut l = Launch { kernel: String::new(), grid: [1; 3], block: [1; 3], shared: 0, args: Vec::new() };
+        let mut i = 0;
+        while i < words.len() {
+            match words[i] {
+                "--kernel" => l.kernel = words[i + 1].to_string(),
+                "--grid" => l.grid = dims(words[i + 1]),
+                "--block" => l.block = dims(words[i + 1]),
+                "--shared" => l.shared = words[i + 1].parse().unwrap(),
+                "--arg" => l.args.push(words[i + 1].to_string()),
+                _ => {}
+            }
+            i += 2;
+        }
+        out.push(l);
+    }
+    (out, clean)
+}
+
+fn find_kernel(program: &Program, name: &str) -> Option<FuncId> {
+    let base = name.split('<').next().unwrap_or(name);
+    let candidates: Vec<FuncId> = program
+        .kernels()
+        .filter(|&k| {
+            let f = program.function(k);
+            f.name == name
+                || f.display_name() == name
+                || f.demangled.as_ref().is_some_and(|d| d.full.starts_with(&format!("{name}(")) || d.full.starts_with(&format!("void {name}(")))
+        })
+        .collect();
+    if let [one] = candidates.as_slice() {
+        return Some(*one);
+    }
+    let by_base: Vec<FuncId> = program.kernels().filter(|&k| program.function(k).display_name().starts_with(base)).collect();
+    by_base.first().copied()
+}
+
+fn encode_scalar(ty: &str, size: u64, n: Number) -> Vec<u8> {
+    let elem = match (ty.chars().next(), size) {
+        (Some('f'), 4) => ElemType::F32,
+        (Some('f'), 8) => ElemType::F64,
+        (Some('f'), 2) => ElemType::F16,
+        (Some('s'), 4) => ElemType::I32,
+        (Some('s'), 8) => ElemType::I64,
+        (_, 1) => ElemType::U8,
+        (_, 2) => ElemType::U16,
+        (_, 8) => ElemType::U64,
+        _ => ElemType::U32,
+    };
+    let n = match (n, elem) {
+        (Number::Int(i), ElemType::U8 | ElemType::U16 | ElemType::U32 | ElemType::U64) if i < 0 => {
+            Number::Int(i.rem_euclid(1i128 << (elem.size() * 8)))
+        }
+        // An integer literal for a float parameter.
+        (Number::Int(i), ElemType::F32 | ElemType::F64) => Number::Float(i as f64),
+        _ => n,
+    };
+    let mut out = Vec::new();
+    elem.encode(n, &mut out).unwrap();
+    out
+}
+
+struct Buffer {
+    elem: ElemType,
+    addr: u64,
+    len: usize,
+}
+
+/// Runs the file's launches; returns the buffers by name, or an error message.
+fn run_file(path: &Path, opt: u8) -> Result<(HashMap<String, Buffer>, GlobalMemory, String), String> {
+    let text = std::fs::read_to_string(path).unwrap();
+    let (launches, _) = launches(&text);
+    let options = CompileOptions { opt_level: opt, compiler: CompilerChoice::Clang, ..CompileOptions::default() };
+    let module = warpcheck_front::compile(path, &options).map_err(|e| format!("compile: {e}"))?;
+    let program = lower_ptx(&module.ptx);
+    let mut memory = GlobalMemory::new();
+    let mut buffers: HashMap<String, Buffer> = HashMap::new();
+    let mut printf = String::new();
+    for l in &launches {
+        let k = find_kernel(&program, &l.kernel).ok_or(format!("no kernel {}", l.kernel))?;
+        let sig = module.signatures.iter().find(|s| s.mangled_name == program.function(k).name);
+        let f = program.function(k);
+        let args: Vec<_> = l.args.iter().map(|a| parse_arg(a).unwrap()).collect();
+        let mut scalars = HashMap::new();
+        for a in &args {
+            if let ArgSpec::Scalar(n) = a.spec {
+                scalars.insert(a.name.clone(), n);
+            }
+        }
+        let mut block = vec![0u8; f.param_space_size as usize];
+        for (i, &p) in f.params.iter().enumerate() {
+            let var = program.variable(p);
+            let VarRole::Param { offset, .. } = var.role else { continue };
+            let name = sig.and_then(|s| s.params.get(i)).map_or(format!("arg{i}"), |p| p.name.clone());
+            let Some(arg) = args.iter().find(|a| a.name == name) else {
+                return Err(format!("no argument for parameter {name}"));
+            };
+            let bytes = match &arg.spec {
+                ArgSpec::Scalar(n) => encode_scalar(&var.ty.to_string(), var.size.unwrap_or(4), *n),
+                ArgSpec::Buffer { elem, len, init } => {
+                    let addr = match buffers.get(&name) {
+                        Some(b) => b.addr,
+                        None => {
+                            let v = materialize(&name, *elem, len.as_ref(), init, &scalars, 0, Limits::default())?;
+                            let a = memory.alloc(v.bytes.len().max(1) as u64, v.initialized).unwrap();
+                            memory.write(a, &v.bytes).unwrap();
+                            buffers.insert(name.clone(), Buffer { elem: *elem, addr: a, len: v.len });
+                            a
+                        }
+                    };
+                    addr.to_le_bytes().to_vec()
+                }
+            };
+            let at = offset as usize;
+            block[at..at + bytes.len()].copy_from_slice(&bytes);
+        }
+        let mut config = LaunchConfig::new(l.grid, l.block);
+        config.dynamic_shared = l.shared;
+        config.threads = 2;
+        config.budget = 2_000_000;
+        let out = run(&program, k, &block, &mut memory, &config).map_err(|e| format!("{e}"))?;
+        printf.push_str(&out.printf);
+        if let Some(fault) = out.faults.first() {
+            let loc = fault.source.map(|s| s.line).unwrap_or(0);
+            printf.push_str(&format!("FAULT: {} at line {loc}\n", fault.kind));
+        }
+    }
+    Ok((buffers, memory, printf))
+}
+
+fn compare(name: &str, b: &Buffer, got: &[u8], want: &[u8]) -> Result<(), String> {
+    if got.len() != want.len() {
+        return Err(format!("{name}: {} bytes, GPU has {}", got.len(), want.len()));
+    }
+    let size = b.elem.size();
+    let mut bad = 0;
+    let mut first = String::new();
+    for i in 0..b.len {
+        let (g, w) = (&got[i * size..(i + 1) * size], &want[i * size..(i + 1) * size]);
+        let ok = match b.elem {
+            ElemType::F32 => {
+                let (g, w) = (f32::from_le_bytes(g.try_into().unwrap()), f32::from_le_bytes(w.try_into().unwrap()));
+                g == w || (g.is_nan() && w.is_nan()) || (g - w).abs() <= 2e-4 * w.abs().max(1e-3)
+            }
+            ElemType::F64 => {
+                let (g, w) = (f64::from_le_bytes(g.try_into().unwrap()), f64::from_le_bytes(w.try_into().unwrap()));
+                g == w || (g.is_nan() && w.is_nan()) || (g - w).abs() <= 1e-9 * w.abs().max(1e-6)
+            }
+            ElemType::F16 => {
+                let (g, w) = (half::f16::from_le_bytes(g.try_into().unwrap()).to_f32(), half::f16::from_le_bytes(w.try_into().unwrap()).to_f32());
+                g == w || (g - w).abs() <= 2e-3 * w.abs().max(1e-2)
+            }
+            _ => g == w,
+        };
+        if !ok {
+            if bad == 0 {
+                first = format!("element {i}: got {g:?}, GPU {w:?}");
+            }
+            bad += 1;
+        }
+    }
+    if bad > 0 { Err(format!("{name}: {bad} of {} elements differ ({first})", b.len)) } else { Ok(()) }
+}
+
+fn truth_dirs() -> Vec<PathBuf> {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/gpu-truth");
+    let mut dirs: Vec<PathBuf> = std::fs::read_dir(&root).unwrap().filter_map(|e| e.ok()).map(|e| e.path()).filter(|p| p.is_dir()).collect();
+    dirs.sort();
+    dirs
+}
+
+fn check_all(opt: u8) {
+    let only = std::env::var("WARPCHECK_ONLY").ok();
+    let mut failures = Vec::new();
+    let mut compared = 0;
+    for dir in truth_dirs() {
+        let stem = dir.file_name().unwrap().to_string_lossy().to_string();
+        if only.as_ref().is_some_and(|o| !stem.contains(o.as_str())) {
+            continue;
+        }
+        let src = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/kernels").join(format!("{stem}.cu"));
+        let text = std::fs::read_to_string(&src).unwrap();
+        let (_, clean) = launches(&text);
+        let status = std::fs::read_to_string(dir.join("status.txt")).unwrap_or_default();
+        match run_file(&src, opt) {
+            Err(e) => failures.push(format!("{stem} -O{opt}: {e}")),
+            Ok((buffers, memory, printf)) => {
+                if !clean {
+                    continue;
+                }
+                if printf.contains("FAULT:") {
+                    failures.push(format!("{stem} -O{opt}: {}", printf.lines().find(|l| l.contains("FAULT")).unwrap_or("")));
+                    continue;
+                }
+                let expected_printf = status.strip_suffix("ok\n").or(status.strip_suffix("ok")).unwrap_or("");
+                if !expected_printf.is_empty() && printf != expected_printf {
+                    failures.push(format!("{stem} -O{opt}: printf output differs:\n--- emulator\n{printf}--- GPU\n{expected_printf}"));
+                }
+                let list = std::fs::read_to_string(dir.join("buffers.txt")).unwrap();
+                for line in list.lines() {
+                    let parts: Vec<&str> = line.split_whitespace().collect();
+                    let [index, name, ..] = parts.as_slice() else { continue };
+                    let Some(b) = buffers.get(*name) else {
+                        failures.push(format!("{stem}: no buffer {name}"));
+                        continue;
+                    };
+                    let want = std::fs::read(dir.join(format!("buffer{index}.bin"))).unwrap();
+                    let got = memory.read(b.addr, (b.len * b.elem.size()) as u64).unwrap();
+                    compared += 1;
+                    if let Err(e) = compare(name, b, &got, &want) {
+                        failures.push(format!("{stem} -O{opt}: {e}"));
+                    }
+                }
+            }
+        }
+    }
+    eprintln!("-O{opt}: {compared} buffers compared, {} failures", failures.len());
+    assert!(failures.is_empty(), "{} failures ({compared} buffers compared):\n{}", failures.len(), failures.join("\n"));
+}
+
+#[test]
+fn corpus_matches_gpu_at_o3() {
+    check_all(3);
+}
+
+#[test]
+fn corpus_matches_gpu_at_o0() {
+    check_all(0);
+}
