@@ -833,12 +833,14 @@ impl<O: Observer> Block<'_, O> {
                 while lanes != 0 {
                     let l = lanes.trailing_zeros();
                     lanes &= lanes - 1;
-                    let v = mc.read_local(l, g.frame_base + off, size.min(8)).unwrap_or(0);
                     match *dst {
                         ArgSrc::Frame { offset, size: s } => {
-                            mc.write_local(l, caller_base + offset, s.min(size).min(8), v);
+                            mc.copy_local(l, g.frame_base + off, caller_base + offset, s.min(size));
                         }
-                        ArgSrc::Reg { slot, .. } => warp.regs[slot as usize][l as usize] = v,
+                        ArgSrc::Reg { slot, .. } => {
+                            let v = mc.read_local(l, g.frame_base + off, size.min(8)).unwrap_or(0);
+                            warp.regs[slot as usize][l as usize] = v;
+                        }
                     }
                 }
             }
