@@ -126,6 +126,7 @@ pub fn compile_with(
     // The AST comes from clang, also when nvcc compiles (nvcc and clang mangle alike). Its
     // dump runs on another thread while the compiler produces the PTX.
     let clang = match compiler.kind {
+        _ if !options.signatures_from_source => None,
         CompilerKind::Clang => Some(compiler.clone()),
         CompilerKind::Nvcc => Compiler::discover(CompilerChoice::Clang, language, path).ok(),
     };
@@ -185,6 +186,10 @@ pub fn compile_with(
                 .map(ptx_params::signature_from_ptx_function)
                 .collect()
         }
+        None if !options.signatures_from_source => ptx_functions
+            .iter()
+            .map(ptx_params::signature_from_ptx_function)
+            .collect(),
         None => {
             if !ptx_functions.is_empty() {
                 notes.push("kernel parameters are named by position (arg0, arg1 …): no clang to read their names".into());

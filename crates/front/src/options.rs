@@ -31,6 +31,10 @@ pub struct CompileOptions {
     /// Arguments passed to the compiler verbatim, after warpcheck's own (so they can
     /// override them, e.g. `-cl-std=CL3.0` or `-std=c++20`).
     pub extra_args: Vec<String>,
+    /// Read parameter names and C types from the source (clang's AST, in parallel with the
+    /// compilation). When false, signatures come from the PTX alone (`arg0`, `arg1` …),
+    /// which saves the AST dump: about a second per CUDA file.
+    pub signatures_from_source: bool,
 }
 
 impl Default for CompileOptions {
@@ -42,6 +46,7 @@ impl Default for CompileOptions {
             opt_level: 3,
             compiler: CompilerChoice::Auto,
             extra_args: Vec::new(),
+            signatures_from_source: true,
         }
     }
 }

@@ -224,3 +224,18 @@ fn ptx_input_gets_positional_signatures() {
         std::fs::read_to_string(fixture("kernel.ptx")).unwrap()
     );
 }
+
+#[test]
+fn signatures_can_come_from_the_ptx_alone() {
+    let clang = &clangs()[0];
+    let options = warpcheck_front::CompileOptions {
+        signatures_from_source: false,
+        ..options(3)
+    };
+    let module = compile_fixture(clang, "signatures.cu", &options);
+    assert!(module.notes.is_empty(), "{:?}", module.notes);
+    let step = kernel(&module.signatures, "_ZN7physics4stepEPdPVKim");
+    assert_eq!(step.origin, SignatureOrigin::Ptx);
+    assert_eq!(step.name, "step");
+    assert_eq!(names(step), ["arg0", "arg1", "arg2"]);
+}
