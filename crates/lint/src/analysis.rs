@@ -1,0 +1,893 @@
+//! Thread dependence and symbolic values of a kernel's registers, by abstract
+//! interpretation over the IR's control-flow graph (GPUDrano §4; Juravle §8.4).
+//!
+//! # Domain
+//!
+//! Every integer register (and every `.local`/call-`.param` cell at a constant offset,
+//! which is where `-O0` code keeps its variables) holds a [`Val`]: an [`Expr`] of the
+//! symbolic engine over launch indices, kernel parameters, loop iteration counters and
+//! opaque symbols; predicate registers hold a [`Cond`]. The expression *is* the
+//! thread-dependence abstraction, only finer: GPUDrano's integer lattice
+//! `{0, 1, -1, ⊤}` with respect to `threadIdx.a` is the difference
+//! `e[threadIdx.a + 1] - e` being `0`, `1`, `-1` or anything else
+//! ([`crate::dependence::IntDep`]), and its boolean lattice follows from the comparison
+//! ([`crate::dependence::BoolDep`]). What the engine cannot express becomes an opaque
+//! symbol that still records which launch indices it may depend on: a load from a
+//! thread-dependent address is thread-dependent, a load from a uniform address is
+//! uniform (§4.2), a float computation depends on what its operands depend on.
+//!
+//! # Control flow
+//!
+//! Blocks are visited in reverse postorder; a block's entry state joins its predecessors'
+//! exit states along feasible edges (an edge whose branch condition folds to false is
+//! infeasible, so `-O0` code with constant conditions keeps exact values). Where
+//! different values meet, the result is a fresh opaque value whose dependence is the
+//! union of the incoming ones and, when a branch between the meeting paths depends on the
+//! thread, of that branch's condition — GPUDrano's conservative merge (`y = tid < N ? 10
+//! : 20` depends on `tid` although both values are constants).
+//!
+//! # Loops
+//!
+//! Back edges are not joined. At a loop header, every location the loop writes is given
+//! a value according to its *classification*, which starts as an opaque placeholder and
+//! is refined from the values at the latches after each pass, until nothing changes:
+//! * `v' = v + c` with `c` invariant in the loop: an induction variable,
+//!   `v = init + c·k` for the loop's iteration counter `k` — this also catches pointers
+//!   that `-O3` strength-reduces into `p += 4·n`;
+//! * `v' = c·v` or `v' = v / c`: a geometric recurrence (`offset *= 2`, `d >>= 1`), kept
+//!   as a symbol whose values instantiation computes iteration by iteration;
+//! * `v' = v`: invariant;
+//! * anything else: an opaque value whose dependence is the fixpoint of the union of its
+//!   initial and updated values' dependences.
+//!
+//! Leaving a loop, the iteration counter becomes the (opaque) trip count, which depends
+//! on the thread when an exit condition does (temporal divergence).
+//!
+//! # Conditions
+//!
+//! Each block gets the condition under which a thread executes it in the current
+//! iteration of its loops: a block that post-dominates its immediate dominator inherits
+//! the dominator's condition; any other block joins its incoming edge conditions.
+//! Accesses are recorded with their block's condition and their guard.
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+use warpcheck_ir::access::AccessKind;
+use warpcheck_ir::modifiers::MemSpace;
+use warpcheck_ir::{Body, BlockId, EntityRef, FuncId, InstId, Op, Program, Reg, VarId, defuse};
+use warpcheck_ptx::ast::StateSpace;
+use warpcheck_sym::{Cond, Deps, Expr, Symbol};
+
+/// A location that holds a value: a register or a cell of per-thread memory.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Loc {
+    Reg(Reg),
+    /// A `.local` or call-sequence `.param` variable at a constant byte offset.
+    Cell(VarId, i64),
+}
+
+/// The abstract value of a location.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Val {
+    Int(Expr),
+    Pred(Cond),
+}
+
+impl Val {
+    pub fn deps(&self) -> Deps {
+        match self {
+            Val::Int(e) => e.deps(),
+            Val::Pred(c) => c.deps(),
+        }
+    }
+}
+
+/// Where an address points.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Region {
+    /// Global memory through a pointer parameter.
+    Global(String),
+    Shared(VarId),
+    Local(VarId),
+    /// A module-scope variable of another space (`.global`, `.const`).
+    Variable(VarId, StateSpace),
+    /// A call-sequence `.param` variable.
+    CallParam(VarId),
+    /// A kernel parameter's own storage.
+    KernelParam(VarId),
+    Unknown,
+}
+
+/// One memory access of the kernel.
+#[derive(Clone, Debug)]
+pub struct Access {
+    pub inst: InstId,
+    pub block: BlockId,
+    pub kind: AccessKind,
+    /// The space, resolved from the pointer's origin for generic accesses.
+    pub space: MemSpace,
+    /// Bytes per thread.
+    pub bytes: u32,
+    /// The byte address (relative to the base of its region, which is a symbol).
+    pub addr: Expr,
+    /// When a thread executes it, within the current iterations of its loops.
+    pub cond: Cond,
+    /// Enclosing loops, outermost first.
+    pub loops: Vec<usize>,
+    pub region: Region,
+}
+
+/// How the values of a geometric recurrence evolve.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GeoStep {
+    Mul(i128),
+    Div(i128),
+}
+
+/// A location updated geometrically in a loop, represented by `symbol`.
+#[derive(Clone, Debug)]
+pub struct Recurrence {
+    pub symbol: Symbol,
+    pub init: Expr,
+    pub step: GeoStep,
+}
+
+/// A way out of a loop: taken by a thread in the iteration where `cond` holds.
+#[derive(Clone, Debug)]
+pub struct LoopExit {
+    pub block: BlockId,
+    pub cond: Cond,
+}
+
+/// A natural loop with what the analysis learnt of it.
+#[derive(Clone, Debug)]
+pub struct LoopInfo {
+    pub header: BlockId,
+    pub blocks: Vec<BlockId>,
+    pub parent: Option<usize>,
+    /// `k`: 0 in the first iteration.
+    pub counter: Symbol,
+    pub recurrences: Vec<Recurrence>,
+    pub exits: Vec<LoopExit>,
+    /// What the exit conditions depend on.
+    pub exit_deps: Deps,
+    /// Additive induction variables found: location, initial value and step.
+    pub inductions: Vec<(Loc, Expr, Expr)>,
+}
+
+impl LoopInfo {
+    pub fn contains(&self, b: BlockId) -> bool {
+        self.blocks.binary_search(&b).is_ok()
+    }
+}
+
+/// The classification of a location written in a loop.
+#[derive(Clone, Debug, PartialEq)]
+enum Carried {
+    Placeholder,
+    Invariant,
+    Additive(Expr),
+    Geometric(GeoStep),
+    Opaque(Deps),
+}
+
+/// What an opaque symbol stands for; the key gives it a stable identity across passes.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum Key {
+    Special(String),
+    Value(InstId, u32),
+    Merge(BlockId, Loc),
+    Placeholder(usize, Loc),
+    Geometric(usize, Loc),
+    Carried(usize, Loc),
+    TripCount(usize),
+    Out(usize, u32),
+    Base(VarId),
+    Undefined(Loc),
+    Cell(BlockId, Loc),
+}
+
+#[derive(Default)]
+pub(crate) struct Symbols {
+    ids: HashMap<Key, u32>,
+    /// The block an opaque value is created in (for loop variance).
+    created_in: HashMap<u32, BlockId>,
+    /// Base addresses of variables.
+    bases: HashMap<u32, VarId>,
+}
+
+impl Symbols {
+    fn id(&mut self, key: Key, block: Option<BlockId>) -> u32 {
+        let next = self.ids.len() as u32;
+        let id = *self.ids.entry(key).or_insert(next);
+        if let Some(b) = block {
+            self.created_in.entry(id).or_insert(b);
+        }
+        id
+    }
+}
+
+#[derive(Clone, Debug, Default)]
+pub(crate) struct State {
+    pub(crate) vals: BTreeMap<Loc, Val>,
+}
+
+/// Options of the analysis.
+#[derive(Clone, Debug, Default)]
+pub struct AnalysisOptions {
+    /// Source names of the kernel's parameters, by position.
+    pub param_names: Vec<String>,
+}
+
+/// The results for one function.
+pub struct Analysis<'a> {
+    pub program: &'a Program,
+    pub func: FuncId,
+    pub body: &'a Body,
+    pub accesses: Vec<Access>,
+    /// `bar.sync`/`barrier.sync` instructions (not warp barriers) and their blocks.
+    pub barriers: Vec<(InstId, BlockId)>,
+    /// Per block: the condition under which a thread executes it (`false`: never).
+    pub block_cond: Vec<Cond>,
+    /// Per block ending in a conditional branch: the condition of the taken edge.
+    pub branch_cond: Vec<Option<Cond>>,
+    pub loops: Vec<LoopInfo>,
+    /// Per block: the innermost loop containing it.
+    pub innermost_loop: Vec<Option<usize>>,
+    /// Names of the pointer parameters (global bases).
+    pub pointer_params: BTreeSet<String>,
+    /// Symbols of the variables' base addresses.
+    pub base_symbols: BTreeMap<VarId, Symbol>,
+    /// Whether the fixpoint iteration stopped at its round limit.
+    pub unstable: bool,
+    pub(crate) syms: Symbols,
+    options: AnalysisOptions,
+    classes: Vec<BTreeMap<Loc, Carried>>,
+    /// Per loop and pass: the values given to carried locations at the header.
+    header_vals: Vec<BTreeMap<Loc, Val>>,
+    header_init: Vec<BTreeMap<Loc, Val>>,
+    latch_vals: Vec<Vec<BTreeMap<Loc, Val>>>,
+    pub(crate) cell_writes: Vec<BTreeSet<Loc>>,
+    reg_writes: Vec<BTreeSet<Loc>>,
+    pass_exits: Vec<Vec<LoopExit>>,
+    out_edges: HashMap<(BlockId, BlockId), (State, Cond)>,
+    block_in: Vec<Option<State>>,
+}
+
+const MAX_ROUNDS: usize = 8;
+
+/// Runs the analysis on a function with a body.
+pub fn analyze<'a>(
+    program: &'a Program,
+    func: FuncId,
+    options: AnalysisOptions,
+) -> Option<Analysis<'a>> {
+    let body = program.function(func).body.as_ref()?;
+    let n = body.blocks.len();
+    let forest = &body.loops.loops;
+    let mut innermost = vec![None; n];
+    for (i, l) in forest.iter().enumerate() {
+        for b in &l.blocks {
+            innermost[b.index()] = Some(i);
+        }
+    }
+    let loops: Vec<LoopInfo> = forest
+        .iter()
+        .enumerate()
+        .map(|(i, l)| LoopInfo {
+            header: l.header,
+            blocks: l.blocks.clone(),
+            parent: l.parent,
+            counter: Symbol::iteration(i as u32, &format!("k{}", i + 1)),
+            recurrences: Vec::new(),
+            exits: Vec::new(),
+            exit_deps: Deps::NONE,
+            inductions: Vec::new(),
+        })
+        .collect();
+    // Registers written in each loop.
+    let mut reg_writes = vec![BTreeSet::new(); loops.len()];
+    for (i, l) in loops.iter().enumerate() {
+        for &b in &l.blocks {
+            for inst in body.blocks[b].insts() {
+                for r in defuse::defs(body, inst) {
+                    reg_writes[i].insert(Loc::Reg(r));
+                }
+            }
+        }
+    }
+    let nl = loops.len();
+    let mut a = Analysis {
+        program,
+        func,
+        body,
+        accesses: Vec::new(),
+        barriers: Vec::new(),
+        block_cond: vec![Cond::Const(false); n],
+        branch_cond: vec![None; n],
+        loops,
+        innermost_loop: innermost,
+        pointer_params: BTreeSet::new(),
+        base_symbols: BTreeMap::new(),
+        unstable: false,
+        syms: Symbols::default(),
+        options,
+        classes: vec![BTreeMap::new(); nl],
+        header_vals: vec![BTreeMap::new(); nl],
+        header_init: vec![BTreeMap::new(); nl],
+        latch_vals: vec![Vec::new(); nl],
+        cell_writes: vec![BTreeSet::new(); nl],
+        reg_writes,
+        pass_exits: vec![Vec::new(); nl],
+        out_edges: HashMap::new(),
+        block_in: vec![None; n],
+    };
+    a.collect_pointer_params();
+    let mut stable = false;
+    for _ in 0..MAX_ROUNDS {
+        a.run_pass();
+        if !a.reclassify() {
+            stable = true;
+            break;
+        }
+    }
+    if !stable {
+        // Give up on what did not settle: every carried location becomes opaque.
+        for c in &mut a.classes {
+            for v in c.values_mut() {
+                if !matches!(v, Carried::Opaque(_)) {
+                    *v = Carried::Opaque(Deps::ALL);
+                }
+            }
+        }
+        a.run_pass();
+        a.unstable = true;
+    }
+    a.finish_loops();
+    Some(a)
+}
+
+impl<'a> Analysis<'a> {
+    fn collect_pointer_params(&mut self) {
+        let f = self.program.function(self.func);
+        for (i, &v) in f.params.iter().enumerate() {
+            let var = self.program.variable(v);
+            if var.size == Some(8) && !var.ty.is_float() {
+                self.pointer_params.insert(self.param_name(i, v));
+            }
+        }
+    }
+
+    pub(crate) fn param_name(&self, index: usize, var: VarId) -> String {
+        self.options
+            .param_names
+            .get(index)
+            .cloned()
+            .unwrap_or_else(|| self.program.variable(var).name.clone())
+    }
+
+    /// The source line of an instruction, for names.
+    pub(crate) fn line_of(&self, inst: InstId) -> u32 {
+        self.body
+            .inst_locs
+            .get(inst.index())
+            .copied()
+            .flatten()
+            .map_or(0, |l| l.line)
+    }
+
+    pub(crate) fn opaque(&mut self, key: Key, deps: Deps, name: String, block: Option<BlockId>) -> Expr {
+        let id = self.syms.id(key, block);
+        Expr::sym(Symbol::opaque(id, deps, &name))
+    }
+
+    pub(crate) fn opaque_cond(&mut self, key: Key, deps: Deps, name: String, block: Option<BlockId>) -> Cond {
+        let id = self.syms.id(key, block);
+        match Symbol::opaque(id, deps, &name) {
+            Symbol::Opaque(o) => Cond::Opaque(o),
+            _ => Cond::Const(true),
+        }
+    }
+
+    pub(crate) fn base_of(&mut self, var: VarId) -> Expr {
+        let id = self.syms.id(Key::Base(var), None);
+        self.syms.bases.insert(id, var);
+        let v = self.program.variable(var);
+        let sym = Symbol::opaque(id, Deps::NONE, &format!("&{}", v.display_name()));
+        self.base_symbols.insert(var, sym.clone());
+        Expr::sym(sym)
+    }
+
+    /// The variable whose base address `symbol` is.
+    pub fn base_var(&self, symbol: &Symbol) -> Option<VarId> {
+        match symbol {
+            Symbol::Opaque(o) => self.syms.bases.get(&o.id).copied(),
+            _ => None,
+        }
+    }
+
+    /// Whether the opaque symbol was created inside the loop.
+    fn created_in_loop(&self, id: u32, l: usize) -> bool {
+        self.syms
+            .created_in
+            .get(&id)
+            .is_some_and(|b| self.loops[l].contains(*b))
+    }
+
+    /// Whether the expression changes between iterations of loop `l`.
+    fn varies_in_loop(&self, symbols: &BTreeSet<Symbol>, l: usize) -> bool {
+        symbols.iter().any(|s| match s {
+            Symbol::Iteration { id, .. } => {
+                let inner = *id as usize;
+                inner < self.loops.len() && self.loops[l].contains(self.loops[inner].header)
+            }
+            Symbol::Opaque(o) => self.created_in_loop(o.id, l),
+            _ => false,
+        })
+    }
+
+    // -------------------------------------------------------------------------------
+    // One pass over the blocks in reverse postorder.
+
+    fn run_pass(&mut self) {
+        self.accesses.clear();
+        self.barriers.clear();
+        self.out_edges.clear();
+        for v in &mut self.latch_vals {
+            v.clear();
+        }
+        for e in &mut self.pass_exits {
+            e.clear();
+        }
+        for r in &mut self.loops {
+            r.recurrences.clear();
+            r.inductions.clear();
+        }
+        let n = self.body.blocks.len();
+        self.block_cond = vec![Cond::Const(false); n];
+        self.branch_cond = vec![None; n];
+        self.block_in = vec![None; n];
+        let rpo: Vec<BlockId> = self.body.dominators.reverse_postorder().to_vec();
+        for &b in &rpo {
+            let Some((mut state, cond)) = self.entry_of(b) else {
+                continue;
+            };
+            self.block_cond[b.index()] = cond.clone();
+            if let Some(l) = self.header_loop(b) {
+                self.enter_loop(l, &mut state, b);
+            }
+            self.block_in[b.index()] = Some(state.clone());
+            let block = self.body.blocks[b].clone();
+            for inst in block.insts() {
+                self.step(&mut state, inst, b, &cond);
+            }
+            self.leave_block(b, state, &cond);
+        }
+    }
+
+    fn header_loop(&self, b: BlockId) -> Option<usize> {
+        self.loops.iter().position(|l| l.header == b)
+    }
+
+    fn is_back_edge(&self, from: BlockId, to: BlockId) -> bool {
+        self.body.dominators.dominates(to, from)
+    }
+
+    /// The joined entry state and the block condition, or `None` if unreachable.
+    fn entry_of(&mut self, b: BlockId) -> Option<(State, Cond)> {
+        if b == self.body.entry() {
+            return Some((State::default(), Cond::truth()));
+        }
+        let preds: Vec<BlockId> = self.body.cfg.preds(b).to_vec();
+        let mut incoming: Vec<(BlockId, State, Cond)> = Vec::new();
+        for p in preds {
+            if self.is_back_edge(p, b) {
+                continue;
+            }
+            if let Some((s, c)) = self.out_edges.get(&(p, b)) {
+                incoming.push((p, s.clone(), c.clone()));
+            }
+        }
+        if incoming.is_empty() {
+            return None;
+        }
+        // Condition: inherit the immediate dominator's when this block post-dominates it.
+        let cond = match self.body.idom(b) {
+            Some(d)
+                if self.body.post_dominators.post_dominates(b, d)
+                    && self.block_in[d.index()].is_some() =>
+            {
+                self.block_cond[d.index()].clone()
+            }
+            _ => Cond::or_all(incoming.iter().map(|(_, _, c)| c.clone()).collect()),
+        };
+        if incoming.len() == 1 {
+            let (_, s, _) = incoming.pop()?;
+            return Some((s, cond));
+        }
+        let state = self.join(b, &incoming);
+        Some((state, cond))
+    }
+
+    fn join(&mut self, b: BlockId, incoming: &[(BlockId, State, Cond)]) -> State {
+        let mut locs: BTreeSet<Loc> = BTreeSet::new();
+        for (_, s, _) in incoming {
+            locs.extend(s.vals.keys().copied());
+        }
+        let mut out = State::default();
+        let mut control: Option<Deps> = None;
+        for loc in locs {
+            let vals: Vec<&Val> = incoming.iter().filter_map(|(_, s, _)| s.vals.get(&loc)).collect();
+            let first = vals[0];
+            if vals.iter().all(|v| *v == first) {
+                out.vals.insert(loc, first.clone());
+                continue;
+            }
+            let control_deps = match control {
+                Some(d) => d,
+                None => {
+                    let d = self.control_deps(b, incoming);
+                    control = Some(d);
+                    d
+                }
+            };
+            let mut deps = control_deps;
+            for v in &vals {
+                deps = deps.union(v.deps());
+            }
+            let line = self.body.blocks[b].insts().next().map_or(0, |i| self.line_of(i));
+            let name = format!("merge@{line}");
+            let v = match first {
+                Val::Int(_) => Val::Int(self.opaque(Key::Merge(b, loc), deps, name, Some(b))),
+                Val::Pred(_) => {
+                    Val::Pred(self.opaque_cond(Key::Merge(b, loc), deps, name, Some(b)))
+                }
+            };
+            out.vals.insert(loc, v);
+        }
+        out
+    }
+
+    /// The dependence of the branches between the meeting paths: the conditional
+    /// branches in blocks dominated by the nearest common dominator of the predecessors
+    /// that reach them without passing the merge block.
+    fn control_deps(&self, merge: BlockId, incoming: &[(BlockId, State, Cond)]) -> Deps {
+        let preds: Vec<BlockId> = incoming.iter().map(|(p, _, _)| *p).collect();
+        let mut d = preds[0];
+        for &p in &preds[1..] {
+            while !self.body.dominators.dominates(d, p) {
+                match self.body.idom(d) {
+                    Some(up) => d = up,
+                    None => break,
+                }
+            }
+        }
+        let mut seen = BTreeSet::new();
+        let mut stack = preds.clone();
+        let mut deps = Deps::NONE;
+        while let Some(x) = stack.pop() {
+            if x == merge || !seen.insert(x) {
+                continue;
+            }
+            if let Some(c) = &self.branch_cond[x.index()] {
+                deps = deps.union(c.deps());
+            }
+            if x == d || !self.body.dominators.dominates(d, x) {
+                continue;
+            }
+            for &p in self.body.cfg.preds(x) {
+                if !self.is_back_edge(p, x) {
+                    stack.push(p);
+                }
+            }
+        }
+        deps
+    }
+
+    /// Gives the locations the loop writes their values at the header.
+    fn enter_loop(&mut self, l: usize, state: &mut State, header: BlockId) {
+        let mut carried: BTreeSet<Loc> = self.reg_writes[l].clone();
+        carried.extend(self.cell_writes[l].iter().copied());
+        let mut header_vals = BTreeMap::new();
+        let mut inits = BTreeMap::new();
+        for loc in carried {
+            let init = match state.vals.get(&loc) {
+                Some(v) => v.clone(),
+                None => match loc {
+                    Loc::Reg(r) if self.body.regs.get(r).is_some_and(|i| i.ty.is_pred()) => {
+                        Val::Pred(Cond::Const(false))
+                    }
+                    _ => Val::Int(self.opaque(
+                        Key::Undefined(loc),
+                        Deps::NONE,
+                        "undef".into(),
+                        None,
+                    )),
+                },
+            };
+            let class = self.classes[l].get(&loc).cloned().unwrap_or(Carried::Placeholder);
+            let line = self.body.blocks[header].insts().next().map_or(0, |i| self.line_of(i));
+            let v = match (&init, class) {
+                (_, Carried::Invariant) => init.clone(),
+                (Val::Int(i), Carried::Additive(step)) => {
+                    let k = Expr::sym(self.loops[l].counter.clone());
+                    self.loops[l].inductions.push((loc, i.clone(), step.clone()));
+                    Val::Int(i.add(&step.mul(&k)))
+                }
+                (Val::Int(i), Carried::Geometric(step)) => {
+                    let e = self.opaque(
+                        Key::Geometric(l, loc),
+                        i.deps(),
+                        format!("v{}@{line}", l + 1),
+                        Some(header),
+                    );
+                    if let Some(sym) = e.as_symbol() {
+                        self.loops[l].recurrences.push(Recurrence {
+                            symbol: sym.clone(),
+                            init: i.clone(),
+                            step,
+                        });
+                    }
+                    Val::Int(e)
+                }
+                (Val::Int(i), Carried::Placeholder) => Val::Int(self.opaque(
+                    Key::Placeholder(l, loc),
+                    i.deps(),
+                    format!("loop{}@{line}", l + 1),
+                    Some(header),
+                )),
+                (v, Carried::Opaque(_)) | (v @ Val::Pred(_), Carried::Placeholder) => {
+                    let deps = match self.classes[l].get(&loc) {
+                        Some(Carried::Opaque(d)) => d.union(v.deps()),
+                        _ => v.deps(),
+                    };
+                    match v {
+                        Val::Int(_) => Val::Int(self.opaque(
+                            Key::Carried(l, loc),
+                            deps,
+                            format!("loop{}@{line}", l + 1),
+                            Some(header),
+                        )),
+                        Val::Pred(_) => Val::Pred(self.opaque_cond(
+                            Key::Carried(l, loc),
+                            deps,
+                            format!("loop{}@{line}", l + 1),
+                            Some(header),
+                        )),
+                    }
+                }
+                (Val::Pred(_), _) => init.clone(),
+            };
+            state.vals.insert(loc, v.clone());
+            header_vals.insert(loc, v);
+            inits.insert(loc, init);
+        }
+        self.header_vals[l] = header_vals;
+        self.header_init[l] = inits;
+    }
+
+    /// After the pass: classifies the carried locations from the latch values. Returns
+    /// whether anything changed.
+    fn reclassify(&mut self) -> bool {
+        let mut changed = false;
+        for l in 0..self.loops.len() {
+            let exit_deps = self.pass_exits[l]
+                .iter()
+                .fold(Deps::NONE, |d, e| d.union(e.cond.deps()));
+            if exit_deps != self.loops[l].exit_deps {
+                self.loops[l].exit_deps = exit_deps;
+                changed = true;
+            }
+            self.loops[l].exits = self.pass_exits[l].clone();
+            let locs: Vec<Loc> = self.header_vals[l].keys().copied().collect();
+            for loc in locs {
+                let old = self.classes[l].get(&loc).cloned().unwrap_or(Carried::Placeholder);
+                let new = self.classify(l, loc, &old);
+                if new != old {
+                    self.classes[l].insert(loc, new);
+                    changed = true;
+                }
+            }
+        }
+        changed
+    }
+
+    fn classify(&self, l: usize, loc: Loc, old: &Carried) -> Carried {
+        let Some(h) = self.header_vals[l].get(&loc) else {
+            return old.clone();
+        };
+        let init = self.header_init[l].get(&loc);
+        let updates: Vec<&Val> = self.latch_vals[l].iter().filter_map(|m| m.get(&loc)).collect();
+        if updates.is_empty() {
+            // No feasible latch: the loop does not repeat; keep what we have.
+            return old.clone();
+        }
+        let mut deps = init.map_or(Deps::NONE, |i| i.deps());
+        for u in &updates {
+            deps = deps.union(u.deps());
+        }
+        let opaque = |old: &Carried| match old {
+            Carried::Opaque(d) => Carried::Opaque(d.union(deps)),
+            _ => Carried::Opaque(deps),
+        };
+        if let Carried::Opaque(_) = old {
+            return opaque(old);
+        }
+        let first = updates[0];
+        if updates.iter().any(|u| *u != first) {
+            return opaque(old);
+        }
+        let (Val::Int(h), Val::Int(u)) = (h, first) else {
+            return if first == h { Carried::Invariant } else { opaque(old) };
+        };
+        let delta = u.sub(h);
+        match old {
+            Carried::Invariant if delta.is_zero() => return Carried::Invariant,
+            Carried::Additive(step) if delta == *step => return old.clone(),
+            Carried::Geometric(step) => {
+                if let Some(sym) = h.as_symbol()
+                    && Self::geometric_step(u, sym) == Some(*step)
+                {
+                    return old.clone();
+                }
+                return opaque(old);
+            }
+            _ => {}
+        }
+        if delta.is_zero() {
+            return Carried::Invariant;
+        }
+        if !delta.is_unknown() && !self.varies_in_loop(&delta.symbols(), l) {
+            return Carried::Additive(delta);
+        }
+        if matches!(old, Carried::Placeholder)
+            && let Some(sym) = h.as_symbol()
+            && let Some(step) = Self::geometric_step(u, sym)
+        {
+            return Carried::Geometric(step);
+        }
+        opaque(old)
+    }
+
+    /// `u = c·v` or `u = v / c` for an integer `c ≥ 2`.
+    fn geometric_step(u: &Expr, v: &Symbol) -> Option<GeoStep> {
+        if let Some(c) = u.linear_coefficient(v)
+            && let Some(c) = c.as_integer()
+            && c >= 2
+            && u.sub(&Expr::sym(v.clone()).mul(&Expr::int(c))).is_zero()
+        {
+            return Some(GeoStep::Mul(c));
+        }
+        for shift in 1..31 {
+            let c = 1i128 << shift;
+            if *u == Expr::sym(v.clone()).floor_div(&Expr::int(c)) {
+                return Some(GeoStep::Div(c));
+            }
+        }
+        if let [t] = u.terms()
+            && t.coef.is_one()
+            && let [(warpcheck_sym::Atom::FloorDiv(x, d), 1)] = t.mono.factors()
+            && x.as_symbol() == Some(v)
+            && let Some(d) = d.as_integer()
+            && d >= 2
+        {
+            return Some(GeoStep::Div(d));
+        }
+        None
+    }
+
+    fn finish_loops(&mut self) {
+        for l in 0..self.loops.len() {
+            self.loops[l].exits = self.pass_exits[l].clone();
+        }
+    }
+
+    /// Propagates the block's exit state along its feasible edges.
+    fn leave_block(&mut self, b: BlockId, state: State, cond: &Cond) {
+        let succs: Vec<BlockId> = self.body.cfg.succs(b).to_vec();
+        let term = self.body.terminator(b);
+        let mut edges: Vec<(BlockId, Cond)> = Vec::new();
+        match term.map(|t| (t, self.body.inst(t))) {
+            Some((t, inst)) if matches!(inst.op, Op::Bra { .. }) && inst.guard.is_some() => {
+                let g = inst.guard.unwrap_or(warpcheck_ir::Guard {
+                    pred: Reg::new(0),
+                    negated: false,
+                });
+                let mut taken = self.pred_reg(&state, g.pred, t, b);
+                if g.negated {
+                    taken = taken.not();
+                }
+                self.branch_cond[b.index()] = Some(taken.clone());
+                if succs.len() == 2 {
+                    edges.push((succs[0], taken.clone()));
+                    edges.push((succs[1], taken.not()));
+                } else if let Some(&s) = succs.first() {
+                    edges.push((s, Cond::truth()));
+                }
+            }
+            _ => {
+                for &s in &succs {
+                    edges.push((s, Cond::truth()));
+                }
+            }
+        }
+        for (s, edge) in edges {
+            if edge.as_const() == Some(false) {
+                continue;
+            }
+            let c = cond.and(&edge);
+            if self.is_back_edge(b, s) {
+                if let Some(l) = self.header_loop(s) {
+                    self.latch_vals[l].push(state.vals.clone());
+                }
+                continue;
+            }
+            // Leaving loops: record the exit and replace the per-iteration symbols.
+            let mut st = state.clone();
+            let mut c_out = c.clone();
+            let mut l = self.innermost_loop[b.index()];
+            while let Some(li) = l {
+                if self.loops[li].contains(s) {
+                    break;
+                }
+                self.pass_exits[li].push(LoopExit {
+                    block: b,
+                    cond: c.clone(),
+                });
+                self.exit_loop_values(li, &mut st, &mut c_out);
+                l = self.loops[li].parent;
+            }
+            self.out_edges.insert((b, s), (st, c_out));
+        }
+    }
+
+    /// On leaving loop `l`: `k` becomes the trip count, and values created in the loop
+    /// become values that depend on the exit conditions too.
+    fn exit_loop_values(&mut self, l: usize, state: &mut State, cond: &mut Cond) {
+        let exit_deps = self.loops[l].exit_deps;
+        let header = self.loops[l].header;
+        let trip = self.opaque(Key::TripCount(l), exit_deps, format!("trips{}", l + 1), None);
+        let counter = self.loops[l].counter.clone();
+        // Opaque symbols created in the loop, when the exit depends on the thread.
+        let mut renames: HashMap<Symbol, Expr> = HashMap::new();
+        renames.insert(counter, trip);
+        if !exit_deps.is_empty() {
+            let mut syms = BTreeSet::new();
+            for v in state.vals.values() {
+                match v {
+                    Val::Int(e) => syms.extend(e.symbols()),
+                    Val::Pred(c) => syms.extend(c.symbols()),
+                }
+            }
+            for s in syms {
+                if let Symbol::Opaque(o) = &s
+                    && self.created_in_loop(o.id, l)
+                {
+                    let e = self.opaque(
+                        Key::Out(l, o.id),
+                        o.deps.union(exit_deps),
+                        format!("{}'", o.name),
+                        Some(header),
+                    );
+                    renames.insert(s.clone(), e);
+                }
+            }
+        }
+        let f = |s: &Symbol| renames.get(s).cloned();
+        for v in state.vals.values_mut() {
+            match v {
+                Val::Int(e) => {
+                    if e.symbols().iter().any(|s| renames.contains_key(s)) {
+                        *e = e.subst(&f);
+                    }
+                }
+                Val::Pred(c) => {
+                    if c.symbols().iter().any(|s| renames.contains_key(s)) {
+                        *c = c.subst(&f);
+                    }
+                }
+            }
+        }
+        *cond = cond.subst(&f);
+    }
+}

@@ -1,0 +1,332 @@
+//! Instantiation with launch dimensions and scalar arguments (Juravle §6): the symbolic
+//! address of an access is evaluated for the lanes of each warp, in each iteration of its
+//! loops, and the warp-level cost ([`crate::warp`]) of every such execution is computed.
+//!
+//! Thread blocks are split into warps of 32 consecutive linear thread ids
+//! (`x + X·(y + Y·z)`). Loops are enumerated iteration by iteration: the iteration counter
+//! is bound, geometric recurrences are stepped from their initial value, and each lane
+//! stays in the loop until one of the loop's exit conditions holds for it (an exit
+//! before the access in the iteration removes the lane from that iteration already).
+//! Conditions that cannot be evaluated (they read memory) keep the lane active, which
+//! makes the result an upper bound; the outcome says so.
+//!
+//! Base addresses are 0: pointer parameters point to 256-byte aligned buffers (as
+//! `cudaMalloc` returns them) and shared variables start on a 128-byte boundary, so
+//! sectors and banks are those of the offsets. Two blocks are sampled (the first and the
+//! last), each loop runs at most [`MAX_ITERATIONS`] iterations, and at most
+//! [`MAX_WARP_EVALUATIONS`] warp executions are evaluated per access.
+
+use std::collections::HashMap;
+
+use warpcheck_sym::{Axis, Cond, Expr, Rational, Symbol};
+
+use crate::analysis::{Access, Analysis, GeoStep};
+use crate::warp;
+
+pub const MAX_ITERATIONS: i128 = 512;
+pub const MAX_WARP_EVALUATIONS: u64 = 8192;
+
+/// Launch dimensions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Launch {
+    pub grid: [u32; 3],
+    pub block: [u32; 3],
+}
+
+/// What is measured per warp execution.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Metric {
+    Sectors,
+    Banks,
+}
+
+/// The worst execution found.
+#[derive(Clone, Debug)]
+pub struct Worst {
+    /// Sectors touched, or the bank-conflict degree.
+    pub degree: u32,
+    /// For sectors: the fewest sectors the bytes need.
+    pub ideal: u32,
+    pub block: [i128; 3],
+    pub warp: u32,
+    /// Iteration counters of the enclosing loops.
+    pub iterations: Vec<i128>,
+    pub active_lanes: u32,
+    /// Byte stride between the first two active lanes.
+    pub lane_stride: Option<i128>,
+}
+
+/// The result of instantiating one access.
+#[derive(Clone, Debug)]
+pub enum Outcome {
+    Evaluated {
+        /// The worst execution that counts (for sectors: the worst uncoalesced one).
+        worst: Option<Worst>,
+        executions: u64,
+        /// Some condition could not be evaluated, or a limit cut the enumeration.
+        approximate: bool,
+    },
+    /// The address needs values the launch does not give (memory contents, missing
+    /// arguments).
+    Unevaluable,
+}
+
+pub struct Instance<'x, 'a> {
+    pub analysis: &'x Analysis<'a>,
+    pub launch: Launch,
+    pub scalars: &'x HashMap<String, i128>,
+}
+
+struct Env {
+    map: HashMap<Symbol, Rational>,
+}
+
+impl<'x, 'a> Instance<'x, 'a> {
+    fn base_env(&self) -> Env {
+        let mut map = HashMap::new();
+        for a in Axis::ALL {
+            map.insert(Symbol::BlockDim(a), Rational::int(self.launch.block[a.index()] as i128));
+            map.insert(Symbol::GridDim(a), Rational::int(self.launch.grid[a.index()] as i128));
+        }
+        for (name, v) in self.scalars {
+            map.insert(Symbol::param(name), Rational::int(*v));
+        }
+        for name in &self.analysis.pointer_params {
+            map.insert(Symbol::param(name), Rational::ZERO);
+        }
+        for sym in self.analysis.base_symbols.values() {
+            map.insert(sym.clone(), Rational::ZERO);
+        }
+        Env { map }
+    }
+
+    /// Evaluates the access over the sampled blocks, warps and loop iterations.
+    pub fn run(&self, access: &Access, metric: Metric) -> Outcome {
+        let mut env = self.base_env();
+        let [bx, by, bz] = self.launch.block.map(|v| v.max(1) as i128);
+        let threads = bx * by * bz;
+        let warps = (threads + 31) / 32;
+        let [gx, gy, gz] = self.launch.grid.map(|v| v.max(1) as i128);
+        let mut blocks = vec![[0, 0, 0]];
+        if gx * gy * gz > 1 {
+            blocks.push([gx - 1, gy - 1, gz - 1]);
+        }
+        let mut run = Run {
+            access,
+            metric,
+            worst: None,
+            executions: 0,
+            approximate: false,
+            unevaluable: false,
+            budget: MAX_WARP_EVALUATIONS,
+        };
+        for blk in blocks {
+            for a in Axis::ALL {
+                env.map.insert(Symbol::BlockIdx(a), Rational::int(blk[a.index()]));
+            }
+            for w in 0..warps {
+                let lanes: Vec<[i128; 3]> = (0..32)
+                    .map(|l| w * 32 + l)
+                    .filter(|&t| t < threads)
+                    .map(|t| [t % bx, (t / bx) % by, t / (bx * by)])
+                    .collect();
+                let alive: u32 = if lanes.len() == 32 { u32::MAX } else { (1u32 << lanes.len()) - 1 };
+                let mut iters = Vec::new();
+                self.enumerate(&mut run, &mut env, &lanes, alive, 0, &mut iters, blk, w as u32);
+                if run.unevaluable {
+                    return Outcome::Unevaluable;
+                }
+                if run.budget == 0 {
+                    run.approximate = true;
+                    break;
+                }
+            }
+        }
+        Outcome::Evaluated {
+            worst: run.worst,
+            executions: run.executions,
+            approximate: run.approximate,
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn enumerate(
+        &self,
+        run: &mut Run<'_>,
+        env: &mut Env,
+        lanes: &[[i128; 3]],
+        alive: u32,
+        level: usize,
+        iters: &mut Vec<i128>,
+        blk: [i128; 3],
+        warp: u32,
+    ) {
+        if run.unevaluable || run.budget == 0 {
+            return;
+        }
+        let access = run.access;
+        if level == access.loops.len() {
+            self.execute(run, env, lanes, alive, iters, blk, warp);
+            return;
+        }
+        let l = access.loops[level];
+        let info = &self.analysis.loops[l];
+        // Geometric recurrences: current values, stepped every iteration.
+        let mut geo: Vec<(Symbol, Option<Rational>, GeoStep)> = Vec::new();
+        for r in &info.recurrences {
+            let v = r.init.eval(&|s| lookup(env, &lanes[0], s));
+            geo.push((r.symbol.clone(), v, r.step));
+        }
+        let body_block = access.block;
+        let mut alive_l = alive;
+        let mut k: i128 = 0;
+        loop {
+            if k >= MAX_ITERATIONS {
+                run.approximate = true;
+                break;
+            }
+            env.map.insert(info.counter.clone(), Rational::int(k));
+            for (sym, v, _) in &geo {
+                match v {
+                    Some(v) => env.map.insert(sym.clone(), *v),
+                    None => env.map.remove(sym),
+                };
+            }
+            // Exits before the access in this iteration, and all exits.
+            let mut before = 0u32;
+            let mut any = 0u32;
+            for exit in &info.exits {
+                let fired = self.lanes_where(run, env, lanes, alive_l, &exit.cond);
+                any |= fired;
+                if self.analysis.body.dominators.dominates(exit.block, body_block)
+                    && exit.block != body_block
+                {
+                    before |= fired;
+                }
+            }
+            let active = alive_l & !before;
+            if active != 0 {
+                iters.push(k);
+                self.enumerate(run, env, lanes, active, level + 1, iters, blk, warp);
+                iters.pop();
+            }
+            alive_l &= !any;
+            if alive_l == 0 || run.unevaluable || run.budget == 0 {
+                break;
+            }
+            for (_, v, step) in geo.iter_mut() {
+                *v = v.and_then(|x| match step {
+                    GeoStep::Mul(c) => x.checked_mul(Rational::int(*c)),
+                    GeoStep::Div(c) => Some(Rational::int(x.checked_div(Rational::int(*c))?.floor())),
+                });
+            }
+            k += 1;
+        }
+        env.map.remove(&info.counter);
+    }
+
+    /// The lanes (of `mask`) for which the condition holds; unknown counts as false and
+    /// makes the result approximate.
+    fn lanes_where(&self, run: &mut Run<'_>, env: &Env, lanes: &[[i128; 3]], mask: u32, cond: &Cond) -> u32 {
+        let mut out = 0;
+        let uniform = !cond.deps().varies_in_block();
+        let mut first: Option<Option<bool>> = None;
+        for (i, lane) in lanes.iter().enumerate() {
+            if mask & (1 << i) == 0 {
+                continue;
+            }
+            let v = if uniform {
+                *first.get_or_insert_with(|| cond.eval(&|s| lookup(env, lane, s)))
+            } else {
+                cond.eval(&|s| lookup(env, lane, s))
+            };
+            match v {
+                Some(true) => out |= 1 << i,
+                Some(false) => {}
+                None => run.approximate = true,
+            }
+        }
+        out
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn execute(&self, run: &mut Run<'_>, env: &Env, lanes: &[[i128; 3]], alive: u32, iters: &[i128], blk: [i128; 3], warp: u32) {
+        run.budget = run.budget.saturating_sub(1);
+        let access = run.access;
+        // Active lanes: the access condition; unknown keeps the lane (upper bound).
+        let mut addrs: Vec<(u32, i128)> = Vec::new();
+        for (i, lane) in lanes.iter().enumerate() {
+            if alive & (1 << i) == 0 {
+                continue;
+            }
+            let f = |s: &Symbol| lookup(env, lane, s);
+            match access.cond.eval(&f) {
+                Some(false) => continue,
+                Some(true) => {}
+                None => run.approximate = true,
+            }
+            match access.addr.eval(&f).and_then(|v| v.as_integer()) {
+                Some(a) => addrs.push((i as u32, a)),
+                None => {
+                    run.unevaluable = true;
+                    return;
+                }
+            }
+        }
+        if addrs.is_empty() {
+            return;
+        }
+        run.executions += 1;
+        let (degree, ideal, counts) = match run.metric {
+            Metric::Sectors => {
+                let s = warp::sectors(&addrs, access.bytes);
+                (s.touched, s.ideal, s.is_uncoalesced())
+            }
+            Metric::Banks => {
+                let d = warp::bank_degree(&addrs, access.bytes);
+                (d, 1, d >= 2)
+            }
+        };
+        if counts && run.worst.as_ref().is_none_or(|w| degree > w.degree) {
+            run.worst = Some(Worst {
+                degree,
+                ideal,
+                block: blk,
+                warp,
+                iterations: iters.to_vec(),
+                active_lanes: addrs.len() as u32,
+                lane_stride: (addrs.len() >= 2).then(|| addrs[1].1 - addrs[0].1),
+            });
+        }
+    }
+}
+
+struct Run<'x> {
+    access: &'x Access,
+    metric: Metric,
+    worst: Option<Worst>,
+    executions: u64,
+    approximate: bool,
+    unevaluable: bool,
+    budget: u64,
+}
+
+fn lookup(env: &Env, lane: &[i128; 3], s: &Symbol) -> Option<Rational> {
+    match s {
+        Symbol::ThreadIdx(a) => Some(Rational::int(lane[a.index()])),
+        _ => env.map.get(s).copied(),
+    }
+}
+
+/// `threadIdx` of a linear thread id — for tests and witnesses.
+pub fn thread_of(linear: i128, block: [u32; 3]) -> [i128; 3] {
+    let bx = block[0].max(1) as i128;
+    let by = block[1].max(1) as i128;
+    [linear % bx, (linear / bx) % by, linear / (bx * by)]
+}
+
+/// The uniform part of an expression evaluated: used to print strides for a launch.
+pub fn eval_uniform(e: &Expr, inst: &Instance<'_, '_>) -> Option<i128> {
+    let env = inst.base_env();
+    e.eval(&|s| env.map.get(s).copied())?.as_integer()
+}

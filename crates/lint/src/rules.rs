@@ -1,0 +1,553 @@
+//! The lints: uncoalesced global accesses, shared-memory bank conflicts and barrier
+//! divergence, each turned into [`Finding`]s at the CUDA source line.
+//!
+//! # `uncoalesced-access` (warning)
+//!
+//! *What it does*: finds global loads and stores whose warp touches many more 32-byte
+//! sectors than its bytes need (`S ≥ 2·I` and `S ≥ I + 2`, the corpus convention).
+//! *Why is this bad?* Each sector is a separate DRAM transaction; a warp reading 32
+//! floats 128 bytes apart moves 1024 bytes for 128 useful ones (GPUDrano §3.2).
+//! With a launch (`--block`, `--grid`, `--arg`) the symbolic address is instantiated and
+//! the worst execution is reported exactly; without one, the lanes of a warp are taken as
+//! 32 consecutive `threadIdx.x` (assuming `blockDim.x` is a multiple of 32), and a
+//! symbolic stride such as `4·height` gives an upper bound. A single active lane per warp
+//! (`if (threadIdx.x % 32 == 0)`) is never uncoalesced. Data-dependent addresses are
+//! flagged only when each thread walks its own contiguous range (a loop whose start
+//! depends on memory and the thread, advancing one element per iteration: GPUDrano's
+//! "contiguous chunk per thread"); gathers through index arrays are not guessed at.
+//! The help proposes a mapping of threads to indices that would coalesce (Juravle §5.1
+//! "what if"): another thread index or an enclosing loop along which the address
+//! advances by one element.
+//! *Example*: `odata[x * height + y]` with `x = blockIdx.x * 32 + threadIdx.x`.
+//!
+//! # `bank-conflict` (warning)
+//!
+//! *What it does*: finds shared loads and stores whose lanes hit a bank with several
+//! distinct words (phases per the access width). *Why is this bad?* The bank serves them
+//! one after the other: an N-way conflict takes N wavefronts. *Example*:
+//! `tile[threadIdx.x][j]` with 32-float rows: word stride 32, 32-way; pad rows to 33.
+//!
+//! # `barrier-divergence` (error)
+//!
+//! *What it does*: finds `__syncthreads()` under thread-dependent control: some threads
+//! of a block reach it and others do not, while those others have not exited (PTX
+//! §9.7.12.1: behaviour is undefined). Threads that only return before the barrier are
+//! exempt (`if (i >= n) return;` then `__syncthreads()` is fine): a thread-dependent
+//! branch counts when the threads that skip the barrier go on to execute code that the
+//! threads after the barrier also execute, or pass another barrier or a loop.
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+use warpcheck_ir::access::AccessKind;
+use warpcheck_ir::modifiers::MemSpace;
+use warpcheck_ir::{BlockId, EntityRef, InstId, Op};
+use warpcheck_report::{Finding, Location, Severity};
+use warpcheck_sym::{Axis, Context, Expr, Symbol};
+
+use crate::LintOptions;
+use crate::analysis::{Access, Analysis, Region};
+use crate::dependence::{BoolDep, bool_dep, lane_offsets};
+use crate::instantiate::{Instance, Metric, Outcome};
+use crate::warp;
+
+/// A finding before grouping by line.
+struct Raw {
+    finding: Finding,
+    degree: u32,
+}
+
+pub fn lint(a: &Analysis<'_>, options: &LintOptions) -> Vec<Finding> {
+    let mut raw: Vec<Raw> = Vec::new();
+    let scalars: HashMap<String, i128> = options.scalars.iter().map(|(k, v)| (k.clone(), *v)).collect();
+    let instance = options.launch.map(|launch| Instance {
+        analysis: a,
+        launch,
+        scalars: &scalars,
+    });
+    for access in &a.accesses {
+        if !matches!(access.kind, AccessKind::Load | AccessKind::Store) {
+            continue;
+        }
+        let Some(location) = location_of(a, access.inst) else {
+            continue;
+        };
+        let metric = match access.space {
+            MemSpace::Global => Metric::Sectors,
+            MemSpace::Shared => Metric::Banks,
+            _ => continue,
+        };
+        let verdict = match &instance {
+            Some(inst) => match inst.run(access, metric) {
+                Outcome::Evaluated { worst, approximate, executions } => {
+                    Some(instantiated(a, access, metric, worst, approximate, executions, options))
+                }
+                Outcome::Unevaluable => None,
+            },
+            None => None,
+        };
+        let verdict = verdict.unwrap_or_else(|| symbolic(a, access, metric));
+        if let Some((degree, finding)) = verdict {
+            raw.push(Raw {
+                finding: finding.at(location, label(access, metric)).kernel(kernel_name(a)),
+                degree,
+            });
+        }
+    }
+    for &(inst, block) in &a.barriers {
+        if let Some(f) = barrier_divergence(a, inst, block)
+            && let Some(location) = location_of(a, inst)
+        {
+            raw.push(Raw {
+                finding: f.at(location, "barrier reached by only some threads").kernel(kernel_name(a)),
+                degree: 1,
+            });
+        }
+    }
+    group(raw)
+}
+
+fn kernel_name(a: &Analysis<'_>) -> String {
+    a.program.function(a.func).display_name().to_string()
+}
+
+fn label(access: &Access, metric: Metric) -> &'static str {
+    match (metric, access.kind) {
+        (Metric::Sectors, AccessKind::Store) => "uncoalesced store",
+        (Metric::Sectors, _) => "uncoalesced load",
+        (Metric::Banks, AccessKind::Store) => "conflicting shared store",
+        (Metric::Banks, _) => "conflicting shared load",
+    }
+}
+
+fn kind_word(access: &Access) -> &'static str {
+    if access.kind == AccessKind::Store { "store" } else { "load" }
+}
+
+/// One finding per code and line: the worst degree, the number of instructions merged.
+fn group(raw: Vec<Raw>) -> Vec<Finding> {
+    let mut by_key: BTreeMap<(String, String, u32), (Raw, u64)> = BTreeMap::new();
+    for r in raw {
+        let loc = r.finding.primary.as_ref().map(|p| (p.location.file.clone(), p.location.line)).unwrap_or_default();
+        let key = (r.finding.code.clone(), loc.0, loc.1);
+        match by_key.get_mut(&key) {
+            Some((best, n)) => {
+                *n += 1;
+                if r.degree > best.degree {
+                    *best = r;
+                }
+            }
+            None => {
+                by_key.insert(key, (r, 1));
+            }
+        }
+    }
+    let mut out: Vec<Finding> = by_key
+        .into_values()
+        .map(|(r, n)| {
+            let mut f = r.finding;
+            if n > 1 {
+                f.notes.push(format!("{n} instructions on this line; the worst is reported"));
+            }
+            f
+        })
+        .collect();
+    out.sort_by(|a, b| {
+        let la = a.primary.as_ref().map(|p| (p.location.line, p.location.column));
+        let lb = b.primary.as_ref().map(|p| (p.location.line, p.location.column));
+        la.cmp(&lb).then(a.code.cmp(&b.code))
+    });
+    out
+}
+
+/// The CUDA source line of an instruction; code inlined from a header is reported at
+/// its call site.
+pub fn location_of(a: &Analysis<'_>, inst: InstId) -> Option<Location> {
+    let loc = a.body.inst_locs.get(inst.index()).copied().flatten()?;
+    let (mut file, mut line, mut col) = (loc.file, loc.line, loc.column);
+    let path = a.program.files.path(file);
+    if (path.ends_with(".h") || path.ends_with(".hpp")) && let Some(at) = loc.inlined_at {
+        file = at.file;
+        line = at.line;
+        col = at.column;
+    }
+    if line == 0 {
+        return None;
+    }
+    Some(Location {
+        file: a.program.files.path(file),
+        line,
+        column: col,
+    })
+}
+
+/// Replaces base-address symbols by the names of what they point to, for messages.
+fn readable(a: &Analysis<'_>, e: &Expr) -> String {
+    let _ = a;
+    e.to_string()
+}
+
+fn element_of(a: &Analysis<'_>, access: &Access) -> String {
+    match &access.region {
+        Region::Global(name) => name.clone(),
+        Region::Shared(v) | Region::Local(v) | Region::Variable(v, _) => {
+            a.program.variable(*v).display_name().to_string()
+        }
+        _ => "memory".to_string(),
+    }
+}
+
+/// The address relative to its base, for messages.
+fn offset_expr(a: &Analysis<'_>, access: &Access) -> Expr {
+    let mut e = access.addr.clone();
+    for t in access.addr.terms() {
+        if !t.coef.is_one() {
+            continue;
+        }
+        if let [(warpcheck_sym::Atom::Sym(s), 1)] = t.mono.factors() {
+            let is_base = match s {
+                Symbol::Param(n) => a.pointer_params.contains(&**n),
+                Symbol::Opaque(_) => a.base_var(s).is_some(),
+                _ => false,
+            };
+            if is_base {
+                e = e.sub(&Expr::sym(s.clone()));
+                break;
+            }
+        }
+    }
+    e
+}
+
+#[allow(clippy::too_many_arguments)]
+fn instantiated(
+    a: &Analysis<'_>,
+    access: &Access,
+    metric: Metric,
+    worst: Option<crate::instantiate::Worst>,
+    approximate: bool,
+    executions: u64,
+    options: &LintOptions,
+) -> Option<(u32, Finding)> {
+    let w = worst?;
+    let up_to = if approximate { "up to " } else { "" };
+    let offset = offset_expr(a, access);
+    let target = element_of(a, access);
+    let mut f = match metric {
+        Metric::Sectors => Finding::new(
+            "uncoalesced-access",
+            Severity::Warning,
+            format!(
+                "uncoalesced global {} of `{target}`: {up_to}{} sectors per request where {} would do",
+                kind_word(access),
+                w.degree,
+                w.ideal
+            ),
+        ),
+        Metric::Banks => Finding::new(
+            "bank-conflict",
+            Severity::Warning,
+            format!(
+                "{up_to}{}-way shared-memory bank conflict on {} of `{target}`",
+                w.degree,
+                kind_word(access)
+            ),
+        ),
+    };
+    f = f.note(format!("byte offset: {}", readable(a, &offset)));
+    if let Some(s) = w.lane_stride {
+        f = f.note(match metric {
+            Metric::Sectors => format!("adjacent active lanes are {s} bytes apart"),
+            Metric::Banks => format!("adjacent active lanes are {} words apart", s / 4),
+        });
+    }
+    let iters = if w.iterations.is_empty() {
+        String::new()
+    } else {
+        format!(
+            ", loop iteration {}",
+            w.iterations.iter().map(|k| k.to_string()).collect::<Vec<_>>().join("/")
+        )
+    };
+    f = f.note(format!(
+        "worst of {executions} warp executions: block ({},{},{}), warp {}{iters}, {} active lanes",
+        w.block[0], w.block[1], w.block[2], w.warp, w.active_lanes
+    ));
+    if approximate {
+        f = f.note("some conditions read memory or a loop was cut short: the count is an upper bound");
+    }
+    let _ = options;
+    if let Some(h) = help(a, access, metric, w.lane_stride) {
+        f = f.help(h);
+    }
+    Some((w.degree, f))
+}
+
+/// Without a launch: the lanes of a warp are 32 consecutive `threadIdx.x`.
+fn symbolic(a: &Analysis<'_>, access: &Access, metric: Metric) -> Option<(u32, Finding)> {
+    if bool_dep(&access.cond) == BoolDep::AtMostOne {
+        return None;
+    }
+    let offset = offset_expr(a, access);
+    let target = element_of(a, access);
+    let tid = Symbol::ThreadIdx(Axis::X);
+    let data_dependent = offset
+        .symbols()
+        .iter()
+        .any(|s| matches!(s, Symbol::Opaque(o) if o.deps.varies_in_block() && a.base_var(s).is_none()));
+    if let (false, Some(offs)) = (data_dependent, lane_offsets(&offset)) {
+        let lanes: Vec<(u32, i128)> = offs.iter().enumerate().map(|(i, o)| (i as u32, *o)).collect();
+        let stride = offs[1] - offs[0];
+        let (degree, finding) = match metric {
+            Metric::Sectors => {
+                let s = warp::sectors(&lanes, access.bytes);
+                if !s.is_uncoalesced() {
+                    return None;
+                }
+                (
+                    s.touched,
+                    Finding::new(
+                        "uncoalesced-access",
+                        Severity::Warning,
+                        format!(
+                            "uncoalesced global {} of `{target}`: {} sectors per request where {} would do",
+                            kind_word(access),
+                            s.touched,
+                            s.ideal
+                        ),
+                    )
+                    .note(format!("adjacent threads are {stride} bytes apart")),
+                )
+            }
+            Metric::Banks => {
+                let d = warp::bank_degree(&lanes, access.bytes);
+                if d < 2 {
+                    return None;
+                }
+                (
+                    d,
+                    Finding::new(
+                        "bank-conflict",
+                        Severity::Warning,
+                        format!("{d}-way shared-memory bank conflict on {} of `{target}`", kind_word(access)),
+                    )
+                    .note(format!("adjacent threads are {} words apart", stride / 4)),
+                )
+            }
+        };
+        let f = finding
+            .note(format!("byte offset: {offset}"))
+            .note("assuming blockDim.x is a multiple of 32 and all 32 lanes active");
+        let f = match help(a, access, metric, Some(stride)) {
+            Some(h) => f.help(h),
+            None => f,
+        };
+        return Some((degree, f));
+    }
+    if metric == Metric::Banks {
+        return None;
+    }
+    if !data_dependent {
+        // A symbolic stride: an upper bound, with the assumptions it needs.
+        let stride = offset.difference(&tid, &Expr::one());
+        if stride.is_zero() || stride.is_unknown() {
+            return None;
+        }
+        let ctx = Context::assuming_positive_params();
+        let small = warpcheck_sym::Rational::int(access.bytes as i128);
+        let range = ctx.range(&stride).value;
+        let neg_small = warpcheck_sym::Rational::int(-(access.bytes as i128));
+        if range.lo.is_some_and(|v| v >= neg_small) && range.hi.is_some_and(|v| v <= small) {
+            return None;
+        }
+        if stride.symbols().iter().any(|s| matches!(s, Symbol::ThreadIdx(_))) && stride.as_constant().is_none() {
+            // Not affine in threadIdx.x: no stride to speak of.
+            if lane_offsets(&offset).is_none() && !stride.mentions(&|s| matches!(s, Symbol::Param(_))) {
+                return None;
+            }
+        }
+        let sign = ctx.sign(&stride);
+        let mut f = Finding::new(
+            "uncoalesced-access",
+            Severity::Warning,
+            format!(
+                "uncoalesced global {} of `{target}`: up to 32 sectors per request",
+                kind_word(access)
+            ),
+        )
+        .note(format!("adjacent threads are {stride} bytes apart: 32 sectors per request once |{stride}| ≥ 32"))
+        .note(format!("byte offset: {offset}"));
+        if !sign.assuming.is_empty() {
+            let list: Vec<String> = sign.assuming.iter().map(|x| x.to_string()).collect();
+            f = f.note(format!("assuming {}", list.join(", ")));
+        }
+        if let Some(h) = help(a, access, metric, None) {
+            f = f.help(h);
+        }
+        return Some((32, f));
+    }
+    // Data-dependent: flag a per-thread sequential walk (contiguous chunk per thread).
+    let innermost = *access.loops.last()?;
+    let k = &a.loops[innermost].counter;
+    let advance = offset.difference(k, &Expr::one()).as_integer()?;
+    if advance.unsigned_abs() != access.bytes as u128 {
+        return None;
+    }
+    let f = Finding::new(
+        "uncoalesced-access",
+        Severity::Warning,
+        format!(
+            "uncoalesced global {} of `{target}`: up to 32 sectors per request",
+            kind_word(access)
+        ),
+    )
+    .note(format!("byte offset: {offset}"))
+    .note(
+        "each thread walks its own contiguous range (the loop's start is read from memory and differs \
+         between threads, the address advances one element per iteration), so adjacent lanes are a \
+         whole range apart",
+    )
+    .help("let adjacent threads take adjacent elements: assign a warp per range and stride the loop by 32");
+    Some((32, f))
+}
+
+/// What would make the access cheaper.
+fn help(a: &Analysis<'_>, access: &Access, metric: Metric, stride: Option<i128>) -> Option<String> {
+    let offset = offset_expr(a, access);
+    let bytes = access.bytes as i128;
+    match metric {
+        Metric::Sectors => {
+            // Another index along which the address advances by one element.
+            let mut candidates: Vec<(String, Symbol)> = vec![
+                ("threadIdx.y".into(), Symbol::ThreadIdx(Axis::Y)),
+                ("threadIdx.z".into(), Symbol::ThreadIdx(Axis::Z)),
+            ];
+            for &l in access.loops.iter().rev() {
+                let header = a.loops[l].header;
+                let line = a.body.blocks[header]
+                    .insts()
+                    .find_map(|i| location_of(a, i))
+                    .map_or(String::new(), |loc| format!(" at line {}", loc.line));
+                candidates.push((format!("the iterations of the loop{line}"), a.loops[l].counter.clone()));
+            }
+            for (name, sym) in candidates {
+                let d = offset.difference(&sym, &Expr::one());
+                if let Some(v) = d.as_integer()
+                    && v.abs() == bytes
+                {
+                    return Some(format!(
+                        "what if: mapping {name} to threadIdx.x would put adjacent threads {bytes} bytes apart, \
+                         {} sectors per request",
+                        (32 * bytes + 31) / 32
+                    ));
+                }
+            }
+            Some("make adjacent threads access adjacent elements (transpose the thread mapping or the data layout, \
+                  or stage the data through shared memory)".to_string())
+        }
+        Metric::Banks => {
+            let words = stride? / 4;
+            if words == 0 {
+                return None;
+            }
+            let degree = warpcheck_sym::gcd_i128(words, 32);
+            let row = match &access.region {
+                Region::Shared(v) => {
+                    let var = a.program.variable(*v);
+                    let dims: Vec<u64> = var.dims.iter().flatten().copied().collect();
+                    (dims.len() >= 2).then(|| dims[dims.len() - 1])
+                }
+                _ => None,
+            };
+            Some(match row {
+                Some(r) if r as i128 * (var_elem(a, access) as i128) / 4 == words.abs() => format!(
+                    "stride {} words → {degree}-way; pad rows to {} elements (`[..][{}]`)",
+                    words.abs(),
+                    r + 1,
+                    r + 1
+                ),
+                _ => format!(
+                    "stride {} words → {degree}-way; use an odd word stride (e.g. {}) or pad every 32 words",
+                    words.abs(),
+                    words.abs() + 1
+                ),
+            })
+        }
+    }
+}
+
+fn var_elem(a: &Analysis<'_>, access: &Access) -> u64 {
+    match &access.region {
+        Region::Shared(v) => a.program.variable(*v).element_size(),
+        _ => 4,
+    }
+}
+
+/// Whether a block does nothing but leave the function.
+fn trivial_exit(a: &Analysis<'_>, b: BlockId) -> bool {
+    a.body.blocks[b]
+        .insts()
+        .all(|i| matches!(a.body.inst(i).op, Op::Ret { .. } | Op::Exit {} | Op::Bra { .. }))
+        && a.body.cfg.succs(b).iter().all(|&s| trivial_exit(a, s))
+}
+
+fn reachable_from(a: &Analysis<'_>, start: BlockId, stop: Option<BlockId>) -> BTreeSet<BlockId> {
+    let mut seen = BTreeSet::new();
+    let mut stack = vec![start];
+    while let Some(b) = stack.pop() {
+        if Some(b) == stop || !seen.insert(b) {
+            continue;
+        }
+        stack.extend(a.body.cfg.succs(b).iter().copied());
+    }
+    seen
+}
+
+fn barrier_divergence(a: &Analysis<'_>, inst: InstId, block: BlockId) -> Option<Finding> {
+    let cond = &a.block_cond[block.index()];
+    if !cond.deps().varies_in_block() {
+        return None;
+    }
+    // Blocks that can reach the barrier.
+    let mut reaching = BTreeSet::new();
+    let mut stack = vec![block];
+    while let Some(b) = stack.pop() {
+        if reaching.insert(b) {
+            stack.extend(a.body.cfg.preds(b).iter().copied());
+        }
+    }
+    let after = reachable_from(a, block, None);
+    let barrier_blocks: BTreeSet<BlockId> = a.barriers.iter().map(|(_, b)| *b).collect();
+    for &br in &reaching {
+        let Some(c) = &a.branch_cond[br.index()] else { continue };
+        if !c.deps().varies_in_block() || a.block_cond[br.index()].as_const() == Some(false) {
+            continue;
+        }
+        for &s in a.body.cfg.succs(br) {
+            if reaching.contains(&s) {
+                continue;
+            }
+            let skip = reachable_from(a, s, None);
+            let harmful = skip.iter().any(|&x| {
+                (after.contains(&x) && !trivial_exit(a, x))
+                    || barrier_blocks.contains(&x)
+                    || a.body.loops.is_header(x)
+            });
+            if harmful {
+                let line = a.body.terminator(br).and_then(|t| location_of(a, t));
+                let mut f = Finding::new(
+                    "barrier-divergence",
+                    Severity::Error,
+                    "barrier under thread-dependent control: some threads of the block skip it".to_string(),
+                )
+                .note(format!("executed only when {cond}"))
+                .help("move __syncthreads() out of the thread-dependent branch, or make the condition the same for the whole block");
+                if let Some(l) = line {
+                    f = f.related(l, format!("threads diverge here (`{c}`)"));
+                }
+                let _ = inst;
+                return Some(f);
+            }
+        }
+    }
+    None
+}

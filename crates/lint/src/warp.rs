@@ -1,0 +1,109 @@
+//! What one warp-level access costs, from its lanes' addresses (README conventions of
+//! `tests/kernels`, which match Nsight Compute's counters).
+//!
+//! * Global memory: `S` = distinct 32-byte sectors touched by the active lanes,
+//!   `I = ⌈distinct bytes / 32⌉` the fewest sectors that could hold them; the access is
+//!   uncoalesced when `S ≥ 2·I` and `S ≥ I + 2`.
+//! * Shared memory: 32 banks of 4-byte words; accesses up to 4 bytes are served for the
+//!   whole warp at once, 8-byte ones per half-warp and 16-byte ones per quarter-warp; in
+//!   each phase a bank serves its distinct words one after the other (equal words are
+//!   broadcast). The degree is the largest number of distinct words a bank serves.
+
+use std::collections::{BTreeSet, HashMap};
+
+/// Sectors touched and the fewest sectors the bytes need.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Sectors {
+    pub touched: u32,
+    pub ideal: u32,
+}
+
+impl Sectors {
+    pub fn is_uncoalesced(self) -> bool {
+        self.touched >= 2 * self.ideal && self.touched >= self.ideal + 2
+    }
+}
+
+/// `lanes`: (lane, byte address) of the active lanes; `bytes` per lane.
+pub fn sectors(lanes: &[(u32, i128)], bytes: u32) -> Sectors {
+    let mut sectors = BTreeSet::new();
+    let mut distinct = BTreeSet::new();
+    let bytes = bytes.max(1) as i128;
+    for &(_, a) in lanes {
+        sectors.insert(a.div_euclid(32));
+        sectors.insert((a + bytes - 1).div_euclid(32));
+        // Byte ranges of at most 16 bytes: record them exactly.
+        for b in 0..bytes {
+            distinct.insert(a + b);
+        }
+    }
+    // Sectors strictly inside a lane's range (accesses over 32 bytes do not occur).
+    Sectors {
+        touched: sectors.len() as u32,
+        ideal: (distinct.len() as u32).div_ceil(32),
+    }
+}
+
+/// The bank-conflict degree of one warp-level shared access.
+pub fn bank_degree(lanes: &[(u32, i128)], bytes: u32) -> u32 {
+    let per_phase = match bytes {
+        0..=4 => 32,
+        5..=8 => 16,
+        _ => 8,
+    };
+    let words_per_lane = (bytes.max(4) / 4) as i128;
+    let mut worst = 0;
+    let mut phases: HashMap<u32, Vec<i128>> = HashMap::new();
+    for &(lane, a) in lanes {
+        phases.entry(lane / per_phase).or_default().push(a);
+    }
+    for addrs in phases.values() {
+        let mut banks: HashMap<i128, BTreeSet<i128>> = HashMap::new();
+        for &a in addrs {
+            let first = a.div_euclid(4);
+            for w in first..first + words_per_lane {
+                banks.entry(w.rem_euclid(32)).or_default().insert(w);
+            }
+        }
+        worst = worst.max(banks.values().map(|s| s.len() as u32).max().unwrap_or(0));
+    }
+    worst
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn strided(stride: i128, bytes: u32) -> Vec<(u32, i128)> {
+        (0..32).map(|l| (l as u32, l as i128 * stride)).collect()
+    }
+
+    #[test]
+    fn sectors_per_request() {
+        assert_eq!(sectors(&strided(4, 4), 4), Sectors { touched: 4, ideal: 4 });
+        let s2 = sectors(&strided(8, 4), 4);
+        assert_eq!(s2, Sectors { touched: 8, ideal: 4 });
+        assert!(s2.is_uncoalesced());
+        assert_eq!(sectors(&strided(128, 4), 4).touched, 32);
+        // Shifted off sector boundaries by 4 bytes: one more sector, still coalesced.
+        let shifted: Vec<(u32, i128)> = (0..32).map(|l| (l, 4 + 4 * l as i128)).collect();
+        assert!(!sectors(&shifted, 4).is_uncoalesced());
+        // One lane: one sector.
+        assert_eq!(sectors(&[(0, 1000)], 4), Sectors { touched: 1, ideal: 1 });
+        // Broadcast.
+        assert_eq!(sectors(&strided(0, 4), 4).touched, 1);
+    }
+
+    #[test]
+    fn bank_conflict_degrees() {
+        assert_eq!(bank_degree(&strided(4, 4), 4), 1);
+        assert_eq!(bank_degree(&strided(8, 4), 4), 2);
+        assert_eq!(bank_degree(&strided(128, 4), 4), 32);
+        assert_eq!(bank_degree(&strided(132, 4), 4), 1);
+        assert_eq!(bank_degree(&strided(0, 4), 4), 1);
+        // 8-byte accesses by half-warps: consecutive float2 are conflict-free.
+        assert_eq!(bank_degree(&strided(8, 8), 8), 1);
+        // 64 words apart: every lane of a phase in one bank.
+        assert_eq!(bank_degree(&strided(256, 4), 4), 32);
+    }
+}

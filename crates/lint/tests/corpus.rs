@@ -1,0 +1,245 @@
+//! The corpus test: every kernel file of `tests/kernels` is compiled with clang at -O3
+//! and -O0, each of its launches is linted with the launch line's grid, block and scalar
+//! arguments, and the `uncoalesced-access`, `bank-conflict` and `barrier-divergence`
+//! findings are compared with the file's `//~ uncoalesced(N)`, `//~ bank-conflict(N)` and
+//! `//~ barrier-divergence` markers: every marker must be found on its line with its
+//! degree, and no such finding may appear on another line.
+//!
+//! Files that do not pass yet are listed in [`KNOWN_FAILURES`] with the reason; the test
+//! checks that they still fail, so the list cannot go stale.
+
+use std::collections::{BTreeMap, HashMap};
+use std::path::{Path, PathBuf};
+
+use warpcheck_front::{CompileOptions, CompilerChoice};
+use warpcheck_lint::{Launch, LintOptions, lint_kernel};
+
+/// (file, optimisation level, why it fails).
+/// FIXME: each entry is a gap of the static analysis, not of the corpus.
+const KNOWN_FAILURES: &[(&str, u8, &str)] = &[];
+
+/// The codes the corpus markers and the lints share.
+fn marker_code(marker: &str) -> Option<(&'static str, Option<u32>)> {
+    let (name, degree) = match marker.find('(') {
+        Some(i) => (&marker[..i], marker[i + 1..].trim_end_matches(')').parse().ok()),
+        None => (marker, None),
+    };
+    let code = match name {
+        "uncoalesced" => "uncoalesced-access",
+        "bank-conflict" => "bank-conflict",
+        "barrier-divergence" => "barrier-divergence",
+        _ => return None,
+    };
+    Some((code, degree))
+}
+
+struct LaunchLine {
+    kernel: String,
+    launch: Launch,
+    scalars: BTreeMap<String, i128>,
+}
+
+fn dims(s: &str) -> [u32; 3] {
+    let mut d = [1u32; 3];
+    for (i, p) in s.split(',').enumerate().take(3) {
+        d[i] = p.trim().parse().unwrap_or(1);
+    }
+    d
+}
+
+fn parse_header(text: &str) -> (Vec<LaunchLine>, BTreeMap<(u32, &'static str), Option<u32>>) {
+    let mut launches = Vec::new();
+    for line in text.lines().take_while(|l| l.starts_with("//")) {
+        let Some(rest) = line.strip_prefix("// warpcheck-launch:") else { continue };
+        let words: Vec<&str> = rest.split_whitespace().collect();
+        let mut kernel = String::new();
+        let (mut grid, mut block) = ([1; 3], [1; 3]);
+        let mut scalars = BTreeMap::new();
+        let mut i = 0;
+        while i < words.len() {
+            match words[i] {
+                "--kernel" => kernel = words.get(i + 1).unwrap_or(&"").to_string(),
+                "--grid" => grid = dims(words.get(i + 1).unwrap_or(&"1")),
+                "--block" => block = dims(words.get(i + 1).unwrap_or(&"1")),
+                "--arg" => {
+                    if let Some((name, value)) = words.get(i + 1).and_then(|a| a.split_once('='))
+                        && let Ok(v) = value.parse::<i128>()
+                    {
+                        scalars.insert(name.to_string(), v);
+                    }
+                }
+                _ => {
+                    i += 1;
+                    continue;
+                }
+            }
+            i += 2;
+        }
+        launches.push(LaunchLine { kernel, launch: Launch { grid, block }, scalars });
+    }
+    let mut markers = BTreeMap::new();
+    for (n, line) in text.lines().enumerate() {
+        if let Some(i) = line.find("//~") {
+            for m in line[i + 3..].split_whitespace() {
+                if let Some((code, degree)) = marker_code(m) {
+                    markers.insert((n as u32 + 1, code), degree);
+                }
+            }
+        }
+    }
+    (launches, markers)
+}
+
+fn corpus_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/kernels")
+}
+
+/// Lints every launch of a file; `Err` explains a compile or lookup failure.
+fn lint_file(path: &Path, opt_level: u8) -> Result<BTreeMap<(u32, &'static str), Option<u32>>, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
+    let (launches, _) = parse_header(&text);
+    let options = CompileOptions {
+        opt_level,
+        compiler: CompilerChoice::Clang,
+        ..CompileOptions::default()
+    };
+    let compiled = warpcheck_front::compile(path, &options).map_err(|e| e.to_string())?;
+    let parsed = warpcheck_ptx::parse(&compiled.ptx);
+    let program = warpcheck_ir::lower(&parsed.module).map_err(|e| format!("{} lowering errors", e.len()))?;
+    let file_name = path.file_name().and_then(|f| f.to_str()).unwrap_or_default().to_string();
+    let mut found: BTreeMap<(u32, &'static str), Option<u32>> = BTreeMap::new();
+    for launch in &launches {
+        let mut ids = program.functions_named(&launch.kernel);
+        if ids.is_empty() {
+            let sig = compiled.signatures.iter().find(|s| s.name == launch.kernel || s.demangled_name.starts_with(&format!("{}(", launch.kernel)));
+            if let Some(sig) = sig {
+                ids = program.functions_named(&sig.mangled_name);
+            }
+        }
+        let Some(&kernel) = ids.first() else {
+            return Err(format!("no kernel `{}`", launch.kernel));
+        };
+        let mangled = &program.function(kernel).name;
+        let param_names = compiled
+            .signatures
+            .iter()
+            .find(|s| &s.mangled_name == mangled)
+            .map(|s| s.params.iter().map(|p| p.name.clone()).collect())
+            .unwrap_or_default();
+        let opts = LintOptions {
+            param_names,
+            launch: Some(launch.launch),
+            scalars: launch.scalars.clone(),
+        };
+        for f in lint_kernel(&program, kernel, &opts) {
+            let Some(p) = &f.primary else { continue };
+            if !p.location.file.ends_with(&file_name) {
+                continue;
+            }
+            let code: &'static str = match f.code.as_str() {
+                "uncoalesced-access" => "uncoalesced-access",
+                "bank-conflict" => "bank-conflict",
+                "barrier-divergence" => "barrier-divergence",
+                _ => continue,
+            };
+            let degree = if code == "barrier-divergence" { None } else { degree_of(&f.message) };
+            let e = found.entry((p.location.line, code)).or_insert(degree);
+            if degree > *e {
+                *e = degree;
+            }
+        }
+    }
+    Ok(found)
+}
+
+/// The number in "N sectors per request" or "N-way".
+fn degree_of(message: &str) -> Option<u32> {
+    let words: Vec<&str> = message.split_whitespace().collect();
+    for (i, w) in words.iter().enumerate() {
+        if let Some(n) = w.strip_suffix("-way") {
+            return n.parse().ok();
+        }
+        if *w == "sectors" && i > 0 {
+            return words[i - 1].parse().ok();
+        }
+    }
+    None
+}
+
+fn describe(expected: &BTreeMap<(u32, &str), Option<u32>>, found: &BTreeMap<(u32, &str), Option<u32>>) -> Option<String> {
+    let mut problems = Vec::new();
+    for (k, d) in expected {
+        match found.get(k) {
+            None => problems.push(format!("missed {}@{}", k.1, k.0)),
+            Some(f) if f != d => problems.push(format!("{}@{}: degree {:?}, want {:?}", k.1, k.0, f, d)),
+            _ => {}
+        }
+    }
+    for (k, d) in found {
+        if !expected.contains_key(k) {
+            problems.push(format!("extra {}({})@{}", k.1, d.map_or("-".into(), |d| d.to_string()), k.0));
+        }
+    }
+    (!problems.is_empty()).then(|| problems.join("; "))
+}
+
+#[test]
+fn corpus_markers_match_lints() {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(corpus_dir())
+        .expect("tests/kernels exists")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|e| e == "cu" || e == "cl"))
+        .collect();
+    files.sort();
+    let jobs: Vec<(PathBuf, u8)> = files.iter().flat_map(|f| [(f.clone(), 3u8), (f.clone(), 0u8)]).collect();
+    let results: std::sync::Mutex<HashMap<(String, u8), Result<Option<String>, String>>> = Default::default();
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    std::thread::scope(|s| {
+        for _ in 0..2 {
+            s.spawn(|| loop {
+                let i = next.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                let Some((path, o)) = jobs.get(i) else { break };
+                let text = std::fs::read_to_string(path).unwrap_or_default();
+                let (_, expected) = parse_header(&text);
+                let name = path.file_name().and_then(|f| f.to_str()).unwrap_or_default().to_string();
+                let r = lint_file(path, *o).map(|found| describe(&expected, &found));
+                results.lock().unwrap().insert((name, *o), r);
+            });
+        }
+    });
+    let results = results.into_inner().unwrap();
+    let mut table = String::new();
+    let mut unexpected = Vec::new();
+    for f in &files {
+        let name = f.file_name().and_then(|f| f.to_str()).unwrap_or_default().to_string();
+        let mut row = format!("{name:<44}");
+        for o in [3u8, 0u8] {
+            let known = KNOWN_FAILURES.iter().find(|(n, lvl, _)| *n == name && *lvl == o);
+            let cell = match results.get(&(name.clone(), o)) {
+                Some(Ok(None)) => {
+                    if known.is_some() {
+                        unexpected.push(format!("{name} -O{o} passes now: remove it from KNOWN_FAILURES"));
+                    }
+                    "ok".to_string()
+                }
+                Some(Ok(Some(p))) => {
+                    if known.is_none() {
+                        unexpected.push(format!("{name} -O{o}: {p}"));
+                    }
+                    format!("FAIL {p}")
+                }
+                Some(Err(e)) => {
+                    // Compilation problems are the front end's to test (clang 14's
+                    // OpenCL -O0 back end, for instance); they are shown, not judged.
+                    format!("skip ({e})")
+                }
+                None => "?".to_string(),
+            };
+            row.push_str(&format!(" | -O{o}: {cell}"));
+        }
+        table.push_str(&row);
+        table.push('\n');
+    }
+    println!("{table}");
+    assert!(unexpected.is_empty(), "{}", unexpected.join("\n"));
+}
