@@ -211,13 +211,12 @@ fn ptx_input_gets_positional_signatures() {
     assert_eq!(copy.origin, SignatureOrigin::Ptx);
     assert_eq!(copy.demangled_name, "copy(float*, float const*, int)");
     assert_eq!(names(copy), ["arg0", "arg1", "arg2"]);
-    assert_eq!(
-        copy.params[0].kind,
-        ParamKind::Untyped {
-            ptx_type: ".u64".into(),
-            size: 8
-        }
-    );
+    // The C++ mangling gives the types, copy(float*, float const*, int).
+    assert_eq!(copy.params[1].c_type, "float const*");
+    let source = pointer(&copy.params[1].kind);
+    assert_eq!(source.pointee, Pointee::Scalar(ScalarType::F32));
+    assert!(source.is_const);
+    assert_eq!(copy.params[2].kind, ParamKind::Scalar(ScalarType::I32));
     assert_eq!(copy.params[2].ptx_size, Some(4));
     assert_eq!(
         module.ptx,

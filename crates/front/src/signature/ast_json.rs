@@ -30,6 +30,9 @@ pub(crate) struct AstFacts {
     pub enums: HashSet<String>,
     /// An unnamed record just read: `typedef struct { ... } Name;` names it on the next node.
     pending_anonymous_record: Option<RecordInfo>,
+    /// Treat type names that are neither builtin nor declared as records of unknown layout
+    /// (for types read from demangled names, where no declarations are at hand).
+    pub assume_unknown_names_are_records: bool,
 }
 
 #[derive(Debug, Default, Clone)]

@@ -155,6 +155,12 @@ fn resolve(base: &str, vector_lanes: Option<u32>, facts: &AstFacts, depth: usize
             size: layout.map(|l| l.size),
         });
     }
+    if facts.assume_unknown_names_are_records && !name.is_empty() && !name.contains(' ') {
+        return Resolved::Struct(StructType {
+            name: name.to_string(),
+            size: None,
+        });
+    }
     Resolved::Unknown(format!("unknown type `{base}`"))
 }
 

@@ -14,7 +14,9 @@
 //! PTX functions are matched to AST functions by mangled name (clang and nvcc both use the
 //! Itanium C++ ABI, and the AST reports `mangledName`). A PTX function that no AST function
 //! matches — always the case when only nvcc is available, or for `.ptx` input — gets
-//! positional parameter names `arg0`, `arg1` … typed from the PTX alone.
+//! positional parameter names `arg0`, `arg1` …, typed from the demangled symbol when it is a
+//! mangled C++ name (the Itanium mangling encodes the canonical parameter types) and from the
+//! PTX `.param` types otherwise.
 
 pub(crate) mod ast_json;
 pub(crate) mod ctype;

@@ -1,7 +1,8 @@
 //! Kernel parameters as the PTX declares them (PTX ISA 5.1.6 "Parameter State Space"):
 //! `.param .u64 name`, `.param .f32 name`, `.param .align 8 .b8 name[24]` for aggregates.
 
-use super::{KernelParam, KernelSignature, ParamKind, SignatureOrigin, base_name, demangle};
+use super::ast_json::AstFacts;
+use super::{KernelParam, KernelSignature, ParamKind, SignatureOrigin, base_name, ctype, demangle};
 use warpcheck_ptx::ast::{FunctionKind, Item, Linkage, ScalarType as PtxType, VariableDecl};
 
 /// A function of the PTX module with its parameters.
@@ -125,9 +126,15 @@ fn type_name(ty: PtxType) -> &'static str {
     }
 }
 
-/// A signature from the PTX alone: positional names, PTX types.
+/// A signature from the PTX alone: positional names; C types from the demangled name when
+/// the symbol is a mangled C++ name (which encodes the canonical parameter types), else the
+/// PTX parameter types.
 pub(crate) fn signature_from_ptx_function(function: &PtxFunction) -> KernelSignature {
     let demangled_name = demangle(&function.name);
+    let demangled_types = demangled_parameter_types(&demangled_name)
+        .filter(|types| types.len() == function.params.len());
+    let mut facts = AstFacts::default();
+    facts.assume_unknown_names_are_records = true;
     KernelSignature {
         mangled_name: function.name.clone(),
         name: base_name(&demangled_name),
@@ -136,18 +143,82 @@ pub(crate) fn signature_from_ptx_function(function: &PtxFunction) -> KernelSigna
             .params
             .iter()
             .enumerate()
-            .map(|(index, param)| KernelParam {
-                name: format!("arg{index}"),
-                c_type: param.spelling.clone(),
-                kind: ParamKind::Untyped {
-                    ptx_type: param.spelling.clone(),
-                    size: param.size.unwrap_or(0),
-                },
-                ptx_size: param.size,
+            .map(|(index, param)| {
+                let (c_type, kind) = match demangled_types.as_ref().map(|types| &types[index]) {
+                    Some(c_type) => {
+                        let mut kind = ctype::classify(c_type, &facts);
+                        if let ParamKind::Struct(record) = &mut kind {
+                            record.size = param.size;
+                        }
+                        (c_type.clone(), kind)
+                    }
+                    None => (
+                        param.spelling.clone(),
+                        ParamKind::Untyped {
+                            ptx_type: param.spelling.clone(),
+                            size: param.size.unwrap_or(0),
+                        },
+                    ),
+                };
+                KernelParam {
+                    name: format!("arg{index}"),
+                    c_type,
+                    kind,
+                    ptx_size: param.size,
+                }
             })
             .collect(),
         origin: SignatureOrigin::Ptx,
     }
+}
+
+/// The parameter types of a demangled function name, e.g. `["float const*", "int"]` from
+/// `void scale<float, 128>(float const*, int)`; `None` for a name without a parameter list.
+fn demangled_parameter_types(demangled: &str) -> Option<Vec<String>> {
+    // The parameter list is the last top-level parenthesised group.
+    let (mut angle, mut paren) = (0i32, 0i32);
+    let (mut open, mut close) = (None, None);
+    for (index, ch) in demangled.char_indices() {
+        match ch {
+            '<' => angle += 1,
+            '>' => angle -= 1,
+            '(' => {
+                if paren == 0 && angle == 0 {
+                    open = Some(index);
+                }
+                paren += 1;
+            }
+            ')' => {
+                paren -= 1;
+                if paren == 0 && angle == 0 {
+                    close = Some(index);
+                }
+            }
+            _ => {}
+        }
+    }
+    let (open, close) = (open?, close?);
+    let inside = demangled[open + 1..close].trim();
+    if inside.is_empty() || inside == "void" {
+        return Some(Vec::new());
+    }
+    let mut types = Vec::new();
+    let (mut angle, mut paren, mut start) = (0i32, 0i32, 0usize);
+    for (index, ch) in inside.char_indices() {
+        match ch {
+            '<' => angle += 1,
+            '>' => angle -= 1,
+            '(' => paren += 1,
+            ')' => paren -= 1,
+            ',' if angle == 0 && paren == 0 => {
+                types.push(inside[start..index].trim().to_string());
+                start = index + 1;
+            }
+            _ => {}
+        }
+    }
+    types.push(inside[start..].trim().to_string());
+    Some(types)
 }
 
 /// Signatures of the `.entry` kernels of a PTX text, from the PTX alone.
@@ -163,15 +234,32 @@ mod tests {
     use super::*;
 
     #[test]
+    fn splits_demangled_parameter_lists() {
+        assert_eq!(
+            demangled_parameter_types(
+                "void scale<float, 128>(float*, float const*, Vec<int, 3>, void (*)(int))"
+            ),
+            Some(vec![
+                "float*".into(),
+                "float const*".into(),
+                "Vec<int, 3>".into(),
+                "void (*)(int)".into()
+            ])
+        );
+        assert_eq!(demangled_parameter_types("k()"), Some(vec![]));
+        assert_eq!(demangled_parameter_types("vadd"), None);
+    }
+
+    #[test]
     fn reads_entry_parameters() {
         let ptx = r#"
 .version 7.0
 .target sm_80
 .address_size 64
-.visible .entry _Z1kPfS_i(
-	.param .u64 _Z1kPfS_i_param_0,
-	.param .align 8 .b8 _Z1kPfS_i_param_1[24],
-	.param .u32 _Z1kPfS_i_param_2
+.visible .entry _Z1kPf6Paramsi(
+	.param .u64 _Z1kPf6Paramsi_param_0,
+	.param .align 8 .b8 _Z1kPf6Paramsi_param_1[24],
+	.param .u32 _Z1kPf6Paramsi_param_2
 )
 {
 	ret;
@@ -188,8 +276,31 @@ mod tests {
         assert_eq!(k.origin, SignatureOrigin::Ptx);
         let sizes: Vec<_> = k.params.iter().map(|p| p.ptx_size).collect();
         assert_eq!(sizes, vec![Some(8), Some(24), Some(4)]);
-        assert_eq!(k.params[1].c_type, ".align 8 .b8 [24]");
+        // The mangled name gives the C types: k(float*, Params, int).
+        assert_eq!(k.params[1].c_type, "Params");
+        assert_eq!(
+            k.params[1].kind,
+            ParamKind::Struct(super::super::StructType {
+                name: "Params".into(),
+                size: Some(24)
+            })
+        );
         assert_eq!(k.params[2].name, "arg2");
+        assert_eq!(
+            k.params[2].kind,
+            ParamKind::Scalar(super::super::ScalarType::I32)
+        );
+        // An unmangled name leaves the PTX types.
+        let plain = ptx.replace("_Z1kPf6Paramsi", "k");
+        let k = &signatures_from_ptx(&plain)[0];
+        assert_eq!(k.params[1].c_type, ".align 8 .b8 [24]");
+        assert_eq!(
+            k.params[1].kind,
+            ParamKind::Untyped {
+                ptx_type: ".align 8 .b8 [24]".into(),
+                size: 24
+            }
+        );
         let funcs = ptx_functions(ptx, Wanted::DefinedFuncs);
         assert_eq!(funcs.len(), 1);
         assert_eq!(funcs[0].name, "helper");
