@@ -36,7 +36,10 @@
 
 /* __device__ overloads of the <cmath> functions must be declared before
  * <cmath>: otherwise constexpr library functions become implicitly
- * __host__ __device__ and could not be overloaded. */
+ * __host__ __device__ and could not be overloaded.
+ * warpcheck's AST dump for kernel signatures first defines
+ * __WARPCHECK_SIGNATURES_ONLY, which leaves out <cmath>, <cstdlib> and the C++
+ * math overloads: they are most of the dump, and signatures do not need them. */
 #if defined(__cplusplus) && __has_include(<cmath>) && !defined(__WARPCHECK_SIGNATURES_ONLY)
 #define __WARPCHECK_HAVE_CMATH 1
 #include <__clang_cuda_math_forward_declares.h>

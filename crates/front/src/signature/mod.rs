@@ -55,7 +55,8 @@ pub struct KernelParam {
     /// The name in the source, or `argN` when only the PTX was available.
     pub name: String,
     /// The C type as clang spells it, e.g. `const float *__restrict`; for PTX-only
-    /// signatures the PTX parameter type, e.g. `.u64` or `.align 4 .b8 [12]`.
+    /// signatures the type in the demangled symbol (`float const*`) or, for unmangled
+    /// symbols, the PTX parameter type (`.u64`, `.align 4 .b8 [12]`).
     pub c_type: String,
     pub kind: ParamKind,
     /// The size of the parameter in the PTX `.param` space, in bytes, when the PTX declares
