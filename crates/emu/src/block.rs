@@ -54,6 +54,8 @@ pub(crate) struct WarpState {
     /// Warp-instructions executed (for the budget and `%clock`).
     pub executed: u64,
     pub cache: usize,
+    /// Per op: the index of the global allocation it last accessed.
+    pub op_cache: Vec<usize>,
 }
 
 impl WarpState {
@@ -73,6 +75,7 @@ impl WarpState {
             exited: 0,
             executed: 0,
             cache: 0,
+            op_cache: vec![0; flat.ops.len()],
         }
     }
 }
@@ -191,21 +194,32 @@ impl<O: Observer> Block<'_, O> {
         for (w, warp) in self.warps.iter_mut().enumerate() {
             let first = w as u32 * 32;
             let present = if threads - first >= 32 { FULL } else { (1u32 << (threads - first)) - 1 };
-            for (s, _) in flat.funcs.iter().map(|f| (f.slot_range, ())) {
-                for slot in s.0..s.1 {
-                    warp.regs[slot as usize] = [0; 32];
-                }
+            for &slot in &flat.maybe_uninit {
+                warp.regs[slot as usize] = [0; 32];
             }
             for p in warp.preds.iter_mut().skip(2) {
                 *p = 0;
             }
             warp.local.fill(0);
+            // Thread indices of the lanes, counted up without divisions.
+            let mut tids = [[0u32; 3]; 32];
+            let mut t = [first % bx, (first / bx) % by, first / (bx * by)];
+            for tid in tids.iter_mut() {
+                *tid = t;
+                t[0] += 1;
+                if t[0] == bx {
+                    t[0] = 0;
+                    t[1] += 1;
+                    if t[1] == by {
+                        t[1] = 0;
+                        t[2] += 1;
+                    }
+                }
+            }
             for &(slot, sp) in &flat.specials {
                 let mut lanes = [0u64; 32];
                 for (l, v) in lanes.iter_mut().enumerate() {
-                    let t = first + l as u32;
-                    let tid = [t % bx, (t / bx) % by, t / (bx * by)];
-                    *v = special_value(sp, tid, l as u32, w as u32, self.idx, self.cx, flat);
+                    *v = special_value(sp, tids[l], l as u32, w as u32, self.idx, self.cx, flat);
                 }
                 warp.regs[slot as usize] = lanes;
             }
@@ -232,21 +246,25 @@ impl<O: Observer> Block<'_, O> {
     fn run(&mut self) -> Result<(), Fault> {
         let nwarps = self.warps.len();
         let mut current = 0usize;
+        let runnable = |w: &WarpState| w.groups.iter().any(|g| g.wait == Wait::Runnable);
         loop {
-            let runnable: Vec<usize> = (0..nwarps)
-                .filter(|&w| self.warps[w].groups.iter().any(|g| g.wait == Wait::Runnable))
-                .collect();
-            if runnable.is_empty() {
+            let w = if self.its() {
+                let count = self.warps.iter().filter(|w| runnable(w)).count();
+                if count == 0 {
+                    None
+                } else {
+                    let k = self.rng.below(count);
+                    self.warps.iter().enumerate().filter(|(_, w)| runnable(w)).nth(k).map(|(i, _)| i)
+                }
+            } else {
+                // Round robin from the current warp.
+                (0..nwarps).map(|i| (current + i) % nwarps).find(|&w| runnable(&self.warps[w]))
+            };
+            let Some(w) = w else {
                 if self.live_threads == 0 {
                     return Ok(());
                 }
                 return Err(self.deadlock());
-            }
-            let w = if self.its() {
-                runnable[self.rng.below(runnable.len())]
-            } else {
-                // Round robin from the current warp.
-                *runnable.iter().find(|&&w| w >= current).unwrap_or(&runnable[0])
             };
             current = w + 1;
             self.run_warp(w)?;
@@ -257,24 +275,26 @@ impl<O: Observer> Block<'_, O> {
         let quantum = if self.its() { 1 + self.rng.below(96) as u64 } else { LOCKSTEP_QUANTUM };
         let stop_at = self.warps[w].executed + quantum;
         loop {
-            let warp = &self.warps[w];
-            let candidates: Vec<usize> = warp
-                .groups
-                .iter()
-                .enumerate()
-                .filter(|(_, g)| g.wait == Wait::Runnable)
-                .map(|(i, _)| i)
-                .collect();
-            let Some(&last) = candidates.last() else { return Ok(()) };
-            let gi = if self.its() && candidates.len() > 1 {
-                candidates[self.rng.below(candidates.len())]
+            let groups = &self.warps[w].groups;
+            let gi = if self.its() {
+                let count = groups.iter().filter(|g| g.wait == Wait::Runnable).count();
+                if count == 0 {
+                    return Ok(());
+                }
+                let k = if count > 1 { self.rng.below(count) } else { 0 };
+                match groups.iter().enumerate().filter(|(_, g)| g.wait == Wait::Runnable).nth(k) {
+                    Some((i, _)) => i,
+                    None => return Ok(()),
+                }
             } else {
-                last
+                match groups.iter().rposition(|g| g.wait == Wait::Runnable) {
+                    Some(i) => i,
+                    None => return Ok(()),
+                }
             };
             let limit = stop_at.min(self.cx.budget);
-            match self.run_group(w, gi, limit)? {
-                true => continue,
-                false => return Ok(()),
+            if !self.run_group(w, gi, limit)? {
+                return Ok(());
             }
         }
     }
@@ -318,7 +338,7 @@ impl<O: Observer> Block<'_, O> {
         let stack = flat.stack_size;
         let Block { warps, shared, obs, .. } = self;
         let warp = &mut warps[w];
-        let group = warp.groups[gi].clone();
+        let group = warp.groups[gi];
         let (mut pc, mask) = (group.pc, group.mask);
         let frame_base = group.frame_base;
         let stop = warp.regions.rpc_of(group.region);
@@ -347,7 +367,7 @@ impl<O: Observer> Block<'_, O> {
             match &op.kind {
                 OpKind::Ld { shape, dsts, addr } => {
                     if m != 0 {
-                        let addrs = addresses(*addr, &warp.regs, frame_base);
+                        let mut addrs = addresses(*addr, &warp.regs, frame_base);
                         let mut mc = MemCtx {
                             global,
                             shared,
@@ -355,20 +375,21 @@ impl<O: Observer> Block<'_, O> {
                             stack,
                             consts: &flat.const_bank,
                             params: &flat.params,
-                            cache: &mut warp.cache,
+                            cache: &mut warp.op_cache[pc as usize],
                         };
-                        if let Err((l, k)) = mc.load(*shape, *dsts, &addrs, m, &mut warp.regs) {
-                            break Ev::Fault(l, k);
-                        }
+                        let space = match mc.load(*shape, *dsts, &mut addrs, m, &mut warp.regs) {
+                            Ok(space) => space,
+                            Err((l, k)) => break Ev::Fault(l, k),
+                        };
                         if O::ENABLED {
-                            emit_mem(*obs, flat, pc, idx, w, MemKind::Load, shape.space, &addrs, m, shape.size as u32 * dsts.n.max(1) as u32);
+                            emit_mem(*obs, flat, pc, idx, w, MemKind::Load, space, &addrs, m, shape.size as u32 * dsts.n.max(1) as u32);
                         }
                     }
                     pc += 1;
                 }
                 OpKind::St { shape, srcs, addr } => {
                     if m != 0 {
-                        let addrs = addresses(*addr, &warp.regs, frame_base);
+                        let mut addrs = addresses(*addr, &warp.regs, frame_base);
                         let mut mc = MemCtx {
                             global,
                             shared,
@@ -376,13 +397,14 @@ impl<O: Observer> Block<'_, O> {
                             stack,
                             consts: &flat.const_bank,
                             params: &flat.params,
-                            cache: &mut warp.cache,
+                            cache: &mut warp.op_cache[pc as usize],
                         };
-                        if let Err((l, k)) = mc.store(*shape, *srcs, &addrs, m, &warp.regs) {
-                            break Ev::Fault(l, k);
-                        }
+                        let space = match mc.store(*shape, *srcs, &mut addrs, m, &warp.regs) {
+                            Ok(space) => space,
+                            Err((l, k)) => break Ev::Fault(l, k),
+                        };
                         if O::ENABLED {
-                            emit_mem(*obs, flat, pc, idx, w, MemKind::Store, shape.space, &addrs, m, shape.size as u32 * srcs.n.max(1) as u32);
+                            emit_mem(*obs, flat, pc, idx, w, MemKind::Store, space, &addrs, m, shape.size as u32 * srcs.n.max(1) as u32);
                         }
                     }
                     pc += 1;
@@ -397,7 +419,7 @@ impl<O: Observer> Block<'_, O> {
                             stack,
                             consts: &flat.const_bank,
                             params: &flat.params,
-                            cache: &mut warp.cache,
+                            cache: &mut warp.op_cache[pc as usize],
                         };
                         let (bv, cv) = (warp.regs[*b as usize], warp.regs[*c as usize]);
                         match mc.atomic(*space, *aop, *ty, *size as u32, &addrs, &bv, &cv, m) {

@@ -86,6 +86,10 @@ pub(crate) struct Flat {
     pub stack_size: u64,
     /// Flat function index of each reachable function.
     pub func_by_id: HashMap<FuncId, u32>,
+    /// Register slots that some path may read before writing them (live at the entry of
+    /// their function): zeroed at the start of every block so that runs are
+    /// deterministic whatever ran before on the host thread.
+    pub maybe_uninit: Vec<Slot>,
 }
 
 pub(crate) const SINK: Slot = 0;
@@ -150,6 +154,17 @@ pub(crate) fn translate(
     for f in 0..t.funcs.len() {
         t.translate_function(f as u32)?;
     }
+    let mut maybe_uninit = Vec::new();
+    for f in 0..t.funcs.len() {
+        if let Some(body) = &program.function(t.funcs[f].id).body {
+            for r in live_at_entry(body) {
+                let slot = t.reg_slots[f][r.index()];
+                if !body.regs[r].ty.is_pred() {
+                    maybe_uninit.push(slot);
+                }
+            }
+        }
+    }
     let const_slots = t.consts.iter().map(|(&v, &s)| (s, v)).collect();
     let specials = t.specials.iter().map(|(&o, &s)| (s, o)).collect();
     Ok(Flat {
@@ -166,7 +181,66 @@ pub(crate) fn translate(
         params: params.to_vec(),
         stack_size,
         func_by_id: t.func_index,
+        maybe_uninit,
     })
+}
+
+/// Registers that may be read before they are written on some path from the entry:
+/// backward liveness over the CFG (a guarded write does not kill the old value).
+fn live_at_entry(body: &warpcheck_ir::Body) -> Vec<Reg> {
+    use warpcheck_ir::defuse::visit_regs;
+    use warpcheck_ir::operand::Role;
+    let nregs = body.regs.len();
+    let words = nregs.div_ceil(64);
+    let nblocks = body.blocks.len();
+    // Per block: registers used before any (unguarded) def, and registers killed.
+    let mut gen_ = vec![vec![0u64; words]; nblocks];
+    let mut kill = vec![vec![0u64; words]; nblocks];
+    for (b, block) in body.blocks.iter() {
+        let (g, k) = (&mut gen_[b.index()], &mut kill[b.index()]);
+        for inst in block.insts() {
+            let guarded = body.insts[inst].guard.is_some();
+            let mut defs = Vec::new();
+            visit_regs(body, inst, |r, role| {
+                let (w, bit) = (r.index() / 64, 1u64 << (r.index() % 64));
+                match role {
+                    Role::Use => {
+                        if k[w] & bit == 0 {
+                            g[w] |= bit;
+                        }
+                    }
+                    Role::Def => defs.push((w, bit)),
+                }
+            });
+            if !guarded {
+                for (w, bit) in defs {
+                    k[w] |= bit;
+                }
+            }
+        }
+    }
+    let mut live_in = gen_.clone();
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for b in (0..nblocks).rev() {
+            let mut out = vec![0u64; words];
+            for s in body.cfg.succs(warpcheck_ir::BlockId::new(b)) {
+                for (o, x) in out.iter_mut().zip(&live_in[s.index()]) {
+                    *o |= x;
+                }
+            }
+            for w in 0..words {
+                let v = gen_[b][w] | (out[w] & !kill[b][w]);
+                if v != live_in[b][w] {
+                    live_in[b][w] = v;
+                    changed = true;
+                }
+            }
+        }
+    }
+    let entry = live_in.first().cloned().unwrap_or_default();
+    (0..nregs).filter(|&r| entry[r / 64] >> (r % 64) & 1 == 1).map(Reg::new).collect()
 }
 
 fn align_up(x: u64, a: u64) -> u64 {
@@ -1107,7 +1181,9 @@ impl InstCx<'_, '_> {
                     });
                 }
                 let a = self.src(&o(1), ty)?;
-                OpKind::Un { f: UnOp::Cvta { space: space_of(space), to, w }, d, a }
+                // Global addresses are generic addresses (`cvta.global` is the identity).
+                let f = if space == MemSpace::Global { UnOp::Mov } else { UnOp::Cvta { space: space_of(space), to, w } };
+                OpKind::Un { f, d, a }
             }
             Op::Cvt { irnd, rounding, ftz, sat, relu, satfinite, dty, sty } => {
                 if dty.is_packed() && sty == Type::F32 {

@@ -37,7 +37,7 @@ pub(crate) enum Wait {
 }
 
 /// A set of lanes executing together.
-#[derive(Clone, Debug)]
+#[derive(Clone, Copy, Debug)]
 pub(crate) struct Group {
     pub pc: u32,
     pub mask: u32,

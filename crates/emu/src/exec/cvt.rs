@@ -140,13 +140,18 @@ impl CvtSpec {
                     return 0;
                 }
                 let r = round_integral(v, self.rnd);
-                let (lo, hi): (f64, f64) = if signed {
-                    (-(2f64.powi(bits as i32 - 1)), 2f64.powi(bits as i32 - 1) - 1.0)
+                let (lo, hi): (i128, i128) = if signed {
+                    (-(1i128 << (bits - 1)), (1i128 << (bits - 1)) - 1)
                 } else {
-                    (0.0, 2f64.powi(bits as i32) - 1.0)
+                    (0, (1i128 << bits) - 1)
                 };
-                let c = r.clamp(lo, hi);
-                let i: i128 = if c >= hi { hi as i128 } else { c as i128 };
+                let i: i128 = if r >= hi as f64 {
+                    hi
+                } else if r <= lo as f64 {
+                    lo
+                } else {
+                    r as i128
+                };
                 let mask = if bits >= 64 { u64::MAX } else { (1u64 << bits) - 1 };
                 (i as u64) & mask
             }

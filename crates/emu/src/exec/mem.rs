@@ -91,6 +91,79 @@ fn write_le(bytes: &mut [u8], off: u64, size: u32, v: u64) -> bool {
     }
 }
 
+/// Whether every active lane's `bytes`-byte access at `a[l]` is aligned and below `len`
+/// (`bytes` is a power of two: element sizes and vector widths are).
+#[inline(always)]
+fn fits(a: &Lanes, mask: u32, bytes: u32, len: u64) -> bool {
+    let mut ok = true;
+    for l in 0..32 {
+        let lane_ok = a[l] & (bytes as u64 - 1) == 0 && a[l] < len && a[l] + bytes as u64 <= len;
+        ok &= lane_ok || (mask >> l) & 1 == 0;
+    }
+    ok
+}
+
+/// Reads a little-endian value of 1, 2, 4 or 8 bytes (already bounds-checked; 0 if not).
+#[inline(always)]
+fn read_sized(bytes: &[u8], off: u64, size: u32) -> u64 {
+    let o = off as usize;
+    match size {
+        4 => bytes.get(o..o + 4).and_then(|s| s.try_into().ok()).map_or(0, |b| u32::from_le_bytes(b) as u64),
+        8 => bytes.get(o..o + 8).and_then(|s| s.try_into().ok()).map_or(0, u64::from_le_bytes),
+        2 => bytes.get(o..o + 2).and_then(|s| s.try_into().ok()).map_or(0, |b| u16::from_le_bytes(b) as u64),
+        _ => bytes.get(o).map_or(0, |&b| b as u64),
+    }
+}
+
+/// When all active lanes access one state space (always, unless a generic access mixes
+/// windows): that space, with the lanes' addresses converted in place to addresses in it.
+#[inline(always)]
+fn uniform_space(space: MemSpace, addrs: &mut Lanes, mask: u32) -> Option<MemSpace> {
+    if space != MemSpace::Generic {
+        return Some(space);
+    }
+    let first = addrs[mask.trailing_zeros() as usize & 31];
+    let (sp, base) = match resolve_generic(first) {
+        GenericTarget::Global(_) => (MemSpace::Global, 0),
+        GenericTarget::Shared(_) => (MemSpace::Shared, SHARED_WINDOW),
+        GenericTarget::Local(_) => (MemSpace::Local, LOCAL_WINDOW),
+        GenericTarget::Const(_) => (MemSpace::Const, CONST_WINDOW),
+        GenericTarget::Param(_) => (MemSpace::Param, PARAM_WINDOW),
+        GenericTarget::None => return None,
+    };
+    let mut ok = true;
+    for l in 0..32 {
+        let inside = if base == 0 { addrs[l] >= GLOBAL_BASE } else { addrs[l].wrapping_sub(base) < WINDOW_SIZE };
+        ok &= inside || (mask >> l) & 1 == 0;
+    }
+    if !ok {
+        return None;
+    }
+    if base != 0 {
+        for a in addrs.iter_mut() {
+            *a = a.wrapping_sub(base);
+        }
+    }
+    Some(sp)
+}
+
+/// Calls `f(lane)` for every lane of the mask (a plain loop for a full warp).
+#[inline(always)]
+fn for_lanes(mask: u32, mut f: impl FnMut(usize)) {
+    if mask == u32::MAX {
+        for l in 0..32 {
+            f(l);
+        }
+    } else {
+        let mut m = mask;
+        while m != 0 {
+            let l = m.trailing_zeros() as usize;
+            m &= m - 1;
+            f(l);
+        }
+    }
+}
+
 /// Per-lane addresses of a memory op.
 #[inline(always)]
 pub(crate) fn addresses(addr: Addr, regs: &[Lanes], frame_base: u64) -> Lanes {
@@ -223,53 +296,116 @@ impl MemCtx<'_> {
         if ok { Ok(()) } else { Err(Self::oob(space, a, size, true)) }
     }
 
-    /// The fast path: every active lane's whole access lies in the cached global
-    /// allocation and is aligned. Returns the allocation index.
+    /// The fast path for global memory: every active lane's whole access lies in one
+    /// allocation (the cached one, or the one of the first active lane) and is aligned.
     #[inline(always)]
-    fn all_in_cached_global(&self, space: MemSpace, addrs: &Lanes, mask: u32, bytes: u32) -> Option<usize> {
-        if !matches!(space, MemSpace::Global | MemSpace::Generic) {
-            return None;
+    fn global_fast(&mut self, a: &Lanes, mask: u32, bytes: u32) -> Option<usize> {
+        let allocs = self.global.allocations();
+        let fits = |i: usize| -> bool {
+            let c = &allocs[i];
+            let (base, size) = (c.base(), c.size());
+            let mut ok = true;
+            for l in 0..32 {
+                let off = a[l].wrapping_sub(base);
+                let lane_ok = off < size && off + bytes as u64 <= size && a[l] & (bytes as u64 - 1) == 0;
+                ok &= lane_ok || (mask >> l) & 1 == 0;
+            }
+            ok
+        };
+        if *self.cache < allocs.len() && fits(*self.cache) {
+            return Some(*self.cache);
         }
-        let c = self.global.allocations().get(*self.cache)?;
-        let (base, size) = (c.base(), c.size());
-        let mut ok = true;
-        for l in 0..32 {
-            let off = addrs[l].wrapping_sub(base);
-            let lane_ok = off.wrapping_add(bytes as u64) <= size && off < size && off % bytes as u64 == 0;
-            ok &= lane_ok || (mask >> l) & 1 == 0;
+        let first = a[mask.trailing_zeros() as usize & 31];
+        let i = self.global.index_of(first)?;
+        if fits(i) {
+            *self.cache = i;
+            Some(i)
+        } else {
+            None
         }
-        // Generic addresses equal global ones, so the same check holds for generic
-        // accesses into global memory; misalignment is judged against the allocation base,
-        // which is 256-byte aligned.
-        ok.then_some(*self.cache)
     }
 
     /// `ld` for the active lanes.
+    /// Returns the state space the lanes' addresses were resolved to (`addrs` then holds
+    /// addresses in that space), or `Generic` when a generic access mixed spaces.
     pub(crate) fn load(
         &mut self,
         shape: MemShape,
         dsts: VecSlots,
-        addrs: &Lanes,
+        addrs: &mut Lanes,
         mask: u32,
         regs: &mut [Lanes],
-    ) -> Result<(), LaneFault> {
+    ) -> Result<MemSpace, LaneFault> {
         let size = shape.size as u32;
         let n = dsts.n.max(1) as u32;
         let extend = |v: u64| crate::translate::extend(v, size * 8, shape.signed, shape.dst_bits as u32);
-        if let Some(i) = self.all_in_cached_global(shape.space, addrs, mask, size * n) {
-            let alloc = self.global.allocation(i);
-            let base = alloc.base();
-            for e in 0..n as usize {
-                let d = dsts.slots[e] as usize;
-                let mut m = mask;
-                while m != 0 {
-                    let l = m.trailing_zeros() as usize;
-                    m &= m - 1;
-                    let v = alloc.load(addrs[l] - base + e as u64 * size as u64, size);
-                    regs[d][l] = extend(v);
+        let original = *addrs;
+        if let Some(space) = uniform_space(shape.space, addrs, mask) {
+            let a = &*addrs;
+            let bytes = size * n;
+            let done = match space {
+                MemSpace::Global => match self.global_fast(a, mask, bytes) {
+                    Some(i) => {
+                        let alloc = self.global.allocation(i);
+                        let base = alloc.base();
+                        for e in 0..n as usize {
+                            let d = &mut regs[dsts.slots[e] as usize];
+                            let off = e as u64 * size as u64;
+                            if size == 4 && !shape.signed {
+                                for_lanes(mask, |l| d[l] = alloc.load(a[l] - base + off, 4));
+                            } else {
+                                for_lanes(mask, |l| d[l] = extend(alloc.load(a[l] - base + off, size)));
+                            }
+                        }
+                        true
+                    }
+                    None => false,
+                },
+                MemSpace::Shared | MemSpace::Const | MemSpace::Param => {
+                    let mem: &[u8] = match space {
+                        MemSpace::Shared => self.shared,
+                        MemSpace::Const => self.consts,
+                        _ => self.params,
+                    };
+                    if fits(a, mask, bytes, mem.len() as u64) {
+                        for e in 0..n as usize {
+                            let d = &mut regs[dsts.slots[e] as usize];
+                            let off = e as u64 * size as u64;
+                            if size == 4 && !shape.signed {
+                                for_lanes(mask, |l| d[l] = read_sized(mem, a[l] + off, 4));
+                            } else {
+                                for_lanes(mask, |l| d[l] = extend(read_sized(mem, a[l] + off, size)));
+                            }
+                        }
+                        true
+                    } else {
+                        false
+                    }
                 }
+                MemSpace::Local => {
+                    if fits(a, mask, bytes, self.stack) {
+                        for e in 0..n as usize {
+                            let d = dsts.slots[e] as usize;
+                            let mut m = mask;
+                            while m != 0 {
+                                let l = m.trailing_zeros() as usize;
+                                m &= m - 1;
+                                let at = l as u64 * self.stack + a[l] + e as u64 * size as u64;
+                                regs[d][l] = extend(read_sized(self.local, at, size));
+                            }
+                        }
+                        true
+                    } else {
+                        false
+                    }
+                }
+                _ => false,
+            };
+            if done {
+                return Ok(space);
             }
-            return Ok(());
+            // The fast path failed: undo the conversion and take the checked path.
+            *addrs = original;
         }
         let mut m = mask;
         while m != 0 {
@@ -288,7 +424,7 @@ impl MemCtx<'_> {
                 regs[dsts.slots[e as usize] as usize][l as usize] = extend(v);
             }
         }
-        Ok(())
+        Ok(shape.space)
     }
 
     /// `st` for the active lanes (lanes store in lane order, so when several lanes of a
@@ -297,48 +433,70 @@ impl MemCtx<'_> {
         &mut self,
         shape: MemShape,
         srcs: VecSlots,
-        addrs: &Lanes,
+        addrs: &mut Lanes,
         mask: u32,
         regs: &[Lanes],
-    ) -> Result<(), LaneFault> {
+    ) -> Result<MemSpace, LaneFault> {
         let size = shape.size as u32;
         let n = srcs.n.max(1) as u32;
-        if let Some(i) = self.all_in_cached_global(shape.space, addrs, mask, size * n) {
-            let alloc = self.global.allocation(i);
-            let base = alloc.base();
-            let mut m = mask;
-            while m != 0 {
-                let l = m.trailing_zeros() as usize;
-                m &= m - 1;
-                for e in 0..n as usize {
-                    alloc.store(addrs[l] - base + e as u64 * size as u64, size, regs[srcs.slots[e] as usize][l]);
+        let original = *addrs;
+        if let Some(space) = uniform_space(shape.space, addrs, mask) {
+            let a = &*addrs;
+            let bytes = size * n;
+            let done = match space {
+                MemSpace::Global => match self.global_fast(a, mask, bytes) {
+                    Some(i) => {
+                        let alloc = self.global.allocation(i);
+                        let base = alloc.base();
+                        let mut m = mask;
+                        while m != 0 {
+                            let l = m.trailing_zeros() as usize;
+                            m &= m - 1;
+                            for e in 0..n as usize {
+                                alloc.store(a[l] - base + e as u64 * size as u64, size, regs[srcs.slots[e] as usize][l]);
+                            }
+                        }
+                        true
+                    }
+                    None => false,
+                },
+                MemSpace::Shared => {
+                    if fits(a, mask, bytes, self.shared.len() as u64) {
+                        let mut m = mask;
+                        while m != 0 {
+                            let l = m.trailing_zeros() as usize;
+                            m &= m - 1;
+                            for e in 0..n as usize {
+                                write_le(self.shared, a[l] + e as u64 * size as u64, size, regs[srcs.slots[e] as usize][l]);
+                            }
+                        }
+                        true
+                    } else {
+                        false
+                    }
                 }
-            }
-            return Ok(());
-        }
-        if matches!(shape.space, MemSpace::Shared) && n == 1 {
-            // Shared-memory fast path: bounds and alignment per lane, then plain stores.
-            let len = self.shared.len() as u64;
-            let mut m = mask;
-            while m != 0 {
-                let l = m.trailing_zeros();
-                m &= m - 1;
-                let a = addrs[l as usize];
-                if a % size as u64 != 0 {
-                    return Err((l, FaultKind::Misaligned { space: MemSpace::Shared, address: a, size }));
+                MemSpace::Local => {
+                    if fits(a, mask, bytes, self.stack) {
+                        let mut m = mask;
+                        while m != 0 {
+                            let l = m.trailing_zeros() as usize;
+                            m &= m - 1;
+                            for e in 0..n as usize {
+                                let at = l as u64 * self.stack + a[l] + e as u64 * size as u64;
+                                write_le(self.local, at, size, regs[srcs.slots[e] as usize][l]);
+                            }
+                        }
+                        true
+                    } else {
+                        false
+                    }
                 }
-                if a.checked_add(size as u64).is_none_or(|e| e > len) {
-                    return Err((l, Self::oob(MemSpace::Shared, a, size, true)));
-                }
+                _ => false,
+            };
+            if done {
+                return Ok(space);
             }
-            let src = &regs[srcs.slots[0] as usize];
-            let mut m = mask;
-            while m != 0 {
-                let l = m.trailing_zeros() as usize;
-                m &= m - 1;
-                write_le(self.shared, addrs[l], size, src[l]);
-            }
-            return Ok(());
+            *addrs = original;
         }
         let mut m = mask;
         while m != 0 {
@@ -356,7 +514,7 @@ impl MemCtx<'_> {
                 self.store_one(shape.space, a + (e * size) as u64, size, l, v).map_err(|f| (l, f))?;
             }
         }
-        Ok(())
+        Ok(shape.space)
     }
 
     /// `atom`/`red` for the active lanes, in lane order. Returns the old values.

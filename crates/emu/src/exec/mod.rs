@@ -24,7 +24,7 @@ pub(crate) const FULL: u32 = u32::MAX;
 
 #[inline(always)]
 fn un_lanes(regs: &mut [Lanes], d: Slot, a: Slot, mask: u32, f: impl Fn(u64) -> u64) {
-    let av = regs[a as usize];
+    let av = &regs[a as usize];
     let mut out = [0u64; 32];
     for l in 0..32 {
         out[l] = f(av[l]);
@@ -480,8 +480,12 @@ fn compare(cmp: Cmp, a: &Lanes, b: &Lanes) -> u32 {
 fn unary(f: UnOp, regs: &mut [Lanes], d: Slot, a: Slot, mask: u32) {
     match f {
         UnOp::Mov => {
-            let av = regs[a as usize];
-            blend(&mut regs[d as usize], &av, mask)
+            if mask == FULL {
+                regs[d as usize] = regs[a as usize];
+            } else {
+                let av = regs[a as usize];
+                blend(&mut regs[d as usize], &av, mask)
+            }
         }
         UnOp::INeg(w) => un_lanes(regs, d, a, mask, |x| x.wrapping_neg() & w.mask()),
         UnOp::IAbs(w) => un_lanes(regs, d, a, mask, |x| (sext(x, w).wrapping_abs() as u64) & w.mask()),
@@ -543,9 +547,16 @@ fn unary(f: UnOp, regs: &mut [Lanes], d: Slot, a: Slot, mask: u32) {
             }
         }
         UnOp::Cvt(spec) => un_lanes(regs, d, a, mask, |x| spec.apply(x)),
-        UnOp::Cvta { space, to, w } => un_lanes(regs, d, a, mask, |x| {
-            mem::cvta(space, to, x) & w.mask()
-        }),
+        UnOp::Cvta { space, to, w } => {
+            // `cvta` to and from a window is an addition of the window's base.
+            let base = mem::cvta(space, false, 0);
+            let m = w.mask();
+            if to {
+                un_lanes(regs, d, a, mask, |x| x.wrapping_sub(base) & m)
+            } else {
+                un_lanes(regs, d, a, mask, |x| x.wrapping_add(base) & m)
+            }
+        }
     }
 }
 
