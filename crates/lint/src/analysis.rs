@@ -54,7 +54,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use warpcheck_ir::access::AccessKind;
 use warpcheck_ir::modifiers::MemSpace;
-use warpcheck_ir::{Body, BlockId, EntityRef, FuncId, InstId, Op, Program, Reg, VarId, defuse};
+use warpcheck_ir::{BlockId, Body, EntityRef, FuncId, InstId, Op, Program, Reg, VarId, defuse};
 use warpcheck_ptx::ast::StateSpace;
 use warpcheck_sym::{Cond, Deps, Expr, Symbol};
 
@@ -153,6 +153,11 @@ pub struct LoopInfo {
     pub exit_deps: Deps,
     /// Additive induction variables found: location, initial value and step.
     pub inductions: Vec<(Loc, Expr, Expr)>,
+    /// After the loop: the symbol of the iteration in which it was left.
+    pub trip: Option<Symbol>,
+    /// After the loop: (symbol, recurrence symbol) — the recurrence's value in the
+    /// iteration in which the loop was left.
+    pub finals: Vec<(Symbol, Symbol)>,
 }
 
 impl LoopInfo {
@@ -283,6 +288,8 @@ pub fn analyze<'a>(
             exits: Vec::new(),
             exit_deps: Deps::NONE,
             inductions: Vec::new(),
+            trip: None,
+            finals: Vec::new(),
         })
         .collect();
     // Registers written in each loop.
@@ -376,12 +383,24 @@ impl<'a> Analysis<'a> {
             .map_or(0, |l| l.line)
     }
 
-    pub(crate) fn opaque(&mut self, key: Key, deps: Deps, name: String, block: Option<BlockId>) -> Expr {
+    pub(crate) fn opaque(
+        &mut self,
+        key: Key,
+        deps: Deps,
+        name: String,
+        block: Option<BlockId>,
+    ) -> Expr {
         let id = self.syms.id(key, block);
         Expr::sym(Symbol::opaque(id, deps, &name))
     }
 
-    pub(crate) fn opaque_cond(&mut self, key: Key, deps: Deps, name: String, block: Option<BlockId>) -> Cond {
+    pub(crate) fn opaque_cond(
+        &mut self,
+        key: Key,
+        deps: Deps,
+        name: String,
+        block: Option<BlockId>,
+    ) -> Cond {
         let id = self.syms.id(key, block);
         match Symbol::opaque(id, deps, &name) {
             Symbol::Opaque(o) => Cond::Opaque(o),
@@ -442,6 +461,7 @@ impl<'a> Analysis<'a> {
         for r in &mut self.loops {
             r.recurrences.clear();
             r.inductions.clear();
+            r.finals.clear();
         }
         let n = self.body.blocks.len();
         self.block_cond = vec![Cond::Const(false); n];
@@ -517,10 +537,23 @@ impl<'a> Analysis<'a> {
         let mut out = State::default();
         let mut control: Option<Deps> = None;
         for loc in locs {
-            let vals: Vec<&Val> = incoming.iter().filter_map(|(_, s, _)| s.vals.get(&loc)).collect();
+            let vals: Vec<&Val> = incoming
+                .iter()
+                .filter_map(|(_, s, _)| s.vals.get(&loc))
+                .collect();
             let first = vals[0];
             if vals.iter().all(|v| *v == first) {
                 out.vals.insert(loc, first.clone());
+                continue;
+            }
+            // Two ways in: select by the condition of the first one, without the
+            // conjuncts both share (exactly one of them holds for a thread that gets here).
+            if incoming.len() == 2
+                && vals.len() == 2
+                && let Some(v) =
+                    Self::select_merge(&incoming[0].2, &incoming[1].2, vals[0], vals[1])
+            {
+                out.vals.insert(loc, v);
                 continue;
             }
             let control_deps = match control {
@@ -535,7 +568,10 @@ impl<'a> Analysis<'a> {
             for v in &vals {
                 deps = deps.union(v.deps());
             }
-            let line = self.body.blocks[b].insts().next().map_or(0, |i| self.line_of(i));
+            let line = self.body.blocks[b]
+                .insts()
+                .next()
+                .map_or(0, |i| self.line_of(i));
             let name = format!("merge@{line}");
             let v = match first {
                 Val::Int(_) => Val::Int(self.opaque(Key::Merge(b, loc), deps, name, Some(b))),
@@ -546,6 +582,29 @@ impl<'a> Analysis<'a> {
             out.vals.insert(loc, v);
         }
         out
+    }
+
+    fn select_merge(c1: &Cond, c2: &Cond, v1: &Val, v2: &Val) -> Option<Val> {
+        let conjuncts = |c: &Cond| match c {
+            Cond::And(cs) => cs.clone(),
+            c => vec![c.clone()],
+        };
+        let (a, b) = (conjuncts(c1), conjuncts(c2));
+        let only_a: Vec<Cond> = a.iter().filter(|x| !b.contains(x)).cloned().collect();
+        let x = Cond::and_all(only_a);
+        if x.as_const().is_some() {
+            return None;
+        }
+        let v = match (v1, v2) {
+            (Val::Int(p), Val::Int(q)) => Val::Int(Expr::select(x, p.clone(), q.clone())),
+            (Val::Pred(p), Val::Pred(q)) => Val::Pred(x.and(p).or(&x.not().and(q))),
+            _ => return None,
+        };
+        let size = match &v {
+            Val::Int(e) => e.size(),
+            Val::Pred(c) => c.symbols().len() * 4,
+        };
+        (size <= 64).then_some(v)
     }
 
     /// The dependence of the branches between the meeting paths: the conditional
@@ -597,30 +656,31 @@ impl<'a> Analysis<'a> {
                     Loc::Reg(r) if self.body.regs.get(r).is_some_and(|i| i.ty.is_pred()) => {
                         Val::Pred(Cond::Const(false))
                     }
-                    _ => Val::Int(self.opaque(
-                        Key::Undefined(loc),
-                        Deps::NONE,
-                        "undef".into(),
-                        None,
-                    )),
+                    _ => {
+                        Val::Int(self.opaque(Key::Undefined(loc), Deps::NONE, "undef".into(), None))
+                    }
                 },
             };
-            let class = self.classes[l].get(&loc).cloned().unwrap_or(Carried::Placeholder);
-            let line = self.body.blocks[header].insts().next().map_or(0, |i| self.line_of(i));
+            let class = self.classes[l]
+                .get(&loc)
+                .cloned()
+                .unwrap_or(Carried::Placeholder);
+            let line = match loc {
+                Loc::Reg(r) => self.body.reg_name(r).to_string(),
+                Loc::Cell(v, off) => format!("{}+{off}", self.program.variable(v).name),
+            };
             let v = match (&init, class) {
                 (_, Carried::Invariant) => init.clone(),
                 (Val::Int(i), Carried::Additive(step)) => {
                     let k = Expr::sym(self.loops[l].counter.clone());
-                    self.loops[l].inductions.push((loc, i.clone(), step.clone()));
+                    self.loops[l]
+                        .inductions
+                        .push((loc, i.clone(), step.clone()));
                     Val::Int(i.add(&step.mul(&k)))
                 }
                 (Val::Int(i), Carried::Geometric(step)) => {
-                    let e = self.opaque(
-                        Key::Geometric(l, loc),
-                        i.deps(),
-                        format!("v{}@{line}", l + 1),
-                        Some(header),
-                    );
+                    let e =
+                        self.opaque(Key::Geometric(l, loc), i.deps(), line.clone(), Some(header));
                     if let Some(sym) = e.as_symbol() {
                         self.loops[l].recurrences.push(Recurrence {
                             symbol: sym.clone(),
@@ -633,7 +693,7 @@ impl<'a> Analysis<'a> {
                 (Val::Int(i), Carried::Placeholder) => Val::Int(self.opaque(
                     Key::Placeholder(l, loc),
                     i.deps(),
-                    format!("loop{}@{line}", l + 1),
+                    format!("{line}'"),
                     Some(header),
                 )),
                 (v, Carried::Opaque(_)) | (v @ Val::Pred(_), Carried::Placeholder) => {
@@ -645,13 +705,13 @@ impl<'a> Analysis<'a> {
                         Val::Int(_) => Val::Int(self.opaque(
                             Key::Carried(l, loc),
                             deps,
-                            format!("loop{}@{line}", l + 1),
+                            format!("{line}'"),
                             Some(header),
                         )),
                         Val::Pred(_) => Val::Pred(self.opaque_cond(
                             Key::Carried(l, loc),
                             deps,
-                            format!("loop{}@{line}", l + 1),
+                            format!("{line}'"),
                             Some(header),
                         )),
                     }
@@ -681,7 +741,10 @@ impl<'a> Analysis<'a> {
             self.loops[l].exits = self.pass_exits[l].clone();
             let locs: Vec<Loc> = self.header_vals[l].keys().copied().collect();
             for loc in locs {
-                let old = self.classes[l].get(&loc).cloned().unwrap_or(Carried::Placeholder);
+                let old = self.classes[l]
+                    .get(&loc)
+                    .cloned()
+                    .unwrap_or(Carried::Placeholder);
                 let new = self.classify(l, loc, &old);
                 if new != old {
                     self.classes[l].insert(loc, new);
@@ -697,7 +760,10 @@ impl<'a> Analysis<'a> {
             return old.clone();
         };
         let init = self.header_init[l].get(&loc);
-        let updates: Vec<&Val> = self.latch_vals[l].iter().filter_map(|m| m.get(&loc)).collect();
+        let updates: Vec<&Val> = self.latch_vals[l]
+            .iter()
+            .filter_map(|m| m.get(&loc))
+            .collect();
         if updates.is_empty() {
             // No feasible latch: the loop does not repeat; keep what we have.
             return old.clone();
@@ -718,7 +784,11 @@ impl<'a> Analysis<'a> {
             return opaque(old);
         }
         let (Val::Int(h), Val::Int(u)) = (h, first) else {
-            return if first == h { Carried::Invariant } else { opaque(old) };
+            return if first == h {
+                Carried::Invariant
+            } else {
+                opaque(old)
+            };
         };
         let delta = u.sub(h);
         match old {
@@ -846,32 +916,50 @@ impl<'a> Analysis<'a> {
     fn exit_loop_values(&mut self, l: usize, state: &mut State, cond: &mut Cond) {
         let exit_deps = self.loops[l].exit_deps;
         let header = self.loops[l].header;
-        let trip = self.opaque(Key::TripCount(l), exit_deps, format!("trips{}", l + 1), None);
+        let trip = self.opaque(Key::TripCount(l), exit_deps, format!("last{}", l + 1), None);
+        if let Some(t) = trip.as_symbol() {
+            self.loops[l].trip = Some(t.clone());
+        }
         let counter = self.loops[l].counter.clone();
-        // Opaque symbols created in the loop, when the exit depends on the thread.
+        let recurrences: Vec<Symbol> = self.loops[l]
+            .recurrences
+            .iter()
+            .map(|r| r.symbol.clone())
+            .collect();
         let mut renames: HashMap<Symbol, Expr> = HashMap::new();
         renames.insert(counter, trip);
-        if !exit_deps.is_empty() {
-            let mut syms = BTreeSet::new();
-            for v in state.vals.values() {
-                match v {
-                    Val::Int(e) => syms.extend(e.symbols()),
-                    Val::Pred(c) => syms.extend(c.symbols()),
-                }
+        let mut syms = BTreeSet::new();
+        for v in state.vals.values() {
+            match v {
+                Val::Int(e) => syms.extend(e.symbols()),
+                Val::Pred(c) => syms.extend(c.symbols()),
             }
-            for s in syms {
-                if let Symbol::Opaque(o) = &s
-                    && self.created_in_loop(o.id, l)
-                {
-                    let e = self.opaque(
-                        Key::Out(l, o.id),
-                        o.deps.union(exit_deps),
-                        format!("{}'", o.name),
-                        Some(header),
-                    );
-                    renames.insert(s.clone(), e);
-                }
+        }
+        syms.extend(cond.symbols());
+        for s in syms {
+            let Symbol::Opaque(o) = &s else { continue };
+            if !self.created_in_loop(o.id, l) {
+                continue;
             }
+            // Recurrences always get their value at the exit; other values of the loop
+            // only need renaming when threads leave at different iterations.
+            let is_recurrence = recurrences.contains(&s);
+            if !is_recurrence && exit_deps.is_empty() {
+                continue;
+            }
+            let e = self.opaque(
+                Key::Out(l, o.id),
+                o.deps.union(exit_deps),
+                format!("{}'", o.name),
+                Some(header),
+            );
+            if is_recurrence
+                && let Some(out) = e.as_symbol()
+                && !self.loops[l].finals.iter().any(|(x, _)| x == out)
+            {
+                self.loops[l].finals.push((out.clone(), s.clone()));
+            }
+            renames.insert(s.clone(), e);
         }
         let f = |s: &Symbol| renames.get(s).cloned();
         for v in state.vals.values_mut() {

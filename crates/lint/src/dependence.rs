@@ -29,7 +29,9 @@ pub enum IntDep {
 
 pub fn int_dep(e: &Expr, axis: Axis) -> IntDep {
     let tid = Symbol::ThreadIdx(axis);
-    if e.symbols().iter().any(|s| matches!(s, Symbol::Opaque(o) if o.deps.contains(warpcheck_sym::Deps::thread(axis)))) {
+    if e.symbols().iter().any(
+        |s| matches!(s, Symbol::Opaque(o) if o.deps.contains(warpcheck_sym::Deps::thread(axis))),
+    ) {
         return IntDep::Top;
     }
     let d = e.difference(&tid, &Expr::one());
@@ -57,13 +59,21 @@ pub enum BoolDep {
 /// `threadIdx.x = 32·w + lane` (other indices fixed); `None` when one is not a number.
 pub fn lane_offsets(e: &Expr) -> Option<Vec<i128>> {
     let w = Expr::sym(Symbol::var("w"));
-    let at = |lane: i128| e.subst_one(&Symbol::ThreadIdx(Axis::X), &w.mul(&Expr::int(32)).add(&Expr::int(lane)));
+    let at = |lane: i128| {
+        e.subst_one(
+            &Symbol::ThreadIdx(Axis::X),
+            &w.mul(&Expr::int(32)).add(&Expr::int(lane)),
+        )
+    };
     let base = at(0);
     (0..32).map(|l| at(l).sub(&base).as_integer()).collect()
 }
 
 fn injective_in_warp(e: &Expr) -> bool {
-    if e.symbols().iter().any(|s| matches!(s, Symbol::Opaque(o) if o.deps.varies_in_block())) {
+    if e.symbols()
+        .iter()
+        .any(|s| matches!(s, Symbol::Opaque(o) if o.deps.varies_in_block()))
+    {
         return false;
     }
     match lane_offsets(e) {

@@ -23,8 +23,8 @@ use warpcheck_sym::{Axis, Cond, Expr, Rational, Symbol};
 use crate::analysis::{Access, Analysis, GeoStep};
 use crate::warp;
 
-pub const MAX_ITERATIONS: i128 = 512;
-pub const MAX_WARP_EVALUATIONS: u64 = 8192;
+pub const MAX_ITERATIONS: i128 = 256;
+pub const MAX_WARP_EVALUATIONS: u64 = 4096;
 
 /// Launch dimensions.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -85,8 +85,14 @@ impl<'x, 'a> Instance<'x, 'a> {
     fn base_env(&self) -> Env {
         let mut map = HashMap::new();
         for a in Axis::ALL {
-            map.insert(Symbol::BlockDim(a), Rational::int(self.launch.block[a.index()] as i128));
-            map.insert(Symbol::GridDim(a), Rational::int(self.launch.grid[a.index()] as i128));
+            map.insert(
+                Symbol::BlockDim(a),
+                Rational::int(self.launch.block[a.index()] as i128),
+            );
+            map.insert(
+                Symbol::GridDim(a),
+                Rational::int(self.launch.grid[a.index()] as i128),
+            );
         }
         for (name, v) in self.scalars {
             map.insert(Symbol::param(name), Rational::int(*v));
@@ -102,7 +108,36 @@ impl<'x, 'a> Instance<'x, 'a> {
 
     /// Evaluates the access over the sampled blocks, warps and loop iterations.
     pub fn run(&self, access: &Access, metric: Metric) -> Outcome {
+        // The same address for every thread: one sector, no conflict.
+        if !access.addr.deps().varies_in_block() {
+            return Outcome::Evaluated {
+                worst: None,
+                executions: 0,
+                approximate: false,
+            };
+        }
         let mut env = self.base_env();
+        // Fold the launch constants into the expressions once.
+        let constants = |s: &Symbol| match s {
+            Symbol::BlockDim(_) | Symbol::GridDim(_) | Symbol::Param(_) => {
+                env.map.get(s).map(|v| Expr::constant(*v))
+            }
+            Symbol::Opaque(_) if self.analysis.base_var(s).is_some() => Some(Expr::zero()),
+            _ => None,
+        };
+        let addr = access.addr.subst(&constants);
+        let cond = access.cond.subst(&constants);
+        let mut exits: HashMap<usize, Vec<(warpcheck_ir::BlockId, Cond)>> = HashMap::new();
+        for &l in &access.loops {
+            exits.insert(
+                l,
+                self.analysis.loops[l]
+                    .exits
+                    .iter()
+                    .map(|e| (e.block, e.cond.subst(&constants)))
+                    .collect(),
+            );
+        }
         let [bx, by, bz] = self.launch.block.map(|v| v.max(1) as i128);
         let threads = bx * by * bz;
         let warps = (threads + 31) / 32;
@@ -113,6 +148,9 @@ impl<'x, 'a> Instance<'x, 'a> {
         }
         let mut run = Run {
             access,
+            addr,
+            cond,
+            exits,
             metric,
             worst: None,
             executions: 0,
@@ -121,20 +159,34 @@ impl<'x, 'a> Instance<'x, 'a> {
             budget: MAX_WARP_EVALUATIONS,
         };
         for blk in blocks {
-            for a in Axis::ALL {
-                env.map.insert(Symbol::BlockIdx(a), Rational::int(blk[a.index()]));
+            if run.saturated() {
+                break;
             }
+            for a in Axis::ALL {
+                env.map
+                    .insert(Symbol::BlockIdx(a), Rational::int(blk[a.index()]));
+            }
+            self.bind_loop_exits(&mut env);
             for w in 0..warps {
                 let lanes: Vec<[i128; 3]> = (0..32)
                     .map(|l| w * 32 + l)
                     .filter(|&t| t < threads)
                     .map(|t| [t % bx, (t / bx) % by, t / (bx * by)])
                     .collect();
-                let alive: u32 = if lanes.len() == 32 { u32::MAX } else { (1u32 << lanes.len()) - 1 };
+                let alive: u32 = if lanes.len() == 32 {
+                    u32::MAX
+                } else {
+                    (1u32 << lanes.len()) - 1
+                };
                 let mut iters = Vec::new();
-                self.enumerate(&mut run, &mut env, &lanes, alive, 0, &mut iters, blk, w as u32);
+                self.enumerate(
+                    &mut run, &mut env, &lanes, alive, 0, &mut iters, blk, w as u32,
+                );
                 if run.unevaluable {
                     return Outcome::Unevaluable;
+                }
+                if run.saturated() {
+                    break;
                 }
                 if run.budget == 0 {
                     run.approximate = true;
@@ -146,6 +198,77 @@ impl<'x, 'a> Instance<'x, 'a> {
             worst: run.worst,
             executions: run.executions,
             approximate: run.approximate,
+        }
+    }
+
+    /// Runs the outermost loops whose exits are the same for all threads, in program
+    /// order, and binds their last iteration and the final values of their recurrences,
+    /// so that code after them (a second loop that starts where the first ended) can be
+    /// evaluated.
+    fn bind_loop_exits(&self, env: &mut Env) {
+        let mut order: Vec<usize> = (0..self.analysis.loops.len())
+            .filter(|&l| self.analysis.loops[l].parent.is_none())
+            .collect();
+        order.sort_by_key(|&l| self.analysis.loops[l].header);
+        let lane0 = [0i128; 3];
+        for l in order {
+            let info = &self.analysis.loops[l];
+            if !info.exit_deps.is_empty() || info.exits.is_empty() {
+                continue;
+            }
+            let mut geo: Vec<(Symbol, Option<Rational>, GeoStep)> = info
+                .recurrences
+                .iter()
+                .map(|r| {
+                    (
+                        r.symbol.clone(),
+                        r.init.eval(&|s| lookup(env, &lane0, s)),
+                        r.step,
+                    )
+                })
+                .collect();
+            let mut k = 0;
+            while k < MAX_ITERATIONS * 16 {
+                env.map.insert(info.counter.clone(), Rational::int(k));
+                for (sym, v, _) in &geo {
+                    match v {
+                        Some(v) => env.map.insert(sym.clone(), *v),
+                        None => env.map.remove(sym),
+                    };
+                }
+                let fired = info
+                    .exits
+                    .iter()
+                    .map(|e| e.cond.eval(&|s| lookup(env, &lane0, s)))
+                    .collect::<Vec<_>>();
+                if fired.iter().any(|f| f.is_none()) {
+                    break;
+                }
+                if fired.contains(&Some(true)) {
+                    if let Some(t) = &info.trip {
+                        env.map.insert(t.clone(), Rational::int(k));
+                    }
+                    for (out, inner) in &info.finals {
+                        if let Some(v) = env.map.get(inner).copied() {
+                            env.map.insert(out.clone(), v);
+                        }
+                    }
+                    break;
+                }
+                for (_, v, step) in geo.iter_mut() {
+                    *v = v.and_then(|x| match step {
+                        GeoStep::Mul(c) => x.checked_mul(Rational::int(*c)),
+                        GeoStep::Div(c) => {
+                            Some(Rational::int(x.checked_div(Rational::int(*c))?.floor()))
+                        }
+                    });
+                }
+                k += 1;
+            }
+            env.map.remove(&info.counter);
+            for (sym, _, _) in &geo {
+                env.map.remove(sym);
+            }
         }
     }
 
@@ -195,11 +318,12 @@ impl<'x, 'a> Instance<'x, 'a> {
             // Exits before the access in this iteration, and all exits.
             let mut before = 0u32;
             let mut any = 0u32;
-            for exit in &info.exits {
-                let fired = self.lanes_where(run, env, lanes, alive_l, &exit.cond);
+            let exits = run.exits.get(&l).cloned().unwrap_or_default();
+            for (block, cond) in &exits {
+                let fired = self.lanes_where(run, env, lanes, alive_l, cond);
                 any |= fired;
-                if self.analysis.body.dominators.dominates(exit.block, body_block)
-                    && exit.block != body_block
+                if self.analysis.body.dominators.dominates(*block, body_block)
+                    && *block != body_block
                 {
                     before |= fired;
                 }
@@ -211,13 +335,15 @@ impl<'x, 'a> Instance<'x, 'a> {
                 iters.pop();
             }
             alive_l &= !any;
-            if alive_l == 0 || run.unevaluable || run.budget == 0 {
+            if alive_l == 0 || run.unevaluable || run.budget == 0 || run.saturated() {
                 break;
             }
             for (_, v, step) in geo.iter_mut() {
                 *v = v.and_then(|x| match step {
                     GeoStep::Mul(c) => x.checked_mul(Rational::int(*c)),
-                    GeoStep::Div(c) => Some(Rational::int(x.checked_div(Rational::int(*c))?.floor())),
+                    GeoStep::Div(c) => {
+                        Some(Rational::int(x.checked_div(Rational::int(*c))?.floor()))
+                    }
                 });
             }
             k += 1;
@@ -227,7 +353,14 @@ impl<'x, 'a> Instance<'x, 'a> {
 
     /// The lanes (of `mask`) for which the condition holds; unknown counts as false and
     /// makes the result approximate.
-    fn lanes_where(&self, run: &mut Run<'_>, env: &Env, lanes: &[[i128; 3]], mask: u32, cond: &Cond) -> u32 {
+    fn lanes_where(
+        &self,
+        run: &mut Run<'_>,
+        env: &Env,
+        lanes: &[[i128; 3]],
+        mask: u32,
+        cond: &Cond,
+    ) -> u32 {
         let mut out = 0;
         let uniform = !cond.deps().varies_in_block();
         let mut first: Option<Option<bool>> = None;
@@ -250,7 +383,16 @@ impl<'x, 'a> Instance<'x, 'a> {
     }
 
     #[allow(clippy::too_many_arguments)]
-    fn execute(&self, run: &mut Run<'_>, env: &Env, lanes: &[[i128; 3]], alive: u32, iters: &[i128], blk: [i128; 3], warp: u32) {
+    fn execute(
+        &self,
+        run: &mut Run<'_>,
+        env: &Env,
+        lanes: &[[i128; 3]],
+        alive: u32,
+        iters: &[i128],
+        blk: [i128; 3],
+        warp: u32,
+    ) {
         run.budget = run.budget.saturating_sub(1);
         let access = run.access;
         // Active lanes: the access condition; unknown keeps the lane (upper bound).
@@ -260,12 +402,12 @@ impl<'x, 'a> Instance<'x, 'a> {
                 continue;
             }
             let f = |s: &Symbol| lookup(env, lane, s);
-            match access.cond.eval(&f) {
+            match run.cond.eval(&f) {
                 Some(false) => continue,
                 Some(true) => {}
                 None => run.approximate = true,
             }
-            match access.addr.eval(&f).and_then(|v| v.as_integer()) {
+            match run.addr.eval(&f).and_then(|v| v.as_integer()) {
                 Some(a) => addrs.push((i as u32, a)),
                 None => {
                     run.unevaluable = true;
@@ -303,12 +445,24 @@ impl<'x, 'a> Instance<'x, 'a> {
 
 struct Run<'x> {
     access: &'x Access,
+    /// The address and condition with the launch constants folded in.
+    addr: Expr,
+    cond: Cond,
+    exits: HashMap<usize, Vec<(warpcheck_ir::BlockId, Cond)>>,
     metric: Metric,
     worst: Option<Worst>,
     executions: u64,
     approximate: bool,
     unevaluable: bool,
     budget: u64,
+}
+
+impl Run<'_> {
+    /// Whether no execution can be worse than the worst found: 32 lanes in 32 sectors
+    /// (or 64 for accesses that straddle two), or a 32-way conflict.
+    fn saturated(&self) -> bool {
+        self.access.bytes <= 4 && self.worst.as_ref().is_some_and(|w| w.degree >= 32)
+    }
 }
 
 fn lookup(env: &Env, lane: &[i128; 3], s: &Symbol) -> Option<Rational> {

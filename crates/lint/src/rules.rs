@@ -12,9 +12,8 @@
 //! 32 consecutive `threadIdx.x` (assuming `blockDim.x` is a multiple of 32), and a
 //! symbolic stride such as `4·height` gives an upper bound. A single active lane per warp
 //! (`if (threadIdx.x % 32 == 0)`) is never uncoalesced. Data-dependent addresses are
-//! flagged only when each thread walks its own contiguous range (a loop whose start
-//! depends on memory and the thread, advancing one element per iteration: GPUDrano's
-//! "contiguous chunk per thread"); gathers through index arrays are not guessed at.
+//! are not flagged: whether a gather or a per-thread range read from memory coalesces
+//! depends on the data (GPUDrano flags them all; the corpus has both kinds).
 //! The help proposes a mapping of threads to indices that would coalesce (Juravle §5.1
 //! "what if"): another thread index or an enclosing loop along which the address
 //! advances by one element.
@@ -58,7 +57,11 @@ struct Raw {
 
 pub fn lint(a: &Analysis<'_>, options: &LintOptions) -> Vec<Finding> {
     let mut raw: Vec<Raw> = Vec::new();
-    let scalars: HashMap<String, i128> = options.scalars.iter().map(|(k, v)| (k.clone(), *v)).collect();
+    let scalars: HashMap<String, i128> = options
+        .scalars
+        .iter()
+        .map(|(k, v)| (k.clone(), *v))
+        .collect();
     let instance = options.launch.map(|launch| Instance {
         analysis: a,
         launch,
@@ -78,9 +81,19 @@ pub fn lint(a: &Analysis<'_>, options: &LintOptions) -> Vec<Finding> {
         };
         let verdict = match &instance {
             Some(inst) => match inst.run(access, metric) {
-                Outcome::Evaluated { worst, approximate, executions } => {
-                    Some(instantiated(a, access, metric, worst, approximate, executions, options))
-                }
+                Outcome::Evaluated {
+                    worst,
+                    approximate,
+                    executions,
+                } => Some(instantiated(
+                    a,
+                    access,
+                    metric,
+                    worst,
+                    approximate,
+                    executions,
+                    options,
+                )),
                 Outcome::Unevaluable => None,
             },
             None => None,
@@ -88,7 +101,9 @@ pub fn lint(a: &Analysis<'_>, options: &LintOptions) -> Vec<Finding> {
         let verdict = verdict.unwrap_or_else(|| symbolic(a, access, metric));
         if let Some((degree, finding)) = verdict {
             raw.push(Raw {
-                finding: finding.at(location, label(access, metric)).kernel(kernel_name(a)),
+                finding: finding
+                    .at(location, label(access, metric))
+                    .kernel(kernel_name(a)),
                 degree,
             });
         }
@@ -98,7 +113,9 @@ pub fn lint(a: &Analysis<'_>, options: &LintOptions) -> Vec<Finding> {
             && let Some(location) = location_of(a, inst)
         {
             raw.push(Raw {
-                finding: f.at(location, "barrier reached by only some threads").kernel(kernel_name(a)),
+                finding: f
+                    .at(location, "barrier reached by only some threads")
+                    .kernel(kernel_name(a)),
                 degree: 1,
             });
         }
@@ -120,14 +137,23 @@ fn label(access: &Access, metric: Metric) -> &'static str {
 }
 
 fn kind_word(access: &Access) -> &'static str {
-    if access.kind == AccessKind::Store { "store" } else { "load" }
+    if access.kind == AccessKind::Store {
+        "store"
+    } else {
+        "load"
+    }
 }
 
 /// One finding per code and line: the worst degree, the number of instructions merged.
 fn group(raw: Vec<Raw>) -> Vec<Finding> {
     let mut by_key: BTreeMap<(String, String, u32), (Raw, u64)> = BTreeMap::new();
     for r in raw {
-        let loc = r.finding.primary.as_ref().map(|p| (p.location.file.clone(), p.location.line)).unwrap_or_default();
+        let loc = r
+            .finding
+            .primary
+            .as_ref()
+            .map(|p| (p.location.file.clone(), p.location.line))
+            .unwrap_or_default();
         let key = (r.finding.code.clone(), loc.0, loc.1);
         match by_key.get_mut(&key) {
             Some((best, n)) => {
@@ -146,14 +172,22 @@ fn group(raw: Vec<Raw>) -> Vec<Finding> {
         .map(|(r, n)| {
             let mut f = r.finding;
             if n > 1 {
-                f.notes.push(format!("{n} instructions on this line; the worst is reported"));
+                f.notes.push(format!(
+                    "{n} instructions on this line; the worst is reported"
+                ));
             }
             f
         })
         .collect();
     out.sort_by(|a, b| {
-        let la = a.primary.as_ref().map(|p| (p.location.line, p.location.column));
-        let lb = b.primary.as_ref().map(|p| (p.location.line, p.location.column));
+        let la = a
+            .primary
+            .as_ref()
+            .map(|p| (p.location.line, p.location.column));
+        let lb = b
+            .primary
+            .as_ref()
+            .map(|p| (p.location.line, p.location.column));
         la.cmp(&lb).then(a.code.cmp(&b.code))
     });
     out
@@ -165,7 +199,9 @@ pub fn location_of(a: &Analysis<'_>, inst: InstId) -> Option<Location> {
     let loc = a.body.inst_locs.get(inst.index()).copied().flatten()?;
     let (mut file, mut line, mut col) = (loc.file, loc.line, loc.column);
     let path = a.program.files.path(file);
-    if (path.ends_with(".h") || path.ends_with(".hpp")) && let Some(at) = loc.inlined_at {
+    if (path.ends_with(".h") || path.ends_with(".hpp"))
+        && let Some(at) = loc.inlined_at
+    {
         file = at.file;
         line = at.line;
         col = at.column;
@@ -265,7 +301,11 @@ fn instantiated(
     } else {
         format!(
             ", loop iteration {}",
-            w.iterations.iter().map(|k| k.to_string()).collect::<Vec<_>>().join("/")
+            w.iterations
+                .iter()
+                .map(|k| k.to_string())
+                .collect::<Vec<_>>()
+                .join("/")
         )
     };
     f = f.note(format!(
@@ -273,10 +313,12 @@ fn instantiated(
         w.block[0], w.block[1], w.block[2], w.warp, w.active_lanes
     ));
     if approximate {
-        f = f.note("some conditions read memory or a loop was cut short: the count is an upper bound");
+        f = f.note(
+            "some conditions read memory or a loop was cut short: the count is an upper bound",
+        );
     }
     let _ = options;
-    if let Some(h) = help(a, access, metric, w.lane_stride) {
+    if let Some(h) = help(a, access, metric, w.lane_stride, w.degree) {
         f = f.help(h);
     }
     Some((w.degree, f))
@@ -290,12 +332,15 @@ fn symbolic(a: &Analysis<'_>, access: &Access, metric: Metric) -> Option<(u32, F
     let offset = offset_expr(a, access);
     let target = element_of(a, access);
     let tid = Symbol::ThreadIdx(Axis::X);
-    let data_dependent = offset
-        .symbols()
-        .iter()
-        .any(|s| matches!(s, Symbol::Opaque(o) if o.deps.varies_in_block() && a.base_var(s).is_none()));
+    let data_dependent = offset.symbols().iter().any(
+        |s| matches!(s, Symbol::Opaque(o) if o.deps.varies_in_block() && a.base_var(s).is_none()),
+    );
     if let (false, Some(offs)) = (data_dependent, lane_offsets(&offset)) {
-        let lanes: Vec<(u32, i128)> = offs.iter().enumerate().map(|(i, o)| (i as u32, *o)).collect();
+        let lanes: Vec<(u32, i128)> = offs
+            .iter()
+            .enumerate()
+            .map(|(i, o)| (i as u32, *o))
+            .collect();
         let stride = offs[1] - offs[0];
         let (degree, finding) = match metric {
             Metric::Sectors => {
@@ -328,7 +373,10 @@ fn symbolic(a: &Analysis<'_>, access: &Access, metric: Metric) -> Option<(u32, F
                     Finding::new(
                         "bank-conflict",
                         Severity::Warning,
-                        format!("{d}-way shared-memory bank conflict on {} of `{target}`", kind_word(access)),
+                        format!(
+                            "{d}-way shared-memory bank conflict on {} of `{target}`",
+                            kind_word(access)
+                        ),
                     )
                     .note(format!("adjacent threads are {} words apart", stride / 4)),
                 )
@@ -337,7 +385,7 @@ fn symbolic(a: &Analysis<'_>, access: &Access, metric: Metric) -> Option<(u32, F
         let f = finding
             .note(format!("byte offset: {offset}"))
             .note("assuming blockDim.x is a multiple of 32 and all 32 lanes active");
-        let f = match help(a, access, metric, Some(stride)) {
+        let f = match help(a, access, metric, Some(stride), degree) {
             Some(h) => f.help(h),
             None => f,
         };
@@ -359,9 +407,16 @@ fn symbolic(a: &Analysis<'_>, access: &Access, metric: Metric) -> Option<(u32, F
         if range.lo.is_some_and(|v| v >= neg_small) && range.hi.is_some_and(|v| v <= small) {
             return None;
         }
-        if stride.symbols().iter().any(|s| matches!(s, Symbol::ThreadIdx(_))) && stride.as_constant().is_none() {
+        if stride
+            .symbols()
+            .iter()
+            .any(|s| matches!(s, Symbol::ThreadIdx(_)))
+            && stride.as_constant().is_none()
+        {
             // Not affine in threadIdx.x: no stride to speak of.
-            if lane_offsets(&offset).is_none() && !stride.mentions(&|s| matches!(s, Symbol::Param(_))) {
+            if lane_offsets(&offset).is_none()
+                && !stride.mentions(&|s| matches!(s, Symbol::Param(_)))
+            {
                 return None;
             }
         }
@@ -374,44 +429,32 @@ fn symbolic(a: &Analysis<'_>, access: &Access, metric: Metric) -> Option<(u32, F
                 kind_word(access)
             ),
         )
-        .note(format!("adjacent threads are {stride} bytes apart: 32 sectors per request once |{stride}| ≥ 32"))
+        .note(format!(
+            "adjacent threads are {stride} bytes apart: 32 sectors per request once |{stride}| ≥ 32"
+        ))
         .note(format!("byte offset: {offset}"));
         if !sign.assuming.is_empty() {
             let list: Vec<String> = sign.assuming.iter().map(|x| x.to_string()).collect();
             f = f.note(format!("assuming {}", list.join(", ")));
         }
-        if let Some(h) = help(a, access, metric, None) {
+        if let Some(h) = help(a, access, metric, None, 32) {
             f = f.help(h);
         }
         return Some((32, f));
     }
-    // Data-dependent: flag a per-thread sequential walk (contiguous chunk per thread).
-    let innermost = *access.loops.last()?;
-    let k = &a.loops[innermost].counter;
-    let advance = offset.difference(k, &Expr::one()).as_integer()?;
-    if advance.unsigned_abs() != access.bytes as u128 {
-        return None;
-    }
-    let f = Finding::new(
-        "uncoalesced-access",
-        Severity::Warning,
-        format!(
-            "uncoalesced global {} of `{target}`: up to 32 sectors per request",
-            kind_word(access)
-        ),
-    )
-    .note(format!("byte offset: {offset}"))
-    .note(
-        "each thread walks its own contiguous range (the loop's start is read from memory and differs \
-         between threads, the address advances one element per iteration), so adjacent lanes are a \
-         whole range apart",
-    )
-    .help("let adjacent threads take adjacent elements: assign a warp per range and stride the loop by 32");
-    Some((32, f))
+    // Data-dependent addresses (gathers, per-thread ranges read from memory) are not
+    // guessed at: whether adjacent lanes end up near each other depends on the data.
+    None
 }
 
 /// What would make the access cheaper.
-fn help(a: &Analysis<'_>, access: &Access, metric: Metric, stride: Option<i128>) -> Option<String> {
+fn help(
+    a: &Analysis<'_>,
+    access: &Access,
+    metric: Metric,
+    stride: Option<i128>,
+    degree: u32,
+) -> Option<String> {
     let offset = offset_expr(a, access);
     let bytes = access.bytes as i128;
     match metric {
@@ -427,7 +470,10 @@ fn help(a: &Analysis<'_>, access: &Access, metric: Metric, stride: Option<i128>)
                     .insts()
                     .find_map(|i| location_of(a, i))
                     .map_or(String::new(), |loc| format!(" at line {}", loc.line));
-                candidates.push((format!("the iterations of the loop{line}"), a.loops[l].counter.clone()));
+                candidates.push((
+                    format!("the iterations of the loop{line}"),
+                    a.loops[l].counter.clone(),
+                ));
             }
             for (name, sym) in candidates {
                 let d = offset.difference(&sym, &Expr::one());
@@ -449,7 +495,6 @@ fn help(a: &Analysis<'_>, access: &Access, metric: Metric, stride: Option<i128>)
             if words == 0 {
                 return None;
             }
-            let degree = warpcheck_sym::gcd_i128(words, 32);
             let row = match &access.region {
                 Region::Shared(v) => {
                     let var = a.program.variable(*v);
@@ -484,10 +529,12 @@ fn var_elem(a: &Analysis<'_>, access: &Access) -> u64 {
 
 /// Whether a block does nothing but leave the function.
 fn trivial_exit(a: &Analysis<'_>, b: BlockId) -> bool {
-    a.body.blocks[b]
-        .insts()
-        .all(|i| matches!(a.body.inst(i).op, Op::Ret { .. } | Op::Exit {} | Op::Bra { .. }))
-        && a.body.cfg.succs(b).iter().all(|&s| trivial_exit(a, s))
+    a.body.blocks[b].insts().all(|i| {
+        matches!(
+            a.body.inst(i).op,
+            Op::Ret { .. } | Op::Exit {} | Op::Bra { .. }
+        )
+    }) && a.body.cfg.succs(b).iter().all(|&s| trivial_exit(a, s))
 }
 
 fn reachable_from(a: &Analysis<'_>, start: BlockId, stop: Option<BlockId>) -> BTreeSet<BlockId> {
@@ -518,7 +565,9 @@ fn barrier_divergence(a: &Analysis<'_>, inst: InstId, block: BlockId) -> Option<
     let after = reachable_from(a, block, None);
     let barrier_blocks: BTreeSet<BlockId> = a.barriers.iter().map(|(_, b)| *b).collect();
     for &br in &reaching {
-        let Some(c) = &a.branch_cond[br.index()] else { continue };
+        let Some(c) = &a.branch_cond[br.index()] else {
+            continue;
+        };
         if !c.deps().varies_in_block() || a.block_cond[br.index()].as_const() == Some(false) {
             continue;
         }

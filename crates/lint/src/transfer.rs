@@ -34,7 +34,11 @@ fn axis(c: Option<Component>) -> Axis {
 /// A literal as a signed value of the instruction's width.
 fn imm_value(bits: u64, ty: Type) -> i128 {
     let w = ty.bits().clamp(1, 64);
-    let masked = if w >= 64 { bits } else { bits & ((1u64 << w) - 1) };
+    let masked = if w >= 64 {
+        bits
+    } else {
+        bits & ((1u64 << w) - 1)
+    };
     if ty.is_signed() || !ty.is_integer() || w == 64 {
         // Two's complement at the width.
         if w < 64 && masked >> (w - 1) & 1 == 1 {
@@ -69,7 +73,12 @@ impl<'a> Analysis<'a> {
             Some(Val::Int(e)) => Cond::compare(Relation::Ne, e, &Expr::zero()),
             None => {
                 let _ = inst;
-                self.opaque_cond(Key::Undefined(Loc::Reg(r)), Deps::NONE, "undef".into(), Some(b))
+                self.opaque_cond(
+                    Key::Undefined(Loc::Reg(r)),
+                    Deps::NONE,
+                    "undef".into(),
+                    Some(b),
+                )
             }
         }
     }
@@ -78,7 +87,12 @@ impl<'a> Analysis<'a> {
         match state.vals.get(&Loc::Reg(r)) {
             Some(Val::Int(e)) => e.clone(),
             Some(Val::Pred(c)) => Expr::select(c.clone(), Expr::one(), Expr::zero()),
-            None => self.opaque(Key::Undefined(Loc::Reg(r)), Deps::NONE, "undef".into(), Some(b)),
+            None => self.opaque(
+                Key::Undefined(Loc::Reg(r)),
+                Deps::NONE,
+                "undef".into(),
+                Some(b),
+            ),
         }
     }
 
@@ -88,9 +102,10 @@ impl<'a> Analysis<'a> {
             Operand::Reg(r) => self.reg_int(state, r, b),
             Operand::Imm(imm) => Expr::int(imm_value(imm.bits_as(ty), ty)),
             Operand::Special(sp) => self.special(sp),
-            Operand::SymbolAddress { symbol: IrSymbol::Var(v), offset } => {
-                self.base_of(v).add(&Expr::int(offset as i128))
-            }
+            Operand::SymbolAddress {
+                symbol: IrSymbol::Var(v),
+                offset,
+            } => self.base_of(v).add(&Expr::int(offset as i128)),
             Operand::Address(a) => self.address(state, &a, b),
             _ => Expr::zero(),
         }
@@ -202,10 +217,10 @@ impl<'a> Analysis<'a> {
     fn set(&self, state: &mut State, loc: Loc, v: Val, guard: &Option<Cond>) {
         let v = match (guard, state.vals.get(&loc)) {
             (Some(g), Some(old)) => match (&v, old) {
-                (Val::Int(new), Val::Int(old)) => Val::Int(Expr::select(g.clone(), new.clone(), old.clone())),
-                (Val::Pred(new), Val::Pred(old)) => {
-                    Val::Pred(g.and(new).or(&g.not().and(old)))
+                (Val::Int(new), Val::Int(old)) => {
+                    Val::Int(Expr::select(g.clone(), new.clone(), old.clone()))
                 }
+                (Val::Pred(new), Val::Pred(old)) => Val::Pred(g.and(new).or(&g.not().and(old))),
                 _ => v,
             },
             _ => v,
@@ -229,7 +244,14 @@ impl<'a> Analysis<'a> {
     }
 
     /// Every register the instruction writes gets an opaque value of the given dependence.
-    fn def_all_opaque(&mut self, state: &mut State, inst: InstId, b: BlockId, deps: Deps, guard: &Option<Cond>) {
+    fn def_all_opaque(
+        &mut self,
+        state: &mut State,
+        inst: InstId,
+        b: BlockId,
+        deps: Deps,
+        guard: &Option<Cond>,
+    ) {
         let line = self.line_of(inst);
         for (i, r) in defuse::defs(self.body, inst).into_iter().enumerate() {
             let is_pred = self.body.regs.get(r).is_some_and(|x| x.ty.is_pred());
@@ -290,13 +312,22 @@ impl<'a> Analysis<'a> {
         let dst = ops.first().copied().unwrap_or(Operand::Sink);
         match i.op {
             Op::Barrier { .. } => {
-                if matches!(i.op, Op::Barrier { mode: warpcheck_ir::modifiers::BarrierMode::Sync, .. }) {
+                if matches!(
+                    i.op,
+                    Op::Barrier {
+                        mode: warpcheck_ir::modifiers::BarrierMode::Sync,
+                        ..
+                    }
+                ) {
                     self.barriers.push((inst, b));
                 }
                 // `bar.red` results are the same for the whole block.
                 self.def_all_opaque(state, inst, b, Deps::NONE, &guard);
             }
-            Op::Mov { ty, vec: None } if !matches!(dst, Operand::Vector(_)) && !matches!(ops.get(1), Some(Operand::Vector(_))) => {
+            Op::Mov { ty, vec: None }
+                if !matches!(dst, Operand::Vector(_))
+                    && !matches!(ops.get(1), Some(Operand::Vector(_))) =>
+            {
                 if ty.is_pred() {
                     let c = self.pred_of(state, &ops[1], inst, b);
                     self.def_reg(state, &dst, Val::Pred(c), &guard);
@@ -315,31 +346,62 @@ impl<'a> Analysis<'a> {
             }
             Op::Add { ty, cc: false, .. } | Op::Sub { ty, cc: false, .. } if ty.is_integer() => {
                 let (x, y) = (int(self, state, 1, ty), int(self, state, 2, ty));
-                let v = if matches!(i.op, Op::Add { .. }) { x.add(&y) } else { x.sub(&y) };
+                let v = if matches!(i.op, Op::Add { .. }) {
+                    x.add(&y)
+                } else {
+                    x.sub(&y)
+                };
                 self.def_reg(state, &dst, Val::Int(v), &guard);
             }
             Op::Mul { ty, mode, .. } if ty.is_integer() => {
                 let (x, y) = (int(self, state, 1, ty), int(self, state, 2, ty));
                 let v = match mode {
                     Some(MulMode::Hi) => Expr::func(
-                        Func::new(FuncKind::MulHi { signed: ty.is_signed() }, ty.bits() as u8),
+                        Func::new(
+                            FuncKind::MulHi {
+                                signed: ty.is_signed(),
+                            },
+                            ty.bits() as u8,
+                        ),
                         vec![x, y],
                     ),
                     _ => x.mul(&y),
                 };
                 self.def_reg(state, &dst, Val::Int(v), &guard);
             }
-            Op::Mad { ty, mode, cc: false, .. } if ty.is_integer() => {
-                let (x, y, z) = (int(self, state, 1, ty), int(self, state, 2, ty), int(self, state, 3, ty));
+            Op::Mad {
+                ty,
+                mode,
+                cc: false,
+                ..
+            } if ty.is_integer() => {
+                let (x, y, z) = (
+                    int(self, state, 1, ty),
+                    int(self, state, 2, ty),
+                    int(self, state, 3, ty),
+                );
                 let prod = match mode {
                     Some(MulMode::Hi) => Expr::func(
-                        Func::new(FuncKind::MulHi { signed: ty.is_signed() }, ty.bits() as u8),
+                        Func::new(
+                            FuncKind::MulHi {
+                                signed: ty.is_signed(),
+                            },
+                            ty.bits() as u8,
+                        ),
                         vec![x, y],
                     ),
                     _ => x.mul(&y),
                 };
-                let wide = if matches!(mode, Some(MulMode::Wide)) { wide_type(ty) } else { ty };
-                let z = if wide != ty { int(self, state, 3, wide) } else { z };
+                let wide = if matches!(mode, Some(MulMode::Wide)) {
+                    wide_type(ty)
+                } else {
+                    ty
+                };
+                let z = if wide != ty {
+                    int(self, state, 3, wide)
+                } else {
+                    z
+                };
                 self.def_reg(state, &dst, Val::Int(prod.add(&z)), &guard);
             }
             Op::Mul24 { ty, .. } => {
@@ -347,7 +409,11 @@ impl<'a> Analysis<'a> {
                 self.def_reg(state, &dst, Val::Int(x.mul(&y)), &guard);
             }
             Op::Mad24 { ty, .. } => {
-                let (x, y, z) = (int(self, state, 1, ty), int(self, state, 2, ty), int(self, state, 3, ty));
+                let (x, y, z) = (
+                    int(self, state, 1, ty),
+                    int(self, state, 2, ty),
+                    int(self, state, 3, ty),
+                );
                 self.def_reg(state, &dst, Val::Int(x.mul(&y).add(&z)), &guard);
             }
             Op::Neg { ty, .. } if ty.is_integer() => {
@@ -360,20 +426,32 @@ impl<'a> Analysis<'a> {
             }
             Op::Min { ty, .. } | Op::Max { ty, .. } if ty.is_integer() => {
                 let (x, y) = (int(self, state, 1, ty), int(self, state, 2, ty));
-                let v = if matches!(i.op, Op::Min { .. }) { x.minimum(&y) } else { x.maximum(&y) };
+                let v = if matches!(i.op, Op::Min { .. }) {
+                    x.minimum(&y)
+                } else {
+                    x.maximum(&y)
+                };
                 self.def_reg(state, &dst, Val::Int(v), &guard);
             }
             Op::Div { ty, .. } | Op::Rem { ty, .. } if ty.is_integer() => {
                 let (x, y) = (int(self, state, 1, ty), int(self, state, 2, ty));
                 let is_div = matches!(i.op, Op::Div { .. });
                 let floor_ok = !ty.is_signed()
-                    || (warpcheck_sym::sign::builtin_range(&x).lo.is_some_and(|l| !l.is_negative())
-                        && warpcheck_sym::sign::builtin_range(&y).lo.is_some_and(|l| l.is_positive()));
+                    || (warpcheck_sym::sign::builtin_range(&x)
+                        .lo
+                        .is_some_and(|l| !l.is_negative())
+                        && warpcheck_sym::sign::builtin_range(&y)
+                            .lo
+                            .is_some_and(|l| l.is_positive()));
                 let v = match (floor_ok, is_div) {
                     (true, true) => x.floor_div(&y),
                     (true, false) => x.modulo(&y),
-                    (false, true) => Expr::func(Func::new(FuncKind::TruncDiv, ty.bits() as u8), vec![x, y]),
-                    (false, false) => Expr::func(Func::new(FuncKind::TruncRem, ty.bits() as u8), vec![x, y]),
+                    (false, true) => {
+                        Expr::func(Func::new(FuncKind::TruncDiv, ty.bits() as u8), vec![x, y])
+                    }
+                    (false, false) => {
+                        Expr::func(Func::new(FuncKind::TruncRem, ty.bits() as u8), vec![x, y])
+                    }
                 };
                 self.def_reg(state, &dst, Val::Int(v), &guard);
             }
@@ -387,17 +465,43 @@ impl<'a> Analysis<'a> {
             }
             Op::Shr { ty } => {
                 let (x, y) = (int(self, state, 1, ty), int(self, state, 2, Type::U32));
+                let w = ty.bits() as i128;
+                let nonneg = warpcheck_sym::sign::builtin_range(&x)
+                    .lo
+                    .is_some_and(|l| !l.is_negative());
                 let v = match y.as_integer() {
-                    Some(s) if (0..64).contains(&s) => x.floor_div(&Expr::int(1i128 << s)),
+                    // The sign bit of a value that may be negative (`x >> 31` in the
+                    // rounding of signed division by a power of two).
+                    Some(s) if s == w - 1 && !ty.is_signed() && !nonneg => Expr::select(
+                        Cond::compare(Relation::Lt, &x, &Expr::zero()),
+                        Expr::one(),
+                        Expr::zero(),
+                    ),
+                    Some(s) if (0..64).contains(&s) && (ty.is_signed() || nonneg || s == 0) => {
+                        x.floor_div(&Expr::int(1i128 << s))
+                    }
+                    Some(s) if (0..64).contains(&s) => {
+                        // An unsigned shift of a value whose sign is unknown: the value is
+                        // taken as non-negative, as unsigned arithmetic without wrap-around.
+                        x.floor_div(&Expr::int(1i128 << s))
+                    }
                     _ => Expr::func(
-                        Func::new(FuncKind::Shr { signed: ty.is_signed() }, ty.bits() as u8),
+                        Func::new(
+                            FuncKind::Shr {
+                                signed: ty.is_signed(),
+                            },
+                            ty.bits() as u8,
+                        ),
                         vec![x, y],
                     ),
                 };
                 self.def_reg(state, &dst, Val::Int(v), &guard);
             }
             Op::And { ty } | Op::Or { ty } | Op::Xor { ty } if ty.is_pred() => {
-                let (x, y) = (self.pred_of(state, &ops[1], inst, b), self.pred_of(state, &ops[2], inst, b));
+                let (x, y) = (
+                    self.pred_of(state, &ops[1], inst, b),
+                    self.pred_of(state, &ops[2], inst, b),
+                );
                 let v = match i.op {
                     Op::And { .. } => x.and(&y),
                     Op::Or { .. } => x.or(&y),
@@ -433,12 +537,19 @@ impl<'a> Analysis<'a> {
                 let c = self.pred_of(state, &ops[3], inst, b);
                 self.def_reg(state, &dst, Val::Int(Expr::select(c, x, y)), &guard);
             }
-            Op::Setp { cmp, bool_op, ty, .. } => {
+            Op::Setp {
+                cmp, bool_op, ty, ..
+            } => {
                 let c = if ty.is_integer() {
                     let (x, y) = (int(self, state, 1, ty), int(self, state, 2, ty));
                     match relation(cmp) {
                         Some(rel) => Cond::compare(rel, &x, &y),
-                        None => self.opaque_cond(Key::Value(inst, 0), x.deps().union(y.deps()), "p".into(), Some(b)),
+                        None => self.opaque_cond(
+                            Key::Value(inst, 0),
+                            x.deps().union(y.deps()),
+                            "p".into(),
+                            Some(b),
+                        ),
                     }
                 } else {
                     let d = self.use_deps(state, inst, b);
@@ -465,14 +576,24 @@ impl<'a> Analysis<'a> {
                 let v = self.int_of(state, &src, Type::B32, b);
                 let val = if v.deps().varies_in_block() {
                     let line = self.line_of(inst);
-                    self.opaque(Key::Value(inst, 0), Deps::THREAD.union(v.deps()), format!("shfl@{line}"), Some(b))
+                    self.opaque(
+                        Key::Value(inst, 0),
+                        Deps::THREAD.union(v.deps()),
+                        format!("shfl@{line}"),
+                        Some(b),
+                    )
                 } else {
                     v
                 };
                 if let Operand::Pair(Some(r), p) = dst {
                     self.set(state, Loc::Reg(r), Val::Int(val), &guard);
                     if let Some(p) = p {
-                        let c = self.opaque_cond(Key::Value(inst, 1), Deps::THREAD, "in-range".into(), Some(b));
+                        let c = self.opaque_cond(
+                            Key::Value(inst, 1),
+                            Deps::THREAD,
+                            "in-range".into(),
+                            Some(b),
+                        );
                         self.set(state, Loc::Reg(p), Val::Pred(c), &guard);
                     }
                 } else {
@@ -486,7 +607,15 @@ impl<'a> Analysis<'a> {
                 for op in &ops {
                     if let Operand::List(list) = op {
                         for e in self.body.list(*list).to_vec() {
-                            if let Operand::SymbolAddress { symbol: IrSymbol::Var(v), .. } | Operand::Address(warpcheck_ir::Address { base: AddressBase::Var(v), .. }) = e {
+                            if let Operand::SymbolAddress {
+                                symbol: IrSymbol::Var(v),
+                                ..
+                            }
+                            | Operand::Address(warpcheck_ir::Address {
+                                base: AddressBase::Var(v),
+                                ..
+                            }) = e
+                            {
                                 for (loc, val) in &state.vals {
                                     if matches!(loc, Loc::Cell(cv, _) if *cv == v) {
                                         d = d.union(val.deps());
@@ -497,13 +626,28 @@ impl<'a> Analysis<'a> {
                     }
                 }
                 let line = self.line_of(inst);
-                let cells: Vec<Loc> = state.vals.keys().filter(|l| matches!(l, Loc::Cell(..))).copied().collect();
+                let cells: Vec<Loc> = state
+                    .vals
+                    .keys()
+                    .filter(|l| matches!(l, Loc::Cell(..)))
+                    .copied()
+                    .collect();
                 for (n, loc) in cells.into_iter().enumerate() {
                     let old = state.vals.get(&loc).cloned();
                     let od = old.as_ref().map_or(Deps::NONE, |v| v.deps());
                     let v = match old {
-                        Some(Val::Pred(_)) => Val::Pred(self.opaque_cond(Key::Cell(b, loc), d.union(od), format!("call@{line}"), Some(b))),
-                        _ => Val::Int(self.opaque(Key::Value(inst, 1000 + n as u32), d.union(od), format!("call@{line}"), Some(b))),
+                        Some(Val::Pred(_)) => Val::Pred(self.opaque_cond(
+                            Key::Cell(b, loc),
+                            d.union(od),
+                            format!("call@{line}"),
+                            Some(b),
+                        )),
+                        _ => Val::Int(self.opaque(
+                            Key::Value(inst, 1000 + n as u32),
+                            d.union(od),
+                            format!("call@{line}"),
+                            Some(b),
+                        )),
                     };
                     state.vals.insert(loc, v);
                 }
@@ -512,8 +656,15 @@ impl<'a> Analysis<'a> {
             _ => {
                 let d = self.use_deps(state, inst, b);
                 let d = match i.op {
-                    Op::VoteSync { .. } | Op::MatchSync { .. } | Op::Activemask { .. } | Op::ReduxSync { .. } => {
-                        if d.varies_in_block() { d.union(Deps::THREAD) } else { d }
+                    Op::VoteSync { .. }
+                    | Op::MatchSync { .. }
+                    | Op::Activemask { .. }
+                    | Op::ReduxSync { .. } => {
+                        if d.varies_in_block() {
+                            d.union(Deps::THREAD)
+                        } else {
+                            d
+                        }
                     }
                     _ => d,
                 };
@@ -598,7 +749,12 @@ impl<'a> Analysis<'a> {
                 Expr::sym(Symbol::param(&self.param_name(index, *v)))
             } else {
                 let line = self.line_of(inst);
-                self.opaque(Key::Value(inst, 0), Deps::NONE, format!("param@{line}"), Some(b))
+                self.opaque(
+                    Key::Value(inst, 0),
+                    Deps::NONE,
+                    format!("param@{line}"),
+                    Some(b),
+                )
             };
             if let Some(d) = ops.first() {
                 self.def_data(state, inst, b, d, Some(val), Deps::NONE, guard);
@@ -632,7 +788,8 @@ impl<'a> Analysis<'a> {
                         // A dynamically indexed local array: anything it holds.
                         let mut d = addr.deps();
                         for (loc, val) in &state.vals {
-                            if matches!((loc, &region), (Loc::Cell(cv, _), Region::Local(rv)) if cv == rv) {
+                            if matches!((loc, &region), (Loc::Cell(cv, _), Region::Local(rv)) if cv == rv)
+                            {
                                 d = d.union(val.deps());
                             }
                         }
@@ -658,7 +815,12 @@ impl<'a> Analysis<'a> {
                         None => {
                             let d = self.use_deps(state, inst, b);
                             let line = self.line_of(inst);
-                            Val::Int(self.opaque(Key::Value(inst, 0), d, format!("st@{line}"), Some(b)))
+                            Val::Int(self.opaque(
+                                Key::Value(inst, 0),
+                                d,
+                                format!("st@{line}"),
+                                Some(b),
+                            ))
                         }
                     };
                     self.set(state, loc, val, guard);
@@ -668,10 +830,16 @@ impl<'a> Analysis<'a> {
                 } else if let Region::Local(v) | Region::CallParam(v) = region {
                     // A store at an unknown offset: every cell of the variable may change.
                     let d = self.use_deps(state, inst, b);
-                    let cells: Vec<Loc> = state.vals.keys().filter(|l| matches!(l, Loc::Cell(cv, _) if *cv == v)).copied().collect();
+                    let cells: Vec<Loc> = state
+                        .vals
+                        .keys()
+                        .filter(|l| matches!(l, Loc::Cell(cv, _) if *cv == v))
+                        .copied()
+                        .collect();
                     for loc in cells {
                         let od = state.vals.get(&loc).map_or(Deps::NONE, |x| x.deps());
-                        let e = self.opaque(Key::Cell(b, loc), d.union(od), "local".into(), Some(b));
+                        let e =
+                            self.opaque(Key::Cell(b, loc), d.union(od), "local".into(), Some(b));
                         state.vals.insert(loc, Val::Int(e));
                         for l in self.enclosing_loops(b) {
                             self.cell_writes[l].insert(loc);
@@ -686,7 +854,10 @@ impl<'a> Analysis<'a> {
             }
             _ => {}
         }
-        if !matches!(region, Region::Local(_) | Region::CallParam(_) | Region::KernelParam(_)) {
+        if !matches!(
+            region,
+            Region::Local(_) | Region::CallParam(_) | Region::KernelParam(_)
+        ) {
             self.accesses.push(Access {
                 inst,
                 block: b,
@@ -704,14 +875,29 @@ impl<'a> Analysis<'a> {
     /// Writes a load's destination (a register or a vector of registers): the given value,
     /// or opaque values of dependence `deps`.
     #[allow(clippy::too_many_arguments)]
-    fn def_data(&mut self, state: &mut State, inst: InstId, b: BlockId, dst: &Operand, val: Option<Expr>, deps: Deps, guard: &Option<Cond>) {
+    fn def_data(
+        &mut self,
+        state: &mut State,
+        inst: InstId,
+        b: BlockId,
+        dst: &Operand,
+        val: Option<Expr>,
+        deps: Deps,
+        guard: &Option<Cond>,
+    ) {
         let regs: Vec<Reg> = match *dst {
             Operand::Reg(r) => vec![r],
             Operand::Vector(list) => self
                 .body
                 .list(list)
                 .iter()
-                .filter_map(|o| if let Operand::Reg(r) = o { Some(*r) } else { None })
+                .filter_map(|o| {
+                    if let Operand::Reg(r) = o {
+                        Some(*r)
+                    } else {
+                        None
+                    }
+                })
                 .collect(),
             _ => Vec::new(),
         };
@@ -719,7 +905,12 @@ impl<'a> Analysis<'a> {
         for (i, r) in regs.into_iter().enumerate() {
             let v = match &val {
                 Some(v) => v.clone(),
-                None => self.opaque(Key::Value(inst, i as u32), deps, format!("ld@{line}"), Some(b)),
+                None => self.opaque(
+                    Key::Value(inst, i as u32),
+                    deps,
+                    format!("ld@{line}"),
+                    Some(b),
+                ),
             };
             self.set(state, Loc::Reg(r), Val::Int(v), guard);
         }

@@ -74,22 +74,40 @@ pub fn bank_degree(lanes: &[(u32, i128)], bytes: u32) -> u32 {
 mod tests {
     use super::*;
 
-    fn strided(stride: i128, bytes: u32) -> Vec<(u32, i128)> {
+    fn strided(stride: i128, _bytes: u32) -> Vec<(u32, i128)> {
         (0..32).map(|l| (l as u32, l as i128 * stride)).collect()
     }
 
     #[test]
     fn sectors_per_request() {
-        assert_eq!(sectors(&strided(4, 4), 4), Sectors { touched: 4, ideal: 4 });
+        assert_eq!(
+            sectors(&strided(4, 4), 4),
+            Sectors {
+                touched: 4,
+                ideal: 4
+            }
+        );
         let s2 = sectors(&strided(8, 4), 4);
-        assert_eq!(s2, Sectors { touched: 8, ideal: 4 });
+        assert_eq!(
+            s2,
+            Sectors {
+                touched: 8,
+                ideal: 4
+            }
+        );
         assert!(s2.is_uncoalesced());
         assert_eq!(sectors(&strided(128, 4), 4).touched, 32);
         // Shifted off sector boundaries by 4 bytes: one more sector, still coalesced.
         let shifted: Vec<(u32, i128)> = (0..32).map(|l| (l, 4 + 4 * l as i128)).collect();
         assert!(!sectors(&shifted, 4).is_uncoalesced());
         // One lane: one sector.
-        assert_eq!(sectors(&[(0, 1000)], 4), Sectors { touched: 1, ideal: 1 });
+        assert_eq!(
+            sectors(&[(0, 1000)], 4),
+            Sectors {
+                touched: 1,
+                ideal: 1
+            }
+        );
         // Broadcast.
         assert_eq!(sectors(&strided(0, 4), 4).touched, 1);
     }

@@ -1,0 +1,186 @@
+//! `warpcheck lint FILE [--kernel K] [--block X,Y,Z] [--grid X,Y,Z] [--arg n=V]...`:
+//! static lints, no inputs needed (issue 5).
+//!
+//! Without a launch, the lints reason symbolically (a warp is 32 consecutive
+//! `threadIdx.x`; strides such as `4·height` give upper bounds). With `--block` (and
+//! optionally `--grid` and integer `--arg`s) the symbolic results are instantiated and the
+//! counts are those of the launch (Juravle §6). Buffer arguments (`a=f32[n]`) are accepted
+//! so that a `check` command line can be reused, and ignored. Exit codes as `check`: 1 when
+//! a finding of severity error (barrier divergence) is reported.
+
+use std::collections::BTreeMap;
+use std::io::IsTerminal;
+
+use crate::Outcome;
+use crate::input::{self, CompileArgs};
+use crate::output::{self, CliError};
+use warpcheck_lint::{Launch, LintOptions};
+use warpcheck_report::{Severity, Sources, json, sarif, text};
+
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    #[command(flatten)]
+    pub compile: CompileArgs,
+    /// The kernel to lint (mangled, demangled or short name); every kernel if omitted.
+    #[arg(long, short = 'k')]
+    pub kernel: Option<String>,
+    /// Block dimensions X[,Y[,Z]]: instantiate the results for this launch.
+    #[arg(long, value_name = "X,Y,Z")]
+    pub block: Option<String>,
+    /// Grid dimensions X[,Y[,Z]] (default 1).
+    #[arg(long, value_name = "X,Y,Z")]
+    pub grid: Option<String>,
+    /// A kernel argument, `NAME=VALUE`; integer scalars instantiate the results.
+    #[arg(long = "arg", value_name = "NAME=SPEC")]
+    pub args: Vec<String>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+}
+
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    Text,
+    Json,
+    Sarif,
+}
+
+/// `256` or `32,8` or `8,8,4`.
+fn parse_dims(flag: &str, s: &str) -> Result<[u32; 3], CliError> {
+    let parts: Vec<&str> = s.split(',').collect();
+    if parts.is_empty() || parts.len() > 3 {
+        return Err(CliError::msg(format!(
+            "--{flag} takes 1 to 3 numbers, e.g. 256 or 32,8; got `{s}`"
+        )));
+    }
+    let mut d = [1u32; 3];
+    for (i, p) in parts.iter().enumerate() {
+        d[i] = match p.trim().parse::<u32>() {
+            Ok(v) if v > 0 => v,
+            _ => {
+                return Err(CliError::msg(format!(
+                    "--{flag}: `{p}` is not a positive number (in `{s}`)"
+                )));
+            }
+        };
+    }
+    Ok(d)
+}
+
+/// Integer scalars by name; buffer specs and floats are accepted and left out.
+fn parse_scalars(args: &[String]) -> Result<BTreeMap<String, i128>, CliError> {
+    let mut out = BTreeMap::new();
+    for a in args {
+        let Some((name, value)) = a.split_once('=') else {
+            return Err(CliError::msg(format!("--arg takes NAME=VALUE, got `{a}`")));
+        };
+        if name.is_empty() {
+            return Err(CliError::msg(format!("--arg `{a}` has no name")));
+        }
+        if let Ok(v) = value.trim().parse::<i128>() {
+            out.insert(name.to_string(), v);
+        }
+    }
+    Ok(out)
+}
+
+pub fn run(args: Args) -> Result<Outcome, CliError> {
+    // Compile once and keep the signatures (parameter names for `--arg`); on syntax
+    // errors, `input::load` compiles again and reports them.
+    let compiled = input::compile(&args.compile)?;
+    let parsed = warpcheck_ptx::parse(&compiled.ptx);
+    let loaded = if parsed.errors.is_empty() {
+        let is_ptx = args.compile.file.extension().is_some_and(|e| e == "ptx");
+        input::Loaded {
+            ptx_name: if is_ptx {
+                args.compile.file.display().to_string()
+            } else {
+                format!("{}.ptx", args.compile.file.display())
+            },
+            ptx: compiled.ptx.clone(),
+            module: parsed.module,
+        }
+    } else {
+        input::load(&args.compile)?
+    };
+    let program = input::lower(&loaded)?;
+    let block = args
+        .block
+        .as_deref()
+        .map(|s| parse_dims("block", s))
+        .transpose()?;
+    let grid = args
+        .grid
+        .as_deref()
+        .map(|s| parse_dims("grid", s))
+        .transpose()?;
+    if grid.is_some() && block.is_none() {
+        return Err(CliError::msg(
+            "--grid needs --block: give the block dimensions too",
+        ));
+    }
+    let launch = block.map(|block| Launch {
+        grid: grid.unwrap_or([1, 1, 1]),
+        block,
+    });
+    let scalars = parse_scalars(&args.args)?;
+    let kernels: Vec<warpcheck_ir::FuncId> = match &args.kernel {
+        Some(name) => vec![input::select_function(&program, name)?],
+        None => program.kernels().collect(),
+    };
+    let mut findings = Vec::new();
+    for k in kernels {
+        let mangled = &program.function(k).name;
+        let param_names = compiled
+            .signatures
+            .iter()
+            .find(|s| &s.mangled_name == mangled)
+            .map(|s| s.params.iter().map(|p| p.name.clone()).collect())
+            .unwrap_or_default();
+        let options = LintOptions {
+            param_names,
+            launch,
+            scalars: scalars.clone(),
+        };
+        findings.extend(warpcheck_lint::lint_kernel(&program, k, &options));
+    }
+    let rendered = match args.format {
+        Format::Text => {
+            let mut sources = Sources::new();
+            let color = std::io::stdout().is_terminal();
+            let mut s = text::render(&findings, &mut sources, color);
+            s.push_str(&text::summary(&findings));
+            s
+        }
+        Format::Json => format!("{:#}\n", json::render(&findings)),
+        Format::Sarif => format!(
+            "{:#}\n",
+            sarif::render(&findings, env!("CARGO_PKG_VERSION"))
+        ),
+    };
+    output::print(&rendered)?;
+    if findings.iter().any(|f| f.severity == Severity::Error) {
+        Ok(Outcome::Findings)
+    } else {
+        Ok(Outcome::Clean)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dimensions_and_scalars_parse() {
+        assert_eq!(parse_dims("block", "32,8").ok(), Some([32, 8, 1]));
+        assert_eq!(parse_dims("block", "256").ok(), Some([256, 1, 1]));
+        assert!(parse_dims("block", "0").is_err());
+        assert!(parse_dims("grid", "1,2,3,4").is_err());
+        let s = parse_scalars(&["n=1024".into(), "a=f32[n]".into(), "alpha=0.5".into()]).ok();
+        assert_eq!(
+            s.map(|m| m.into_iter().collect::<Vec<_>>()),
+            Some(vec![("n".to_string(), 1024)])
+        );
+        assert!(parse_scalars(&["oops".into()]).is_err());
+    }
+}
