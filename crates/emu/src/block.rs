@@ -644,7 +644,7 @@ impl<O: Observer> Block<'_, O> {
                 region = parent;
                 continue;
             }
-            if parent != NO_REGION && warp.regions.list[parent as usize].rpc == rpc {
+            if parent != NO_REGION && warp.regions.rpc_of(parent) == rpc {
                 warp.regions.list[parent as usize].arrived |= mask;
                 region = parent;
                 continue;

@@ -107,12 +107,14 @@ impl Regions {
         self.free.clear();
     }
 
+    /// The pc at which a group in `region` arrives there. Call regions are only arrived
+    /// at by `ret` (in a recursive function the pc after the call also occurs inside the
+    /// callee), so they have none.
     #[inline]
     pub fn rpc_of(&self, region: u32) -> u32 {
-        if region == NO_REGION {
-            crate::translate::NO_PC
-        } else {
-            self.list[region as usize].rpc
+        match self.list.get(region as usize) {
+            Some(r) if r.call.is_none() => r.rpc,
+            _ => crate::translate::NO_PC,
         }
     }
 }
