@@ -310,3 +310,31 @@ fn runs_are_deterministic_across_host_threads_and_repeatable_per_seed() {
         }
     }
 }
+
+/// The OpenCL kernels (no GPU outputs: nvcc does not compile OpenCL) run without faults,
+/// and the vector addition adds.
+#[test]
+fn opencl_kernels_run_cleanly() {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/kernels");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir).unwrap().filter_map(|e| e.ok()).map(|e| e.path()).filter(|p| p.extension().is_some_and(|x| x == "cl")).collect();
+    files.sort();
+    assert!(files.len() >= 5);
+    for file in files {
+        for opt in [0, 3] {
+            let (buffers, memory, printf) = run_file(&file, opt, Scheduling::LockStep, 2).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+            assert!(!printf.contains("FAULT"), "{} -O{opt}: {printf}", file.display());
+            if file.ends_with("vector_add.cl") {
+                let read = |n: &str| {
+                    let b = &buffers[n];
+                    memory.read(b.addr, (b.len * 4) as u64).unwrap().chunks(4).map(|c| f32::from_le_bytes(c.try_into().unwrap())).collect::<Vec<f32>>()
+                };
+                let names: Vec<&String> = buffers.keys().collect();
+                assert_eq!(names.len(), 3, "{names:?}");
+                let (a, b, c) = (read("a"), read("b"), read("c"));
+                for i in 0..a.len() {
+                    assert_eq!(c[i], a[i] + b[i]);
+                }
+            }
+        }
+    }
+}
