@@ -31,6 +31,9 @@ enum Command {
     Kernels(commands::kernels::Args),
     /// Run a kernel in the emulator and show or save its buffers.
     Run(Box<commands::run::Args>),
+    /// Static lints without running the kernel: uncoalesced accesses, bank conflicts,
+    /// barrier divergence.
+    Lint(commands::lint::Args),
     /// Pack kernel files' launch lines for the GPU launcher (tools/gpu).
     #[command(hide = true)]
     GpuPack(commands::gpu_pack::Args),
@@ -49,6 +52,7 @@ fn main() -> ExitCode {
         Command::Ir(a) => commands::ir::run(a),
         Command::Kernels(a) => commands::kernels::run(a),
         Command::Run(a) => commands::run::run(*a),
+        Command::Lint(a) => commands::lint::run(a),
         Command::GpuPack(a) => commands::gpu_pack::run(a),
     };
     match result {
