@@ -14,15 +14,23 @@ use warpcheck_ir::symbols::VarRole;
 use warpcheck_ir::{FuncId, Program};
 
 fn compile(file: &str, opt: u8) -> Program {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/kernels").join(file);
-    let options = CompileOptions { opt_level: opt, compiler: CompilerChoice::Clang, ..CompileOptions::default() };
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests/kernels")
+        .join(file);
+    let options = CompileOptions {
+        opt_level: opt,
+        compiler: CompilerChoice::Clang,
+        ..CompileOptions::default()
+    };
     let module = warpcheck_front::compile(&path, &options).expect("compile");
     let parsed = warpcheck_ptx::parse(&module.ptx);
     warpcheck_ir::lower(&parsed.module).expect("lower")
 }
 
 fn kernel(p: &Program, name: &str) -> FuncId {
-    p.kernels().find(|&k| p.function(k).display_name() == name).expect("kernel")
+    p.kernels()
+        .find(|&k| p.function(k).display_name() == name)
+        .expect("kernel")
 }
 
 fn params(p: &Program, k: FuncId, args: &[u64]) -> Vec<u8> {
@@ -30,7 +38,9 @@ fn params(p: &Program, k: FuncId, args: &[u64]) -> Vec<u8> {
     let mut out = vec![0u8; f.param_space_size as usize];
     for (&v, a) in f.params.iter().zip(args) {
         let var = p.variable(v);
-        let VarRole::Param { offset, .. } = var.role else { continue };
+        let VarRole::Param { offset, .. } = var.role else {
+            continue;
+        };
         let n = var.size.unwrap_or(8) as usize;
         out[offset as usize..offset as usize + n].copy_from_slice(&a.to_le_bytes()[..n]);
     }
@@ -49,9 +59,15 @@ fn cpu_seconds() -> Option<f64> {
 }
 
 fn report(name: &str, lanes: u64, secs: f64, cpu: Option<f64>) {
-    print!("{name:<28} {lanes:>12} lane-instructions in {secs:>6.3} s wall = {:>9.3e}/s", lanes as f64 / secs);
+    print!(
+        "{name:<28} {lanes:>12} lane-instructions in {secs:>6.3} s wall = {:>9.3e}/s",
+        lanes as f64 / secs
+    );
     if let Some(c) = cpu {
-        print!(" ({c:.2} CPU s = {:.3e}/s per core)", lanes as f64 / c.max(0.01));
+        print!(
+            " ({c:.2} CPU s = {:.3e}/s per core)",
+            lanes as f64 / c.max(0.01)
+        );
     }
     println!();
 }
@@ -59,7 +75,11 @@ fn report(name: &str, lanes: u64, secs: f64, cpu: Option<f64>) {
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let get = |flag: &str, default: u64| -> u64 {
-        args.iter().position(|a| a == flag).and_then(|i| args.get(i + 1)).and_then(|v| v.parse().ok()).unwrap_or(default)
+        args.iter()
+            .position(|a| a == flag)
+            .and_then(|i| args.get(i + 1))
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(default)
     };
     let threads = get("--threads", 0) as usize;
     let size = get("--size", 512) as u32;
@@ -87,7 +107,12 @@ fn main() {
     assert!(out.faults.is_empty());
     let check = m.read(c + 4 * 12345, 4).unwrap();
     assert_eq!(f32::from_le_bytes(check.try_into().unwrap()), 24690.0);
-    report(&format!("vector add n={n} -O{opt}"), out.stats.lane_instructions, secs, cpu);
+    report(
+        &format!("vector add n={n} -O{opt}"),
+        out.stats.lane_instructions,
+        secs,
+        cpu,
+    );
 
     // Tiled matmul.
     let p = compile("matmul_tiled.cu", opt);
@@ -110,5 +135,10 @@ fn main() {
     assert!(out.faults.is_empty(), "{:?}", out.faults);
     let check = m.read(mc, 4).unwrap();
     assert_eq!(f32::from_le_bytes(check.try_into().unwrap()), size as f32);
-    report(&format!("tiled matmul {size}^3 -O{opt}"), out.stats.lane_instructions, secs, cpu);
+    report(
+        &format!("tiled matmul {size}^3 -O{opt}"),
+        out.stats.lane_instructions,
+        secs,
+        cpu,
+    );
 }

@@ -119,7 +119,11 @@ enum Ev {
     Arrive,
     Limit,
     Yield,
-    Diverge { taken: u32, target: u32, reconverge: u32 },
+    Diverge {
+        taken: u32,
+        target: u32,
+        reconverge: u32,
+    },
     Control,
     Fault(u32, FaultKind),
 }
@@ -158,7 +162,8 @@ pub(crate) fn run_block<O: Observer>(
         Scheduling::LockStep => 0,
         Scheduling::Independent { seed } => seed,
     };
-    let linear = idx[0] as u64 + cx.grid[0] as u64 * (idx[1] as u64 + cx.grid[1] as u64 * idx[2] as u64);
+    let linear =
+        idx[0] as u64 + cx.grid[0] as u64 * (idx[1] as u64 + cx.grid[1] as u64 * idx[2] as u64);
     let cx_ref: &LaunchCx<'_> = cx;
     // SAFETY-free lifetime narrowing: `Block` borrows everything for this call only.
     let mut block = Block {
@@ -193,7 +198,11 @@ impl<O: Observer> Block<'_, O> {
         let [bx, by, _] = self.cx.block;
         for (w, warp) in self.warps.iter_mut().enumerate() {
             let first = w as u32 * 32;
-            let present = if threads - first >= 32 { FULL } else { (1u32 << (threads - first)) - 1 };
+            let present = if threads - first >= 32 {
+                FULL
+            } else {
+                (1u32 << (threads - first)) - 1
+            };
             for &slot in &flat.maybe_uninit {
                 warp.regs[slot as usize] = [0; 32];
             }
@@ -254,11 +263,18 @@ impl<O: Observer> Block<'_, O> {
                     None
                 } else {
                     let k = self.rng.below(count);
-                    self.warps.iter().enumerate().filter(|(_, w)| runnable(w)).nth(k).map(|(i, _)| i)
+                    self.warps
+                        .iter()
+                        .enumerate()
+                        .filter(|(_, w)| runnable(w))
+                        .nth(k)
+                        .map(|(i, _)| i)
                 }
             } else {
                 // Round robin from the current warp.
-                (0..nwarps).map(|i| (current + i) % nwarps).find(|&w| runnable(&self.warps[w]))
+                (0..nwarps)
+                    .map(|i| (current + i) % nwarps)
+                    .find(|&w| runnable(&self.warps[w]))
             };
             let Some(w) = w else {
                 if self.live_threads == 0 {
@@ -272,7 +288,11 @@ impl<O: Observer> Block<'_, O> {
     }
 
     fn run_warp(&mut self, w: usize) -> Result<(), Fault> {
-        let quantum = if self.its() { 1 + self.rng.below(96) as u64 } else { LOCKSTEP_QUANTUM };
+        let quantum = if self.its() {
+            1 + self.rng.below(96) as u64
+        } else {
+            LOCKSTEP_QUANTUM
+        };
         let stop_at = self.warps[w].executed + quantum;
         loop {
             let groups = &self.warps[w].groups;
@@ -282,7 +302,12 @@ impl<O: Observer> Block<'_, O> {
                     return Ok(());
                 }
                 let k = if count > 1 { self.rng.below(count) } else { 0 };
-                match groups.iter().enumerate().filter(|(_, g)| g.wait == Wait::Runnable).nth(k) {
+                match groups
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, g)| g.wait == Wait::Runnable)
+                    .nth(k)
+                {
                     Some((i, _)) => i,
                     None => return Ok(()),
                 }
@@ -315,7 +340,11 @@ impl<O: Observer> Block<'_, O> {
 
     fn origin(&self, pc: u32) -> (FuncId, InstId, Option<SourceLoc>) {
         let flat = self.cx.flat;
-        let (fi, inst) = flat.origin.get(pc as usize).copied().unwrap_or((0, InstId::new(0)));
+        let (fi, inst) = flat
+            .origin
+            .get(pc as usize)
+            .copied()
+            .unwrap_or((0, InstId::new(0)));
         let func = flat.funcs[fi as usize].id;
         let source = self
             .cx
@@ -336,7 +365,9 @@ impl<O: Observer> Block<'_, O> {
         let idx = self.idx;
         let global = self.cx.global;
         let stack = flat.stack_size;
-        let Block { warps, shared, obs, .. } = self;
+        let Block {
+            warps, shared, obs, ..
+        } = self;
         let warp = &mut warps[w];
         let group = warp.groups[gi];
         let (mut pc, mask) = (group.pc, group.mask);
@@ -382,7 +413,18 @@ impl<O: Observer> Block<'_, O> {
                             Err((l, k)) => break Ev::Fault(l, k),
                         };
                         if O::ENABLED {
-                            emit_mem(*obs, flat, pc, idx, w, MemKind::Load, space, &addrs, m, shape.size as u32 * dsts.n.max(1) as u32);
+                            emit_mem(
+                                *obs,
+                                flat,
+                                pc,
+                                idx,
+                                w,
+                                MemKind::Load,
+                                space,
+                                &addrs,
+                                m,
+                                shape.size as u32 * dsts.n.max(1) as u32,
+                            );
                         }
                     }
                     pc += 1;
@@ -404,12 +446,32 @@ impl<O: Observer> Block<'_, O> {
                             Err((l, k)) => break Ev::Fault(l, k),
                         };
                         if O::ENABLED {
-                            emit_mem(*obs, flat, pc, idx, w, MemKind::Store, space, &addrs, m, shape.size as u32 * srcs.n.max(1) as u32);
+                            emit_mem(
+                                *obs,
+                                flat,
+                                pc,
+                                idx,
+                                w,
+                                MemKind::Store,
+                                space,
+                                &addrs,
+                                m,
+                                shape.size as u32 * srcs.n.max(1) as u32,
+                            );
                         }
                     }
                     pc += 1;
                 }
-                OpKind::Atom { space, op: aop, ty, size, d, addr, b, c } => {
+                OpKind::Atom {
+                    space,
+                    op: aop,
+                    ty,
+                    size,
+                    d,
+                    addr,
+                    b,
+                    c,
+                } => {
                     if m != 0 {
                         let addrs = addresses(*addr, &warp.regs, frame_base);
                         let mut mc = MemCtx {
@@ -431,15 +493,31 @@ impl<O: Observer> Block<'_, O> {
                             Err((l, k)) => break Ev::Fault(l, k),
                         }
                         if O::ENABLED {
-                            let kind = MemKind::Atomic { op: *aop, returns_value: d.is_some() };
-                            emit_mem(*obs, flat, pc, idx, w, kind, *space, &addrs, m, *size as u32);
+                            let kind = MemKind::Atomic {
+                                op: *aop,
+                                returns_value: d.is_some(),
+                            };
+                            emit_mem(
+                                *obs,
+                                flat,
+                                pc,
+                                idx,
+                                w,
+                                kind,
+                                *space,
+                                &addrs,
+                                m,
+                                *size as u32,
+                            );
                         }
                     }
                     pc += 1;
                 }
                 OpKind::FrameAddr { d, offset } => {
                     let generic = offset & FRAME_GENERIC_FLAG != 0;
-                    let v = frame_base + (offset & !FRAME_GENERIC_FLAG) + if generic { LOCAL_WINDOW } else { 0 };
+                    let v = frame_base
+                        + (offset & !FRAME_GENERIC_FLAG)
+                        + if generic { LOCAL_WINDOW } else { 0 };
                     blend_mask(&mut warp.regs[*d as usize], &[v; 32], m);
                     pc += 1;
                 }
@@ -464,8 +542,21 @@ impl<O: Observer> Block<'_, O> {
                     blend_mask(&mut warp.regs[*d as usize], &[mask as u64; 32], m);
                     pc += 1;
                 }
-                OpKind::Shfl { mode, d, p, a, b, c, membermask: _ } => {
-                    let (v, pv) = warp_ops::shfl(*mode, &warp.regs[*a as usize], &warp.regs[*b as usize], &warp.regs[*c as usize]);
+                OpKind::Shfl {
+                    mode,
+                    d,
+                    p,
+                    a,
+                    b,
+                    c,
+                    membermask: _,
+                } => {
+                    let (v, pv) = warp_ops::shfl(
+                        *mode,
+                        &warp.regs[*a as usize],
+                        &warp.regs[*b as usize],
+                        &warp.regs[*c as usize],
+                    );
                     if *d != SINK {
                         blend_mask(&mut warp.regs[*d as usize], &v, m);
                     }
@@ -475,7 +566,12 @@ impl<O: Observer> Block<'_, O> {
                     }
                     pc += 1;
                 }
-                OpKind::Vote { mode, d, p, membermask } => {
+                OpKind::Vote {
+                    mode,
+                    d,
+                    p,
+                    membermask,
+                } => {
                     let mm = warp.regs[*membermask as usize][first_lane(m)] as u32;
                     let participants = m & mm;
                     let pv = pred_value(&warp.preds, *p);
@@ -487,16 +583,28 @@ impl<O: Observer> Block<'_, O> {
                             *q = (*q & !m) | (v & m);
                         }
                         Dst::Reg(r) => {
-                            let v = if *mode == VoteMode::Ballot { ballot as u64 } else { b as u64 };
+                            let v = if *mode == VoteMode::Ballot {
+                                ballot as u64
+                            } else {
+                                b as u64
+                            };
                             blend_mask(&mut warp.regs[*r as usize], &[v; 32], m);
                         }
                         Dst::None => {}
                     }
                     pc += 1;
                 }
-                OpKind::Match { mode, wide, d, p, a, membermask } => {
+                OpKind::Match {
+                    mode,
+                    wide,
+                    d,
+                    p,
+                    a,
+                    membermask,
+                } => {
                     let mm = warp.regs[*membermask as usize][first_lane(m)] as u32;
-                    let (v, pv) = warp_ops::match_sync(*mode, &warp.regs[*a as usize], *wide, m & mm);
+                    let (v, pv) =
+                        warp_ops::match_sync(*mode, &warp.regs[*a as usize], *wide, m & mm);
                     if *d != SINK {
                         blend_mask(&mut warp.regs[*d as usize], &v, m);
                     }
@@ -506,7 +614,13 @@ impl<O: Observer> Block<'_, O> {
                     }
                     pc += 1;
                 }
-                OpKind::Redux { op: rop, signed, d, a, membermask } => {
+                OpKind::Redux {
+                    op: rop,
+                    signed,
+                    d,
+                    a,
+                    membermask,
+                } => {
                     let mm = warp.regs[*membermask as usize][first_lane(m)] as u32;
                     let v = warp_ops::redux(*rop, *signed, &warp.regs[*a as usize], m & mm);
                     blend_mask(&mut warp.regs[*d as usize], &[v; 32], m);
@@ -522,7 +636,11 @@ impl<O: Observer> Block<'_, O> {
                     } else if m == 0 {
                         pc += 1;
                     } else {
-                        break Ev::Diverge { taken: m, target: *target, reconverge: *reconverge };
+                        break Ev::Diverge {
+                            taken: m,
+                            target: *target,
+                            reconverge: *reconverge,
+                        };
                     }
                 }
                 _ => break Ev::Control,
@@ -541,13 +659,20 @@ impl<O: Observer> Block<'_, O> {
             Ev::Limit => {
                 if self.warps[w].executed >= self.cx.budget {
                     let waiting = self.waiters();
-                    let kind = FaultKind::BudgetExhausted { budget: self.cx.budget, waiting };
+                    let kind = FaultKind::BudgetExhausted {
+                        budget: self.cx.budget,
+                        waiting,
+                    };
                     return Err(self.fault_at(w, first_lane(mask) as u32, pc, kind));
                 }
                 Ok(false)
             }
             Ev::Yield => Ok(false),
-            Ev::Diverge { taken, target, reconverge } => {
+            Ev::Diverge {
+                taken,
+                target,
+                reconverge,
+            } => {
                 self.diverge(w, gi, pc, taken, target, reconverge);
                 Ok(!its)
             }
@@ -561,7 +686,7 @@ impl<O: Observer> Block<'_, O> {
 
     fn diverge(&mut self, w: usize, gi: usize, pc: u32, taken: u32, target: u32, reconverge: u32) {
         let warp = &mut self.warps[w];
-        let g = warp.groups[gi].clone();
+        let g = warp.groups[gi];
         let not_taken = g.mask & !taken;
         if O::ENABLED {
             let (_, inst, _) = self.origin(pc);
@@ -582,8 +707,18 @@ impl<O: Observer> Block<'_, O> {
         } else {
             g.region
         };
-        warp.groups[gi] = Group { pc: pc + 1, mask: not_taken, region, ..g.clone() };
-        warp.groups.push(Group { pc: target, mask: taken, region, ..g });
+        warp.groups[gi] = Group {
+            pc: pc + 1,
+            mask: not_taken,
+            region,
+            ..g
+        };
+        warp.groups.push(Group {
+            pc: target,
+            mask: taken,
+            region,
+            ..g
+        });
     }
 
     /// Lanes `mask` arrive at `region` (the group is already removed).
@@ -649,7 +784,14 @@ impl<O: Observer> Block<'_, O> {
                 region = parent;
                 continue;
             }
-            warp.groups.push(Group { pc: rpc, mask, region: parent, frame_base, func, wait: Wait::Runnable });
+            warp.groups.push(Group {
+                pc: rpc,
+                mask,
+                region: parent,
+                frame_base,
+                func,
+                wait: Wait::Runnable,
+            });
             return;
         }
     }
@@ -684,7 +826,7 @@ impl<O: Observer> Block<'_, O> {
     /// Calls, returns, exits, traps, barriers, warp syncs and indirect branches.
     fn control(&mut self, w: usize, gi: usize) -> Result<(), Fault> {
         let flat = self.cx.flat;
-        let g = self.warps[w].groups[gi].clone();
+        let g = self.warps[w].groups[gi];
         let op = &flat.ops[g.pc as usize];
         let m = match op.guard {
             None => g.mask,
@@ -698,7 +840,11 @@ impl<O: Observer> Block<'_, O> {
         let split_rest = |this: &mut Self| {
             if m != g.mask {
                 this.warps[w].groups[gi].mask = m;
-                this.warps[w].groups.push(Group { pc: g.pc + 1, mask: g.mask & !m, ..g.clone() });
+                this.warps[w].groups.push(Group {
+                    pc: g.pc + 1,
+                    mask: g.mask & !m,
+                    ..g
+                });
             }
         };
         match &op.kind {
@@ -737,7 +883,14 @@ impl<O: Observer> Block<'_, O> {
                 let member = warp.regs[*slot as usize][first_lane(m)] as u32;
                 if O::ENABLED {
                     let (func, inst, _) = self.origin(g.pc);
-                    self.obs.on_warp_sync(&WarpSyncEvent { member_mask: member, lanes: m, warp: w as u32, block: self.idx, func, inst });
+                    self.obs.on_warp_sync(&WarpSyncEvent {
+                        member_mask: member,
+                        lanes: m,
+                        warp: w as u32,
+                        block: self.idx,
+                        func,
+                        inst,
+                    });
                 }
                 let warp = &mut self.warps[w];
                 let need = member & !warp.exited;
@@ -749,7 +902,11 @@ impl<O: Observer> Block<'_, O> {
                     self.check_warp_sync(w);
                 }
             }
-            OpKind::BrxIdx { a, targets, reconverge } => {
+            OpKind::BrxIdx {
+                a,
+                targets,
+                reconverge,
+            } => {
                 let warp = &mut self.warps[w];
                 let av = warp.regs[*a as usize];
                 // Group lanes by target.
@@ -768,7 +925,9 @@ impl<O: Observer> Block<'_, O> {
                     }
                 }
                 if let Some(l) = bad {
-                    let kind = FaultKind::BadCallTarget { address: av[l as usize] };
+                    let kind = FaultKind::BadCallTarget {
+                        address: av[l as usize],
+                    };
                     return Err(self.fault_at(w, l, g.pc, kind));
                 }
                 if by_target.len() == 1 && m == g.mask {
@@ -791,10 +950,20 @@ impl<O: Observer> Block<'_, O> {
                     };
                     warp.groups.swap_remove(gi);
                     if m != g.mask {
-                        warp.groups.push(Group { pc: g.pc + 1, mask: g.mask & !m, region, ..g.clone() });
+                        warp.groups.push(Group {
+                            pc: g.pc + 1,
+                            mask: g.mask & !m,
+                            region,
+                            ..g
+                        });
                     }
                     for (t, lanes) in by_target {
-                        warp.groups.push(Group { pc: t, mask: lanes, region, ..g.clone() });
+                        warp.groups.push(Group {
+                            pc: t,
+                            mask: lanes,
+                            region,
+                            ..g
+                        });
                     }
                 }
             }
@@ -806,14 +975,17 @@ impl<O: Observer> Block<'_, O> {
     /// Removes the group at `pc` holding exactly `mask` (after an exit).
     fn remove_group(&mut self, w: usize, pc: u32, mask: u32) {
         let groups = &mut self.warps[w].groups;
-        if let Some(i) = groups.iter().position(|g| g.pc == pc && g.mask == mask && g.wait == Wait::Runnable) {
+        if let Some(i) = groups
+            .iter()
+            .position(|g| g.pc == pc && g.mask == mask && g.wait == Wait::Runnable)
+        {
             groups.swap_remove(i);
         }
     }
 
     fn ret(&mut self, w: usize, gi: usize, m: u32) -> Result<(), Fault> {
         let flat = self.cx.flat;
-        let g = self.warps[w].groups[gi].clone();
+        let g = self.warps[w].groups[gi];
         // The innermost call region.
         let warp = &self.warps[w];
         let mut r = g.region;
@@ -835,7 +1007,10 @@ impl<O: Observer> Block<'_, O> {
         // Copy return values into the caller's frame.
         let (call_pc, caller_base) = {
             let region = &self.warps[w].regions.list[r as usize];
-            (region.call.as_ref().map_or(0, |c| c.call_pc), region.frame_base)
+            (
+                region.call.as_ref().map_or(0, |c| c.call_pc),
+                region.frame_base,
+            )
         };
         if let OpKind::Call(call) = &flat.ops[call_pc as usize].kind {
             let callee = &flat.funcs[g.func as usize];
@@ -850,7 +1025,9 @@ impl<O: Observer> Block<'_, O> {
                 cache: &mut warp.cache,
             };
             for (i, dst) in call.rets.iter().enumerate() {
-                let Some(&(off, size)) = callee.ret_offsets.get(i) else { continue };
+                let Some(&(off, size)) = callee.ret_offsets.get(i) else {
+                    continue;
+                };
                 let mut lanes = m;
                 while lanes != 0 {
                     let l = lanes.trailing_zeros();
@@ -860,7 +1037,9 @@ impl<O: Observer> Block<'_, O> {
                             mc.copy_local(l, g.frame_base + off, caller_base + offset, s.min(size));
                         }
                         ArgSrc::Reg { slot, .. } => {
-                            let v = mc.read_local(l, g.frame_base + off, size.min(8)).unwrap_or(0);
+                            let v = mc
+                                .read_local(l, g.frame_base + off, size.min(8))
+                                .unwrap_or(0);
                             warp.regs[slot as usize][l as usize] = v;
                         }
                     }
@@ -885,11 +1064,13 @@ impl<O: Observer> Block<'_, O> {
 
     fn call_body(&mut self, w: usize, gi: usize, m: u32, f: u32) -> Result<(), Fault> {
         let flat = self.cx.flat;
-        let g = self.warps[w].groups[gi].clone();
+        let g = self.warps[w].groups[gi];
         let callee = &flat.funcs[f as usize];
         let new_base = g.frame_base + flat.funcs[g.func as usize].frame_size;
         if new_base + callee.frame_size > flat.stack_size {
-            let kind = FaultKind::StackOverflow { bytes: new_base + callee.frame_size };
+            let kind = FaultKind::StackOverflow {
+                bytes: new_base + callee.frame_size,
+            };
             return Err(self.fault_at(w, first_lane(m) as u32, g.pc, kind));
         }
         let OpKind::Call(call) = &flat.ops[g.pc as usize].kind else {
@@ -906,7 +1087,9 @@ impl<O: Observer> Block<'_, O> {
             cache: &mut warp.cache,
         };
         for (i, arg) in call.args.iter().enumerate() {
-            let Some(&(off, size)) = callee.param_offsets.get(i) else { continue };
+            let Some(&(off, size)) = callee.param_offsets.get(i) else {
+                continue;
+            };
             let mut lanes = m;
             while lanes != 0 {
                 let l = lanes.trailing_zeros();
@@ -916,7 +1099,12 @@ impl<O: Observer> Block<'_, O> {
                         mc.copy_local(l, g.frame_base + offset, new_base + off, s.min(size));
                     }
                     ArgSrc::Reg { slot, size: s } => {
-                        mc.write_local(l, new_base + off, s.min(size).min(8), warp.regs[slot as usize][l as usize]);
+                        mc.write_local(
+                            l,
+                            new_base + off,
+                            s.min(size).min(8),
+                            warp.regs[slot as usize][l as usize],
+                        );
                     }
                 }
             }
@@ -924,7 +1112,10 @@ impl<O: Observer> Block<'_, O> {
         let saved = callee.recursive.then(|| {
             let (s0, s1) = callee.slot_range;
             let (p0, p1) = callee.pred_range;
-            (warp.regs[s0 as usize..s1 as usize].to_vec(), warp.preds[p0 as usize..p1 as usize].to_vec())
+            (
+                warp.regs[s0 as usize..s1 as usize].to_vec(),
+                warp.preds[p0 as usize..p1 as usize].to_vec(),
+            )
         });
         let region = warp.regions.alloc(Region {
             rpc: g.pc + 1,
@@ -933,10 +1124,20 @@ impl<O: Observer> Block<'_, O> {
             parent: g.region,
             frame_base: g.frame_base,
             func: g.func,
-            call: Some(Box::new(CallState { call_pc: g.pc, saved })),
+            call: Some(Box::new(CallState {
+                call_pc: g.pc,
+                saved,
+            })),
             live: true,
         });
-        warp.groups[gi] = Group { pc: callee.base, mask: m, region, frame_base: new_base, func: f, wait: Wait::Runnable };
+        warp.groups[gi] = Group {
+            pc: callee.base,
+            mask: m,
+            region,
+            frame_base: new_base,
+            func: f,
+            wait: Wait::Runnable,
+        };
         Ok(())
     }
 
@@ -970,9 +1171,9 @@ impl<O: Observer> Block<'_, O> {
             lanes &= lanes - 1;
             let get = |mc: &MemCtx<'_>, i: usize, size: u32| -> u64 {
                 match args.get(i) {
-                    Some(ArgSrc::Frame { offset, size: s }) => {
-                        mc.read_local(l, frame_base + offset, (*s).min(size).min(8)).unwrap_or(0)
-                    }
+                    Some(ArgSrc::Frame { offset, size: s }) => mc
+                        .read_local(l, frame_base + offset, (*s).min(size).min(8))
+                        .unwrap_or(0),
                     Some(ArgSrc::Reg { slot, .. }) => mc_regs[*slot as usize][l as usize],
                     None => 0,
                 }
@@ -1002,7 +1203,9 @@ impl<O: Observer> Block<'_, O> {
                     let line = get(&mc, 2, 4) as u32;
                     let func = get(&mc, 3, 8);
                     let read = |mc: &mut MemCtx<'_>, a: u64| {
-                        mc.read_cstr(a, l, 4096).map(|b| String::from_utf8_lossy(&b).into_owned()).unwrap_or_default()
+                        mc.read_cstr(a, l, 4096)
+                            .map(|b| String::from_utf8_lossy(&b).into_owned())
+                            .unwrap_or_default()
                     };
                     Err(FaultKind::AssertionFailed {
                         message: read(&mut mc, msg),
@@ -1041,18 +1244,33 @@ impl<O: Observer> Block<'_, O> {
     }
 
     fn barrier(&mut self, w: usize, gi: usize, m: u32, bar: BarrierOp) {
-        let g = self.warps[w].groups[gi].clone();
+        let g = self.warps[w].groups[gi];
         let warp = &self.warps[w];
         let lane = first_lane(m);
         let id = (warp.regs[bar.id as usize][lane] & 15) as usize;
         let count = bar.count.map(|c| warp.regs[c as usize][lane] as u32);
         if O::ENABLED {
             let (func, inst, _) = self.origin(g.pc);
-            self.obs.on_barrier_arrive(&BarrierEvent { id: id as u32, count, lanes: m, warp: w as u32, block: self.idx, func, inst });
+            self.obs.on_barrier_arrive(&BarrierEvent {
+                id: id as u32,
+                count,
+                lanes: m,
+                warp: w as u32,
+                block: self.idx,
+                func,
+                inst,
+            });
         }
         let b = &mut self.barriers[id];
         if b.arrived == 0 {
-            *b = BarrierState { arrived: 0, count, popc: 0, all: true, any: false, first_pc: g.pc };
+            *b = BarrierState {
+                arrived: 0,
+                count,
+                popc: 0,
+                all: true,
+                any: false,
+                first_pc: g.pc,
+            };
         }
         b.arrived += m.count_ones();
         if count.is_some() {
@@ -1069,7 +1287,11 @@ impl<O: Observer> Block<'_, O> {
         } else {
             if m != g.mask {
                 self.warps[w].groups[gi].mask = m;
-                self.warps[w].groups.push(Group { pc: g.pc + 1, mask: g.mask & !m, ..g.clone() });
+                self.warps[w].groups.push(Group {
+                    pc: g.pc + 1,
+                    mask: g.mask & !m,
+                    ..g
+                });
             }
             self.warps[w].groups[gi].wait = Wait::Barrier { id: id as u32 };
         }
@@ -1093,16 +1315,30 @@ impl<O: Observer> Block<'_, O> {
                     continue;
                 }
                 let (pc, mask) = (g.pc, g.mask);
-                if let OpKind::Barrier(BarrierOp { red: Some((op, dst, _)), .. }) = &flat.ops[pc as usize].kind {
+                if let OpKind::Barrier(BarrierOp {
+                    red: Some((op, dst, _)),
+                    ..
+                }) = &flat.ops[pc as usize].kind
+                {
                     match (*op, *dst) {
-                        (BarrierRedOp::Popc, Dst::Reg(r)) => blend_mask(&mut warp.regs[r as usize], &[b.popc as u64; 32], mask),
+                        (BarrierRedOp::Popc, Dst::Reg(r)) => {
+                            blend_mask(&mut warp.regs[r as usize], &[b.popc as u64; 32], mask)
+                        }
                         (BarrierRedOp::And, Dst::Pred(p)) | (BarrierRedOp::Or, Dst::Pred(p)) => {
-                            let v = if (*op == BarrierRedOp::And && b.all) || (*op == BarrierRedOp::Or && b.any) { FULL } else { 0 };
+                            let v = if (*op == BarrierRedOp::And && b.all)
+                                || (*op == BarrierRedOp::Or && b.any)
+                            {
+                                FULL
+                            } else {
+                                0
+                            };
                             let q = &mut warp.preds[p as usize];
                             *q = (*q & !mask) | (v & mask);
                         }
                         (BarrierRedOp::And, Dst::Reg(r)) | (BarrierRedOp::Or, Dst::Reg(r)) => {
-                            let v = ((*op == BarrierRedOp::And && b.all) || (*op == BarrierRedOp::Or && b.any)) as u64;
+                            let v = ((*op == BarrierRedOp::And && b.all)
+                                || (*op == BarrierRedOp::Or && b.any))
+                                as u64;
                             blend_mask(&mut warp.regs[r as usize], &[v; 32], mask);
                         }
                         _ => {}
@@ -1155,12 +1391,23 @@ impl<O: Observer> Block<'_, O> {
                     Wait::Runnable => continue,
                     Wait::Barrier { id } => {
                         let b = &self.barriers[id as usize];
-                        WaitKind::Barrier { id, arrived: b.arrived, expected: b.count.unwrap_or(self.live_threads) }
+                        WaitKind::Barrier {
+                            id,
+                            arrived: b.arrived,
+                            expected: b.count.unwrap_or(self.live_threads),
+                        }
                     }
                     Wait::WarpSync { mask } => WaitKind::WarpSync { mask },
                 };
                 let (func, inst, source) = self.origin(g.pc);
-                out.push(Waiter { warp: w as u32, lanes: g.mask, func, inst, source, what });
+                out.push(Waiter {
+                    warp: w as u32,
+                    lanes: g.mask,
+                    func,
+                    inst,
+                    source,
+                    what,
+                });
             }
         }
         out
@@ -1168,7 +1415,11 @@ impl<O: Observer> Block<'_, O> {
 
     fn deadlock(&self) -> Fault {
         let waiting = self.waiters();
-        let exited = self.warps.iter().map(|w| w.exited.count_ones()).sum::<u32>();
+        let exited = self
+            .warps
+            .iter()
+            .map(|w| w.exited.count_ones())
+            .sum::<u32>();
         let first = waiting.first().cloned();
         let threads = self.cx.block[0] * self.cx.block[1] * self.cx.block[2];
         let exited = exited.min(threads);
@@ -1181,7 +1432,14 @@ impl<O: Observer> Block<'_, O> {
                     .map_or(0, |g| g.pc);
                 (wt.warp as usize, wt.lanes.trailing_zeros(), pc)
             }
-            None => (0, 0, self.barriers.iter().find(|b| b.arrived > 0).map_or(0, |b| b.first_pc)),
+            None => (
+                0,
+                0,
+                self.barriers
+                    .iter()
+                    .find(|b| b.arrived > 0)
+                    .map_or(0, |b| b.first_pc),
+            ),
         };
         self.fault_at(w, lane, pc, FaultKind::Deadlock { waiting, exited })
     }
@@ -1214,7 +1472,11 @@ fn merge_groups(groups: &mut Vec<Group>) {
 
 #[inline]
 fn first_lane(m: u32) -> usize {
-    if m == 0 { 0 } else { m.trailing_zeros() as usize }
+    if m == 0 {
+        0
+    } else {
+        m.trailing_zeros() as usize
+    }
 }
 
 #[inline]
@@ -1241,7 +1503,11 @@ fn emit_mem<O: Observer>(
     lanes: u32,
     size: u32,
 ) {
-    let (fi, inst) = flat.origin.get(pc as usize).copied().unwrap_or((0, InstId::new(0)));
+    let (fi, inst) = flat
+        .origin
+        .get(pc as usize)
+        .copied()
+        .unwrap_or((0, InstId::new(0)));
     let func = flat.funcs[fi as usize].id;
     fn event<'e>(
         kind: MemKind,
@@ -1300,7 +1566,12 @@ fn emit_mem<O: Observer>(
 }
 
 /// Formats one lane's `vprintf` call.
-fn printf_lane(mc: &mut MemCtx<'_>, lane: u32, fmt_addr: u64, buf: u64) -> Result<String, FaultKind> {
+fn printf_lane(
+    mc: &mut MemCtx<'_>,
+    lane: u32,
+    fmt_addr: u64,
+    buf: u64,
+) -> Result<String, FaultKind> {
     struct Args<'m, 'a> {
         mc: &'m mut MemCtx<'a>,
         lane: u32,
@@ -1311,7 +1582,9 @@ fn printf_lane(mc: &mut MemCtx<'_>, lane: u32, fmt_addr: u64, buf: u64) -> Resul
     impl crate::printf::ArgSource for Args<'_, '_> {
         fn next(&mut self, size: u32) -> Result<u64, String> {
             self.offset = self.offset.div_ceil(size as u64) * size as u64;
-            let v = self.mc.load_generic(self.base + self.offset, size, self.lane);
+            let v = self
+                .mc
+                .load_generic(self.base + self.offset, size, self.lane);
             self.offset += size as u64;
             v.map_err(|k| {
                 let msg = k.to_string();
@@ -1328,7 +1601,13 @@ fn printf_lane(mc: &mut MemCtx<'_>, lane: u32, fmt_addr: u64, buf: u64) -> Resul
         }
     }
     let fmt = mc.read_cstr(fmt_addr, lane, 1 << 16)?;
-    let mut args = Args { mc, lane, base: buf, offset: 0, fault: None };
+    let mut args = Args {
+        mc,
+        lane,
+        base: buf,
+        offset: 0,
+        fault: None,
+    };
     match crate::printf::format(&fmt, &mut args) {
         Ok(s) => Ok(s),
         Err(msg) => match args.fault {
@@ -1378,9 +1657,18 @@ fn special_value(
         S::LanemaskLt => (1u64 << lane) - 1,
         S::LanemaskGe => (!((1u64 << lane) - 1)) & 0xffff_ffff,
         S::LanemaskGt => (!((2u64 << lane) - 1)) & 0xffff_ffff,
-        S::Clock | S::ClockHi | S::Clock64 | S::GlobalTimer | S::GlobalTimerLo | S::GlobalTimerHi => 0,
-        S::TotalSmemSize => (flat.dynamic_shared_offset + cx.dynamic_shared as u64).max(flat.static_shared),
-        S::AggrSmemSize => (flat.dynamic_shared_offset + cx.dynamic_shared as u64).max(flat.static_shared),
+        S::Clock
+        | S::ClockHi
+        | S::Clock64
+        | S::GlobalTimer
+        | S::GlobalTimerLo
+        | S::GlobalTimerHi => 0,
+        S::TotalSmemSize => {
+            (flat.dynamic_shared_offset + cx.dynamic_shared as u64).max(flat.static_shared)
+        }
+        S::AggrSmemSize => {
+            (flat.dynamic_shared_offset + cx.dynamic_shared as u64).max(flat.static_shared)
+        }
         S::DynamicSmemSize => cx.dynamic_shared as u64,
         S::ReservedSmemOffsetBegin | S::ReservedSmemOffsetEnd | S::ReservedSmemOffsetCap => 0,
         S::EnvReg(_) | S::ReservedSmemOffset(_) => 0,

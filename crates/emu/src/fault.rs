@@ -40,7 +40,11 @@ pub enum FaultKind {
     },
     /// An access whose address is not a multiple of its size (PTX ISA §5.4.5 requires
     /// natural alignment).
-    Misaligned { space: MemSpace, address: u64, size: u32 },
+    Misaligned {
+        space: MemSpace,
+        address: u64,
+        size: u32,
+    },
     /// A store to read-only memory (constant or kernel parameter space).
     ReadOnly { space: MemSpace, address: u64 },
     /// A generic address that falls in no window (global, shared, local, const, param).
@@ -85,7 +89,11 @@ pub struct Waiter {
 pub enum WaitKind {
     /// `bar.sync`/`barrier.sync`/`bar.red` with this barrier id; `expected` threads
     /// (all non-exited threads of the block if the instruction gives no count).
-    Barrier { id: u32, arrived: u32, expected: u32 },
+    Barrier {
+        id: u32,
+        arrived: u32,
+        expected: u32,
+    },
     /// `bar.warp.sync` with this member mask.
     WarpSync { mask: u32 },
 }
@@ -146,7 +154,10 @@ impl fmt::Display for FaultKind {
                 Ok(())
             }
             FaultKind::BadCallTarget { address } => {
-                write!(f, "indirect call through {address:#x}, which is no function")
+                write!(
+                    f,
+                    "indirect call through {address:#x}, which is no function"
+                )
             }
             FaultKind::StackOverflow { bytes } => {
                 write!(f, "per-thread stack overflow ({bytes} bytes needed)")

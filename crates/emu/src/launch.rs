@@ -22,13 +22,21 @@ pub const MAX_BLOCK_THREADS: u32 = 1024;
 pub const MAX_REPORTED_FAULTS: usize = 64;
 
 /// Checks a launch configuration against the kernel and the hardware limits.
-pub fn validate(program: &Program, kernel: FuncId, params: &[u8], config: &LaunchConfig) -> Result<(), EmuError> {
+pub fn validate(
+    program: &Program,
+    kernel: FuncId,
+    params: &[u8],
+    config: &LaunchConfig,
+) -> Result<(), EmuError> {
     let bad = |m: String| Err(EmuError::InvalidLaunch(m));
     let Some(func) = program.functions.get(kernel) else {
         return bad(format!("{kernel} is not a function of the program"));
     };
     if !func.is_kernel() {
-        return bad(format!("`{}` is a device function (.func), not a kernel (.entry)", func.display_name()));
+        return bad(format!(
+            "`{}` is a device function (.func), not a kernel (.entry)",
+            func.display_name()
+        ));
     }
     if func.body.is_none() {
         return bad(format!("kernel `{}` has no body", func.display_name()));
@@ -36,20 +44,30 @@ pub fn validate(program: &Program, kernel: FuncId, params: &[u8], config: &Launc
     let [gx, gy, gz] = config.grid;
     let [bx, by, bz] = config.block;
     if gx == 0 || gy == 0 || gz == 0 {
-        return bad(format!("grid dimensions must be at least 1, got {gx}x{gy}x{gz}"));
+        return bad(format!(
+            "grid dimensions must be at least 1, got {gx}x{gy}x{gz}"
+        ));
     }
     if bx == 0 || by == 0 || bz == 0 {
-        return bad(format!("block dimensions must be at least 1, got {bx}x{by}x{bz}"));
+        return bad(format!(
+            "block dimensions must be at least 1, got {bx}x{by}x{bz}"
+        ));
     }
     if gx > i32::MAX as u32 || gy > 65535 || gz > 65535 {
-        return bad(format!("grid {gx}x{gy}x{gz} exceeds the limits (2^31-1, 65535, 65535)"));
+        return bad(format!(
+            "grid {gx}x{gy}x{gz} exceeds the limits (2^31-1, 65535, 65535)"
+        ));
     }
     if bx > 1024 || by > 1024 || bz > 64 {
-        return bad(format!("block {bx}x{by}x{bz} exceeds the per-dimension limits (1024, 1024, 64)"));
+        return bad(format!(
+            "block {bx}x{by}x{bz} exceeds the per-dimension limits (1024, 1024, 64)"
+        ));
     }
     let threads = bx as u64 * by as u64 * bz as u64;
     if threads > MAX_BLOCK_THREADS as u64 {
-        return bad(format!("a block of {bx}x{by}x{bz} = {threads} threads exceeds the limit of {MAX_BLOCK_THREADS}"));
+        return bad(format!(
+            "a block of {bx}x{by}x{bz} = {threads} threads exceeds the limit of {MAX_BLOCK_THREADS}"
+        ));
     }
     if let Some(req) = func.tuning.reqntid
         && req != config.block
@@ -95,7 +113,10 @@ pub fn validate(program: &Program, kernel: FuncId, params: &[u8], config: &Launc
 
 /// Places the module's `.global` variables in `memory` (once per memory: they keep
 /// their values across launches, as on a GPU), with their initialisers.
-fn place_globals(program: &Program, memory: &mut GlobalMemory) -> Result<GlobalPlacement, EmuError> {
+fn place_globals(
+    program: &Program,
+    memory: &mut GlobalMemory,
+) -> Result<GlobalPlacement, EmuError> {
     let mut placed = GlobalPlacement::new();
     let mut fresh: Vec<VarId> = Vec::new();
     for &v in &program.globals {
@@ -107,9 +128,16 @@ fn place_globals(program: &Program, memory: &mut GlobalMemory) -> Result<GlobalP
             placed.insert(v, a);
             continue;
         }
-        let size = var.size.or(var.init.as_ref().map(|i| i.bytes.len() as u64)).unwrap_or(0);
+        let size = var
+            .size
+            .or(var.init.as_ref().map(|i| i.bytes.len() as u64))
+            .unwrap_or(0);
         let addr = memory
-            .alloc_labeled(size.max(1), var.init.is_some(), Some(var.display_name().to_string()))
+            .alloc_labeled(
+                size.max(1),
+                var.init.is_some(),
+                Some(var.display_name().to_string()),
+            )
             .map_err(|e| EmuError::InvalidLaunch(format!("cannot place `{}`: {e}", var.name)))?;
         memory.define_symbol(&var.name, addr);
         placed.insert(v, addr);
@@ -125,7 +153,9 @@ fn place_globals(program: &Program, memory: &mut GlobalMemory) -> Result<GlobalP
                     Some(&a) => a,
                     None => continue,
                 },
-                Symbol::Func(f) => crate::exec::control::FUNC_ADDR_BASE + warpcheck_ir::EntityRef::index(f) as u64,
+                Symbol::Func(f) => {
+                    crate::exec::control::FUNC_ADDR_BASE + warpcheck_ir::EntityRef::index(f) as u64
+                }
             };
             let (at, n) = (r.offset as usize, r.size as usize);
             if let Some(slot) = bytes.get_mut(at..at + n) {
@@ -175,7 +205,11 @@ pub fn run_observed<F: ObserverFactory>(
     let [gx, gy, gz] = config.grid;
     let nblocks = gx as u64 * gy as u64 * gz as u64;
     let index = |i: u64| -> [u32; 3] {
-        [(i % gx as u64) as u32, ((i / gx as u64) % gy as u64) as u32, (i / (gx as u64 * gy as u64)) as u32]
+        [
+            (i % gx as u64) as u32,
+            ((i / gx as u64) % gy as u64) as u32,
+            (i / (gx as u64 * gy as u64)) as u32,
+        ]
     };
     let factory: &F = observers;
     let run_one = |state: &mut (Vec<WarpState>, Vec<u8>), i: u64| {

@@ -91,9 +91,16 @@
 //! operands, `min/max.relu`/`.xorsign`, `fma.relu`, vectors wider than 4 elements, and
 //! libdevice functions outside [`math`]'s table (`erf`, `sincos`, …).
 
+// Lane loops index several lane arrays by the lane number on purpose: that shape is the
+// one the compiler vectorises.
+#![allow(clippy::needless_range_loop)]
+// Faults are returned by value from the (cold) fault paths of the executor; boxing them
+// would add an allocation for no gain.
+#![allow(clippy::result_large_err)]
+
+pub mod args;
 mod block;
 mod calls;
-pub mod args;
 pub mod exec;
 pub mod fault;
 mod launch;
@@ -105,7 +112,9 @@ mod printf;
 pub mod translate;
 
 pub use fault::{EmuError, Fault, FaultKind, WaitKind, Waiter};
-pub use launch::{MAX_BLOCK_THREADS, MAX_REPORTED_FAULTS, MAX_SHARED_BYTES, run_observed, validate};
+pub use launch::{
+    MAX_BLOCK_THREADS, MAX_REPORTED_FAULTS, MAX_SHARED_BYTES, run_observed, validate,
+};
 pub use memory::{Allocation, DeviceAddr, GlobalMemory, MemoryError};
 pub use observer::{
     BarrierEvent, MemEvent, MemKind, NoObserver, NoObservers, Observer, ObserverFactory,

@@ -81,22 +81,124 @@ fn ri(x: i32) -> u64 {
     x as u32 as u64
 }
 
-macro_rules! f1 { ($n:literal, $f:expr) => { MathFn { name: $n, args: &[Ty::F32], ret: Ty::F32, f: |a| r32(($f)(a32(a, 0))) } } }
-macro_rules! f2 { ($n:literal, $f:expr) => { MathFn { name: $n, args: &[Ty::F32, Ty::F32], ret: Ty::F32, f: |a| r32(($f)(a32(a, 0), a32(a, 1))) } } }
-macro_rules! f3 { ($n:literal, $f:expr) => { MathFn { name: $n, args: &[Ty::F32, Ty::F32, Ty::F32], ret: Ty::F32, f: |a| r32(($f)(a32(a, 0), a32(a, 1), a32(a, 2))) } } }
-macro_rules! d1 { ($n:literal, $f:expr) => { MathFn { name: $n, args: &[Ty::F64], ret: Ty::F64, f: |a| r64(($f)(a64(a, 0))) } } }
-macro_rules! d2 { ($n:literal, $f:expr) => { MathFn { name: $n, args: &[Ty::F64, Ty::F64], ret: Ty::F64, f: |a| r64(($f)(a64(a, 0), a64(a, 1))) } } }
-macro_rules! d3 { ($n:literal, $f:expr) => { MathFn { name: $n, args: &[Ty::F64, Ty::F64, Ty::F64], ret: Ty::F64, f: |a| r64(($f)(a64(a, 0), a64(a, 1), a64(a, 2))) } } }
-macro_rules! i1 { ($n:literal, $f:expr) => { MathFn { name: $n, args: &[Ty::I32], ret: Ty::I32, f: |a| ri(($f)(ai(a, 0))) } } }
-macro_rules! i2 { ($n:literal, $f:expr) => { MathFn { name: $n, args: &[Ty::I32, Ty::I32], ret: Ty::I32, f: |a| ri(($f)(ai(a, 0), ai(a, 1))) } } }
-macro_rules! l1 { ($n:literal, $f:expr) => { MathFn { name: $n, args: &[Ty::I64], ret: Ty::I64, f: |a| ($f)(al(a, 0)) as u64 } } }
-macro_rules! l2 { ($n:literal, $f:expr) => { MathFn { name: $n, args: &[Ty::I64, Ty::I64], ret: Ty::I64, f: |a| ($f)(al(a, 0), al(a, 1)) as u64 } } }
+macro_rules! f1 {
+    ($n:literal, $f:expr) => {
+        MathFn {
+            name: $n,
+            args: &[Ty::F32],
+            ret: Ty::F32,
+            f: |a| r32(($f)(a32(a, 0))),
+        }
+    };
+}
+macro_rules! f2 {
+    ($n:literal, $f:expr) => {
+        MathFn {
+            name: $n,
+            args: &[Ty::F32, Ty::F32],
+            ret: Ty::F32,
+            f: |a| r32(($f)(a32(a, 0), a32(a, 1))),
+        }
+    };
+}
+macro_rules! f3 {
+    ($n:literal, $f:expr) => {
+        MathFn {
+            name: $n,
+            args: &[Ty::F32, Ty::F32, Ty::F32],
+            ret: Ty::F32,
+            f: |a| r32(($f)(a32(a, 0), a32(a, 1), a32(a, 2))),
+        }
+    };
+}
+macro_rules! d1 {
+    ($n:literal, $f:expr) => {
+        MathFn {
+            name: $n,
+            args: &[Ty::F64],
+            ret: Ty::F64,
+            f: |a| r64(($f)(a64(a, 0))),
+        }
+    };
+}
+macro_rules! d2 {
+    ($n:literal, $f:expr) => {
+        MathFn {
+            name: $n,
+            args: &[Ty::F64, Ty::F64],
+            ret: Ty::F64,
+            f: |a| r64(($f)(a64(a, 0), a64(a, 1))),
+        }
+    };
+}
+macro_rules! d3 {
+    ($n:literal, $f:expr) => {
+        MathFn {
+            name: $n,
+            args: &[Ty::F64, Ty::F64, Ty::F64],
+            ret: Ty::F64,
+            f: |a| r64(($f)(a64(a, 0), a64(a, 1), a64(a, 2))),
+        }
+    };
+}
+macro_rules! i1 {
+    ($n:literal, $f:expr) => {
+        MathFn {
+            name: $n,
+            args: &[Ty::I32],
+            ret: Ty::I32,
+            f: |a| ri(($f)(ai(a, 0))),
+        }
+    };
+}
+macro_rules! i2 {
+    ($n:literal, $f:expr) => {
+        MathFn {
+            name: $n,
+            args: &[Ty::I32, Ty::I32],
+            ret: Ty::I32,
+            f: |a| ri(($f)(ai(a, 0), ai(a, 1))),
+        }
+    };
+}
+macro_rules! l1 {
+    ($n:literal, $f:expr) => {
+        MathFn {
+            name: $n,
+            args: &[Ty::I64],
+            ret: Ty::I64,
+            f: |a| ($f)(al(a, 0)) as u64,
+        }
+    };
+}
+macro_rules! l2 {
+    ($n:literal, $f:expr) => {
+        MathFn {
+            name: $n,
+            args: &[Ty::I64, Ty::I64],
+            ret: Ty::I64,
+            f: |a| ($f)(al(a, 0), al(a, 1)) as u64,
+        }
+    };
+}
 
 fn fdim32(x: f32, y: f32) -> f32 {
-    if x > y { x - y } else if x.is_nan() || y.is_nan() { f32::NAN } else { 0.0 }
+    if x > y {
+        x - y
+    } else if x.is_nan() || y.is_nan() {
+        f32::NAN
+    } else {
+        0.0
+    }
 }
 fn fdim64(x: f64, y: f64) -> f64 {
-    if x > y { x - y } else if x.is_nan() || y.is_nan() { f64::NAN } else { 0.0 }
+    if x > y {
+        x - y
+    } else if x.is_nan() || y.is_nan() {
+        f64::NAN
+    } else {
+        0.0
+    }
 }
 fn fmod32(x: f32, y: f32) -> f32 {
     x % y
@@ -163,7 +265,11 @@ pub(crate) static MATH: &[MathFn] = &[
     f1!("__nv_roundf", round32),
     f1!("__nv_rintf", f32::round_ties_even),
     f1!("__nv_nearbyintf", f32::round_ties_even),
-    f1!("__nv_saturatef", |x: f32| if x.is_nan() { 0.0 } else { x.clamp(0.0, 1.0) }),
+    f1!("__nv_saturatef", |x: f32| if x.is_nan() {
+        0.0
+    } else {
+        x.clamp(0.0, 1.0)
+    }),
     f1!("__nv_frcp_rn", |x: f32| 1.0 / x),
     f2!("__nv_atan2f", f32::atan2),
     f2!("__nv_powf", f32::powf),
@@ -229,61 +335,239 @@ pub(crate) static MATH: &[MathFn] = &[
     d3!("__nv_fma", f64::mul_add),
     d3!("__nv_fma_rn", f64::mul_add),
     // ldexp and friends take an int.
-    MathFn { name: "__nv_ldexpf", args: &[Ty::F32, Ty::I32], ret: Ty::F32, f: |a| r32((a32(a, 0) as f64 * 2f64.powi(ai(a, 1).clamp(-400, 400))) as f32) },
-    MathFn { name: "__nv_ldexp", args: &[Ty::F64, Ty::I32], ret: Ty::F64, f: |a| r64(ldexp64(a64(a, 0), ai(a, 1))) },
-    MathFn { name: "__nv_powif", args: &[Ty::F32, Ty::I32], ret: Ty::F32, f: |a| r32(a32(a, 0).powi(ai(a, 1))) },
-    MathFn { name: "__nv_powi", args: &[Ty::F64, Ty::I32], ret: Ty::F64, f: |a| r64(a64(a, 0).powi(ai(a, 1))) },
+    MathFn {
+        name: "__nv_ldexpf",
+        args: &[Ty::F32, Ty::I32],
+        ret: Ty::F32,
+        f: |a| r32((a32(a, 0) as f64 * 2f64.powi(ai(a, 1).clamp(-400, 400))) as f32),
+    },
+    MathFn {
+        name: "__nv_ldexp",
+        args: &[Ty::F64, Ty::I32],
+        ret: Ty::F64,
+        f: |a| r64(ldexp64(a64(a, 0), ai(a, 1))),
+    },
+    MathFn {
+        name: "__nv_powif",
+        args: &[Ty::F32, Ty::I32],
+        ret: Ty::F32,
+        f: |a| r32(a32(a, 0).powi(ai(a, 1))),
+    },
+    MathFn {
+        name: "__nv_powi",
+        args: &[Ty::F64, Ty::I32],
+        ret: Ty::F64,
+        f: |a| r64(a64(a, 0).powi(ai(a, 1))),
+    },
     // Classification (int results).
-    MathFn { name: "__nv_isnanf", args: &[Ty::F32], ret: Ty::I32, f: |a| a32(a, 0).is_nan() as u64 },
-    MathFn { name: "__nv_isinff", args: &[Ty::F32], ret: Ty::I32, f: |a| a32(a, 0).is_infinite() as u64 },
-    MathFn { name: "__nv_finitef", args: &[Ty::F32], ret: Ty::I32, f: |a| a32(a, 0).is_finite() as u64 },
-    MathFn { name: "__nv_isnand", args: &[Ty::F64], ret: Ty::I32, f: |a| a64(a, 0).is_nan() as u64 },
-    MathFn { name: "__nv_isinfd", args: &[Ty::F64], ret: Ty::I32, f: |a| a64(a, 0).is_infinite() as u64 },
-    MathFn { name: "__nv_isfinited", args: &[Ty::F64], ret: Ty::I32, f: |a| a64(a, 0).is_finite() as u64 },
-    MathFn { name: "__nv_signbitf", args: &[Ty::F32], ret: Ty::I32, f: |a| a32(a, 0).is_sign_negative() as u64 },
-    MathFn { name: "__nv_signbitd", args: &[Ty::F64], ret: Ty::I32, f: |a| a64(a, 0).is_sign_negative() as u64 },
+    MathFn {
+        name: "__nv_isnanf",
+        args: &[Ty::F32],
+        ret: Ty::I32,
+        f: |a| a32(a, 0).is_nan() as u64,
+    },
+    MathFn {
+        name: "__nv_isinff",
+        args: &[Ty::F32],
+        ret: Ty::I32,
+        f: |a| a32(a, 0).is_infinite() as u64,
+    },
+    MathFn {
+        name: "__nv_finitef",
+        args: &[Ty::F32],
+        ret: Ty::I32,
+        f: |a| a32(a, 0).is_finite() as u64,
+    },
+    MathFn {
+        name: "__nv_isnand",
+        args: &[Ty::F64],
+        ret: Ty::I32,
+        f: |a| a64(a, 0).is_nan() as u64,
+    },
+    MathFn {
+        name: "__nv_isinfd",
+        args: &[Ty::F64],
+        ret: Ty::I32,
+        f: |a| a64(a, 0).is_infinite() as u64,
+    },
+    MathFn {
+        name: "__nv_isfinited",
+        args: &[Ty::F64],
+        ret: Ty::I32,
+        f: |a| a64(a, 0).is_finite() as u64,
+    },
+    MathFn {
+        name: "__nv_signbitf",
+        args: &[Ty::F32],
+        ret: Ty::I32,
+        f: |a| a32(a, 0).is_sign_negative() as u64,
+    },
+    MathFn {
+        name: "__nv_signbitd",
+        args: &[Ty::F64],
+        ret: Ty::I32,
+        f: |a| a64(a, 0).is_sign_negative() as u64,
+    },
     // Conversions and reinterpretations.
-    MathFn { name: "__nv_float2int_rn", args: &[Ty::F32], ret: Ty::I32, f: |a| ri(a32(a, 0).round_ties_even() as i32) },
-    MathFn { name: "__nv_float2int_rz", args: &[Ty::F32], ret: Ty::I32, f: |a| ri(a32(a, 0) as i32) },
-    MathFn { name: "__nv_float2int_rd", args: &[Ty::F32], ret: Ty::I32, f: |a| ri(a32(a, 0).floor() as i32) },
-    MathFn { name: "__nv_float2int_ru", args: &[Ty::F32], ret: Ty::I32, f: |a| ri(a32(a, 0).ceil() as i32) },
-    MathFn { name: "__nv_int2float_rn", args: &[Ty::I32], ret: Ty::F32, f: |a| r32(ai(a, 0) as f32) },
-    MathFn { name: "__nv_float_as_int", args: &[Ty::F32], ret: Ty::I32, f: |a| a.first().copied().unwrap_or(0) & 0xffff_ffff },
-    MathFn { name: "__nv_int_as_float", args: &[Ty::I32], ret: Ty::F32, f: |a| a.first().copied().unwrap_or(0) & 0xffff_ffff },
-    MathFn { name: "__nv_double2float_rn", args: &[Ty::F64], ret: Ty::F32, f: |a| r32(a64(a, 0) as f32) },
-    MathFn { name: "__nv_double_as_longlong", args: &[Ty::F64], ret: Ty::I64, f: |a| a.first().copied().unwrap_or(0) },
-    MathFn { name: "__nv_longlong_as_double", args: &[Ty::I64], ret: Ty::F64, f: |a| a.first().copied().unwrap_or(0) },
+    MathFn {
+        name: "__nv_float2int_rn",
+        args: &[Ty::F32],
+        ret: Ty::I32,
+        f: |a| ri(a32(a, 0).round_ties_even() as i32),
+    },
+    MathFn {
+        name: "__nv_float2int_rz",
+        args: &[Ty::F32],
+        ret: Ty::I32,
+        f: |a| ri(a32(a, 0) as i32),
+    },
+    MathFn {
+        name: "__nv_float2int_rd",
+        args: &[Ty::F32],
+        ret: Ty::I32,
+        f: |a| ri(a32(a, 0).floor() as i32),
+    },
+    MathFn {
+        name: "__nv_float2int_ru",
+        args: &[Ty::F32],
+        ret: Ty::I32,
+        f: |a| ri(a32(a, 0).ceil() as i32),
+    },
+    MathFn {
+        name: "__nv_int2float_rn",
+        args: &[Ty::I32],
+        ret: Ty::F32,
+        f: |a| r32(ai(a, 0) as f32),
+    },
+    MathFn {
+        name: "__nv_float_as_int",
+        args: &[Ty::F32],
+        ret: Ty::I32,
+        f: |a| a.first().copied().unwrap_or(0) & 0xffff_ffff,
+    },
+    MathFn {
+        name: "__nv_int_as_float",
+        args: &[Ty::I32],
+        ret: Ty::F32,
+        f: |a| a.first().copied().unwrap_or(0) & 0xffff_ffff,
+    },
+    MathFn {
+        name: "__nv_double2float_rn",
+        args: &[Ty::F64],
+        ret: Ty::F32,
+        f: |a| r32(a64(a, 0) as f32),
+    },
+    MathFn {
+        name: "__nv_double_as_longlong",
+        args: &[Ty::F64],
+        ret: Ty::I64,
+        f: |a| a.first().copied().unwrap_or(0),
+    },
+    MathFn {
+        name: "__nv_longlong_as_double",
+        args: &[Ty::I64],
+        ret: Ty::F64,
+        f: |a| a.first().copied().unwrap_or(0),
+    },
     // Integer intrinsics.
     i1!("__nv_popc", |x: i32| x.count_ones() as i32),
     i1!("__nv_clz", |x: i32| x.leading_zeros() as i32),
-    i1!("__nv_ffs", |x: i32| if x == 0 { 0 } else { x.trailing_zeros() as i32 + 1 }),
+    i1!("__nv_ffs", |x: i32| if x == 0 {
+        0
+    } else {
+        x.trailing_zeros() as i32 + 1
+    }),
     i1!("__nv_brev", |x: i32| x.reverse_bits()),
     i1!("__nv_abs", |x: i32| x.wrapping_abs()),
     i2!("__nv_min", |x: i32, y: i32| x.min(y)),
     i2!("__nv_max", |x: i32, y: i32| x.max(y)),
-    i2!("__nv_umin", |x: i32, y: i32| (x as u32).min(y as u32) as i32),
-    i2!("__nv_umax", |x: i32, y: i32| (x as u32).max(y as u32) as i32),
-    i2!("__nv_mulhi", |x: i32, y: i32| ((x as i64 * y as i64) >> 32) as i32),
-    i2!("__nv_umulhi", |x: i32, y: i32| ((x as u32 as u64 * y as u32 as u64) >> 32) as i32),
-    i2!("__nv_mul24", |x: i32, y: i32| ((x << 8 >> 8) as i64 * (y << 8 >> 8) as i64) as i32),
-    i2!("__nv_umul24", |x: i32, y: i32| ((x as u32 & 0xff_ffff) * (y as u32 & 0xff_ffff)) as i32),
-    i2!("__nv_hadd", |x: i32, y: i32| ((x as i64 + y as i64) >> 1) as i32),
-    i2!("__nv_rhadd", |x: i32, y: i32| ((x as i64 + y as i64 + 1) >> 1) as i32),
-    i2!("__nv_uhadd", |x: i32, y: i32| ((x as u32 as u64 + y as u32 as u64) >> 1) as i32),
-    i2!("__nv_urhadd", |x: i32, y: i32| ((x as u32 as u64 + y as u32 as u64 + 1) >> 1) as i32),
+    i2!("__nv_umin", |x: i32, y: i32| (x as u32).min(y as u32)
+        as i32),
+    i2!("__nv_umax", |x: i32, y: i32| (x as u32).max(y as u32)
+        as i32),
+    i2!("__nv_mulhi", |x: i32, y: i32| ((x as i64 * y as i64) >> 32)
+        as i32),
+    i2!(
+        "__nv_umulhi",
+        |x: i32, y: i32| ((x as u32 as u64 * y as u32 as u64) >> 32) as i32
+    ),
+    i2!(
+        "__nv_mul24",
+        |x: i32, y: i32| ((x << 8 >> 8) as i64 * (y << 8 >> 8) as i64) as i32
+    ),
+    i2!(
+        "__nv_umul24",
+        |x: i32, y: i32| ((x as u32 & 0xff_ffff) * (y as u32 & 0xff_ffff)) as i32
+    ),
+    i2!("__nv_hadd", |x: i32, y: i32| ((x as i64 + y as i64) >> 1)
+        as i32),
+    i2!(
+        "__nv_rhadd",
+        |x: i32, y: i32| ((x as i64 + y as i64 + 1) >> 1) as i32
+    ),
+    i2!(
+        "__nv_uhadd",
+        |x: i32, y: i32| ((x as u32 as u64 + y as u32 as u64) >> 1) as i32
+    ),
+    i2!(
+        "__nv_urhadd",
+        |x: i32, y: i32| ((x as u32 as u64 + y as u32 as u64 + 1) >> 1) as i32
+    ),
     l1!("__nv_llabs", |x: i64| x.wrapping_abs()),
-    MathFn { name: "__nv_popcll", args: &[Ty::I64], ret: Ty::I32, f: |a| al(a, 0).count_ones() as u64 },
-    MathFn { name: "__nv_clzll", args: &[Ty::I64], ret: Ty::I32, f: |a| al(a, 0).leading_zeros() as u64 },
-    MathFn { name: "__nv_ffsll", args: &[Ty::I64], ret: Ty::I32, f: |a| { let x = al(a, 0); if x == 0 { 0 } else { x.trailing_zeros() as u64 + 1 } } },
+    MathFn {
+        name: "__nv_popcll",
+        args: &[Ty::I64],
+        ret: Ty::I32,
+        f: |a| al(a, 0).count_ones() as u64,
+    },
+    MathFn {
+        name: "__nv_clzll",
+        args: &[Ty::I64],
+        ret: Ty::I32,
+        f: |a| al(a, 0).leading_zeros() as u64,
+    },
+    MathFn {
+        name: "__nv_ffsll",
+        args: &[Ty::I64],
+        ret: Ty::I32,
+        f: |a| {
+            let x = al(a, 0);
+            if x == 0 {
+                0
+            } else {
+                x.trailing_zeros() as u64 + 1
+            }
+        },
+    },
     l1!("__nv_brevll", |x: i64| x.reverse_bits()),
     l2!("__nv_llmin", |x: i64, y: i64| x.min(y)),
     l2!("__nv_llmax", |x: i64, y: i64| x.max(y)),
-    l2!("__nv_ullmin", |x: i64, y: i64| (x as u64).min(y as u64) as i64),
-    l2!("__nv_ullmax", |x: i64, y: i64| (x as u64).max(y as u64) as i64),
-    l2!("__nv_mul64hi", |x: i64, y: i64| ((x as i128 * y as i128) >> 64) as i64),
-    l2!("__nv_umul64hi", |x: i64, y: i64| ((x as u64 as u128 * y as u64 as u128) >> 64) as i64),
-    MathFn { name: "__nv_sad", args: &[Ty::I32, Ty::I32, Ty::I32], ret: Ty::I32, f: |a| ri((ai(a, 0) as i64 - ai(a, 1) as i64).unsigned_abs() as i32 + ai(a, 2)) },
-    MathFn { name: "__nv_usad", args: &[Ty::I32, Ty::I32, Ty::I32], ret: Ty::I32, f: |a| ri(((ai(a, 0) as u32).abs_diff(ai(a, 1) as u32)).wrapping_add(ai(a, 2) as u32) as i32) },
+    l2!("__nv_ullmin", |x: i64, y: i64| (x as u64).min(y as u64)
+        as i64),
+    l2!("__nv_ullmax", |x: i64, y: i64| (x as u64).max(y as u64)
+        as i64),
+    l2!(
+        "__nv_mul64hi",
+        |x: i64, y: i64| ((x as i128 * y as i128) >> 64) as i64
+    ),
+    l2!(
+        "__nv_umul64hi",
+        |x: i64, y: i64| ((x as u64 as u128 * y as u64 as u128) >> 64) as i64
+    ),
+    MathFn {
+        name: "__nv_sad",
+        args: &[Ty::I32, Ty::I32, Ty::I32],
+        ret: Ty::I32,
+        f: |a| ri((ai(a, 0) as i64 - ai(a, 1) as i64).unsigned_abs() as i32 + ai(a, 2)),
+    },
+    MathFn {
+        name: "__nv_usad",
+        args: &[Ty::I32, Ty::I32, Ty::I32],
+        ret: Ty::I32,
+        f: |a| {
+            ri(((ai(a, 0) as u32).abs_diff(ai(a, 1) as u32)).wrapping_add(ai(a, 2) as u32) as i32)
+        },
+    },
 ];
 
 fn ldexp64(x: f64, e: i32) -> f64 {
@@ -308,13 +592,25 @@ mod tests {
 
     #[test]
     fn exact_functions_are_exact() {
-        assert_eq!(call("__nv_sqrtf", &[2.0f32.to_bits() as u64]), 2.0f32.sqrt().to_bits() as u64);
-        assert_eq!(call("__nv_roundf", &[2.5f32.to_bits() as u64]), 3.0f32.to_bits() as u64);
-        assert_eq!(call("__nv_rintf", &[2.5f32.to_bits() as u64]), 2.0f32.to_bits() as u64);
+        assert_eq!(
+            call("__nv_sqrtf", &[2.0f32.to_bits() as u64]),
+            2.0f32.sqrt().to_bits() as u64
+        );
+        assert_eq!(
+            call("__nv_roundf", &[2.5f32.to_bits() as u64]),
+            3.0f32.to_bits() as u64
+        );
+        assert_eq!(
+            call("__nv_rintf", &[2.5f32.to_bits() as u64]),
+            2.0f32.to_bits() as u64
+        );
         assert_eq!(call("__nv_popc", &[0xff]), 8);
         assert_eq!(call("__nv_ffs", &[0b1000]), 4);
         assert_eq!(call("__nv_umulhi", &[0xffff_ffff, 2]), 1);
-        assert_eq!(f64::from_bits(call("__nv_ldexp", &[1.0f64.to_bits(), 10])), 1024.0);
+        assert_eq!(
+            f64::from_bits(call("__nv_ldexp", &[1.0f64.to_bits(), 10])),
+            1024.0
+        );
     }
 
     #[test]

@@ -133,7 +133,7 @@ impl Allocation {
     /// The caller guarantees `offset + size <= self.size` and `offset % size == 0`.
     #[inline]
     pub(crate) fn load(&self, offset: u64, size: u32) -> u64 {
-        debug_assert!(offset + size as u64 <= self.size && offset % size as u64 == 0);
+        debug_assert!(offset + size as u64 <= self.size && offset.is_multiple_of(size as u64));
         let p = self.byte_ptr().wrapping_add(offset as usize);
         // SAFETY: `p` is in bounds of `words` (checked by the caller against `size`, which
         // is at most the slice's byte length), naturally aligned for the width (the base is
@@ -152,7 +152,7 @@ impl Allocation {
     /// Stores the low `size` bytes of `value` at byte `offset` (same contract as `load`).
     #[inline]
     pub(crate) fn store(&self, offset: u64, size: u32, value: u64) {
-        debug_assert!(offset + size as u64 <= self.size && offset % size as u64 == 0);
+        debug_assert!(offset + size as u64 <= self.size && offset.is_multiple_of(size as u64));
         let p = self.byte_ptr().wrapping_add(offset as usize);
         // SAFETY: as in `load`.
         unsafe {
@@ -184,7 +184,9 @@ impl Allocation {
                     let a = AtomicU16::from_ptr(p as *mut u16);
                     let mut old = a.load(Relaxed);
                     loop {
-                        let Some(new) = rmw(old as u64) else { return old as u64 };
+                        let Some(new) = rmw(old as u64) else {
+                            return old as u64;
+                        };
                         match a.compare_exchange_weak(old, new as u16, Relaxed, Relaxed) {
                             Ok(_) => return old as u64,
                             Err(x) => old = x,
@@ -195,7 +197,9 @@ impl Allocation {
                     let a = AtomicU32::from_ptr(p as *mut u32);
                     let mut old = a.load(Relaxed);
                     loop {
-                        let Some(new) = rmw(old as u64) else { return old as u64 };
+                        let Some(new) = rmw(old as u64) else {
+                            return old as u64;
+                        };
                         match a.compare_exchange_weak(old, new as u32, Relaxed, Relaxed) {
                             Ok(_) => return old as u64,
                             Err(x) => old = x,
@@ -421,7 +425,8 @@ pub(crate) fn atomic_new_value(
         }
         (Add, AtomType::F64) => (f64::from_bits(old) + f64::from_bits(b)).to_bits(),
         (Add, AtomType::F16) => {
-            let s = half::f16::from_bits(old as u16).to_f32() + half::f16::from_bits(b as u16).to_f32();
+            let s =
+                half::f16::from_bits(old as u16).to_f32() + half::f16::from_bits(b as u16).to_f32();
             half::f16::from_f32(s).to_bits() as u64
         }
         (Add, AtomType::U16) => (old as u16).wrapping_add(b as u16) as u64,
@@ -509,18 +514,42 @@ mod tests {
         assert_eq!(resolve_generic(LOCAL_WINDOW + 8), GenericTarget::Local(8));
         assert_eq!(resolve_generic(SHARED_WINDOW), GenericTarget::Shared(0));
         assert_eq!(resolve_generic(CONST_WINDOW + 4), GenericTarget::Const(4));
-        assert_eq!(resolve_generic(GLOBAL_BASE + 4), GenericTarget::Global(GLOBAL_BASE + 4));
-        assert_eq!(resolve_generic(SHARED_WINDOW + WINDOW_SIZE), GenericTarget::None);
+        assert_eq!(
+            resolve_generic(GLOBAL_BASE + 4),
+            GenericTarget::Global(GLOBAL_BASE + 4)
+        );
+        assert_eq!(
+            resolve_generic(SHARED_WINDOW + WINDOW_SIZE),
+            GenericTarget::None
+        );
     }
 
     #[test]
     fn atomic_operations() {
-        assert_eq!(atomic_new_value(AtomOp::Inc, AtomType::U32, 5, 5, 0), Some(0));
-        assert_eq!(atomic_new_value(AtomOp::Inc, AtomType::U32, 4, 5, 0), Some(5));
-        assert_eq!(atomic_new_value(AtomOp::Dec, AtomType::U32, 0, 7, 0), Some(7));
-        assert_eq!(atomic_new_value(AtomOp::Dec, AtomType::U32, 9, 7, 0), Some(7));
-        assert_eq!(atomic_new_value(AtomOp::Dec, AtomType::U32, 3, 7, 0), Some(2));
-        assert_eq!(atomic_new_value(AtomOp::Cas, AtomType::U32, 3, 3, 9), Some(9));
+        assert_eq!(
+            atomic_new_value(AtomOp::Inc, AtomType::U32, 5, 5, 0),
+            Some(0)
+        );
+        assert_eq!(
+            atomic_new_value(AtomOp::Inc, AtomType::U32, 4, 5, 0),
+            Some(5)
+        );
+        assert_eq!(
+            atomic_new_value(AtomOp::Dec, AtomType::U32, 0, 7, 0),
+            Some(7)
+        );
+        assert_eq!(
+            atomic_new_value(AtomOp::Dec, AtomType::U32, 9, 7, 0),
+            Some(7)
+        );
+        assert_eq!(
+            atomic_new_value(AtomOp::Dec, AtomType::U32, 3, 7, 0),
+            Some(2)
+        );
+        assert_eq!(
+            atomic_new_value(AtomOp::Cas, AtomType::U32, 3, 3, 9),
+            Some(9)
+        );
         assert_eq!(atomic_new_value(AtomOp::Cas, AtomType::U32, 3, 4, 9), None);
         assert_eq!(
             atomic_new_value(AtomOp::Min, AtomType::S32, (-3i32) as u32 as u64, 2, 0),

@@ -20,7 +20,10 @@ pub enum MemKind {
     Load,
     Store,
     /// `atom` (returns the old value) or `red` (`returns_value == false`).
-    Atomic { op: AtomOp, returns_value: bool },
+    Atomic {
+        op: AtomOp,
+        returns_value: bool,
+    },
 }
 
 /// One warp-instruction's memory access in one state space.

@@ -104,11 +104,21 @@ pub(crate) enum UnOp {
     Popc(W),
     Clz(W),
     Brev(W),
-    Bfind { w: W, signed: bool, shiftamt: bool },
+    Bfind {
+        w: W,
+        signed: bool,
+        shiftamt: bool,
+    },
     FNeg(FSpec),
     FAbs(FSpec),
-    FSqrt { spec: FSpec, approx: bool },
-    FRcp { spec: FSpec, approx: bool },
+    FSqrt {
+        spec: FSpec,
+        approx: bool,
+    },
+    FRcp {
+        spec: FSpec,
+        approx: bool,
+    },
     FRsqrt(FSpec),
     FSin(FSpec),
     FCos(FSpec),
@@ -117,11 +127,21 @@ pub(crate) enum UnOp {
     FTanh(FSpec),
     /// Integer to integer: sign- or zero-extend from `from` bits, keep `to` bits,
     /// optionally saturating.
-    IntCvt { from: W, from_signed: bool, to: W, to_signed: bool, sat: bool },
+    IntCvt {
+        from: W,
+        from_signed: bool,
+        to: W,
+        to_signed: bool,
+        sat: bool,
+    },
     /// Any conversion involving a float.
     Cvt(crate::exec::cvt::CvtSpec),
     /// `cvta.space` (`to = false`: space to generic) / `cvta.to.space`.
-    Cvta { space: MemSpace, to: bool, w: W },
+    Cvta {
+        space: MemSpace,
+        to: bool,
+        w: W,
+    },
 }
 
 /// Binary lane operations `d = f(a, b)`.
@@ -130,49 +150,114 @@ pub(crate) enum BinOp {
     IAdd(W),
     ISub(W),
     IMulLo(W),
-    IMulHi { w: W, signed: bool },
-    IMulWide { w: W, signed: bool },
-    IDiv { w: W, signed: bool },
-    IRem { w: W, signed: bool },
-    IMin { w: W, signed: bool },
-    IMax { w: W, signed: bool },
+    IMulHi {
+        w: W,
+        signed: bool,
+    },
+    IMulWide {
+        w: W,
+        signed: bool,
+    },
+    IDiv {
+        w: W,
+        signed: bool,
+    },
+    IRem {
+        w: W,
+        signed: bool,
+    },
+    IMin {
+        w: W,
+        signed: bool,
+    },
+    IMax {
+        w: W,
+        signed: bool,
+    },
     And,
     Or,
     Xor,
     Shl(W),
-    Shr { w: W, signed: bool },
+    Shr {
+        w: W,
+        signed: bool,
+    },
     AddSatS32,
     SubSatS32,
-    Mul24 { hi: bool, signed: bool },
+    Mul24 {
+        hi: bool,
+        signed: bool,
+    },
     FAdd(FSpec),
     FSub(FSpec),
     FMul(FSpec),
-    FDiv { spec: FSpec, approx: bool },
-    FMin { spec: FSpec, nan: bool },
-    FMax { spec: FSpec, nan: bool },
+    FDiv {
+        spec: FSpec,
+        approx: bool,
+    },
+    FMin {
+        spec: FSpec,
+        nan: bool,
+    },
+    FMax {
+        spec: FSpec,
+        nan: bool,
+    },
     Copysign(FTy),
     /// `cvt.rn.f16x2.f32 d, a, b`: pack two converted floats (`a` in the upper half).
-    PackHalf2 { bf: bool, rnd: RoundingMode, relu: bool },
+    PackHalf2 {
+        bf: bool,
+        rnd: RoundingMode,
+        relu: bool,
+    },
 }
 
 /// Ternary lane operations `d = f(a, b, c)`.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) enum TernOp {
     IMadLo(W),
-    IMadHi { w: W, signed: bool, sat: bool },
-    IMadWide { w: W, signed: bool },
-    Mad24 { hi: bool, signed: bool },
-    Sad { w: W, signed: bool },
+    IMadHi {
+        w: W,
+        signed: bool,
+        sat: bool,
+    },
+    IMadWide {
+        w: W,
+        signed: bool,
+    },
+    Mad24 {
+        hi: bool,
+        signed: bool,
+    },
+    Sad {
+        w: W,
+        signed: bool,
+    },
     Fma(FSpec),
-    Bfe { w: W, signed: bool },
+    Bfe {
+        w: W,
+        signed: bool,
+    },
     Prmt(Option<PrmtMode>),
     Lop3(u8),
-    Shf { dir: ShfDirection, mode: ShfMode },
-    Dp4a { a_signed: bool, b_signed: bool },
-    Dp2a { hi: bool, a_signed: bool, b_signed: bool },
+    Shf {
+        dir: ShfDirection,
+        mode: ShfMode,
+    },
+    Dp4a {
+        a_signed: bool,
+        b_signed: bool,
+    },
+    Dp2a {
+        hi: bool,
+        a_signed: bool,
+        b_signed: bool,
+    },
     /// `slct.dty.s32 d, a, b, c`: `c >= 0 ? a : b`.
     SlctS32,
-    SlctF32 { ftz: bool },
+    SlctF32 {
+        ftz: bool,
+    },
     /// `fns.b32 d, mask, base, offset`.
     Fns,
 }
@@ -247,51 +332,184 @@ pub(crate) struct FlatOp {
 /// The op kinds.
 #[derive(Clone, Debug)]
 pub(crate) enum OpKind {
-    Un { f: UnOp, d: Slot, a: Slot },
-    Bin { f: BinOp, d: Slot, a: Slot, b: Slot },
-    Tern { f: TernOp, d: Slot, a: Slot, b: Slot, c: Slot },
+    Un {
+        f: UnOp,
+        d: Slot,
+        a: Slot,
+    },
+    Bin {
+        f: BinOp,
+        d: Slot,
+        a: Slot,
+        b: Slot,
+    },
+    Tern {
+        f: TernOp,
+        d: Slot,
+        a: Slot,
+        b: Slot,
+        c: Slot,
+    },
     /// `bfi d, a, b, pos, len`.
-    Bfi { w: W, d: Slot, a: Slot, b: Slot, pos: Slot, len: Slot },
+    Bfi {
+        w: W,
+        d: Slot,
+        a: Slot,
+        b: Slot,
+        pos: Slot,
+        len: Slot,
+    },
     /// Carry-chain arithmetic (§9.7.2): `add.cc`, `addc`, `sub.cc`, `subc`, `mad.cc`,
     /// `madc`. `cc` is the slot of the carry flag.
-    Carry { f: CarryOp, w: W, d: Slot, a: Slot, b: Slot, c: Slot, cc: Slot, cin: bool, cout: bool },
-    Setp { cmp: Cmp, p: Option<PSlot>, q: Option<PSlot>, a: Slot, b: Slot, combine: Option<(BoolOp, PSrc)> },
+    Carry {
+        f: CarryOp,
+        w: W,
+        d: Slot,
+        a: Slot,
+        b: Slot,
+        c: Slot,
+        cc: Slot,
+        cin: bool,
+        cout: bool,
+    },
+    Setp {
+        cmp: Cmp,
+        p: Option<PSlot>,
+        q: Option<PSlot>,
+        a: Slot,
+        b: Slot,
+        combine: Option<(BoolOp, PSrc)>,
+    },
     /// `set.cmp.dty`: all-ones / 1.0f (float destination) or zero.
-    Set { cmp: Cmp, float_dst: bool, d: Slot, a: Slot, b: Slot, combine: Option<(BoolOp, PSrc)> },
-    Selp { d: Slot, a: Slot, b: Slot, p: PSrc },
+    Set {
+        cmp: Cmp,
+        float_dst: bool,
+        d: Slot,
+        a: Slot,
+        b: Slot,
+        combine: Option<(BoolOp, PSrc)>,
+    },
+    Selp {
+        d: Slot,
+        a: Slot,
+        b: Slot,
+        p: PSrc,
+    },
     /// Predicate logic: `and/or/xor/not/mov.pred`.
-    PredLogic { op: PredOp, d: PSlot, a: PSrc, b: PSrc },
+    PredLogic {
+        op: PredOp,
+        d: PSlot,
+        a: PSrc,
+        b: PSrc,
+    },
     /// `setp.ne.b32`-like conversion of a register to a predicate is done by `Setp`;
     /// this writes a predicate from a register's low bit (`mov.pred p, imm` uses a
     /// constant predicate slot instead).
-    Testp { op: TestpOp, fty: FTy, d: PSlot, a: Slot },
+    Testp {
+        op: TestpOp,
+        fty: FTy,
+        d: PSlot,
+        a: Slot,
+    },
     /// `mov.b64 d, {a, b}`: pack `n` elements of `bits` each.
-    Pack { d: Slot, srcs: VecSlots, bits: u8 },
+    Pack {
+        d: Slot,
+        srcs: VecSlots,
+        bits: u8,
+    },
     /// `mov.b64 {a, b}, d`: unpack.
-    Unpack { dsts: VecSlots, a: Slot, bits: u8 },
-    Ld { shape: MemShape, dsts: VecSlots, addr: Addr },
-    St { shape: MemShape, srcs: VecSlots, addr: Addr },
-    Atom { space: MemSpace, op: AtomOp, ty: AtomType, size: u8, d: Option<Slot>, addr: Addr, b: Slot, c: Slot },
+    Unpack {
+        dsts: VecSlots,
+        a: Slot,
+        bits: u8,
+    },
+    Ld {
+        shape: MemShape,
+        dsts: VecSlots,
+        addr: Addr,
+    },
+    St {
+        shape: MemShape,
+        srcs: VecSlots,
+        addr: Addr,
+    },
+    Atom {
+        space: MemSpace,
+        op: AtomOp,
+        ty: AtomType,
+        size: u8,
+        d: Option<Slot>,
+        addr: Addr,
+        b: Slot,
+        c: Slot,
+    },
     /// The address of a frame variable: frame base + offset, as a local-space address.
-    FrameAddr { d: Slot, offset: u64 },
-    Isspacep { space: MemSpace, d: PSlot, a: Slot },
-    Clock { d: Slot, wide: bool },
-    Bra { target: u32, reconverge: u32 },
+    FrameAddr {
+        d: Slot,
+        offset: u64,
+    },
+    Isspacep {
+        space: MemSpace,
+        d: PSlot,
+        a: Slot,
+    },
+    Clock {
+        d: Slot,
+        wide: bool,
+    },
+    Bra {
+        target: u32,
+        reconverge: u32,
+    },
     /// `brx.idx`: jump to `targets[a]`.
-    BrxIdx { a: Slot, targets: Box<[u32]>, reconverge: u32 },
+    BrxIdx {
+        a: Slot,
+        targets: Box<[u32]>,
+        reconverge: u32,
+    },
     Call(Box<CallOp>),
     Ret,
     Exit,
     Trap,
     Barrier(BarrierOp),
-    WarpSync { mask: Slot },
+    WarpSync {
+        mask: Slot,
+    },
     /// `membermask` is kept for the checkers; the exchange itself reads every lane.
     #[allow(dead_code)]
-    Shfl { mode: ShflMode, d: Slot, p: Option<PSlot>, a: Slot, b: Slot, c: Slot, membermask: Slot },
-    Vote { mode: VoteMode, d: Dst, p: PSrc, membermask: Slot },
-    Match { mode: MatchMode, wide: bool, d: Slot, p: Option<PSlot>, a: Slot, membermask: Slot },
-    Redux { op: ReduxOp, signed: bool, d: Slot, a: Slot, membermask: Slot },
-    Activemask { d: Slot },
+    Shfl {
+        mode: ShflMode,
+        d: Slot,
+        p: Option<PSlot>,
+        a: Slot,
+        b: Slot,
+        c: Slot,
+        membermask: Slot,
+    },
+    Vote {
+        mode: VoteMode,
+        d: Dst,
+        p: PSrc,
+        membermask: Slot,
+    },
+    Match {
+        mode: MatchMode,
+        wide: bool,
+        d: Slot,
+        p: Option<PSlot>,
+        a: Slot,
+        membermask: Slot,
+    },
+    Redux {
+        op: ReduxOp,
+        signed: bool,
+        d: Slot,
+        a: Slot,
+        membermask: Slot,
+    },
+    Activemask {
+        d: Slot,
+    },
     /// Fences, prefetches, `nanosleep`, `pmevent`… no architectural effect here.
     Nop,
 }
@@ -362,6 +580,10 @@ mod tests {
 
     #[test]
     fn ops_stay_small() {
-        assert!(std::mem::size_of::<OpKind>() <= 48, "{}", std::mem::size_of::<OpKind>());
+        assert!(
+            std::mem::size_of::<OpKind>() <= 48,
+            "{}",
+            std::mem::size_of::<OpKind>()
+        );
     }
 }

@@ -22,7 +22,7 @@
 use std::collections::HashMap;
 
 use warpcheck_ir::modifiers::{
-    BarrierMode, IntRounding, MemSpace, MulMode, Mul24Mode, RoundingMode, VoteMode,
+    BarrierMode, IntRounding, MemSpace, Mul24Mode, MulMode, RoundingMode, VoteMode,
 };
 use warpcheck_ir::operand::{AddressBase, Symbol};
 use warpcheck_ir::symbols::VarRole;
@@ -240,7 +240,10 @@ fn live_at_entry(body: &warpcheck_ir::Body) -> Vec<Reg> {
         }
     }
     let entry = live_in.first().cloned().unwrap_or_default();
-    (0..nregs).filter(|&r| entry[r / 64] >> (r % 64) & 1 == 1).map(Reg::new).collect()
+    (0..nregs)
+        .filter(|&r| entry[r / 64] >> (r % 64) & 1 == 1)
+        .map(Reg::new)
+        .collect()
 }
 
 fn align_up(x: u64, a: u64) -> u64 {
@@ -371,7 +374,10 @@ impl Translator<'_> {
             .collect();
         for v in &consts {
             let var = self.program.variable(*v);
-            let size = var.size.or(var.init.as_ref().map(|i| i.bytes.len() as u64)).unwrap_or(0);
+            let size = var
+                .size
+                .or(var.init.as_ref().map(|i| i.bytes.len() as u64))
+                .unwrap_or(0);
             let off = align_up(bank.len() as u64, var.align as u64);
             bank.resize(off as usize, 0);
             self.vars.insert(*v, VarLoc::Const(off));
@@ -389,10 +395,11 @@ impl Translator<'_> {
             };
             for r in &init.relocations {
                 let target = match r.symbol {
-                    Symbol::Var(t) => match self.vars.get(&t).copied().or(self
-                        .globals
+                    Symbol::Var(t) => match self
+                        .vars
                         .get(&t)
-                        .map(|&a| VarLoc::Global(a)))
+                        .copied()
+                        .or(self.globals.get(&t).map(|&a| VarLoc::Global(a)))
                     {
                         Some(VarLoc::Global(a)) => a,
                         Some(VarLoc::Const(o)) if r.generic => crate::memory::CONST_WINDOW + o,
@@ -423,7 +430,9 @@ impl Translator<'_> {
             for &p in &func.params {
                 let var = self.program.variable(p);
                 if let VarRole::Param { offset: o, .. } = var.role {
-                    self.funcs[i].param_offsets.push((o, var.size.unwrap_or(0) as u32));
+                    self.funcs[i]
+                        .param_offsets
+                        .push((o, var.size.unwrap_or(0) as u32));
                     let loc = if kernel {
                         VarLoc::KernelParam(o)
                     } else {
@@ -439,7 +448,9 @@ impl Translator<'_> {
                     let var = self.program.variable(r);
                     if let VarRole::Return { offset: o, .. } = var.role {
                         self.vars.insert(r, VarLoc::Frame(ret_base + o));
-                        self.funcs[i].ret_offsets.push((ret_base + o, var.size.unwrap_or(0) as u32));
+                        self.funcs[i]
+                            .ret_offsets
+                            .push((ret_base + o, var.size.unwrap_or(0) as u32));
                         offset = offset.max(ret_base + o + var.size.unwrap_or(8));
                     }
                 }
@@ -532,15 +543,18 @@ impl Translator<'_> {
                 id,
                 is_kernel: func.is_kernel(),
             };
-            let kind = cx.translate(inst.op, body.operands_of(id), &block_pc).map_err(|e| {
-                match e {
-                    EmuError::Unsupported { what, location: None } => EmuError::Unsupported {
+            let kind = cx
+                .translate(inst.op, body.operands_of(id), &block_pc)
+                .map_err(|e| match e {
+                    EmuError::Unsupported {
+                        what,
+                        location: None,
+                    } => EmuError::Unsupported {
                         what,
                         location: Some(self.location(f, id)),
                     },
                     other => other,
-                }
-            })?;
+                })?;
             let guard = match inst.guard {
                 Some(g) => Some(PSrc {
                     slot: self.reg_slots[fi as usize][g.pred.index()],
@@ -568,7 +582,12 @@ impl Translator<'_> {
             .as_ref()
             .and_then(|b| b.inst_locs.get(id.index()).copied().flatten());
         match loc {
-            Some(l) => format!("{} ({} in {})", self.program.files.render(&l), id, func.display_name()),
+            Some(l) => format!(
+                "{} ({} in {})",
+                self.program.files.render(&l),
+                id,
+                func.display_name()
+            ),
             None => format!("{} in {}", id, func.display_name()),
         }
     }
@@ -642,9 +661,9 @@ impl InstCx<'_, '_> {
             Operand::SymbolAddress { symbol, offset } => {
                 match self.symbol_value(symbol, offset)? {
                     SymValue::Const(v) => Ok(self.t.const_slot(v)),
-                    SymValue::Frame(_) => unsupported(
-                        "the address of a .local or .param variable outside `mov`",
-                    ),
+                    SymValue::Frame(_) => {
+                        unsupported("the address of a .local or .param variable outside `mov`")
+                    }
                 }
             }
             ref other => unsupported(format!("operand {other:?} as a value")),
@@ -726,17 +745,16 @@ impl InstCx<'_, '_> {
             Some(&l) => Ok(l),
             None => {
                 let var = self.t.program.variable(v);
-                unsupported(format!(
-                    "variable `{}` in .{:?} space",
-                    var.name,
-                    var.space
-                ))
+                unsupported(format!("variable `{}` in .{:?} space", var.name, var.space))
             }
         }
     }
 
     fn vec_dsts(&self, op: &Operand) -> Result<VecSlots, EmuError> {
-        let mut v = VecSlots { n: 0, slots: [SINK; 4] };
+        let mut v = VecSlots {
+            n: 0,
+            slots: [SINK; 4],
+        };
         match *op {
             Operand::Vector(list) => {
                 let elems = self.body.list(list);
@@ -757,7 +775,10 @@ impl InstCx<'_, '_> {
     }
 
     fn vec_srcs(&mut self, op: &Operand, ty: Type) -> Result<VecSlots, EmuError> {
-        let mut v = VecSlots { n: 0, slots: [SINK; 4] };
+        let mut v = VecSlots {
+            n: 0,
+            slots: [SINK; 4],
+        };
         match *op {
             Operand::Vector(list) => {
                 let elems = self.body.list(list);
@@ -792,7 +813,13 @@ impl InstCx<'_, '_> {
                 } else {
                     space
                 };
-                Ok((space, Addr::Reg { slot, offset: a.offset }))
+                Ok((
+                    space,
+                    Addr::Reg {
+                        slot,
+                        offset: a.offset,
+                    },
+                ))
             }
             AddressBase::Absolute => Ok((space, Addr::Abs(a.offset as u64))),
             AddressBase::Var(v) => {
@@ -801,7 +828,11 @@ impl InstCx<'_, '_> {
                     VarLoc::KernelParam(o) => Ok((MemSpace::Param, Addr::Abs(o.wrapping_add(off)))),
                     VarLoc::Frame(o) => Ok((MemSpace::Local, Addr::Frame(o.wrapping_add(off)))),
                     VarLoc::Shared(o) => Ok((
-                        if space == MemSpace::Generic { MemSpace::Shared } else { space },
+                        if space == MemSpace::Generic {
+                            MemSpace::Shared
+                        } else {
+                            space
+                        },
                         Addr::Abs(if space == MemSpace::Generic {
                             crate::memory::SHARED_WINDOW + o + off
                         } else {
@@ -855,7 +886,13 @@ impl InstCx<'_, '_> {
             }};
         }
         Ok(match op {
-            Op::Add { cc, rounding, ftz, sat, ty } => {
+            Op::Add {
+                cc,
+                rounding,
+                ftz,
+                sat,
+                ty,
+            } => {
                 if cc {
                     self.carry(CarryOp::Add, ty, ops, false, true)?
                 } else if ty.is_float() {
@@ -866,7 +903,13 @@ impl InstCx<'_, '_> {
                     bin!(BinOp::IAdd(int_w(ty)), ty, ty)
                 }
             }
-            Op::Sub { cc, rounding, ftz, sat, ty } => {
+            Op::Sub {
+                cc,
+                rounding,
+                ftz,
+                sat,
+                ty,
+            } => {
                 if cc {
                     self.carry(CarryOp::Sub, ty, ops, false, true)?
                 } else if ty.is_float() {
@@ -880,13 +923,23 @@ impl InstCx<'_, '_> {
             Op::AddC { cc, ty } => self.carry(CarryOp::Add, ty, ops, true, cc)?,
             Op::SubC { cc, ty } => self.carry(CarryOp::Sub, ty, ops, true, cc)?,
             Op::MadC { mode, cc, ty } => self.carry(
-                if mode == Mul24Mode::Hi { CarryOp::MadHi } else { CarryOp::MadLo },
+                if mode == Mul24Mode::Hi {
+                    CarryOp::MadHi
+                } else {
+                    CarryOp::MadLo
+                },
                 ty,
                 ops,
                 true,
                 cc,
             )?,
-            Op::Mul { mode, rounding, ftz, sat, ty } => {
+            Op::Mul {
+                mode,
+                rounding,
+                ftz,
+                sat,
+                ty,
+            } => {
                 if ty.is_float() {
                     bin!(BinOp::FMul(fspec(ty, rounding, ftz, sat)?), ty, ty)
                 } else {
@@ -899,9 +952,20 @@ impl InstCx<'_, '_> {
                     }
                 }
             }
-            Op::Mad { mode, cc, rounding, ftz, sat, ty } => {
+            Op::Mad {
+                mode,
+                cc,
+                rounding,
+                ftz,
+                sat,
+                ty,
+            } => {
                 if cc {
-                    let f = if mode == Some(MulMode::Hi) { CarryOp::MadHi } else { CarryOp::MadLo };
+                    let f = if mode == Some(MulMode::Hi) {
+                        CarryOp::MadHi
+                    } else {
+                        CarryOp::MadLo
+                    };
                     self.carry(f, ty, ops, false, true)?
                 } else if ty.is_float() {
                     tern!(TernOp::Fma(fspec(ty, rounding, ftz, sat)?), ty, ty, ty)
@@ -919,7 +983,10 @@ impl InstCx<'_, '_> {
                 }
             }
             Op::Mul24 { mode, ty } => bin!(
-                BinOp::Mul24 { hi: mode == Mul24Mode::Hi, signed: ty.is_signed() },
+                BinOp::Mul24 {
+                    hi: mode == Mul24Mode::Hi,
+                    signed: ty.is_signed()
+                },
                 ty,
                 ty
             ),
@@ -927,21 +994,60 @@ impl InstCx<'_, '_> {
                 if sat {
                     return unsupported("mad24.hi.sat");
                 }
-                tern!(TernOp::Mad24 { hi: mode == Mul24Mode::Hi, signed: ty.is_signed() }, ty, ty, ty)
+                tern!(
+                    TernOp::Mad24 {
+                        hi: mode == Mul24Mode::Hi,
+                        signed: ty.is_signed()
+                    },
+                    ty,
+                    ty,
+                    ty
+                )
             }
-            Op::Sad { ty } => tern!(TernOp::Sad { w: int_w(ty), signed: ty.is_signed() }, ty, ty, ty),
-            Op::Div { approx, full, rounding, ftz, ty } => {
+            Op::Sad { ty } => tern!(
+                TernOp::Sad {
+                    w: int_w(ty),
+                    signed: ty.is_signed()
+                },
+                ty,
+                ty,
+                ty
+            ),
+            Op::Div {
+                approx,
+                full,
+                rounding,
+                ftz,
+                ty,
+            } => {
                 if ty.is_float() {
                     bin!(
-                        BinOp::FDiv { spec: fspec(ty, rounding, ftz, false)?, approx: approx || full },
+                        BinOp::FDiv {
+                            spec: fspec(ty, rounding, ftz, false)?,
+                            approx: approx || full
+                        },
                         ty,
                         ty
                     )
                 } else {
-                    bin!(BinOp::IDiv { w: int_w(ty), signed: ty.is_signed() }, ty, ty)
+                    bin!(
+                        BinOp::IDiv {
+                            w: int_w(ty),
+                            signed: ty.is_signed()
+                        },
+                        ty,
+                        ty
+                    )
                 }
             }
-            Op::Rem { ty } => bin!(BinOp::IRem { w: int_w(ty), signed: ty.is_signed() }, ty, ty),
+            Op::Rem { ty } => bin!(
+                BinOp::IRem {
+                    w: int_w(ty),
+                    signed: ty.is_signed()
+                },
+                ty,
+                ty
+            ),
             Op::Abs { ftz, ty } => {
                 if ty.is_float() {
                     un!(UnOp::FAbs(fspec(ty, None, ftz, false)?), ty)
@@ -956,18 +1062,41 @@ impl InstCx<'_, '_> {
                     un!(UnOp::INeg(int_w(ty)), ty)
                 }
             }
-            Op::Min { relu, ftz, nan, xorsign, ty, .. } | Op::Max { relu, ftz, nan, xorsign, ty, .. } => {
+            Op::Min {
+                relu,
+                ftz,
+                nan,
+                xorsign,
+                ty,
+                ..
+            }
+            | Op::Max {
+                relu,
+                ftz,
+                nan,
+                xorsign,
+                ty,
+                ..
+            } => {
                 if relu || xorsign {
                     return unsupported("min/max with .relu or .xorsign");
                 }
                 let is_min = matches!(op, Op::Min { .. });
                 if ty.is_float() {
                     let spec = fspec(ty, None, ftz, false)?;
-                    let f = if is_min { BinOp::FMin { spec, nan } } else { BinOp::FMax { spec, nan } };
+                    let f = if is_min {
+                        BinOp::FMin { spec, nan }
+                    } else {
+                        BinOp::FMax { spec, nan }
+                    };
                     bin!(f, ty, ty)
                 } else {
                     let (w, signed) = (int_w(ty), ty.is_signed());
-                    let f = if is_min { BinOp::IMin { w, signed } } else { BinOp::IMax { w, signed } };
+                    let f = if is_min {
+                        BinOp::IMin { w, signed }
+                    } else {
+                        BinOp::IMax { w, signed }
+                    };
                     bin!(f, ty, ty)
                 }
             }
@@ -975,20 +1104,45 @@ impl InstCx<'_, '_> {
             Op::Clz { ty } => un!(UnOp::Clz(int_w(ty)), ty),
             Op::Brev { ty } => un!(UnOp::Brev(int_w(ty)), ty),
             Op::Bfind { shiftamt, ty } => {
-                un!(UnOp::Bfind { w: int_w(ty), signed: ty.is_signed(), shiftamt }, ty)
+                un!(
+                    UnOp::Bfind {
+                        w: int_w(ty),
+                        signed: ty.is_signed(),
+                        shiftamt
+                    },
+                    ty
+                )
             }
             Op::Fns { .. } => tern!(TernOp::Fns, Type::B32, Type::U32, Type::S32),
-            Op::Bfe { ty } => tern!(TernOp::Bfe { w: int_w(ty), signed: ty.is_signed() }, ty, Type::U32, Type::U32),
+            Op::Bfe { ty } => tern!(
+                TernOp::Bfe {
+                    w: int_w(ty),
+                    signed: ty.is_signed()
+                },
+                ty,
+                Type::U32,
+                Type::U32
+            ),
             Op::Bfi { ty } => {
                 let d = self.dst(&o(0))?;
                 let a = self.src(&o(1), ty)?;
                 let b = self.src(&o(2), ty)?;
                 let pos = self.src(&o(3), Type::U32)?;
                 let len = self.src(&o(4), Type::U32)?;
-                OpKind::Bfi { w: int_w(ty), d, a, b, pos, len }
+                OpKind::Bfi {
+                    w: int_w(ty),
+                    d,
+                    a,
+                    b,
+                    pos,
+                    len,
+                }
             }
             Op::Dp4a { atype, btype } => tern!(
-                TernOp::Dp4a { a_signed: atype.is_signed(), b_signed: btype.is_signed() },
+                TernOp::Dp4a {
+                    a_signed: atype.is_signed(),
+                    b_signed: btype.is_signed()
+                },
                 Type::B32,
                 Type::B32,
                 Type::B32
@@ -1006,20 +1160,53 @@ impl InstCx<'_, '_> {
             Op::Testp { op: t, ty } => {
                 let d = self.pdst(&o(0))?.unwrap_or(PRED_FALSE);
                 let a = self.src(&o(1), ty)?;
-                OpKind::Testp { op: t, fty: fty(ty)?, d, a }
+                OpKind::Testp {
+                    op: t,
+                    fty: fty(ty)?,
+                    d,
+                    a,
+                }
             }
             Op::Copysign { ty } => bin!(BinOp::Copysign(fty(ty)?), ty, ty),
-            Op::Fma { rounding, ftz, sat, relu, ty } => {
+            Op::Fma {
+                rounding,
+                ftz,
+                sat,
+                relu,
+                ty,
+            } => {
                 if relu {
                     return unsupported("fma.relu");
                 }
                 tern!(TernOp::Fma(fspec(ty, rounding, ftz, sat)?), ty, ty, ty)
             }
-            Op::Rcp { approx, rounding, ftz, ty } => {
-                un!(UnOp::FRcp { spec: fspec(ty, rounding, ftz, false)?, approx }, ty)
+            Op::Rcp {
+                approx,
+                rounding,
+                ftz,
+                ty,
+            } => {
+                un!(
+                    UnOp::FRcp {
+                        spec: fspec(ty, rounding, ftz, false)?,
+                        approx
+                    },
+                    ty
+                )
             }
-            Op::Sqrt { approx, rounding, ftz, ty } => {
-                un!(UnOp::FSqrt { spec: fspec(ty, rounding, ftz, false)?, approx }, ty)
+            Op::Sqrt {
+                approx,
+                rounding,
+                ftz,
+                ty,
+            } => {
+                un!(
+                    UnOp::FSqrt {
+                        spec: fspec(ty, rounding, ftz, false)?,
+                        approx
+                    },
+                    ty
+                )
             }
             Op::Rsqrt { ftz, ty, .. } => un!(UnOp::FRsqrt(fspec(ty, None, ftz, false)?), ty),
             Op::Sin { ftz, ty, .. } => un!(UnOp::FSin(fspec(ty, None, ftz, false)?), ty),
@@ -1027,12 +1214,14 @@ impl InstCx<'_, '_> {
             Op::Lg2 { ftz, ty, .. } => un!(UnOp::FLg2(fspec(ty, None, ftz, false)?), ty),
             Op::Ex2 { ftz, ty, .. } => un!(UnOp::FEx2(fspec(ty, None, ftz, false)?), ty),
             Op::Tanh { ty, .. } => un!(UnOp::FTanh(fspec(ty, None, false, false)?), ty),
-            Op::Setp { cmp, bool_op, ftz, ty } => {
+            Op::Setp {
+                cmp,
+                bool_op,
+                ftz,
+                ty,
+            } => {
                 let (p, q) = match o(0) {
-                    Operand::Pair(p, q) => (
-                        p.map(|r| self.reg(r)),
-                        q.map(|r| self.reg(r)),
-                    ),
+                    Operand::Pair(p, q) => (p.map(|r| self.reg(r)), q.map(|r| self.reg(r))),
                     other => (self.pdst(&other)?, None),
                 };
                 let a = self.src(&o(1), ty)?;
@@ -1041,9 +1230,22 @@ impl InstCx<'_, '_> {
                     Some(bop) => Some((bop, self.psrc(&o(3))?)),
                     None => None,
                 };
-                OpKind::Setp { cmp: self.cmp(cmp, ty, ftz)?, p, q, a, b, combine }
+                OpKind::Setp {
+                    cmp: self.cmp(cmp, ty, ftz)?,
+                    p,
+                    q,
+                    a,
+                    b,
+                    combine,
+                }
             }
-            Op::Set { cmp, bool_op, ftz, dty, sty } => {
+            Op::Set {
+                cmp,
+                bool_op,
+                ftz,
+                dty,
+                sty,
+            } => {
                 let d = self.dst(&o(0))?;
                 let a = self.src(&o(1), sty)?;
                 let b = self.src(&o(2), sty)?;
@@ -1054,7 +1256,14 @@ impl InstCx<'_, '_> {
                 if dty != Type::F32 && dty.is_float() {
                     return unsupported(format!("set with destination .{dty}"));
                 }
-                OpKind::Set { cmp: self.cmp(cmp, sty, ftz)?, float_dst: dty == Type::F32, d, a, b, combine }
+                OpKind::Set {
+                    cmp: self.cmp(cmp, sty, ftz)?,
+                    float_dst: dty == Type::F32,
+                    d,
+                    a,
+                    b,
+                    combine,
+                }
             }
             Op::Selp { ty } => {
                 let d = self.dst(&o(0))?;
@@ -1094,7 +1303,12 @@ impl InstCx<'_, '_> {
                 if ty.is_pred() {
                     let d = self.pdst(&o(0))?.unwrap_or(PRED_FALSE);
                     let a = self.psrc(&o(1))?;
-                    OpKind::PredLogic { op: PredOp::Not, d, a, b: a }
+                    OpKind::PredLogic {
+                        op: PredOp::Not,
+                        d,
+                        a,
+                        b: a,
+                    }
                 } else {
                     un!(UnOp::Not(int_w(ty)), ty)
                 }
@@ -1107,9 +1321,18 @@ impl InstCx<'_, '_> {
                 };
                 tern!(TernOp::Lop3(lut), Type::B32, Type::B32, Type::B32)
             }
-            Op::Shf { dir, mode, .. } => tern!(TernOp::Shf { dir, mode }, Type::B32, Type::B32, Type::U32),
+            Op::Shf { dir, mode, .. } => {
+                tern!(TernOp::Shf { dir, mode }, Type::B32, Type::B32, Type::U32)
+            }
             Op::Shl { ty } => bin!(BinOp::Shl(int_w(ty)), ty, Type::U32),
-            Op::Shr { ty } => bin!(BinOp::Shr { w: int_w(ty), signed: ty.is_signed() }, ty, Type::U32),
+            Op::Shr { ty } => bin!(
+                BinOp::Shr {
+                    w: int_w(ty),
+                    signed: ty.is_signed()
+                },
+                ty,
+                Type::U32
+            ),
             Op::Mov { vec, ty } => self.mov(vec.is_some(), ty, &o(0), &o(1))?,
             Op::ShflSync { mode, .. } => {
                 let (d, p) = match o(0) {
@@ -1123,7 +1346,15 @@ impl InstCx<'_, '_> {
                 let b = self.src(&o(2), Type::B32)?;
                 let c = self.src(&o(3), Type::B32)?;
                 let membermask = self.src(&o(4), Type::B32)?;
-                OpKind::Shfl { mode, d, p, a, b, c, membermask }
+                OpKind::Shfl {
+                    mode,
+                    d,
+                    p,
+                    a,
+                    b,
+                    c,
+                    membermask,
+                }
             }
             Op::Prmt { mode, .. } => tern!(TernOp::Prmt(mode), Type::B32, Type::B32, Type::B32),
             Op::Ld { space, vec, ty, .. } | Op::Ldu { space, vec, ty } => {
@@ -1147,7 +1378,11 @@ impl InstCx<'_, '_> {
                     let v = self.param_value(off, shape.size as u32)?;
                     let v = extend(v, shape.size as u32 * 8, shape.signed, dst_bits);
                     let a = self.t.const_slot(v);
-                    return Ok(OpKind::Un { f: UnOp::Mov, d: dsts.slots[0], a });
+                    return Ok(OpKind::Un {
+                        f: UnOp::Mov,
+                        d: dsts.slots[0],
+                        a,
+                    });
                 }
                 OpKind::Ld { shape, dsts, addr }
             }
@@ -1157,13 +1392,21 @@ impl InstCx<'_, '_> {
                 if space == MemSpace::Param && self.is_kernel && matches!(addr, Addr::Abs(_)) {
                     return unsupported("a store to a kernel parameter");
                 }
-                OpKind::St { shape: mem_shape(space, ty, ty.bits())?, srcs, addr }
+                OpKind::St {
+                    shape: mem_shape(space, ty, ty.bits())?,
+                    srcs,
+                    addr,
+                }
             }
             Op::Prefetch { .. } | Op::Prefetchu { .. } => OpKind::Nop,
             Op::Isspacep { space } => {
                 let d = self.pdst(&o(0))?.unwrap_or(PRED_FALSE);
                 let a = self.src(&o(1), Type::U64)?;
-                OpKind::Isspacep { space: space_of(space), d, a }
+                OpKind::Isspacep {
+                    space: space_of(space),
+                    d,
+                    a,
+                }
             }
             Op::Cvta { to, space, ty } => {
                 // `cvta.local.u64 %SP, __local_depot0` takes a frame address.
@@ -1182,10 +1425,27 @@ impl InstCx<'_, '_> {
                 }
                 let a = self.src(&o(1), ty)?;
                 // Global addresses are generic addresses (`cvta.global` is the identity).
-                let f = if space == MemSpace::Global { UnOp::Mov } else { UnOp::Cvta { space: space_of(space), to, w } };
+                let f = if space == MemSpace::Global {
+                    UnOp::Mov
+                } else {
+                    UnOp::Cvta {
+                        space: space_of(space),
+                        to,
+                        w,
+                    }
+                };
                 OpKind::Un { f, d, a }
             }
-            Op::Cvt { irnd, rounding, ftz, sat, relu, satfinite, dty, sty } => {
+            Op::Cvt {
+                irnd,
+                rounding,
+                ftz,
+                sat,
+                relu,
+                satfinite,
+                dty,
+                sty,
+            } => {
                 if dty.is_packed() && sty == Type::F32 {
                     let _ = satfinite;
                     bin!(
@@ -1209,12 +1469,22 @@ impl InstCx<'_, '_> {
                         sty
                     )
                 } else {
-                    let spec = CvtSpec::new(dty, sty, irnd.map(int_rounding).or(rounding), ftz, sat, relu)
-                        .ok_or_else(|| EmuError::unsupported(format!("cvt.{dty}.{sty}")))?;
+                    let spec = CvtSpec::new(
+                        dty,
+                        sty,
+                        irnd.map(int_rounding).or(rounding),
+                        ftz,
+                        sat,
+                        relu,
+                    )
+                    .ok_or_else(|| EmuError::unsupported(format!("cvt.{dty}.{sty}")))?;
                     un!(UnOp::Cvt(spec), sty)
                 }
             }
-            Op::CpAsync { .. } | Op::CpAsyncCommitGroup {} | Op::CpAsyncWaitGroup {} | Op::CpAsyncWaitAll {} => {
+            Op::CpAsync { .. }
+            | Op::CpAsyncCommitGroup {}
+            | Op::CpAsyncWaitGroup {}
+            | Op::CpAsyncWaitAll {} => {
                 return unsupported(format!("`{}` (asynchronous copies)", op.name()));
             }
             Op::Tex { .. } | Op::Suld { .. } | Op::Sust { .. } => {
@@ -1224,7 +1494,10 @@ impl InstCx<'_, '_> {
                 let Operand::Label(target) = o(0) else {
                     return unsupported("branch without a label");
                 };
-                OpKind::Bra { target: block_pc(target), reconverge: self.reconverge(block_pc) }
+                OpKind::Bra {
+                    target: block_pc(target),
+                    reconverge: self.reconverge(block_pc),
+                }
             }
             Op::BrxIdx { .. } => {
                 let a = self.src(&o(0), Type::U32)?;
@@ -1237,7 +1510,11 @@ impl InstCx<'_, '_> {
                     .get(t as usize)
                     .ok_or_else(|| EmuError::Internal("missing branch table".into()))?;
                 let targets = table.targets.iter().map(|&b| block_pc(b)).collect();
-                OpKind::BrxIdx { a, targets, reconverge: self.reconverge(block_pc) }
+                OpKind::BrxIdx {
+                    a,
+                    targets,
+                    reconverge: self.reconverge(block_pc),
+                }
             }
             Op::Call { .. } => self.call(ops)?,
             Op::Ret { .. } => OpKind::Ret,
@@ -1246,7 +1523,8 @@ impl InstCx<'_, '_> {
             Op::Barrier { mode, red_op, .. } => {
                 let (mut i, red) = if mode == BarrierMode::Red {
                     let p = self.psrc(&o(ops.len().saturating_sub(1)))?;
-                    let op = red_op.ok_or_else(|| EmuError::unsupported("bar.red without an operation"))?;
+                    let op = red_op
+                        .ok_or_else(|| EmuError::unsupported("bar.red without an operation"))?;
                     let d = match o(0) {
                         Operand::Reg(r) if self.reg_ty(r).is_pred() => Dst::Pred(self.reg(r)),
                         Operand::Reg(r) => Dst::Reg(self.reg(r)),
@@ -1264,13 +1542,26 @@ impl InstCx<'_, '_> {
                     Operand::NegPred(_) => None,
                     other => Some(self.src(&other, Type::U32)?),
                 };
-                OpKind::Barrier(BarrierOp { mode, id, count, red })
+                OpKind::Barrier(BarrierOp {
+                    mode,
+                    id,
+                    count,
+                    red,
+                })
             }
-            Op::BarWarpSync {} => OpKind::WarpSync { mask: self.src(&o(0), Type::B32)? },
+            Op::BarWarpSync {} => OpKind::WarpSync {
+                mask: self.src(&o(0), Type::B32)?,
+            },
             Op::Membar { .. } | Op::Fence { .. } | Op::FenceProxy { .. } | Op::Nanosleep { .. } => {
                 OpKind::Nop
             }
-            Op::Atom { space, op: aop, ty, hint, .. } => {
+            Op::Atom {
+                space,
+                op: aop,
+                ty,
+                hint,
+                ..
+            } => {
                 let d = self.dst(&o(0))?;
                 let (space, addr) = self.addr(&o(1), space_of(space))?;
                 let b = self.src(&o(2), ty)?;
@@ -1281,13 +1572,33 @@ impl InstCx<'_, '_> {
                     SINK
                 };
                 let (aty, size) = atom_type(ty)?;
-                OpKind::Atom { space, op: aop, ty: aty, size, d: Some(d), addr, b, c }
+                OpKind::Atom {
+                    space,
+                    op: aop,
+                    ty: aty,
+                    size,
+                    d: Some(d),
+                    addr,
+                    b,
+                    c,
+                }
             }
-            Op::Red { space, op: aop, ty, .. } => {
+            Op::Red {
+                space, op: aop, ty, ..
+            } => {
                 let (space, addr) = self.addr(&o(0), space_of(space))?;
                 let b = self.src(&o(1), ty)?;
                 let (aty, size) = atom_type(ty)?;
-                OpKind::Atom { space, op: aop, ty: aty, size, d: None, addr, b, c: SINK }
+                OpKind::Atom {
+                    space,
+                    op: aop,
+                    ty: aty,
+                    size,
+                    d: None,
+                    addr,
+                    b,
+                    c: SINK,
+                }
             }
             Op::VoteSync { mode, .. } => {
                 let d = match o(0) {
@@ -1300,7 +1611,12 @@ impl InstCx<'_, '_> {
                 if mode == VoteMode::Ballot && matches!(d, Dst::Pred(_)) {
                     return unsupported("vote.ballot into a predicate");
                 }
-                OpKind::Vote { mode, d, p, membermask }
+                OpKind::Vote {
+                    mode,
+                    d,
+                    p,
+                    membermask,
+                }
             }
             Op::MatchSync { mode, ty, .. } => {
                 let (d, p) = match o(0) {
@@ -1312,14 +1628,29 @@ impl InstCx<'_, '_> {
                 };
                 let a = self.src(&o(1), ty)?;
                 let membermask = self.src(&o(2), Type::B32)?;
-                OpKind::Match { mode, wide: ty.bits() == 64, d, p, a, membermask }
+                OpKind::Match {
+                    mode,
+                    wide: ty.bits() == 64,
+                    d,
+                    p,
+                    a,
+                    membermask,
+                }
             }
-            Op::Activemask { .. } => OpKind::Activemask { d: self.dst(&o(0))? },
+            Op::Activemask { .. } => OpKind::Activemask {
+                d: self.dst(&o(0))?,
+            },
             Op::ReduxSync { op: rop, ty } => {
                 let d = self.dst(&o(0))?;
                 let a = self.src(&o(1), ty)?;
                 let membermask = self.src(&o(2), Type::B32)?;
-                OpKind::Redux { op: rop, signed: ty.is_signed(), d, a, membermask }
+                OpKind::Redux {
+                    op: rop,
+                    signed: ty.is_signed(),
+                    d,
+                    a,
+                    membermask,
+                }
             }
         })
     }
@@ -1349,7 +1680,12 @@ impl InstCx<'_, '_> {
         Ok(u64::from_le_bytes(buf))
     }
 
-    fn cmp(&self, op: warpcheck_ir::modifiers::CmpOp, ty: Type, ftz: bool) -> Result<Cmp, EmuError> {
+    fn cmp(
+        &self,
+        op: warpcheck_ir::modifiers::CmpOp,
+        ty: Type,
+        ftz: bool,
+    ) -> Result<Cmp, EmuError> {
         let kind = if ty.is_float() {
             CmpKind::Float(fty(ty)?)
         } else if ty.is_signed() {
@@ -1360,7 +1696,14 @@ impl InstCx<'_, '_> {
         Ok(Cmp { op, kind, ftz })
     }
 
-    fn carry(&mut self, f: CarryOp, ty: Type, ops: &[Operand], cin: bool, cout: bool) -> Result<OpKind, EmuError> {
+    fn carry(
+        &mut self,
+        f: CarryOp,
+        ty: Type,
+        ops: &[Operand],
+        cin: bool,
+        cout: bool,
+    ) -> Result<OpKind, EmuError> {
         let o = |i: usize| ops.get(i).copied().unwrap_or(Operand::Absent);
         let d = self.dst(&o(0))?;
         let a = self.src(&o(1), ty)?;
@@ -1370,14 +1713,29 @@ impl InstCx<'_, '_> {
         } else {
             SINK
         };
-        Ok(OpKind::Carry { f, w: int_w(ty), d, a, b, c, cc: CARRY, cin, cout })
+        Ok(OpKind::Carry {
+            f,
+            w: int_w(ty),
+            d,
+            a,
+            b,
+            c,
+            cc: CARRY,
+            cin,
+            cout,
+        })
     }
 
     fn mov(&mut self, vec: bool, ty: Type, d: &Operand, a: &Operand) -> Result<OpKind, EmuError> {
         if ty.is_pred() {
             let dp = self.pdst(d)?.unwrap_or(PRED_FALSE);
             let ap = self.psrc(a)?;
-            return Ok(OpKind::PredLogic { op: PredOp::Mov, d: dp, a: ap, b: ap });
+            return Ok(OpKind::PredLogic {
+                op: PredOp::Mov,
+                d: dp,
+                a: ap,
+                b: ap,
+            });
         }
         match (*d, *a) {
             (Operand::Vector(dl), Operand::Vector(al)) if vec => {
@@ -1406,22 +1764,38 @@ impl InstCx<'_, '_> {
                     _ => Type::B64,
                 };
                 let srcs = self.vec_srcs(a, elem_ty)?;
-                Ok(OpKind::Pack { d: dd, srcs, bits: bits as u8 })
+                Ok(OpKind::Pack {
+                    d: dd,
+                    srcs,
+                    bits: bits as u8,
+                })
             }
             (_, Operand::Special(s))
                 if matches!(
                     s.reg,
-                    SpecialReg::Clock | SpecialReg::ClockHi | SpecialReg::Clock64 | SpecialReg::GlobalTimer | SpecialReg::GlobalTimerLo | SpecialReg::GlobalTimerHi
+                    SpecialReg::Clock
+                        | SpecialReg::ClockHi
+                        | SpecialReg::Clock64
+                        | SpecialReg::GlobalTimer
+                        | SpecialReg::GlobalTimerLo
+                        | SpecialReg::GlobalTimerHi
                 ) =>
             {
-                Ok(OpKind::Clock { d: self.dst(d)?, wide: matches!(s.reg, SpecialReg::Clock64 | SpecialReg::GlobalTimer) })
+                Ok(OpKind::Clock {
+                    d: self.dst(d)?,
+                    wide: matches!(s.reg, SpecialReg::Clock64 | SpecialReg::GlobalTimer),
+                })
             }
             (_, Operand::SymbolAddress { symbol, offset }) => {
                 let dd = self.dst(d)?;
                 match self.symbol_value(symbol, offset)? {
                     SymValue::Const(v) => {
                         let a = self.t.const_slot(v);
-                        Ok(OpKind::Un { f: UnOp::Mov, d: dd, a })
+                        Ok(OpKind::Un {
+                            f: UnOp::Mov,
+                            d: dd,
+                            a,
+                        })
                     }
                     SymValue::Frame(off) => Ok(OpKind::FrameAddr { d: dd, offset: off }),
                 }
@@ -1429,7 +1803,11 @@ impl InstCx<'_, '_> {
             _ => {
                 let dd = self.dst(d)?;
                 let a = self.src(a, ty)?;
-                Ok(OpKind::Un { f: UnOp::Mov, d: dd, a })
+                Ok(OpKind::Un {
+                    f: UnOp::Mov,
+                    d: dd,
+                    a,
+                })
             }
         }
     }
@@ -1482,7 +1860,10 @@ impl InstCx<'_, '_> {
 
     fn arg_src(&mut self, op: &Operand) -> Result<ArgSrc, EmuError> {
         match *op {
-            Operand::SymbolAddress { symbol: Symbol::Var(v), .. } => {
+            Operand::SymbolAddress {
+                symbol: Symbol::Var(v),
+                ..
+            } => {
                 let var = self.t.program.variable(v);
                 let size = var.size.unwrap_or(0) as u32;
                 match self.var_loc(v)? {
@@ -1492,9 +1873,15 @@ impl InstCx<'_, '_> {
             }
             Operand::Reg(r) => {
                 let size = self.reg_ty(r).size();
-                Ok(ArgSrc::Reg { slot: self.reg(r), size })
+                Ok(ArgSrc::Reg {
+                    slot: self.reg(r),
+                    size,
+                })
             }
-            Operand::Imm(i) => Ok(ArgSrc::Reg { slot: self.t.const_slot(i.bits), size: 8 }),
+            Operand::Imm(i) => Ok(ArgSrc::Reg {
+                slot: self.t.const_slot(i.bits),
+                size: 8,
+            }),
             ref other => unsupported(format!("call argument {other:?}")),
         }
     }
@@ -1573,7 +1960,11 @@ fn mem_shape(space: MemSpace, ty: Type, dst_bits: u32) -> Result<MemShape, EmuEr
 
 /// Sign- or zero-extends a `from`-bit value into a `to`-bit register.
 pub(crate) fn extend(v: u64, from: u32, signed: bool, to: u32) -> u64 {
-    let v = if from >= 64 { v } else { v & ((1u64 << from) - 1) };
+    let v = if from >= 64 {
+        v
+    } else {
+        v & ((1u64 << from) - 1)
+    };
     let v = if signed && from < 64 {
         let shift = 64 - from;
         (((v << shift) as i64) >> shift) as u64

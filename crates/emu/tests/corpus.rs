@@ -12,8 +12,16 @@ fn vector_add() {
         let n = 1000;
         let (a, b) = (rand_f32(n, 1), rand_f32(n, 2));
         let mut m = GlobalMemory::new();
-        let (da, db, dc) = (buf_f32(&mut m, &a), buf_f32(&mut m, &b), buf_f32(&mut m, &vec![0.0; n]));
-        let prm = params(&p, k, &[A::Ptr(da), A::Ptr(db), A::Ptr(dc), A::I32(n as i32)]);
+        let (da, db, dc) = (
+            buf_f32(&mut m, &a),
+            buf_f32(&mut m, &b),
+            buf_f32(&mut m, &vec![0.0; n]),
+        );
+        let prm = params(
+            &p,
+            k,
+            &[A::Ptr(da), A::Ptr(db), A::Ptr(dc), A::I32(n as i32)],
+        );
         let out = run_clean(&p, k, &prm, &mut m, &config([4, 1, 1], [256, 1, 1]));
         let c = read_f32(&m, dc, n);
         let want: Vec<f32> = a.iter().zip(&b).map(|(x, y)| x + y).collect();

@@ -16,14 +16,40 @@ fn out_of_bounds_read_is_reported_at_its_line() {
         let p = compile("vector_add_bug_off_by_one.cu", opt);
         let k = kernel(&p, "vecAdd");
         let text = std::fs::read_to_string(corpus("vector_add_bug_off_by_one.cu")).unwrap();
-        let n: usize = text.split("--arg n=").nth(1).unwrap().split_whitespace().next().unwrap().parse().unwrap();
+        let n: usize = text
+            .split("--arg n=")
+            .nth(1)
+            .unwrap()
+            .split_whitespace()
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap();
         let mut m = GlobalMemory::new();
-        let (a, b, c) = (buf_f32(&mut m, &vec![1.0; n]), buf_f32(&mut m, &vec![2.0; n]), buf_f32(&mut m, &vec![0.0; n]));
+        let (a, b, c) = (
+            buf_f32(&mut m, &vec![1.0; n]),
+            buf_f32(&mut m, &vec![2.0; n]),
+            buf_f32(&mut m, &vec![0.0; n]),
+        );
         let prm = params(&p, k, &[A::Ptr(a), A::Ptr(b), A::Ptr(c), A::I32(n as i32)]);
         let grid = (n as u32).div_ceil(256) + 1;
         let out = run(&p, k, &prm, &mut m, &config([grid, 1, 1], [256, 1, 1])).unwrap();
-        let f = out.faults.first().unwrap_or_else(|| panic!("-O{opt}: no fault"));
-        assert!(matches!(f.kind, FaultKind::OutOfBounds { space: MemSpace::Global | MemSpace::Generic, size: 4, .. }), "{:?}", f.kind);
+        let f = out
+            .faults
+            .first()
+            .unwrap_or_else(|| panic!("-O{opt}: no fault"));
+        assert!(
+            matches!(
+                f.kind,
+                FaultKind::OutOfBounds {
+                    space: MemSpace::Global | MemSpace::Generic,
+                    size: 4,
+                    ..
+                }
+            ),
+            "{:?}",
+            f.kind
+        );
         assert_eq!(line_of(f), 14, "-O{opt}");
         // The faulting thread is the first one past the end.
         let t = f.block[0] * 256 + f.thread[0];
@@ -37,11 +63,18 @@ fn misaligned_vector_load_is_reported() {
         let p = compile("misaligned_bug_vector_load.cu", opt);
         let k = kernel(&p, "sumQuads");
         let mut m = GlobalMemory::new();
-        let (data, out) = (buf_f32(&mut m, &rand_f32(513, 3)), buf_f32(&mut m, &[0.0; 128]));
+        let (data, out) = (
+            buf_f32(&mut m, &rand_f32(513, 3)),
+            buf_f32(&mut m, &[0.0; 128]),
+        );
         let prm = params(&p, k, &[A::Ptr(data), A::Ptr(out), A::I32(128)]);
         let o = run(&p, k, &prm, &mut m, &config([1, 1, 1], [128, 1, 1])).unwrap();
         let f = &o.faults[0];
-        assert!(matches!(f.kind, FaultKind::Misaligned { size: 8 | 16, .. }), "-O{opt}: {:?}", f.kind);
+        assert!(
+            matches!(f.kind, FaultKind::Misaligned { size: 8 | 16, .. }),
+            "-O{opt}: {:?}",
+            f.kind
+        );
         assert_eq!(line_of(f), 15);
         assert_eq!((f.block, f.thread), ([0, 0, 0], [0, 0, 0]));
         assert_eq!(read_f32(&m, out, 128), vec![0.0; 128], "nothing was stored");
@@ -53,18 +86,34 @@ fn spin_loop_waiting_for_a_barrier_is_a_hang_with_both_locations() {
     let p = compile("spin_wait_bug_deadlock.cu", 3);
     let k = kernel(&p, "producerConsumer");
     let mut m = GlobalMemory::new();
-    let (i, o) = (buf_f32(&mut m, &rand_f32(32, 1)), buf_f32(&mut m, &[0.0; 32]));
+    let (i, o) = (
+        buf_f32(&mut m, &rand_f32(32, 1)),
+        buf_f32(&mut m, &[0.0; 32]),
+    );
     let prm = params(&p, k, &[A::Ptr(i), A::Ptr(o)]);
     let mut c = config([1, 1, 1], [64, 1, 1]);
     c.budget = 100_000;
     let out = run(&p, k, &prm, &mut m, &c).unwrap();
     let f = &out.faults[0];
-    let FaultKind::BudgetExhausted { budget, waiting } = &f.kind else { panic!("{:?}", f.kind) };
+    let FaultKind::BudgetExhausted { budget, waiting } = &f.kind else {
+        panic!("{:?}", f.kind)
+    };
     assert_eq!(*budget, 100_000);
     assert_eq!(line_of(f), 25, "the spinning loop");
     assert_eq!(waiting.len(), 1);
     assert_eq!(waiting[0].source.map(|s| s.line), Some(30), "the barrier");
-    assert!(matches!(waiting[0].what, WaitKind::Barrier { id: 0, arrived: 32, expected: 64 }), "{:?}", waiting[0].what);
+    assert!(
+        matches!(
+            waiting[0].what,
+            WaitKind::Barrier {
+                id: 0,
+                arrived: 32,
+                expected: 64
+            }
+        ),
+        "{:?}",
+        waiting[0].what
+    );
 }
 
 const HEADER: &str = ".version 7.0\n.target sm_80\n.address_size 64\n";
@@ -83,7 +132,10 @@ fn trap_and_budget() {
     let out = run(&p, k, &[0; 4], &mut m, &config([2, 1, 1], [32, 1, 1])).unwrap();
     assert_eq!(out.fault_count, 2, "one fault per block");
     assert_eq!(out.faults[0].kind, FaultKind::Trap);
-    assert_eq!((out.faults[0].thread, out.faults[1].block), ([5, 0, 0], [1, 0, 0]));
+    assert_eq!(
+        (out.faults[0].thread, out.faults[1].block),
+        ([5, 0, 0], [1, 0, 0])
+    );
     assert_eq!(out.faults[0].inst.as_u32(), 2);
 
     let p = ptx_kernel(".visible .entry spin() {\nL:\n bra.uni L;\n}\n");
@@ -91,7 +143,9 @@ fn trap_and_budget() {
     let mut c = config([1, 1, 1], [32, 1, 1]);
     c.budget = 1000;
     let out = run(&p, k, &[], &mut m, &c).unwrap();
-    assert!(matches!(out.faults[0].kind, FaultKind::BudgetExhausted { budget: 1000, ref waiting } if waiting.is_empty()));
+    assert!(
+        matches!(out.faults[0].kind, FaultKind::BudgetExhausted { budget: 1000, ref waiting } if waiting.is_empty())
+    );
 }
 
 #[test]
@@ -103,10 +157,18 @@ fn barriers_that_are_never_completed_deadlock() {
     let k = kernel(&p, "k");
     let mut m = GlobalMemory::new();
     let out = run(&p, k, &[], &mut m, &config([1, 1, 1], [64, 1, 1])).unwrap();
-    let FaultKind::Deadlock { waiting, exited } = &out.faults[0].kind else { panic!("{:?}", out.faults) };
+    let FaultKind::Deadlock { waiting, exited } = &out.faults[0].kind else {
+        panic!("{:?}", out.faults)
+    };
     assert_eq!(*exited, 0);
     assert_eq!(waiting.len(), 2);
-    let ids: Vec<_> = waiting.iter().map(|w| match w.what { WaitKind::Barrier { id, .. } => id, _ => 99 }).collect();
+    let ids: Vec<_> = waiting
+        .iter()
+        .map(|w| match w.what {
+            WaitKind::Barrier { id, .. } => id,
+            _ => 99,
+        })
+        .collect();
     assert!(ids.contains(&0) && ids.contains(&1));
     assert!(out.faults[0].kind.to_string().contains("deadlock"));
 }
@@ -120,7 +182,14 @@ fn exited_threads_release_barriers() {
     let k = kernel(&p, "k");
     let mut m = GlobalMemory::new();
     let out_buf = buf_u32(&mut m, &[0; 64]);
-    let o = run(&p, k, &out_buf.to_le_bytes(), &mut m, &config([1, 1, 1], [64, 1, 1])).unwrap();
+    let o = run(
+        &p,
+        k,
+        &out_buf.to_le_bytes(),
+        &mut m,
+        &config([1, 1, 1], [64, 1, 1]),
+    )
+    .unwrap();
     assert!(o.faults.is_empty(), "{:?}", o.faults);
     let v = read_u32(&m, out_buf, 64);
     assert_eq!(&v[..32], &[7; 32]);
@@ -134,8 +203,18 @@ fn stores_to_constant_memory_and_null_pointers_fault() {
     );
     let k = kernel(&p, "k");
     let mut m = GlobalMemory::new();
-    let o = run(&p, k, &0u64.to_le_bytes(), &mut m, &config([1, 1, 1], [32, 1, 1])).unwrap();
-    assert_eq!(o.faults[0].kind, FaultKind::BadGenericAddress { address: 0 });
+    let o = run(
+        &p,
+        k,
+        &0u64.to_le_bytes(),
+        &mut m,
+        &config([1, 1, 1], [32, 1, 1]),
+    )
+    .unwrap();
+    assert_eq!(
+        o.faults[0].kind,
+        FaultKind::BadGenericAddress { address: 0 }
+    );
 }
 
 #[test]
@@ -151,7 +230,12 @@ fn invalid_launches_are_errors() {
     assert!(e(c).contains("shared memory"));
     let f = p.function_by_name("f").unwrap();
     let mut m = GlobalMemory::new();
-    assert!(run(&p, f, &[], &mut m, &config([1, 1, 1], [1, 1, 1])).unwrap_err().to_string().contains("not a kernel"));
+    assert!(
+        run(&p, f, &[], &mut m, &config([1, 1, 1], [1, 1, 1]))
+            .unwrap_err()
+            .to_string()
+            .contains("not a kernel")
+    );
 }
 
 #[test]
@@ -161,7 +245,9 @@ fn unsupported_instructions_name_themselves() {
     );
     let k = kernel(&p, "k");
     let mut m = GlobalMemory::new();
-    let e = run(&p, k, &[0; 8], &mut m, &config([1, 1, 1], [1, 1, 1])).unwrap_err().to_string();
+    let e = run(&p, k, &[0; 8], &mut m, &config([1, 1, 1], [1, 1, 1]))
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("tex") && e.contains("inst1"), "{e}");
 }
 
@@ -181,10 +267,19 @@ fn failed_assert_is_a_fault_with_its_message() {
     let mut vals = vec![1u32; 32];
     vals[9] = (-4i32) as u32;
     let v = buf_u32(&mut m, &vals);
-    let out = run(&p, k, &params(&p, k, &[A::Ptr(v)]), &mut m, &config([1, 1, 1], [32, 1, 1])).unwrap();
+    let out = run(
+        &p,
+        k,
+        &params(&p, k, &[A::Ptr(v)]),
+        &mut m,
+        &config([1, 1, 1], [32, 1, 1]),
+    )
+    .unwrap();
     let _ = std::fs::remove_dir_all(&dir);
     let f = &out.faults[0];
-    let FaultKind::AssertionFailed { message, line, .. } = &f.kind else { panic!("{:?}", f.kind) };
+    let FaultKind::AssertionFailed { message, line, .. } = &f.kind else {
+        panic!("{:?}", f.kind)
+    };
     assert!(message.contains("v[i] >= 0"), "{message}");
     assert_eq!(*line, 4);
     assert_eq!(f.thread, [9, 0, 0]);

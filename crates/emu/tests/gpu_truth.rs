@@ -44,9 +44,17 @@ fn launches(text: &str) -> (Vec<Launch>, bool) {
         if let Some(rest) = line.strip_prefix("// warpcheck-expect:") {
             clean = rest.trim() == "clean";
         }
-        let Some(rest) = line.strip_prefix("// warpcheck-launch:") else { continue };
+        let Some(rest) = line.strip_prefix("// warpcheck-launch:") else {
+            continue;
+        };
         let words: Vec<&str> = rest.split_whitespace().collect();
-        let mut l = Launch { kernel: String::new(), grid: [1; 3], block: [1; 3], shared: 0, args: Vec::new() };
+        let mut l = Launch {
+            kernel: String::new(),
+            grid: [1; 3],
+            block: [1; 3],
+            shared: 0,
+            args: Vec::new(),
+        };
         let mut i = 0;
         while i < words.len() {
             match words[i] {
@@ -72,13 +80,19 @@ fn find_kernel(program: &Program, name: &str) -> Option<FuncId> {
             let f = program.function(k);
             f.name == name
                 || f.display_name() == name
-                || f.demangled.as_ref().is_some_and(|d| d.full.starts_with(&format!("{name}(")) || d.full.starts_with(&format!("void {name}(")))
+                || f.demangled.as_ref().is_some_and(|d| {
+                    d.full.starts_with(&format!("{name}("))
+                        || d.full.starts_with(&format!("void {name}("))
+                })
         })
         .collect();
     if let [one] = candidates.as_slice() {
         return Some(*one);
     }
-    let by_base: Vec<FuncId> = program.kernels().filter(|&k| program.function(k).display_name().starts_with(base)).collect();
+    let by_base: Vec<FuncId> = program
+        .kernels()
+        .filter(|&k| program.function(k).display_name().starts_with(base))
+        .collect();
     by_base.first().copied()
 }
 
@@ -114,10 +128,19 @@ struct Buffer {
 }
 
 /// Runs the file's launches; returns the buffers by name, or an error message.
-fn run_file(path: &Path, opt: u8, scheduling: Scheduling, threads: usize) -> Result<(HashMap<String, Buffer>, GlobalMemory, String), String> {
+fn run_file(
+    path: &Path,
+    opt: u8,
+    scheduling: Scheduling,
+    threads: usize,
+) -> Result<(HashMap<String, Buffer>, GlobalMemory, String), String> {
     let text = std::fs::read_to_string(path).unwrap();
     let (launches, _) = launches(&text);
-    let options = CompileOptions { opt_level: opt, compiler: CompilerChoice::Clang, ..CompileOptions::default() };
+    let options = CompileOptions {
+        opt_level: opt,
+        compiler: CompilerChoice::Clang,
+        ..CompileOptions::default()
+    };
     let module = warpcheck_front::compile(path, &options).map_err(|e| format!("compile: {e}"))?;
     let program = lower_ptx(&module.ptx);
     let mut memory = GlobalMemory::new();
@@ -125,7 +148,10 @@ fn run_file(path: &Path, opt: u8, scheduling: Scheduling, threads: usize) -> Res
     let mut printf = String::new();
     for l in &launches {
         let k = find_kernel(&program, &l.kernel).ok_or(format!("no kernel {}", l.kernel))?;
-        let sig = module.signatures.iter().find(|s| s.mangled_name == program.function(k).name);
+        let sig = module
+            .signatures
+            .iter()
+            .find(|s| s.mangled_name == program.function(k).name);
         let f = program.function(k);
         let args: Vec<_> = l.args.iter().map(|a| parse_arg(a).unwrap()).collect();
         let mut scalars = HashMap::new();
@@ -137,8 +163,12 @@ fn run_file(path: &Path, opt: u8, scheduling: Scheduling, threads: usize) -> Res
         let mut block = vec![0u8; f.param_space_size as usize];
         for (i, &p) in f.params.iter().enumerate() {
             let var = program.variable(p);
-            let VarRole::Param { offset, .. } = var.role else { continue };
-            let name = sig.and_then(|s| s.params.get(i)).map_or(format!("arg{i}"), |p| p.name.clone());
+            let VarRole::Param { offset, .. } = var.role else {
+                continue;
+            };
+            let name = sig
+                .and_then(|s| s.params.get(i))
+                .map_or(format!("arg{i}"), |p| p.name.clone());
             let Some(arg) = args.iter().find(|a| a.name == name) else {
                 return Err(format!("no argument for parameter {name}"));
             };
@@ -148,10 +178,27 @@ fn run_file(path: &Path, opt: u8, scheduling: Scheduling, threads: usize) -> Res
                     let addr = match buffers.get(&name) {
                         Some(b) => b.addr,
                         None => {
-                            let v = materialize(&name, *elem, len.as_ref(), init, &scalars, 0, Limits::default())?;
-                            let a = memory.alloc(v.bytes.len().max(1) as u64, v.initialized).unwrap();
+                            let v = materialize(
+                                &name,
+                                *elem,
+                                len.as_ref(),
+                                init,
+                                &scalars,
+                                0,
+                                Limits::default(),
+                            )?;
+                            let a = memory
+                                .alloc(v.bytes.len().max(1) as u64, v.initialized)
+                                .unwrap();
                             memory.write(a, &v.bytes).unwrap();
-                            buffers.insert(name.clone(), Buffer { elem: *elem, addr: a, len: v.len });
+                            buffers.insert(
+                                name.clone(),
+                                Buffer {
+                                    elem: *elem,
+                                    addr: a,
+                                    len: v.len,
+                                },
+                            );
                             a
                         }
                     };
@@ -178,24 +225,40 @@ fn run_file(path: &Path, opt: u8, scheduling: Scheduling, threads: usize) -> Res
 
 fn compare(name: &str, b: &Buffer, got: &[u8], want: &[u8]) -> Result<(), String> {
     if got.len() != want.len() {
-        return Err(format!("{name}: {} bytes, GPU has {}", got.len(), want.len()));
+        return Err(format!(
+            "{name}: {} bytes, GPU has {}",
+            got.len(),
+            want.len()
+        ));
     }
     let size = b.elem.size();
     let mut bad = 0;
     let mut first = String::new();
     for i in 0..b.len {
-        let (g, w) = (&got[i * size..(i + 1) * size], &want[i * size..(i + 1) * size]);
+        let (g, w) = (
+            &got[i * size..(i + 1) * size],
+            &want[i * size..(i + 1) * size],
+        );
         let ok = match b.elem {
             ElemType::F32 => {
-                let (g, w) = (f32::from_le_bytes(g.try_into().unwrap()), f32::from_le_bytes(w.try_into().unwrap()));
+                let (g, w) = (
+                    f32::from_le_bytes(g.try_into().unwrap()),
+                    f32::from_le_bytes(w.try_into().unwrap()),
+                );
                 g == w || (g.is_nan() && w.is_nan()) || (g - w).abs() <= 2e-4 * w.abs().max(1e-3)
             }
             ElemType::F64 => {
-                let (g, w) = (f64::from_le_bytes(g.try_into().unwrap()), f64::from_le_bytes(w.try_into().unwrap()));
+                let (g, w) = (
+                    f64::from_le_bytes(g.try_into().unwrap()),
+                    f64::from_le_bytes(w.try_into().unwrap()),
+                );
                 g == w || (g.is_nan() && w.is_nan()) || (g - w).abs() <= 1e-9 * w.abs().max(1e-6)
             }
             ElemType::F16 => {
-                let (g, w) = (half::f16::from_le_bytes(g.try_into().unwrap()).to_f32(), half::f16::from_le_bytes(w.try_into().unwrap()).to_f32());
+                let (g, w) = (
+                    half::f16::from_le_bytes(g.try_into().unwrap()).to_f32(),
+                    half::f16::from_le_bytes(w.try_into().unwrap()).to_f32(),
+                );
                 g == w || (g - w).abs() <= 2e-3 * w.abs().max(1e-2)
             }
             _ => g == w,
@@ -207,12 +270,24 @@ fn compare(name: &str, b: &Buffer, got: &[u8], want: &[u8]) -> Result<(), String
             bad += 1;
         }
     }
-    if bad > 0 { Err(format!("{name}: {bad} of {} elements differ ({first})", b.len)) } else { Ok(()) }
+    if bad > 0 {
+        Err(format!(
+            "{name}: {bad} of {} elements differ ({first})",
+            b.len
+        ))
+    } else {
+        Ok(())
+    }
 }
 
 fn truth_dirs() -> Vec<PathBuf> {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/gpu-truth");
-    let mut dirs: Vec<PathBuf> = std::fs::read_dir(&root).unwrap().filter_map(|e| e.ok()).map(|e| e.path()).filter(|p| p.is_dir()).collect();
+    let mut dirs: Vec<PathBuf> = std::fs::read_dir(&root)
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .map(|e| e.path())
+        .filter(|p| p.is_dir())
+        .collect();
     dirs.sort();
     dirs
 }
@@ -226,7 +301,9 @@ fn check_all(opt: u8, scheduling: Scheduling) {
         if only.as_ref().is_some_and(|o| !stem.contains(o.as_str())) {
             continue;
         }
-        let src = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/kernels").join(format!("{stem}.cu"));
+        let src = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("../../tests/kernels")
+            .join(format!("{stem}.cu"));
         let text = std::fs::read_to_string(&src).unwrap();
         let (_, clean) = launches(&text);
         let status = std::fs::read_to_string(dir.join("status.txt")).unwrap_or_default();
@@ -237,17 +314,25 @@ fn check_all(opt: u8, scheduling: Scheduling) {
                     continue;
                 }
                 if printf.contains("FAULT:") {
-                    failures.push(format!("{stem} -O{opt}: {}", printf.lines().find(|l| l.contains("FAULT")).unwrap_or("")));
+                    failures.push(format!(
+                        "{stem} -O{opt}: {}",
+                        printf.lines().find(|l| l.contains("FAULT")).unwrap_or("")
+                    ));
                     continue;
                 }
-                let expected_printf = status.strip_suffix("ok\n").or(status.strip_suffix("ok")).unwrap_or("");
+                let expected_printf = status
+                    .strip_suffix("ok\n")
+                    .or(status.strip_suffix("ok"))
+                    .unwrap_or("");
                 if !expected_printf.is_empty() && printf != expected_printf {
                     failures.push(format!("{stem} -O{opt}: printf output differs:\n--- emulator\n{printf}--- GPU\n{expected_printf}"));
                 }
                 let list = std::fs::read_to_string(dir.join("buffers.txt")).unwrap();
                 for line in list.lines() {
                     let parts: Vec<&str> = line.split_whitespace().collect();
-                    let [index, name, ..] = parts.as_slice() else { continue };
+                    let [index, name, ..] = parts.as_slice() else {
+                        continue;
+                    };
                     let Some(b) = buffers.get(*name) else {
                         failures.push(format!("{stem}: no buffer {name}"));
                         continue;
@@ -262,8 +347,16 @@ fn check_all(opt: u8, scheduling: Scheduling) {
             }
         }
     }
-    eprintln!("-O{opt}: {compared} buffers compared, {} failures", failures.len());
-    assert!(failures.is_empty(), "{} failures ({compared} buffers compared):\n{}", failures.len(), failures.join("\n"));
+    eprintln!(
+        "-O{opt}: {compared} buffers compared, {} failures",
+        failures.len()
+    );
+    assert!(
+        failures.is_empty(),
+        "{} failures ({compared} buffers compared):\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }
 
 #[test]
@@ -287,9 +380,17 @@ fn corpus_matches_gpu_with_independent_scheduling() {
 /// threads, for the racy kernels too (their races are within blocks).
 #[test]
 fn runs_are_deterministic_across_host_threads_and_repeatable_per_seed() {
-    let files = ["histogram_bug_nonatomic", "reduce_shared_bug_missing_sync", "printf_debug", "scan_hillis_steele_bug_in_place", "reduce_warp_sync_bug_no_syncwarp"];
+    let files = [
+        "histogram_bug_nonatomic",
+        "reduce_shared_bug_missing_sync",
+        "printf_debug",
+        "scan_hillis_steele_bug_in_place",
+        "reduce_warp_sync_bug_no_syncwarp",
+    ];
     for stem in files {
-        let src = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/kernels").join(format!("{stem}.cu"));
+        let src = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("../../tests/kernels")
+            .join(format!("{stem}.cu"));
         for scheduling in [Scheduling::LockStep, Scheduling::Independent { seed: 3 }] {
             let snapshot = |threads| {
                 let (buffers, memory, printf) = run_file(&src, 3, scheduling, threads).unwrap();
@@ -305,7 +406,11 @@ fn runs_are_deterministic_across_host_threads_and_repeatable_per_seed() {
                 (bytes, printf)
             };
             let one = snapshot(1);
-            assert_eq!(one, snapshot(2), "{stem} {scheduling:?}: 1 vs 2 host threads");
+            assert_eq!(
+                one,
+                snapshot(2),
+                "{stem} {scheduling:?}: 1 vs 2 host threads"
+            );
             assert_eq!(one, snapshot(2), "{stem} {scheduling:?}: repeated run");
         }
     }
@@ -316,17 +421,32 @@ fn runs_are_deterministic_across_host_threads_and_repeatable_per_seed() {
 #[test]
 fn opencl_kernels_run_cleanly() {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/kernels");
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir).unwrap().filter_map(|e| e.ok()).map(|e| e.path()).filter(|p| p.extension().is_some_and(|x| x == "cl")).collect();
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "cl"))
+        .collect();
     files.sort();
     assert!(files.len() >= 5);
     for file in files {
         for opt in [0, 3] {
-            let (buffers, memory, printf) = run_file(&file, opt, Scheduling::LockStep, 2).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
-            assert!(!printf.contains("FAULT"), "{} -O{opt}: {printf}", file.display());
+            let (buffers, memory, printf) = run_file(&file, opt, Scheduling::LockStep, 2)
+                .unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+            assert!(
+                !printf.contains("FAULT"),
+                "{} -O{opt}: {printf}",
+                file.display()
+            );
             if file.ends_with("vector_add.cl") {
                 let read = |n: &str| {
                     let b = &buffers[n];
-                    memory.read(b.addr, (b.len * 4) as u64).unwrap().chunks(4).map(|c| f32::from_le_bytes(c.try_into().unwrap())).collect::<Vec<f32>>()
+                    memory
+                        .read(b.addr, (b.len * 4) as u64)
+                        .unwrap()
+                        .chunks(4)
+                        .map(|c| f32::from_le_bytes(c.try_into().unwrap()))
+                        .collect::<Vec<f32>>()
                 };
                 let names: Vec<&String> = buffers.keys().collect();
                 assert_eq!(names.len(), 3, "{names:?}");

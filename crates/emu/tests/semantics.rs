@@ -15,13 +15,24 @@ fn run_out(body: &str, threads: u32) -> Vec<u32> {
     let p = lower_ptx(&format!("{HEADER}{body}"));
     let k = kernel(&p, "k");
     let mut results = Vec::new();
-    for scheduling in [Scheduling::LockStep, Scheduling::Independent { seed: 11 }, Scheduling::Independent { seed: 12 }] {
+    for scheduling in [
+        Scheduling::LockStep,
+        Scheduling::Independent { seed: 11 },
+        Scheduling::Independent { seed: 12 },
+    ] {
         let mut m = GlobalMemory::new();
         let out = buf_u32(&mut m, &vec![0; threads as usize]);
         let mut c = LaunchConfig::new([1, 1, 1], [threads, 1, 1]);
         c.scheduling = scheduling;
         let o = run(&p, k, &out.to_le_bytes(), &mut m, &c).unwrap();
-        assert!(o.faults.is_empty(), "{scheduling:?}: {:?}", o.faults.iter().map(|f| f.kind.to_string()).collect::<Vec<_>>());
+        assert!(
+            o.faults.is_empty(),
+            "{scheduling:?}: {:?}",
+            o.faults
+                .iter()
+                .map(|f| f.kind.to_string())
+                .collect::<Vec<_>>()
+        );
         results.push(read_u32(&m, out, threads as usize));
     }
     assert_eq!(results[0], results[1], "lock-step vs independent");
@@ -40,8 +51,12 @@ fn barrier_in_both_branches_of_a_divergent_if_is_one_barrier() {
         ".visible .entry k(.param .u64 out) {{\n .shared .align 4 .b32 s[32];\n{PROLOGUE} mov.u64 %rd4, s;\n mul.wide.u32 %rd5, %r1, 4;\n add.s64 %rd6, %rd4, %rd5;\n setp.lt.u32 %p1, %r1, 16;\n @%p1 bra LOW;\n bar.sync 0;\n ld.shared.u32 %r2, [%rd6+-64];\n bra.uni JOIN;\nLOW:\n add.u32 %r3, %r1, 100;\n st.shared.u32 [%rd6], %r3;\n bar.sync 0;\n mov.u32 %r2, 1;\nJOIN:\n st.global.u32 [%rd3], %r2;\n ret;\n}}\n"
     );
     let out = run_out(&body, 32);
-    for t in 0..32 {
-        assert_eq!(out[t], if t < 16 { 1 } else { t as u32 - 16 + 100 }, "thread {t}");
+    for (t, &v) in out.iter().enumerate() {
+        assert_eq!(
+            v,
+            if t < 16 { 1 } else { t as u32 - 16 + 100 },
+            "thread {t}"
+        );
     }
 }
 
@@ -59,7 +74,11 @@ fn nested_divergence_and_data_dependent_loops_reconverge() {
         if t % 2 == 1 && n >= 1 {
             want += 1000;
         }
-        assert_eq!(out[t as usize], want + 1_000_000, "thread {t}: the warp must have reconverged after the loop");
+        assert_eq!(
+            out[t as usize],
+            want + 1_000_000,
+            "thread {t}: the warp must have reconverged after the loop"
+        );
     }
 }
 
@@ -72,7 +91,11 @@ fn named_barriers_with_counts_and_arrive() {
     );
     let out = run_out(&body, 64);
     for t in 0..64u32 {
-        assert_eq!(out[t as usize], if t < 32 { 5 } else { (t - 32) * 3 }, "thread {t}");
+        assert_eq!(
+            out[t as usize],
+            if t < 32 { 5 } else { (t - 32) * 3 },
+            "thread {t}"
+        );
     }
 }
 
@@ -97,7 +120,14 @@ fn warp_collectives() {
     let k = kernel(&p, "k");
     let mut m = GlobalMemory::new();
     let out = buf_u32(&mut m, &[0; 160]);
-    let o = run(&p, k, &out.to_le_bytes(), &mut m, &LaunchConfig::new([1, 1, 1], [32, 1, 1])).unwrap();
+    let o = run(
+        &p,
+        k,
+        &out.to_le_bytes(),
+        &mut m,
+        &LaunchConfig::new([1, 1, 1], [32, 1, 1]),
+    )
+    .unwrap();
     assert!(o.faults.is_empty());
     let v = read_u32(&m, out, 160);
     for l in 0..32u32 {
@@ -106,7 +136,11 @@ fn warp_collectives() {
         assert_eq!(v[32 + i], 0xaaaa_aaaa, "ballot");
         assert_eq!(v[64 + i], 496, "redux");
         assert_eq!(v[96 + i], 0xf << (l / 4 * 4), "match");
-        assert_eq!(v[128 + i], 1 + (l < 31) as u32, "vote.all and shfl predicate");
+        assert_eq!(
+            v[128 + i],
+            1 + (l < 31) as u32,
+            "vote.all and shfl predicate"
+        );
     }
 }
 
@@ -120,7 +154,11 @@ fn warp_sync_reconverges_divergent_halves() {
     let out = run_out(&body, 32);
     for t in 0..32u32 {
         let other = t ^ 16;
-        assert_eq!(out[t as usize], other + if other < 16 { 700 } else { 500 }, "thread {t}");
+        assert_eq!(
+            out[t as usize],
+            other + if other < 16 { 700 } else { 500 },
+            "thread {t}"
+        );
     }
 }
 
@@ -145,7 +183,14 @@ fn float_rounding_modifiers() {
     let k = kernel(&p, "k");
     let mut m = GlobalMemory::new();
     let out = buf_u32(&mut m, &[0; 8]);
-    let o = run(&p, k, &out.to_le_bytes(), &mut m, &LaunchConfig::new([1, 1, 1], [1, 1, 1])).unwrap();
+    let o = run(
+        &p,
+        k,
+        &out.to_le_bytes(),
+        &mut m,
+        &LaunchConfig::new([1, 1, 1], [1, 1, 1]),
+    )
+    .unwrap();
     assert!(o.faults.is_empty(), "{:?}", o.faults);
     let v = read_u32(&m, out, 6);
     assert_eq!(v[0], 1.0f32.to_bits(), "rz");
@@ -219,9 +264,17 @@ fn observers_see_every_warp_access_in_its_space_at_o0_and_o3() {
         let mut f = CountsFactory::default();
         let o = run_observed(&p, k, &params(&p, k, &[A::Ptr(d)]), &mut m, &c, &mut f).unwrap();
         assert!(o.faults.is_empty());
-        assert_eq!(f.blocks, vec![[0, 0, 0], [1, 0, 0], [2, 0, 0], [3, 0, 0]], "merged in block order");
+        assert_eq!(
+            f.blocks,
+            vec![[0, 0, 0], [1, 0, 0], [2, 0, 0], [3, 0, 0]],
+            "merged in block order"
+        );
         // 4 blocks x 8 warps: one shared store and one shared load per warp, all lanes.
-        assert_eq!((f.total.shared_stores, f.total.shared_loads), (32, 32), "-O{opt}");
+        assert_eq!(
+            (f.total.shared_stores, f.total.shared_loads),
+            (32, 32),
+            "-O{opt}"
+        );
         assert_eq!(f.total.lanes_loaded, 1024);
         assert_eq!(f.total.global_stores, 32);
         assert_eq!(f.total.barrier_arrivals, 32);

@@ -31,9 +31,13 @@ pub(crate) const NO_REGION: u32 = u32::MAX;
 pub(crate) enum Wait {
     Runnable,
     /// At a CTA barrier (the group's pc is the barrier op).
-    Barrier { id: u32 },
+    Barrier {
+        id: u32,
+    },
     /// At `bar.warp.sync` with this member mask.
-    WarpSync { mask: u32 },
+    WarpSync {
+        mask: u32,
+    },
 }
 
 /// A set of lanes executing together.

@@ -81,21 +81,21 @@ impl CvtSpec {
     /// Converts one lane's bits.
     pub fn apply(&self, x: u64) -> u64 {
         match self.src {
-            CTy::Int { bits, signed } => self.from_int(x, bits, signed),
+            CTy::Int { bits, signed } => self.convert_int(x, bits, signed),
             CTy::F32 => {
                 let mut v = f32::from_bits(x as u32);
                 if self.ftz {
                     v = ftz32(v);
                 }
-                self.from_float(v as f64, Some(v))
+                self.convert_float(v as f64, Some(v))
             }
-            CTy::F64 => self.from_float(f64::from_bits(x), None),
-            CTy::F16 => self.from_float(half_to_f64(x as u16, false), None),
-            CTy::Bf16 => self.from_float(half_to_f64(x as u16, true), None),
+            CTy::F64 => self.convert_float(f64::from_bits(x), None),
+            CTy::F16 => self.convert_float(half_to_f64(x as u16, false), None),
+            CTy::Bf16 => self.convert_float(half_to_f64(x as u16, true), None),
         }
     }
 
-    fn from_int(&self, x: u64, bits: u8, signed: bool) -> u64 {
+    fn convert_int(&self, x: u64, bits: u8, signed: bool) -> u64 {
         let v: i128 = if signed {
             let shift = 64 - bits as u32;
             (((x << shift) as i64) >> shift) as i128
@@ -107,7 +107,11 @@ impl CvtSpec {
         match self.dst {
             CTy::F32 => {
                 let r = v as f32;
-                let err = if r.is_finite() { (v - r as i128).signum() as f32 } else { 0.0 };
+                let err = if r.is_finite() {
+                    (v - r as i128).signum() as f32
+                } else {
+                    0.0
+                };
                 let mut r = adjust32(r, err, self.rnd, true);
                 if self.sat {
                     r = sat32(r);
@@ -133,7 +137,7 @@ impl CvtSpec {
         }
     }
 
-    fn from_float(&self, v: f64, as_f32: Option<f32>) -> u64 {
+    fn convert_float(&self, v: f64, as_f32: Option<f32>) -> u64 {
         match self.dst {
             CTy::Int { bits, signed } => {
                 if v.is_nan() {
@@ -152,7 +156,11 @@ impl CvtSpec {
                 } else {
                     r as i128
                 };
-                let mask = if bits >= 64 { u64::MAX } else { (1u64 << bits) - 1 };
+                let mask = if bits >= 64 {
+                    u64::MAX
+                } else {
+                    (1u64 << bits) - 1
+                };
                 (i as u64) & mask
             }
             CTy::F32 => {
@@ -176,7 +184,11 @@ impl CvtSpec {
                 r.to_bits() as u64
             }
             CTy::F64 => {
-                let mut r = if self.integral { round_integral(v, self.rnd) } else { v };
+                let mut r = if self.integral {
+                    round_integral(v, self.rnd)
+                } else {
+                    v
+                };
                 if self.sat {
                     r = sat64(r);
                 }
@@ -184,7 +196,11 @@ impl CvtSpec {
             }
             CTy::F16 | CTy::Bf16 => {
                 let bf = self.dst == CTy::Bf16;
-                let mut v = if self.integral { round_integral(v, self.rnd) } else { v };
+                let mut v = if self.integral {
+                    round_integral(v, self.rnd)
+                } else {
+                    v
+                };
                 if self.sat {
                     v = sat64(v);
                 }
@@ -209,7 +225,14 @@ pub(crate) fn round_integral(v: f64, mode: RoundingMode) -> f64 {
 
 /// Integer-to-integer conversion with optional saturation (`cvt.sat.u8.s32` …).
 #[inline(always)]
-pub(crate) fn int_cvt(x: u64, from: u32, from_signed: bool, to: u32, to_signed: bool, sat: bool) -> u64 {
+pub(crate) fn int_cvt(
+    x: u64,
+    from: u32,
+    from_signed: bool,
+    to: u32,
+    to_signed: bool,
+    sat: bool,
+) -> u64 {
     let v: i128 = if from_signed {
         let shift = 64 - from;
         (((x << shift) as i64) >> shift) as i128
@@ -237,7 +260,9 @@ mod tests {
     use super::*;
 
     fn cvt(dst: Type, src: Type, rnd: Option<RoundingMode>, x: u64) -> u64 {
-        CvtSpec::new(dst, src, rnd, false, false, false).unwrap().apply(x)
+        CvtSpec::new(dst, src, rnd, false, false, false)
+            .unwrap()
+            .apply(x)
     }
 
     #[test]
@@ -246,37 +271,72 @@ mod tests {
         let f = |x: f32| x.to_bits() as u64;
         assert_eq!(cvt(Type::S32, Type::F32, Some(Rz), f(f32::NAN)), 0);
         assert_eq!(cvt(Type::S32, Type::F32, Some(Rz), f(3e9)), i32::MAX as u64);
-        assert_eq!(cvt(Type::S32, Type::F32, Some(Rz), f(-3e9)), i32::MIN as u32 as u64);
+        assert_eq!(
+            cvt(Type::S32, Type::F32, Some(Rz), f(-3e9)),
+            i32::MIN as u32 as u64
+        );
         assert_eq!(cvt(Type::U32, Type::F32, Some(Rz), f(-5.0)), 0);
         assert_eq!(cvt(Type::S32, Type::F32, Some(Rn), f(2.5)), 2);
         assert_eq!(cvt(Type::S32, Type::F32, Some(Rn), f(3.5)), 4);
-        assert_eq!(cvt(Type::S32, Type::F32, Some(Rm), f(-2.5)), (-3i32) as u32 as u64);
+        assert_eq!(
+            cvt(Type::S32, Type::F32, Some(Rm), f(-2.5)),
+            (-3i32) as u32 as u64
+        );
         assert_eq!(cvt(Type::S32, Type::F32, Some(Rp), f(2.1)), 3);
         assert_eq!(cvt(Type::U8, Type::F32, Some(Rn), f(300.0)), 255);
-        assert_eq!(cvt(Type::S64, Type::F64, Some(Rz), 1e300f64.to_bits()), i64::MAX as u64);
+        assert_eq!(
+            cvt(Type::S64, Type::F64, Some(Rz), 1e300f64.to_bits()),
+            i64::MAX as u64
+        );
     }
 
     #[test]
     fn int_to_float_rounding() {
         use RoundingMode::*;
         let big = (1u64 << 24) + 1;
-        assert_eq!(cvt(Type::F32, Type::U32, Some(Rn), big), (16777216.0f32).to_bits() as u64);
-        assert_eq!(cvt(Type::F32, Type::U32, Some(Rp), big), (16777218.0f32).to_bits() as u64);
         assert_eq!(
-            cvt(Type::F32, Type::S32, Some(Rm), (-(big as i64)) as u64 & 0xffff_ffff),
+            cvt(Type::F32, Type::U32, Some(Rn), big),
+            (16777216.0f32).to_bits() as u64
+        );
+        assert_eq!(
+            cvt(Type::F32, Type::U32, Some(Rp), big),
+            (16777218.0f32).to_bits() as u64
+        );
+        assert_eq!(
+            cvt(
+                Type::F32,
+                Type::S32,
+                Some(Rm),
+                (-(big as i64)) as u64 & 0xffff_ffff
+            ),
             (-16777218.0f32).to_bits() as u64
         );
-        assert_eq!(cvt(Type::F16, Type::F32, Some(Rn), 1.0f32.to_bits() as u64), 0x3c00);
-        assert_eq!(cvt(Type::F32, Type::F16, None, 0x3c00), 1.0f32.to_bits() as u64);
-        assert_eq!(cvt(Type::F32, Type::F32, Some(Rm), (-1.5f32).to_bits() as u64), (-2.0f32).to_bits() as u64);
+        assert_eq!(
+            cvt(Type::F16, Type::F32, Some(Rn), 1.0f32.to_bits() as u64),
+            0x3c00
+        );
+        assert_eq!(
+            cvt(Type::F32, Type::F16, None, 0x3c00),
+            1.0f32.to_bits() as u64
+        );
+        assert_eq!(
+            cvt(Type::F32, Type::F32, Some(Rm), (-1.5f32).to_bits() as u64),
+            (-2.0f32).to_bits() as u64
+        );
     }
 
     #[test]
     fn integer_conversions() {
         assert_eq!(int_cvt(0xffff_ffff, 32, true, 64, true, false), u64::MAX);
-        assert_eq!(int_cvt(0xffff_ffff, 32, false, 64, false, false), 0xffff_ffff);
+        assert_eq!(
+            int_cvt(0xffff_ffff, 32, false, 64, false, false),
+            0xffff_ffff
+        );
         assert_eq!(int_cvt(300, 32, true, 8, false, true), 255);
         assert_eq!(int_cvt((-5i32) as u32 as u64, 32, true, 8, false, true), 0);
-        assert_eq!(int_cvt(0x1_2345_6789, 64, false, 32, false, false), 0x2345_6789);
+        assert_eq!(
+            int_cvt(0x1_2345_6789, 64, false, 32, false, false),
+            0x2345_6789
+        );
     }
 }

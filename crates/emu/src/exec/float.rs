@@ -22,7 +22,11 @@ use warpcheck_ir::modifiers::RoundingMode;
 /// Flushes an f32 subnormal to a zero of the same sign (`.ftz`).
 #[inline(always)]
 pub fn ftz32(x: f32) -> f32 {
-    if x.is_subnormal() { 0.0f32.copysign(x) } else { x }
+    if x.is_subnormal() {
+        0.0f32.copysign(x)
+    } else {
+        x
+    }
 }
 
 /// Clamps to [0, 1], NaN to 0 (`.sat`).
@@ -56,16 +60,30 @@ pub fn adjust32(r: f32, err: f32, mode: RoundingMode, finite_inputs: bool) -> f3
         RoundingMode::Rz => {
             if (err < 0.0) != (r < 0.0) || r == 0.0 {
                 // The exact value is closer to zero than r, or r is zero already.
-                if r == 0.0 { r } else if r > 0.0 { r.next_down() } else { r.next_up() }
+                if r == 0.0 {
+                    r
+                } else if r > 0.0 {
+                    r.next_down()
+                } else {
+                    r.next_up()
+                }
             } else {
                 r
             }
         }
         RoundingMode::Rm => {
-            if err < 0.0 { r.next_down() } else { r }
+            if err < 0.0 {
+                r.next_down()
+            } else {
+                r
+            }
         }
         RoundingMode::Rp => {
-            if err > 0.0 { r.next_up() } else { r }
+            if err > 0.0 {
+                r.next_up()
+            } else {
+                r
+            }
         }
         _ => r,
     }
@@ -93,10 +111,18 @@ pub fn adjust64(r: f64, err: f64, mode: RoundingMode, finite_inputs: bool) -> f6
             }
         }
         RoundingMode::Rm => {
-            if err < 0.0 { r.next_down() } else { r }
+            if err < 0.0 {
+                r.next_down()
+            } else {
+                r
+            }
         }
         RoundingMode::Rp => {
-            if err > 0.0 { r.next_up() } else { r }
+            if err > 0.0 {
+                r.next_up()
+            } else {
+                r
+            }
         }
         _ => r,
     }
@@ -106,7 +132,9 @@ pub fn adjust64(r: f64, err: f64, mode: RoundingMode, finite_inputs: bool) -> f6
 /// when rounding towards negative infinity, `+0` otherwise).
 #[inline]
 fn zero_sum_sign32(s: f32, a: f32, b: f32, mode: RoundingMode) -> f32 {
-    if mode == RoundingMode::Rm && !(a == 0.0 && b == 0.0 && a.is_sign_positive() && b.is_sign_positive()) {
+    if mode == RoundingMode::Rm
+        && !(a == 0.0 && b == 0.0 && a.is_sign_positive() && b.is_sign_positive())
+    {
         -0.0
     } else {
         s
@@ -132,7 +160,13 @@ pub fn add64(a: f64, b: f64, mode: RoundingMode) -> f64 {
         return s;
     }
     if s == 0.0 {
-        return if mode == RoundingMode::Rm && !(a == 0.0 && b == 0.0 && a.is_sign_positive() && b.is_sign_positive()) { -0.0 } else { s };
+        return if mode == RoundingMode::Rm
+            && !(a == 0.0 && b == 0.0 && a.is_sign_positive() && b.is_sign_positive())
+        {
+            -0.0
+        } else {
+            s
+        };
     }
     let bb = s - a;
     let err = (a - (s - bb)) + (b - bb);
@@ -159,7 +193,9 @@ pub fn mul64(a: f64, b: f64, mode: RoundingMode) -> f64 {
 
 pub fn div32(a: f32, b: f32, mode: RoundingMode) -> f32 {
     let q = a / b;
-    if mode == RoundingMode::Rn || !q.is_finite() && !(a.is_finite() && b != 0.0) {
+    // Only a quotient that overflowed from finite operands is rounded further.
+    let overflow = q.is_infinite() && a.is_finite() && b != 0.0;
+    if mode == RoundingMode::Rn || (!q.is_finite() && !overflow) {
         return q;
     }
     let residual = (-q).mul_add(b, a);
@@ -169,7 +205,8 @@ pub fn div32(a: f32, b: f32, mode: RoundingMode) -> f32 {
 
 pub fn div64(a: f64, b: f64, mode: RoundingMode) -> f64 {
     let q = a / b;
-    if mode == RoundingMode::Rn || !q.is_finite() && !(a.is_finite() && b != 0.0) {
+    let overflow = q.is_infinite() && a.is_finite() && b != 0.0;
+    if mode == RoundingMode::Rn || (!q.is_finite() && !overflow) {
         return q;
     }
     let residual = (-q).mul_add(b, a);
@@ -208,7 +245,12 @@ pub fn fma32(a: f32, b: f32, c: f32, mode: RoundingMode) -> f32 {
     let r = s as f32;
     let d = s - r as f64;
     let err = if d != 0.0 { d } else { e };
-    adjust32(r, sign_of(err), mode, a.is_finite() && b.is_finite() && c.is_finite())
+    adjust32(
+        r,
+        sign_of(err),
+        mode,
+        a.is_finite() && b.is_finite() && c.is_finite(),
+    )
 }
 
 /// f64 fused multiply-add. Directed rounding of f64 fma would need wider arithmetic;
@@ -223,7 +265,12 @@ pub fn fma64(a: f64, b: f64, c: f64, mode: RoundingMode) -> f64 {
     let p = a * b;
     let pe = a.mul_add(b, -p);
     let err = ((p - r) + c) + pe;
-    adjust64(r, err, mode, a.is_finite() && b.is_finite() && c.is_finite())
+    adjust64(
+        r,
+        err,
+        mode,
+        a.is_finite() && b.is_finite() && c.is_finite(),
+    )
 }
 
 /// The sign of an f64 error as an f32 (-1, 0, 1), so that tiny errors do not vanish.
@@ -251,17 +298,29 @@ pub fn f64_to_f32(x: f64, mode: RoundingMode) -> f32 {
 /// Rounds an f64 to half precision (f16 or bf16 bits) with `mode`.
 pub fn f64_to_half(x: f64, mode: RoundingMode, bf: bool) -> u16 {
     let to = |v: f64| -> u16 {
-        if bf { half::bf16::from_f64(v).to_bits() } else { half::f16::from_f64(v).to_bits() }
+        if bf {
+            half::bf16::from_f64(v).to_bits()
+        } else {
+            half::f16::from_f64(v).to_bits()
+        }
     };
     let back = |h: u16| -> f64 {
-        if bf { half::bf16::from_bits(h).to_f64() } else { half::f16::from_bits(h).to_f64() }
+        if bf {
+            half::bf16::from_bits(h).to_f64()
+        } else {
+            half::f16::from_bits(h).to_f64()
+        }
     };
     let r = to(x);
     if mode == RoundingMode::Rn || x.is_nan() {
         return r;
     }
     let rv = back(r);
-    let max = if bf { half::bf16::MAX.to_f64() } else { half::f16::MAX.to_f64() };
+    let max = if bf {
+        half::bf16::MAX.to_f64()
+    } else {
+        half::f16::MAX.to_f64()
+    };
     if rv.is_infinite() && x.is_finite() {
         return match mode {
             RoundingMode::Rz => to(max.copysign(x)),
@@ -276,10 +335,22 @@ pub fn f64_to_half(x: f64, mode: RoundingMode, bf: bool) -> u16 {
     }
     let up = |h: u16| -> u16 {
         // Next representable towards +inf.
-        if h & 0x7fff == 0 { 1 } else if h & 0x8000 == 0 { h + 1 } else { h - 1 }
+        if h & 0x7fff == 0 {
+            1
+        } else if h & 0x8000 == 0 {
+            h + 1
+        } else {
+            h - 1
+        }
     };
     let down = |h: u16| -> u16 {
-        if h & 0x7fff == 0 { 0x8001 } else if h & 0x8000 == 0 { h - 1 } else { h + 1 }
+        if h & 0x7fff == 0 {
+            0x8001
+        } else if h & 0x8000 == 0 {
+            h - 1
+        } else {
+            h + 1
+        }
     };
     match mode {
         RoundingMode::Rz => {
@@ -289,8 +360,20 @@ pub fn f64_to_half(x: f64, mode: RoundingMode, bf: bool) -> u16 {
                 r
             }
         }
-        RoundingMode::Rm => if err < 0.0 { down(r) } else { r },
-        RoundingMode::Rp => if err > 0.0 { up(r) } else { r },
+        RoundingMode::Rm => {
+            if err < 0.0 {
+                down(r)
+            } else {
+                r
+            }
+        }
+        RoundingMode::Rp => {
+            if err > 0.0 {
+                up(r)
+            } else {
+                r
+            }
+        }
         _ => r,
     }
 }
@@ -298,7 +381,11 @@ pub fn f64_to_half(x: f64, mode: RoundingMode, bf: bool) -> u16 {
 /// Half bits to f64.
 #[inline]
 pub fn half_to_f64(h: u16, bf: bool) -> f64 {
-    if bf { half::bf16::from_bits(h).to_f64() } else { half::f16::from_bits(h).to_f64() }
+    if bf {
+        half::bf16::from_bits(h).to_f64()
+    } else {
+        half::f16::from_bits(h).to_f64()
+    }
 }
 
 /// Flushes a half subnormal to zero.

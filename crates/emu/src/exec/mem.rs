@@ -35,7 +35,11 @@ pub(crate) fn cvta(space: MemSpace, to: bool, x: u64) -> u64 {
         return x;
     }
     if to {
-        if x.wrapping_sub(window) < WINDOW_SIZE { x - window } else { x.wrapping_sub(window) }
+        if x.wrapping_sub(window) < WINDOW_SIZE {
+            x - window
+        } else {
+            x.wrapping_sub(window)
+        }
     } else {
         x.wrapping_add(window)
     }
@@ -43,14 +47,17 @@ pub(crate) fn cvta(space: MemSpace, to: bool, x: u64) -> u64 {
 
 /// `isspacep.space` (§9.7.8.18).
 pub(crate) fn isspacep(space: MemSpace, x: u64) -> bool {
-    match (space, resolve_generic(x)) {
-        (MemSpace::Global, GenericTarget::Global(_)) => true,
-        (MemSpace::Shared | MemSpace::SharedCluster, GenericTarget::Shared(_)) => true,
-        (MemSpace::Local, GenericTarget::Local(_)) => true,
-        (MemSpace::Const, GenericTarget::Const(_)) => true,
-        (MemSpace::Param, GenericTarget::Param(_)) => true,
-        _ => false,
-    }
+    matches!(
+        (space, resolve_generic(x)),
+        (MemSpace::Global, GenericTarget::Global(_))
+            | (
+                MemSpace::Shared | MemSpace::SharedCluster,
+                GenericTarget::Shared(_)
+            )
+            | (MemSpace::Local, GenericTarget::Local(_))
+            | (MemSpace::Const, GenericTarget::Const(_))
+            | (MemSpace::Param, GenericTarget::Param(_))
+    )
 }
 
 /// The memories one warp can reach.
@@ -80,8 +87,12 @@ fn read_le(bytes: &[u8], off: u64, size: u32) -> Option<u64> {
 
 #[inline]
 fn write_le(bytes: &mut [u8], off: u64, size: u32, v: u64) -> bool {
-    let Ok(off) = usize::try_from(off) else { return false };
-    let Some(end) = off.checked_add(size as usize) else { return false };
+    let Ok(off) = usize::try_from(off) else {
+        return false;
+    };
+    let Some(end) = off.checked_add(size as usize) else {
+        return false;
+    };
     match bytes.get_mut(off..end) {
         Some(s) => {
             s.copy_from_slice(&v.to_le_bytes()[..size as usize]);
@@ -95,12 +106,18 @@ fn write_le(bytes: &mut [u8], off: u64, size: u32, v: u64) -> bool {
 /// (`bytes` is a power of two: element sizes and vector widths are).
 #[inline(always)]
 fn fits(a: &Lanes, mask: u32, bytes: u32, len: u64) -> bool {
-    let mut ok = true;
-    for l in 0..32 {
-        let lane_ok = a[l] & (bytes as u64 - 1) == 0 && a[l] < len && a[l] + bytes as u64 <= len;
-        ok &= lane_ok || (mask >> l) & 1 == 0;
+    let bytes = bytes as u64;
+    if len < bytes {
+        return mask == 0;
     }
-    ok
+    let last = len - bytes;
+    // Branch-free so that the loop vectorises: a lane is bad if misaligned or past `last`.
+    let mut bad = 0u32;
+    for l in 0..32 {
+        let b = (a[l] & (bytes - 1) != 0) | (a[l] > last);
+        bad |= (b as u32) << l;
+    }
+    bad & mask == 0
 }
 
 /// Reads a little-endian value of 1, 2, 4 or 8 bytes (already bounds-checked; 0 if not).
@@ -108,9 +125,18 @@ fn fits(a: &Lanes, mask: u32, bytes: u32, len: u64) -> bool {
 fn read_sized(bytes: &[u8], off: u64, size: u32) -> u64 {
     let o = off as usize;
     match size {
-        4 => bytes.get(o..o + 4).and_then(|s| s.try_into().ok()).map_or(0, |b| u32::from_le_bytes(b) as u64),
-        8 => bytes.get(o..o + 8).and_then(|s| s.try_into().ok()).map_or(0, u64::from_le_bytes),
-        2 => bytes.get(o..o + 2).and_then(|s| s.try_into().ok()).map_or(0, |b| u16::from_le_bytes(b) as u64),
+        4 => bytes
+            .get(o..o + 4)
+            .and_then(|s| s.try_into().ok())
+            .map_or(0, |b| u32::from_le_bytes(b) as u64),
+        8 => bytes
+            .get(o..o + 8)
+            .and_then(|s| s.try_into().ok())
+            .map_or(0, u64::from_le_bytes),
+        2 => bytes
+            .get(o..o + 2)
+            .and_then(|s| s.try_into().ok())
+            .map_or(0, |b| u16::from_le_bytes(b) as u64),
         _ => bytes.get(o).map_or(0, |&b| b as u64),
     }
 }
@@ -133,7 +159,11 @@ fn uniform_space(space: MemSpace, addrs: &mut Lanes, mask: u32) -> Option<MemSpa
     };
     let mut ok = true;
     for l in 0..32 {
-        let inside = if base == 0 { addrs[l] >= GLOBAL_BASE } else { addrs[l].wrapping_sub(base) < WINDOW_SIZE };
+        let inside = if base == 0 {
+            addrs[l] >= GLOBAL_BASE
+        } else {
+            addrs[l].wrapping_sub(base) < WINDOW_SIZE
+        };
         ok &= inside || (mask >> l) & 1 == 0;
     }
     if !ok {
@@ -199,12 +229,22 @@ impl MemCtx<'_> {
     }
 
     fn oob(space: MemSpace, address: u64, size: u32, is_write: bool) -> FaultKind {
-        FaultKind::OutOfBounds { space, address, size, is_write }
+        FaultKind::OutOfBounds {
+            space,
+            address,
+            size,
+            is_write,
+        }
     }
 
     /// Finds the global allocation holding `[a, a+size)` (updating the cache).
     #[inline]
-    fn global_alloc(&mut self, a: u64, size: u32, is_write: bool) -> Result<(usize, u64), FaultKind> {
+    fn global_alloc(
+        &mut self,
+        a: u64,
+        size: u32,
+        is_write: bool,
+    ) -> Result<(usize, u64), FaultKind> {
         let allocs = self.global.allocations();
         if let Some(c) = allocs.get(*self.cache) {
             let off = a.wrapping_sub(c.base());
@@ -228,10 +268,21 @@ impl MemCtx<'_> {
     }
 
     /// Checks one lane's access (alignment and bounds) without performing it.
-    fn check(&mut self, space: MemSpace, a: u64, size: u32, align: u32, is_write: bool) -> Result<(), FaultKind> {
+    fn check(
+        &mut self,
+        space: MemSpace,
+        a: u64,
+        size: u32,
+        align: u32,
+        is_write: bool,
+    ) -> Result<(), FaultKind> {
         let (space, a) = self.resolve(space, a)?;
         if a % align as u64 != 0 {
-            return Err(FaultKind::Misaligned { space, address: a, size: align });
+            return Err(FaultKind::Misaligned {
+                space,
+                address: a,
+                size: align,
+            });
         }
         let ok = match space {
             MemSpace::Global => {
@@ -241,23 +292,39 @@ impl MemCtx<'_> {
                     return self.global_alloc(a, size, is_write).map(|_| ());
                 }
             }
-            MemSpace::Shared | MemSpace::SharedCluster => a.checked_add(size as u64).is_some_and(|e| e <= self.shared.len() as u64),
+            MemSpace::Shared | MemSpace::SharedCluster => a
+                .checked_add(size as u64)
+                .is_some_and(|e| e <= self.shared.len() as u64),
             MemSpace::Local => a.checked_add(size as u64).is_some_and(|e| e <= self.stack),
             MemSpace::Const | MemSpace::Param => {
                 if is_write {
                     return Err(FaultKind::ReadOnly { space, address: a });
                 }
-                let len = if space == MemSpace::Const { self.consts.len() } else { self.params.len() };
+                let len = if space == MemSpace::Const {
+                    self.consts.len()
+                } else {
+                    self.params.len()
+                };
                 a.checked_add(size as u64).is_some_and(|e| e <= len as u64)
             }
             MemSpace::Generic => false,
         };
-        if ok { Ok(()) } else { Err(Self::oob(space, a, size, is_write)) }
+        if ok {
+            Ok(())
+        } else {
+            Err(Self::oob(space, a, size, is_write))
+        }
     }
 
     /// Loads one element (already checked).
     #[inline]
-    fn load_one(&mut self, space: MemSpace, a: u64, size: u32, lane: u32) -> Result<u64, FaultKind> {
+    fn load_one(
+        &mut self,
+        space: MemSpace,
+        a: u64,
+        size: u32,
+        lane: u32,
+    ) -> Result<u64, FaultKind> {
         let (space, a) = self.resolve(space, a)?;
         let v = match space {
             MemSpace::Global => {
@@ -280,7 +347,14 @@ impl MemCtx<'_> {
     }
 
     #[inline]
-    fn store_one(&mut self, space: MemSpace, a: u64, size: u32, lane: u32, v: u64) -> Result<(), FaultKind> {
+    fn store_one(
+        &mut self,
+        space: MemSpace,
+        a: u64,
+        size: u32,
+        lane: u32,
+        v: u64,
+    ) -> Result<(), FaultKind> {
         let (space, a) = self.resolve(space, a)?;
         let ok = match space {
             MemSpace::Global => {
@@ -289,11 +363,20 @@ impl MemCtx<'_> {
                 true
             }
             MemSpace::Shared | MemSpace::SharedCluster => write_le(self.shared, a, size, v),
-            MemSpace::Local => a + size as u64 <= self.stack && write_le(self.local, lane as u64 * self.stack + a, size, v),
-            MemSpace::Const | MemSpace::Param => return Err(FaultKind::ReadOnly { space, address: a }),
+            MemSpace::Local => {
+                a + size as u64 <= self.stack
+                    && write_le(self.local, lane as u64 * self.stack + a, size, v)
+            }
+            MemSpace::Const | MemSpace::Param => {
+                return Err(FaultKind::ReadOnly { space, address: a });
+            }
             MemSpace::Generic => false,
         };
-        if ok { Ok(()) } else { Err(Self::oob(space, a, size, true)) }
+        if ok {
+            Ok(())
+        } else {
+            Err(Self::oob(space, a, size, true))
+        }
     }
 
     /// The fast path for global memory: every active lane's whole access lies in one
@@ -303,14 +386,13 @@ impl MemCtx<'_> {
         let allocs = self.global.allocations();
         let fits = |i: usize| -> bool {
             let c = &allocs[i];
-            let (base, size) = (c.base(), c.size());
-            let mut ok = true;
+            // Offsets into the allocation: addresses below the base wrap to huge offsets.
+            let base = c.base();
+            let mut off = [0u64; 32];
             for l in 0..32 {
-                let off = a[l].wrapping_sub(base);
-                let lane_ok = off < size && off + bytes as u64 <= size && a[l] & (bytes as u64 - 1) == 0;
-                ok &= lane_ok || (mask >> l) & 1 == 0;
+                off[l] = a[l].wrapping_sub(base);
             }
-            ok
+            fits(&off, mask, bytes, c.size())
         };
         if *self.cache < allocs.len() && fits(*self.cache) {
             return Some(*self.cache);
@@ -338,7 +420,8 @@ impl MemCtx<'_> {
     ) -> Result<MemSpace, LaneFault> {
         let size = shape.size as u32;
         let n = dsts.n.max(1) as u32;
-        let extend = |v: u64| crate::translate::extend(v, size * 8, shape.signed, shape.dst_bits as u32);
+        let extend =
+            |v: u64| crate::translate::extend(v, size * 8, shape.signed, shape.dst_bits as u32);
         let original = *addrs;
         if let Some(space) = uniform_space(shape.space, addrs, mask) {
             let a = &*addrs;
@@ -354,7 +437,9 @@ impl MemCtx<'_> {
                             if size == 4 && !shape.signed {
                                 for_lanes(mask, |l| d[l] = alloc.load(a[l] - base + off, 4));
                             } else {
-                                for_lanes(mask, |l| d[l] = extend(alloc.load(a[l] - base + off, size)));
+                                for_lanes(mask, |l| {
+                                    d[l] = extend(alloc.load(a[l] - base + off, size))
+                                });
                             }
                         }
                         true
@@ -374,7 +459,9 @@ impl MemCtx<'_> {
                             if size == 4 && !shape.signed {
                                 for_lanes(mask, |l| d[l] = read_sized(mem, a[l] + off, 4));
                             } else {
-                                for_lanes(mask, |l| d[l] = extend(read_sized(mem, a[l] + off, size)));
+                                for_lanes(mask, |l| {
+                                    d[l] = extend(read_sized(mem, a[l] + off, size))
+                                });
                             }
                         }
                         true
@@ -382,22 +469,18 @@ impl MemCtx<'_> {
                         false
                     }
                 }
-                MemSpace::Local => {
-                    if fits(a, mask, bytes, self.stack) {
-                        for e in 0..n as usize {
-                            let d = dsts.slots[e] as usize;
-                            let mut m = mask;
-                            while m != 0 {
-                                let l = m.trailing_zeros() as usize;
-                                m &= m - 1;
-                                let at = l as u64 * self.stack + a[l] + e as u64 * size as u64;
-                                regs[d][l] = extend(read_sized(self.local, at, size));
-                            }
+                MemSpace::Local if fits(a, mask, bytes, self.stack) => {
+                    for e in 0..n as usize {
+                        let d = dsts.slots[e] as usize;
+                        let mut m = mask;
+                        while m != 0 {
+                            let l = m.trailing_zeros() as usize;
+                            m &= m - 1;
+                            let at = l as u64 * self.stack + a[l] + e as u64 * size as u64;
+                            regs[d][l] = extend(read_sized(self.local, at, size));
                         }
-                        true
-                    } else {
-                        false
                     }
+                    true
                 }
                 _ => false,
             };
@@ -412,7 +495,8 @@ impl MemCtx<'_> {
             let l = m.trailing_zeros();
             m &= m - 1;
             let a = addrs[l as usize];
-            self.check(shape.space, a, size * n, size * n, false).map_err(|f| (l, f))?;
+            self.check(shape.space, a, size * n, size * n, false)
+                .map_err(|f| (l, f))?;
         }
         let mut m = mask;
         while m != 0 {
@@ -420,7 +504,9 @@ impl MemCtx<'_> {
             m &= m - 1;
             let a = addrs[l as usize];
             for e in 0..n {
-                let v = self.load_one(shape.space, a + (e * size) as u64, size, l).map_err(|f| (l, f))?;
+                let v = self
+                    .load_one(shape.space, a + (e * size) as u64, size, l)
+                    .map_err(|f| (l, f))?;
                 regs[dsts.slots[e as usize] as usize][l as usize] = extend(v);
             }
         }
@@ -453,43 +539,44 @@ impl MemCtx<'_> {
                             let l = m.trailing_zeros() as usize;
                             m &= m - 1;
                             for e in 0..n as usize {
-                                alloc.store(a[l] - base + e as u64 * size as u64, size, regs[srcs.slots[e] as usize][l]);
+                                alloc.store(
+                                    a[l] - base + e as u64 * size as u64,
+                                    size,
+                                    regs[srcs.slots[e] as usize][l],
+                                );
                             }
                         }
                         true
                     }
                     None => false,
                 },
-                MemSpace::Shared => {
-                    if fits(a, mask, bytes, self.shared.len() as u64) {
-                        let mut m = mask;
-                        while m != 0 {
-                            let l = m.trailing_zeros() as usize;
-                            m &= m - 1;
-                            for e in 0..n as usize {
-                                write_le(self.shared, a[l] + e as u64 * size as u64, size, regs[srcs.slots[e] as usize][l]);
-                            }
+                MemSpace::Shared if fits(a, mask, bytes, self.shared.len() as u64) => {
+                    let mut m = mask;
+                    while m != 0 {
+                        let l = m.trailing_zeros() as usize;
+                        m &= m - 1;
+                        for e in 0..n as usize {
+                            write_le(
+                                self.shared,
+                                a[l] + e as u64 * size as u64,
+                                size,
+                                regs[srcs.slots[e] as usize][l],
+                            );
                         }
-                        true
-                    } else {
-                        false
                     }
+                    true
                 }
-                MemSpace::Local => {
-                    if fits(a, mask, bytes, self.stack) {
-                        let mut m = mask;
-                        while m != 0 {
-                            let l = m.trailing_zeros() as usize;
-                            m &= m - 1;
-                            for e in 0..n as usize {
-                                let at = l as u64 * self.stack + a[l] + e as u64 * size as u64;
-                                write_le(self.local, at, size, regs[srcs.slots[e] as usize][l]);
-                            }
+                MemSpace::Local if fits(a, mask, bytes, self.stack) => {
+                    let mut m = mask;
+                    while m != 0 {
+                        let l = m.trailing_zeros() as usize;
+                        m &= m - 1;
+                        for e in 0..n as usize {
+                            let at = l as u64 * self.stack + a[l] + e as u64 * size as u64;
+                            write_le(self.local, at, size, regs[srcs.slots[e] as usize][l]);
                         }
-                        true
-                    } else {
-                        false
                     }
+                    true
                 }
                 _ => false,
             };
@@ -502,7 +589,8 @@ impl MemCtx<'_> {
         while m != 0 {
             let l = m.trailing_zeros();
             m &= m - 1;
-            self.check(shape.space, addrs[l as usize], size * n, size * n, true).map_err(|f| (l, f))?;
+            self.check(shape.space, addrs[l as usize], size * n, size * n, true)
+                .map_err(|f| (l, f))?;
         }
         let mut m = mask;
         while m != 0 {
@@ -511,7 +599,8 @@ impl MemCtx<'_> {
             let a = addrs[l as usize];
             for e in 0..n {
                 let v = regs[srcs.slots[e as usize] as usize][l as usize];
-                self.store_one(shape.space, a + (e * size) as u64, size, l, v).map_err(|f| (l, f))?;
+                self.store_one(shape.space, a + (e * size) as u64, size, l, v)
+                    .map_err(|f| (l, f))?;
             }
         }
         Ok(shape.space)
@@ -549,7 +638,12 @@ impl MemCtx<'_> {
                 MemSpace::Global => {
                     let (i, off) = self.global_alloc(a, size, true).map_err(|f| (l, f))?;
                     let alloc = self.global.allocation(i);
-                    if op == AtomOp::Add && matches!(ty, AtomType::U32 | AtomType::S32 | AtomType::U64 | AtomType::S64) {
+                    if op == AtomOp::Add
+                        && matches!(
+                            ty,
+                            AtomType::U32 | AtomType::S32 | AtomType::U64 | AtomType::S64
+                        )
+                    {
                         alloc.atomic_add_int(off, size, bv)
                     } else {
                         alloc.atomic_rmw(off, size, |o| atomic_new_value(op, ty, o, bv, cv))
@@ -570,7 +664,12 @@ impl MemCtx<'_> {
 
     /// Reads a NUL-terminated string through a generic address (for `printf`'s format
     /// and `%s`, and assertion messages); at most `limit` bytes.
-    pub(crate) fn read_cstr(&mut self, address: u64, lane: u32, limit: usize) -> Result<Vec<u8>, FaultKind> {
+    pub(crate) fn read_cstr(
+        &mut self,
+        address: u64,
+        lane: u32,
+        limit: usize,
+    ) -> Result<Vec<u8>, FaultKind> {
         let mut out = Vec::new();
         while out.len() < limit {
             let b = self.load_one(MemSpace::Generic, address + out.len() as u64, 1, lane)? as u8;
@@ -583,7 +682,12 @@ impl MemCtx<'_> {
     }
 
     /// Loads `size` bytes through a generic address for one lane.
-    pub(crate) fn load_generic(&mut self, address: u64, size: u32, lane: u32) -> Result<u64, FaultKind> {
+    pub(crate) fn load_generic(
+        &mut self,
+        address: u64,
+        size: u32,
+        lane: u32,
+    ) -> Result<u64, FaultKind> {
         self.check(MemSpace::Generic, address, size, 1, false)?;
         self.load_one(MemSpace::Generic, address, size, lane)
     }
@@ -608,7 +712,8 @@ impl MemCtx<'_> {
     }
 
     pub(crate) fn write_local(&mut self, lane: u32, at: u64, size: u32, v: u64) -> bool {
-        at + size as u64 <= self.stack && write_le(self.local, lane as u64 * self.stack + at, size, v)
+        at + size as u64 <= self.stack
+            && write_le(self.local, lane as u64 * self.stack + at, size, v)
     }
 }
 
@@ -618,7 +723,12 @@ mod tests {
 
     #[test]
     fn cvta_round_trips() {
-        for space in [MemSpace::Shared, MemSpace::Local, MemSpace::Const, MemSpace::Global] {
+        for space in [
+            MemSpace::Shared,
+            MemSpace::Local,
+            MemSpace::Const,
+            MemSpace::Global,
+        ] {
             let g = cvta(space, false, 40);
             assert_eq!(cvta(space, true, g), 40);
             assert!(space == MemSpace::Global || isspacep(space, g));

@@ -12,7 +12,9 @@ pub(crate) mod float;
 pub(crate) mod mem;
 pub(crate) mod warp_ops;
 
-use warpcheck_ir::modifiers::{BoolOp, CmpOp, PrmtMode, RoundingMode, ShfDirection, ShfMode, TestpOp};
+use warpcheck_ir::modifiers::{
+    BoolOp, CmpOp, PrmtMode, RoundingMode, ShfDirection, ShfMode, TestpOp,
+};
 
 use crate::ops::*;
 use float::*;
@@ -33,7 +35,14 @@ fn un_lanes(regs: &mut [Lanes], d: Slot, a: Slot, mask: u32, f: impl Fn(u64) -> 
 }
 
 #[inline(always)]
-fn bin_lanes(regs: &mut [Lanes], d: Slot, a: Slot, b: Slot, mask: u32, f: impl Fn(u64, u64) -> u64) {
+fn bin_lanes(
+    regs: &mut [Lanes],
+    d: Slot,
+    a: Slot,
+    b: Slot,
+    mask: u32,
+    f: impl Fn(u64, u64) -> u64,
+) {
     let av = &regs[a as usize];
     let bv = &regs[b as usize];
     let mut out = [0u64; 32];
@@ -107,7 +116,13 @@ fn zext(x: u64, w: W) -> u64 {
 /// Applies a float spec's input handling and the operation to f32 or f64 (and the half
 /// types via f64), then the output handling.
 #[inline(always)]
-fn float_bin(spec: FSpec, a: u64, b: u64, f32op: impl Fn(f32, f32, RoundingMode) -> f32, f64op: impl Fn(f64, f64, RoundingMode) -> f64) -> u64 {
+fn float_bin(
+    spec: FSpec,
+    a: u64,
+    b: u64,
+    f32op: impl Fn(f32, f32, RoundingMode) -> f32,
+    f64op: impl Fn(f64, f64, RoundingMode) -> f64,
+) -> u64 {
     match spec.ty {
         FTy::F32 => {
             let (mut x, mut y) = (f32_of(a), f32_of(b));
@@ -126,7 +141,11 @@ fn float_bin(spec: FSpec, a: u64, b: u64, f32op: impl Fn(f32, f32, RoundingMode)
         }
         FTy::F64 => {
             let r = f64op(f64_of(a), f64_of(b), spec.rnd);
-            if spec.sat { sat64(r).to_bits() } else { r.to_bits() }
+            if spec.sat {
+                sat64(r).to_bits()
+            } else {
+                r.to_bits()
+            }
         }
         FTy::F16 | FTy::Bf16 => half_bin(spec, a as u16, b as u16, &f64op) as u64,
         FTy::F16x2 | FTy::Bf16x2 => {
@@ -139,7 +158,11 @@ fn float_bin(spec: FSpec, a: u64, b: u64, f32op: impl Fn(f32, f32, RoundingMode)
 
 fn half_bin(spec: FSpec, a: u16, b: u16, f64op: &impl Fn(f64, f64, RoundingMode) -> f64) -> u16 {
     let bf = matches!(spec.ty, FTy::Bf16 | FTy::Bf16x2);
-    let (a, b) = if spec.ftz { (ftz_half(a, bf), ftz_half(b, bf)) } else { (a, b) };
+    let (a, b) = if spec.ftz {
+        (ftz_half(a, bf), ftz_half(b, bf))
+    } else {
+        (a, b)
+    };
     // Sums and products of halves are exact in f64; round once.
     let mut r = f64op(half_to_f64(a, bf), half_to_f64(b, bf), RoundingMode::Rn);
     if spec.sat {
@@ -173,7 +196,11 @@ fn float_un(spec: FSpec, a: u64, f32op: impl Fn(f32) -> f32, f64op: impl Fn(f64)
         FTy::F16x2 | FTy::Bf16x2 => {
             let bf = spec.ty == FTy::Bf16x2;
             let lo = f64_to_half(f64op(half_to_f64(a as u16, bf)), RoundingMode::Rn, bf) as u64;
-            let hi = f64_to_half(f64op(half_to_f64((a >> 16) as u16, bf)), RoundingMode::Rn, bf) as u64;
+            let hi = f64_to_half(
+                f64op(half_to_f64((a >> 16) as u16, bf)),
+                RoundingMode::Rn,
+                bf,
+            ) as u64;
             lo | (hi << 16)
         }
     }
@@ -185,11 +212,23 @@ fn sign_op(spec: FSpec, a: u64, neg: bool) -> u64 {
     let apply16 = |h: u64| if neg { h ^ 0x8000 } else { h & 0x7fff };
     match spec.ty {
         FTy::F32 => {
-            let x = if spec.ftz { ftz32(f32_of(a)).to_bits() as u64 } else { a & 0xffff_ffff };
-            if neg { x ^ 0x8000_0000 } else { x & 0x7fff_ffff }
+            let x = if spec.ftz {
+                ftz32(f32_of(a)).to_bits() as u64
+            } else {
+                a & 0xffff_ffff
+            };
+            if neg {
+                x ^ 0x8000_0000
+            } else {
+                x & 0x7fff_ffff
+            }
         }
         FTy::F64 => {
-            if neg { a ^ (1 << 63) } else { a & !(1 << 63) }
+            if neg {
+                a ^ (1 << 63)
+            } else {
+                a & !(1 << 63)
+            }
         }
         FTy::F16 | FTy::Bf16 => apply16(a & 0xffff),
         FTy::F16x2 | FTy::Bf16x2 => apply16(a & 0xffff) | (apply16((a >> 16) & 0xffff) << 16),
@@ -220,11 +259,19 @@ fn fmin_max(spec: FSpec, a: u64, b: u64, nan: bool, is_min: bool) -> u64 {
                 y = ftz32(y);
             }
             let r = pick64(x as f64, y as f64);
-            if r.is_nan() { 0x7fff_ffff } else { bits32(r as f32) }
+            if r.is_nan() {
+                0x7fff_ffff
+            } else {
+                bits32(r as f32)
+            }
         }
         FTy::F64 => {
             let r = pick64(f64_of(a), f64_of(b));
-            if r.is_nan() { 0x7fff_ffff_ffff_ffff } else { r.to_bits() }
+            if r.is_nan() {
+                0x7fff_ffff_ffff_ffff
+            } else {
+                r.to_bits()
+            }
         }
         _ => float_bin(spec, a, b, |_, _, _| 0.0, |x, y, _| pick64(x, y)),
     }
@@ -238,7 +285,14 @@ pub(crate) fn compute(op: &OpKind, regs: &mut [Lanes], preds: &mut [u32], mask: 
         OpKind::Un { f, d, a } => unary(f, regs, d, a, mask),
         OpKind::Bin { f, d, a, b } => binary(f, regs, d, a, b, mask),
         OpKind::Tern { f, d, a, b, c } => ternary(f, regs, d, a, b, c, mask),
-        OpKind::Setp { cmp, p, q, a, b, combine } => {
+        OpKind::Setp {
+            cmp,
+            p,
+            q,
+            a,
+            b,
+            combine,
+        } => {
             let bits = compare(cmp, &regs[a as usize], &regs[b as usize]);
             let (pv, qv) = match combine {
                 None => (bits, !bits),
@@ -254,13 +308,24 @@ pub(crate) fn compute(op: &OpKind, regs: &mut [Lanes], preds: &mut [u32], mask: 
                 preds[q as usize] = (preds[q as usize] & !mask) | (qv & mask);
             }
         }
-        OpKind::Set { cmp, float_dst, d, a, b, combine } => {
+        OpKind::Set {
+            cmp,
+            float_dst,
+            d,
+            a,
+            b,
+            combine,
+        } => {
             let bits = compare(cmp, &regs[a as usize], &regs[b as usize]);
             let v = match combine {
                 None => bits,
                 Some((op, c)) => bool_op(op, bits, pred_value(preds, c)),
             };
-            let one = if float_dst { 1.0f32.to_bits() as u64 } else { 0xffff_ffff };
+            let one = if float_dst {
+                1.0f32.to_bits() as u64
+            } else {
+                0xffff_ffff
+            };
             let mut out = [0u64; 32];
             for (l, o) in out.iter_mut().enumerate() {
                 *o = if (v >> l) & 1 != 0 { one } else { 0 };
@@ -294,8 +359,16 @@ pub(crate) fn compute(op: &OpKind, regs: &mut [Lanes], preds: &mut [u32], mask: 
             let av = &regs[a as usize];
             let mut bits = 0u32;
             for l in 0..32 {
-                let x = if fty == FTy::F64 { f64_of(av[l]) } else { f32_of(av[l]) as f64 };
-                let sub = if fty == FTy::F64 { x.is_subnormal() } else { (x as f32).is_subnormal() };
+                let x = if fty == FTy::F64 {
+                    f64_of(av[l])
+                } else {
+                    f32_of(av[l]) as f64
+                };
+                let sub = if fty == FTy::F64 {
+                    x.is_subnormal()
+                } else {
+                    (x as f32).is_subnormal()
+                };
                 let t = match op {
                     TestpOp::Finite => x.is_finite(),
                     TestpOp::Infinite => x.is_infinite(),
@@ -310,9 +383,21 @@ pub(crate) fn compute(op: &OpKind, regs: &mut [Lanes], preds: &mut [u32], mask: 
                 preds[d as usize] = (preds[d as usize] & !mask) | (bits & mask);
             }
         }
-        OpKind::Bfi { w, d, a, b, pos, len } => {
+        OpKind::Bfi {
+            w,
+            d,
+            a,
+            b,
+            pos,
+            len,
+        } => {
             let bits = w.bits() as u64;
-            let (av, bv, pv, lv) = (regs[a as usize], regs[b as usize], regs[pos as usize], regs[len as usize]);
+            let (av, bv, pv, lv) = (
+                regs[a as usize],
+                regs[b as usize],
+                regs[pos as usize],
+                regs[len as usize],
+            );
             let mut out = [0u64; 32];
             for l in 0..32 {
                 let p = pv[l] & 0xff;
@@ -321,14 +406,33 @@ pub(crate) fn compute(op: &OpKind, regs: &mut [Lanes], preds: &mut [u32], mask: 
                     bv[l]
                 } else {
                     let n = n.min(bits - p);
-                    let m = if n >= 64 { u64::MAX } else { ((1u64 << n) - 1) << p };
+                    let m = if n >= 64 {
+                        u64::MAX
+                    } else {
+                        ((1u64 << n) - 1) << p
+                    };
                     ((bv[l] & !m) | ((av[l] << p) & m)) & w.mask()
                 };
             }
             blend(&mut regs[d as usize], &out, mask);
         }
-        OpKind::Carry { f, w, d, a, b, c, cc, cin, cout } => {
-            let (av, bv, cv, ccv) = (regs[a as usize], regs[b as usize], regs[c as usize], regs[cc as usize]);
+        OpKind::Carry {
+            f,
+            w,
+            d,
+            a,
+            b,
+            c,
+            cc,
+            cin,
+            cout,
+        } => {
+            let (av, bv, cv, ccv) = (
+                regs[a as usize],
+                regs[b as usize],
+                regs[c as usize],
+                regs[cc as usize],
+            );
             let mut out = [0u64; 32];
             let mut carry = [0u64; 32];
             let bits = w.bits();
@@ -343,7 +447,11 @@ pub(crate) fn compute(op: &OpKind, regs: &mut [Lanes], preds: &mut [u32], mask: 
                     CarryOp::MadLo | CarryOp::MadHi => {
                         let (sx, sy) = (x, y);
                         let prod = sx * sy;
-                        let half = if f == CarryOp::MadHi { prod >> bits } else { prod & m };
+                        let half = if f == CarryOp::MadHi {
+                            prod >> bits
+                        } else {
+                            prod & m
+                        };
                         half + (cv[l] as u128 & m) + ci
                     }
                 };
@@ -357,7 +465,11 @@ pub(crate) fn compute(op: &OpKind, regs: &mut [Lanes], preds: &mut [u32], mask: 
         }
         OpKind::Pack { d, srcs, bits } => {
             let mut out = [0u64; 32];
-            let m = if bits >= 64 { u64::MAX } else { (1u64 << bits) - 1 };
+            let m = if bits >= 64 {
+                u64::MAX
+            } else {
+                (1u64 << bits) - 1
+            };
             for i in 0..srcs.n as usize {
                 let sv = &regs[srcs.slots[i] as usize];
                 for l in 0..32 {
@@ -368,7 +480,11 @@ pub(crate) fn compute(op: &OpKind, regs: &mut [Lanes], preds: &mut [u32], mask: 
         }
         OpKind::Unpack { dsts, a, bits } => {
             let av = regs[a as usize];
-            let m = if bits >= 64 { u64::MAX } else { (1u64 << bits) - 1 };
+            let m = if bits >= 64 {
+                u64::MAX
+            } else {
+                (1u64 << bits) - 1
+            };
             for i in 0..dsts.n as usize {
                 let mut out = [0u64; 32];
                 for l in 0..32 {
@@ -464,7 +580,9 @@ fn compare(cmp: Cmp, a: &Lanes, b: &Lanes) -> u32 {
         CmpKind::Unsigned(w) => cmp_bits(a, b, |x, y| ord(op, zext(x, w), zext(y, w))),
         CmpKind::Float(FTy::F32) => {
             if cmp.ftz {
-                cmp_bits(a, b, |x, y| fcmp(op, ftz32(f32_of(x)) as f64, ftz32(f32_of(y)) as f64))
+                cmp_bits(a, b, |x, y| {
+                    fcmp(op, ftz32(f32_of(x)) as f64, ftz32(f32_of(y)) as f64)
+                })
             } else {
                 cmp_bits(a, b, |x, y| fcmp(op, f32_of(x) as f64, f32_of(y) as f64))
             }
@@ -472,7 +590,9 @@ fn compare(cmp: Cmp, a: &Lanes, b: &Lanes) -> u32 {
         CmpKind::Float(FTy::F64) => cmp_bits(a, b, |x, y| fcmp(op, f64_of(x), f64_of(y))),
         CmpKind::Float(t) => {
             let bf = matches!(t, FTy::Bf16 | FTy::Bf16x2);
-            cmp_bits(a, b, |x, y| fcmp(op, half_to_f64(x as u16, bf), half_to_f64(y as u16, bf)))
+            cmp_bits(a, b, |x, y| {
+                fcmp(op, half_to_f64(x as u16, bf), half_to_f64(y as u16, bf))
+            })
         }
     }
 }
@@ -488,14 +608,26 @@ fn unary(f: UnOp, regs: &mut [Lanes], d: Slot, a: Slot, mask: u32) {
             }
         }
         UnOp::INeg(w) => un_lanes(regs, d, a, mask, |x| x.wrapping_neg() & w.mask()),
-        UnOp::IAbs(w) => un_lanes(regs, d, a, mask, |x| (sext(x, w).wrapping_abs() as u64) & w.mask()),
+        UnOp::IAbs(w) => un_lanes(regs, d, a, mask, |x| {
+            (sext(x, w).wrapping_abs() as u64) & w.mask()
+        }),
         UnOp::Not(w) => un_lanes(regs, d, a, mask, |x| !x & w.mask()),
         UnOp::Cnot(w) => un_lanes(regs, d, a, mask, |x| (zext(x, w) == 0) as u64),
         UnOp::Popc(w) => un_lanes(regs, d, a, mask, |x| zext(x, w).count_ones() as u64),
-        UnOp::Clz(w) => un_lanes(regs, d, a, mask, |x| (zext(x, w).leading_zeros() - (64 - w.bits())) as u64),
+        UnOp::Clz(w) => un_lanes(regs, d, a, mask, |x| {
+            (zext(x, w).leading_zeros() - (64 - w.bits())) as u64
+        }),
         UnOp::Brev(w) => un_lanes(regs, d, a, mask, |x| x.reverse_bits() >> (64 - w.bits())),
-        UnOp::Bfind { w, signed, shiftamt } => un_lanes(regs, d, a, mask, |x| {
-            let v = if signed && sext(x, w) < 0 { !x & w.mask() } else { zext(x, w) };
+        UnOp::Bfind {
+            w,
+            signed,
+            shiftamt,
+        } => un_lanes(regs, d, a, mask, |x| {
+            let v = if signed && sext(x, w) < 0 {
+                !x & w.mask()
+            } else {
+                zext(x, w)
+            };
             if v == 0 {
                 0xffff_ffff
             } else {
@@ -507,7 +639,9 @@ fn unary(f: UnOp, regs: &mut [Lanes], d: Slot, a: Slot, mask: u32) {
         UnOp::FAbs(spec) => un_lanes(regs, d, a, mask, |x| sign_op(spec, x, false)),
         UnOp::FSqrt { spec, approx } => {
             if approx {
-                un_lanes(regs, d, a, mask, |x| float_un(spec, x, |v| v.sqrt(), |v| v.sqrt()))
+                un_lanes(regs, d, a, mask, |x| {
+                    float_un(spec, x, |v| v.sqrt(), |v| v.sqrt())
+                })
             } else {
                 un_lanes(regs, d, a, mask, |x| {
                     float_un(spec, x, |v| sqrt32(v, spec.rnd), |v| sqrt64(v, spec.rnd))
@@ -516,10 +650,17 @@ fn unary(f: UnOp, regs: &mut [Lanes], d: Slot, a: Slot, mask: u32) {
         }
         UnOp::FRcp { spec, approx } => {
             if approx {
-                un_lanes(regs, d, a, mask, |x| float_un(spec, x, |v| 1.0 / v, |v| 1.0 / v))
+                un_lanes(regs, d, a, mask, |x| {
+                    float_un(spec, x, |v| 1.0 / v, |v| 1.0 / v)
+                })
             } else {
                 un_lanes(regs, d, a, mask, |x| {
-                    float_un(spec, x, |v| div32(1.0, v, spec.rnd), |v| div64(1.0, v, spec.rnd))
+                    float_un(
+                        spec,
+                        x,
+                        |v| div32(1.0, v, spec.rnd),
+                        |v| div64(1.0, v, spec.rnd),
+                    )
                 })
             }
         }
@@ -528,10 +669,22 @@ fn unary(f: UnOp, regs: &mut [Lanes], d: Slot, a: Slot, mask: u32) {
         }),
         UnOp::FSin(spec) => un_lanes(regs, d, a, mask, |x| float_un(spec, x, f32::sin, f64::sin)),
         UnOp::FCos(spec) => un_lanes(regs, d, a, mask, |x| float_un(spec, x, f32::cos, f64::cos)),
-        UnOp::FLg2(spec) => un_lanes(regs, d, a, mask, |x| float_un(spec, x, f32::log2, f64::log2)),
-        UnOp::FEx2(spec) => un_lanes(regs, d, a, mask, |x| float_un(spec, x, f32::exp2, f64::exp2)),
-        UnOp::FTanh(spec) => un_lanes(regs, d, a, mask, |x| float_un(spec, x, f32::tanh, f64::tanh)),
-        UnOp::IntCvt { from, from_signed, to, to_signed, sat } => {
+        UnOp::FLg2(spec) => un_lanes(regs, d, a, mask, |x| {
+            float_un(spec, x, f32::log2, f64::log2)
+        }),
+        UnOp::FEx2(spec) => un_lanes(regs, d, a, mask, |x| {
+            float_un(spec, x, f32::exp2, f64::exp2)
+        }),
+        UnOp::FTanh(spec) => un_lanes(regs, d, a, mask, |x| {
+            float_un(spec, x, f32::tanh, f64::tanh)
+        }),
+        UnOp::IntCvt {
+            from,
+            from_signed,
+            to,
+            to_signed,
+            sat,
+        } => {
             if !sat && from == W::W32 && to == W::W64 {
                 if from_signed {
                     un_lanes(regs, d, a, mask, |x| x as u32 as i32 as i64 as u64)
@@ -562,11 +715,15 @@ fn unary(f: UnOp, regs: &mut [Lanes], d: Slot, a: Slot, mask: u32) {
 
 fn binary(f: BinOp, regs: &mut [Lanes], d: Slot, a: Slot, b: Slot, mask: u32) {
     match f {
-        BinOp::IAdd(W::W32) => bin_lanes(regs, d, a, b, mask, |x, y| (x as u32).wrapping_add(y as u32) as u64),
+        BinOp::IAdd(W::W32) => bin_lanes(regs, d, a, b, mask, |x, y| {
+            (x as u32).wrapping_add(y as u32) as u64
+        }),
         BinOp::IAdd(W::W64) => bin_lanes(regs, d, a, b, mask, |x, y| x.wrapping_add(y)),
         BinOp::IAdd(w) => bin_lanes(regs, d, a, b, mask, |x, y| x.wrapping_add(y) & w.mask()),
         BinOp::ISub(w) => bin_lanes(regs, d, a, b, mask, |x, y| x.wrapping_sub(y) & w.mask()),
-        BinOp::IMulLo(W::W32) => bin_lanes(regs, d, a, b, mask, |x, y| (x as u32).wrapping_mul(y as u32) as u64),
+        BinOp::IMulLo(W::W32) => bin_lanes(regs, d, a, b, mask, |x, y| {
+            (x as u32).wrapping_mul(y as u32) as u64
+        }),
         BinOp::IMulLo(w) => bin_lanes(regs, d, a, b, mask, |x, y| x.wrapping_mul(y) & w.mask()),
         BinOp::IMulHi { w, signed } => bin_lanes(regs, d, a, b, mask, |x, y| {
             let bits = w.bits();
@@ -576,14 +733,24 @@ fn binary(f: BinOp, regs: &mut [Lanes], d: Slot, a: Slot, b: Slot, mask: u32) {
                 (((zext(x, w) as u128 * zext(y, w) as u128) >> bits) as u64) & w.mask()
             }
         }),
-        BinOp::IMulWide { w: W::W32, signed: false } => {
-            bin_lanes(regs, d, a, b, mask, |x, y| (x as u32 as u64) * (y as u32 as u64))
-        }
-        BinOp::IMulWide { w: W::W32, signed: true } => bin_lanes(regs, d, a, b, mask, |x, y| {
+        BinOp::IMulWide {
+            w: W::W32,
+            signed: false,
+        } => bin_lanes(regs, d, a, b, mask, |x, y| {
+            (x as u32 as u64) * (y as u32 as u64)
+        }),
+        BinOp::IMulWide {
+            w: W::W32,
+            signed: true,
+        } => bin_lanes(regs, d, a, b, mask, |x, y| {
             ((x as u32 as i32 as i64) * (y as u32 as i32 as i64)) as u64
         }),
         BinOp::IMulWide { w, signed } => bin_lanes(regs, d, a, b, mask, |x, y| {
-            let m = if w.bits() * 2 >= 64 { u64::MAX } else { (1u64 << (w.bits() * 2)) - 1 };
+            let m = if w.bits() * 2 >= 64 {
+                u64::MAX
+            } else {
+                (1u64 << (w.bits() * 2)) - 1
+            };
             if signed {
                 (sext(x, w).wrapping_mul(sext(y, w)) as u64) & m
             } else {
@@ -614,10 +781,18 @@ fn binary(f: BinOp, regs: &mut [Lanes], d: Slot, a: Slot, b: Slot, mask: u32) {
             }
         }),
         BinOp::IMin { w, signed } => bin_lanes(regs, d, a, b, mask, |x, y| {
-            if signed { (sext(x, w).min(sext(y, w)) as u64) & w.mask() } else { zext(x, w).min(zext(y, w)) }
+            if signed {
+                (sext(x, w).min(sext(y, w)) as u64) & w.mask()
+            } else {
+                zext(x, w).min(zext(y, w))
+            }
         }),
         BinOp::IMax { w, signed } => bin_lanes(regs, d, a, b, mask, |x, y| {
-            if signed { (sext(x, w).max(sext(y, w)) as u64) & w.mask() } else { zext(x, w).max(zext(y, w)) }
+            if signed {
+                (sext(x, w).max(sext(y, w)) as u64) & w.mask()
+            } else {
+                zext(x, w).max(zext(y, w))
+            }
         }),
         BinOp::And => bin_lanes(regs, d, a, b, mask, |x, y| x & y),
         BinOp::Or => bin_lanes(regs, d, a, b, mask, |x, y| x | y),
@@ -625,7 +800,11 @@ fn binary(f: BinOp, regs: &mut [Lanes], d: Slot, a: Slot, b: Slot, mask: u32) {
         // Shift amounts are unsigned 32-bit; amounts above the width give 0 (or the sign).
         BinOp::Shl(w) => bin_lanes(regs, d, a, b, mask, |x, y| {
             let s = y as u32;
-            if s >= w.bits() { 0 } else { (x << s) & w.mask() }
+            if s >= w.bits() {
+                0
+            } else {
+                (x << s) & w.mask()
+            }
         }),
         BinOp::Shr { w, signed } => bin_lanes(regs, d, a, b, mask, |x, y| {
             let s = (y as u32).min(w.bits() - 1 + (!signed) as u32);
@@ -637,38 +816,62 @@ fn binary(f: BinOp, regs: &mut [Lanes], d: Slot, a: Slot, b: Slot, mask: u32) {
                 zext(x, w) >> s
             }
         }),
-        BinOp::AddSatS32 => bin_lanes(regs, d, a, b, mask, |x, y| (x as u32 as i32).saturating_add(y as u32 as i32) as u32 as u64),
-        BinOp::SubSatS32 => bin_lanes(regs, d, a, b, mask, |x, y| (x as u32 as i32).saturating_sub(y as u32 as i32) as u32 as u64),
-        BinOp::Mul24 { hi, signed } => bin_lanes(regs, d, a, b, mask, |x, y| mul24(x, y, hi, signed)),
+        BinOp::AddSatS32 => bin_lanes(regs, d, a, b, mask, |x, y| {
+            (x as u32 as i32).saturating_add(y as u32 as i32) as u32 as u64
+        }),
+        BinOp::SubSatS32 => bin_lanes(regs, d, a, b, mask, |x, y| {
+            (x as u32 as i32).saturating_sub(y as u32 as i32) as u32 as u64
+        }),
+        BinOp::Mul24 { hi, signed } => {
+            bin_lanes(regs, d, a, b, mask, |x, y| mul24(x, y, hi, signed))
+        }
         BinOp::FAdd(spec) if spec.is_plain(FTy::F32) => {
             bin_lanes(regs, d, a, b, mask, |x, y| bits32(f32_of(x) + f32_of(y)))
         }
-        BinOp::FAdd(spec) if spec.is_plain(FTy::F64) => {
-            bin_lanes(regs, d, a, b, mask, |x, y| (f64_of(x) + f64_of(y)).to_bits())
-        }
-        BinOp::FAdd(spec) => bin_lanes(regs, d, a, b, mask, |x, y| float_bin(spec, x, y, add32, add64)),
+        BinOp::FAdd(spec) if spec.is_plain(FTy::F64) => bin_lanes(regs, d, a, b, mask, |x, y| {
+            (f64_of(x) + f64_of(y)).to_bits()
+        }),
+        BinOp::FAdd(spec) => bin_lanes(regs, d, a, b, mask, |x, y| {
+            float_bin(spec, x, y, add32, add64)
+        }),
         BinOp::FSub(spec) if spec.is_plain(FTy::F32) => {
             bin_lanes(regs, d, a, b, mask, |x, y| bits32(f32_of(x) - f32_of(y)))
         }
         BinOp::FSub(spec) => bin_lanes(regs, d, a, b, mask, |x, y| {
-            float_bin(spec, x, y, |p, q, m| add32(p, -q, m), |p, q, m| add64(p, -q, m))
+            float_bin(
+                spec,
+                x,
+                y,
+                |p, q, m| add32(p, -q, m),
+                |p, q, m| add64(p, -q, m),
+            )
         }),
         BinOp::FMul(spec) if spec.is_plain(FTy::F32) => {
             bin_lanes(regs, d, a, b, mask, |x, y| bits32(f32_of(x) * f32_of(y)))
         }
-        BinOp::FMul(spec) if spec.is_plain(FTy::F64) => {
-            bin_lanes(regs, d, a, b, mask, |x, y| (f64_of(x) * f64_of(y)).to_bits())
-        }
-        BinOp::FMul(spec) => bin_lanes(regs, d, a, b, mask, |x, y| float_bin(spec, x, y, mul32, mul64)),
+        BinOp::FMul(spec) if spec.is_plain(FTy::F64) => bin_lanes(regs, d, a, b, mask, |x, y| {
+            (f64_of(x) * f64_of(y)).to_bits()
+        }),
+        BinOp::FMul(spec) => bin_lanes(regs, d, a, b, mask, |x, y| {
+            float_bin(spec, x, y, mul32, mul64)
+        }),
         BinOp::FDiv { spec, approx } => {
             if approx {
-                bin_lanes(regs, d, a, b, mask, |x, y| float_bin(spec, x, y, |p, q, _| p / q, |p, q, _| p / q))
+                bin_lanes(regs, d, a, b, mask, |x, y| {
+                    float_bin(spec, x, y, |p, q, _| p / q, |p, q, _| p / q)
+                })
             } else {
-                bin_lanes(regs, d, a, b, mask, |x, y| float_bin(spec, x, y, div32, div64))
+                bin_lanes(regs, d, a, b, mask, |x, y| {
+                    float_bin(spec, x, y, div32, div64)
+                })
             }
         }
-        BinOp::FMin { spec, nan } => bin_lanes(regs, d, a, b, mask, |x, y| fmin_max(spec, x, y, nan, true)),
-        BinOp::FMax { spec, nan } => bin_lanes(regs, d, a, b, mask, |x, y| fmin_max(spec, x, y, nan, false)),
+        BinOp::FMin { spec, nan } => {
+            bin_lanes(regs, d, a, b, mask, |x, y| fmin_max(spec, x, y, nan, true))
+        }
+        BinOp::FMax { spec, nan } => {
+            bin_lanes(regs, d, a, b, mask, |x, y| fmin_max(spec, x, y, nan, false))
+        }
         BinOp::Copysign(t) => bin_lanes(regs, d, a, b, mask, |x, y| {
             // copysign d, a, b: |b| with the sign of a.
             if t == FTy::F64 {
@@ -692,7 +895,10 @@ fn binary(f: BinOp, regs: &mut [Lanes], d: Slot, a: Slot, b: Slot, mask: u32) {
 
 fn mul24(x: u64, y: u64, hi: bool, signed: bool) -> u64 {
     let (p, q) = if signed {
-        (((x as u32) << 8) as i32 as i64 >> 8, ((y as u32) << 8) as i32 as i64 >> 8)
+        (
+            ((x as u32) << 8) as i32 as i64 >> 8,
+            ((y as u32) << 8) as i32 as i64 >> 8,
+        )
     } else {
         ((x & 0xff_ffff) as i64, (y & 0xff_ffff) as i64)
     };
@@ -705,7 +911,9 @@ fn ternary(f: TernOp, regs: &mut [Lanes], d: Slot, a: Slot, b: Slot, c: Slot, ma
         TernOp::IMadLo(W::W32) => tern_lanes(regs, d, a, b, c, mask, |x, y, z| {
             (x as u32).wrapping_mul(y as u32).wrapping_add(z as u32) as u64
         }),
-        TernOp::IMadLo(w) => tern_lanes(regs, d, a, b, c, mask, |x, y, z| x.wrapping_mul(y).wrapping_add(z) & w.mask()),
+        TernOp::IMadLo(w) => tern_lanes(regs, d, a, b, c, mask, |x, y, z| {
+            x.wrapping_mul(y).wrapping_add(z) & w.mask()
+        }),
         TernOp::IMadHi { w, signed, sat } => tern_lanes(regs, d, a, b, c, mask, |x, y, z| {
             let bits = w.bits();
             if signed {
@@ -716,37 +924,64 @@ fn ternary(f: TernOp, regs: &mut [Lanes], d: Slot, a: Slot, b: Slot, c: Slot, ma
                     ((hi as u64).wrapping_add(z)) & w.mask()
                 }
             } else {
-                ((((zext(x, w) as u128 * zext(y, w) as u128) >> bits) as u64).wrapping_add(z)) & w.mask()
+                ((((zext(x, w) as u128 * zext(y, w) as u128) >> bits) as u64).wrapping_add(z))
+                    & w.mask()
             }
         }),
         TernOp::IMadWide { w, signed } => tern_lanes(regs, d, a, b, c, mask, |x, y, z| {
-            let m = if w.bits() * 2 >= 64 { u64::MAX } else { (1u64 << (w.bits() * 2)) - 1 };
-            let p = if signed { sext(x, w).wrapping_mul(sext(y, w)) as u64 } else { zext(x, w).wrapping_mul(zext(y, w)) };
+            let m = if w.bits() * 2 >= 64 {
+                u64::MAX
+            } else {
+                (1u64 << (w.bits() * 2)) - 1
+            };
+            let p = if signed {
+                sext(x, w).wrapping_mul(sext(y, w)) as u64
+            } else {
+                zext(x, w).wrapping_mul(zext(y, w))
+            };
             p.wrapping_add(z) & m
         }),
         TernOp::Mad24 { hi, signed } => tern_lanes(regs, d, a, b, c, mask, |x, y, z| {
             (mul24(x, y, hi, signed).wrapping_add(z)) & 0xffff_ffff
         }),
         TernOp::Sad { w, signed } => tern_lanes(regs, d, a, b, c, mask, |x, y, z| {
-            let diff = if signed { (sext(x, w) - sext(y, w)).unsigned_abs() } else { zext(x, w).abs_diff(zext(y, w)) };
+            let diff = if signed {
+                (sext(x, w) - sext(y, w)).unsigned_abs()
+            } else {
+                zext(x, w).abs_diff(zext(y, w))
+            };
             diff.wrapping_add(z) & w.mask()
         }),
         TernOp::Fma(spec) if spec.is_plain(FTy::F32) => fma_f32_lanes(regs, d, a, b, c, mask),
         TernOp::Fma(spec) if spec.is_plain(FTy::F64) => {
-            tern_lanes(regs, d, a, b, c, mask, |x, y, z| f64_of(x).mul_add(f64_of(y), f64_of(z)).to_bits())
+            tern_lanes(regs, d, a, b, c, mask, |x, y, z| {
+                f64_of(x).mul_add(f64_of(y), f64_of(z)).to_bits()
+            })
         }
-        TernOp::Fma(spec) => tern_lanes(regs, d, a, b, c, mask, |x, y, z| fma_generic(spec, x, y, z)),
+        TernOp::Fma(spec) => {
+            tern_lanes(regs, d, a, b, c, mask, |x, y, z| fma_generic(spec, x, y, z))
+        }
         TernOp::Bfe { w, signed } => tern_lanes(regs, d, a, b, c, mask, |x, p, n| {
             let bits = w.bits() as u64;
             let pos = p & 0xff;
             let len = n & 0xff;
             let x = zext(x, w);
-            let sign_bit = |i: u64| if i >= bits { (x >> (bits - 1)) & 1 } else { (x >> i) & 1 };
+            let sign_bit = |i: u64| {
+                if i >= bits {
+                    (x >> (bits - 1)) & 1
+                } else {
+                    (x >> i) & 1
+                }
+            };
             let mut r = 0u64;
             if len > 0 {
                 let extracted = if pos >= bits { 0 } else { x >> pos };
                 let len_eff = len.min(64);
-                r = if len_eff >= 64 { extracted } else { extracted & ((1u64 << len_eff) - 1) };
+                r = if len_eff >= 64 {
+                    extracted
+                } else {
+                    extracted & ((1u64 << len_eff) - 1)
+                };
             }
             if signed {
                 let sbit = if len == 0 { 0 } else { sign_bit(pos + len - 1) };
@@ -759,7 +994,9 @@ fn ternary(f: TernOp, regs: &mut [Lanes], d: Slot, a: Slot, b: Slot, c: Slot, ma
             }
             r & w.mask()
         }),
-        TernOp::Prmt(mode) => tern_lanes(regs, d, a, b, c, mask, |x, y, z| prmt(x as u32, y as u32, z as u32, mode) as u64),
+        TernOp::Prmt(mode) => tern_lanes(regs, d, a, b, c, mask, |x, y, z| {
+            prmt(x as u32, y as u32, z as u32, mode) as u64
+        }),
         TernOp::Lop3(lut) => tern_lanes(regs, d, a, b, c, mask, |x, y, z| {
             let mut r = 0u64;
             for bit in 0..8u32 {
@@ -795,23 +1032,35 @@ fn ternary(f: TernOp, regs: &mut [Lanes], d: Slot, a: Slot, b: Slot, c: Slot, ma
             }
             acc as u32 as u64
         }),
-        TernOp::Dp2a { hi, a_signed, b_signed } => tern_lanes(regs, d, a, b, c, mask, |x, y, z| {
+        TernOp::Dp2a {
+            hi,
+            a_signed,
+            b_signed,
+        } => tern_lanes(regs, d, a, b, c, mask, |x, y, z| {
             let mut acc = z as u32 as i32 as i64;
             for i in 0..2 {
                 let xa = (x >> (16 * i)) as u16;
                 let yb = (y >> (8 * (i + if hi { 2 } else { 0 }))) as u8;
-                let xa = if a_signed { xa as i16 as i64 } else { xa as i64 };
+                let xa = if a_signed {
+                    xa as i16 as i64
+                } else {
+                    xa as i64
+                };
                 let yb = if b_signed { yb as i8 as i64 } else { yb as i64 };
                 acc += xa * yb;
             }
             acc as u32 as u64
         }),
-        TernOp::SlctS32 => tern_lanes(regs, d, a, b, c, mask, |x, y, z| if (z as u32 as i32) >= 0 { x } else { y }),
+        TernOp::SlctS32 => tern_lanes(regs, d, a, b, c, mask, |x, y, z| {
+            if (z as u32 as i32) >= 0 { x } else { y }
+        }),
         TernOp::SlctF32 { ftz } => tern_lanes(regs, d, a, b, c, mask, |x, y, z| {
             let f = if ftz { ftz32(f32_of(z)) } else { f32_of(z) };
             if f >= 0.0 { x } else { y }
         }),
-        TernOp::Fns => tern_lanes(regs, d, a, b, c, mask, |m, base, off| fns(m as u32, base as u32, off as u32 as i32) as u64),
+        TernOp::Fns => tern_lanes(regs, d, a, b, c, mask, |m, base, off| {
+            fns(m as u32, base as u32, off as u32 as i32) as u64
+        }),
     }
 }
 
@@ -862,13 +1111,17 @@ fn fma_f32_lanes(regs: &mut [Lanes], d: Slot, a: Slot, b: Slot, c: Slot, mask: u
             return;
         }
     }
-    tern_lanes(regs, d, a, b, c, mask, |x, y, z| bits32(f32_of(x).mul_add(f32_of(y), f32_of(z))));
+    tern_lanes(regs, d, a, b, c, mask, |x, y, z| {
+        bits32(f32_of(x).mul_add(f32_of(y), f32_of(z)))
+    });
 }
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "fma,avx2")]
 fn fma_f32_lanes_hw(regs: &mut [Lanes], d: Slot, a: Slot, b: Slot, c: Slot, mask: u32) {
-    tern_lanes(regs, d, a, b, c, mask, |x, y, z| bits32(f32_of(x).mul_add(f32_of(y), f32_of(z))));
+    tern_lanes(regs, d, a, b, c, mask, |x, y, z| {
+        bits32(f32_of(x).mul_add(f32_of(y), f32_of(z)))
+    });
 }
 
 /// `prmt.b32` (§9.7.8.7).
@@ -912,7 +1165,11 @@ fn fns(mask: u32, base: u32, offset: i32) -> u32 {
         return u32::MAX;
     }
     if offset == 0 {
-        return if (mask >> base) & 1 == 1 { base } else { u32::MAX };
+        return if (mask >> base) & 1 == 1 {
+            base
+        } else {
+            u32::MAX
+        };
     }
     let mut count = 0;
     if offset > 0 {
@@ -948,19 +1205,89 @@ mod tests {
     #[test]
     fn integer_ops_wide_hi_and_division() {
         let mut r = regs(&[0, 0xffff_ffff, 2, (-7i32) as u32 as u64, 0]);
-        binary(BinOp::IMulWide { w: W::W32, signed: false }, &mut r, 0, 1, 2, FULL);
+        binary(
+            BinOp::IMulWide {
+                w: W::W32,
+                signed: false,
+            },
+            &mut r,
+            0,
+            1,
+            2,
+            FULL,
+        );
         assert_eq!(r[0][0], 0x1_ffff_fffe);
-        binary(BinOp::IMulWide { w: W::W32, signed: true }, &mut r, 0, 1, 2, FULL);
+        binary(
+            BinOp::IMulWide {
+                w: W::W32,
+                signed: true,
+            },
+            &mut r,
+            0,
+            1,
+            2,
+            FULL,
+        );
         assert_eq!(r[0][0], (-2i64) as u64);
-        binary(BinOp::IMulHi { w: W::W32, signed: false }, &mut r, 0, 1, 1, FULL);
+        binary(
+            BinOp::IMulHi {
+                w: W::W32,
+                signed: false,
+            },
+            &mut r,
+            0,
+            1,
+            1,
+            FULL,
+        );
         assert_eq!(r[0][0], 0xffff_fffe);
-        binary(BinOp::IDiv { w: W::W32, signed: true }, &mut r, 0, 3, 2, FULL);
+        binary(
+            BinOp::IDiv {
+                w: W::W32,
+                signed: true,
+            },
+            &mut r,
+            0,
+            3,
+            2,
+            FULL,
+        );
         assert_eq!(r[0][0] as u32 as i32, -3);
-        binary(BinOp::IRem { w: W::W32, signed: true }, &mut r, 0, 3, 2, FULL);
+        binary(
+            BinOp::IRem {
+                w: W::W32,
+                signed: true,
+            },
+            &mut r,
+            0,
+            3,
+            2,
+            FULL,
+        );
         assert_eq!(r[0][0] as u32 as i32, -1);
-        binary(BinOp::IDiv { w: W::W32, signed: false }, &mut r, 0, 2, 4, FULL);
+        binary(
+            BinOp::IDiv {
+                w: W::W32,
+                signed: false,
+            },
+            &mut r,
+            0,
+            2,
+            4,
+            FULL,
+        );
         assert_eq!(r[0][0], 0xffff_ffff, "division by zero gives all ones");
-        binary(BinOp::Shr { w: W::W32, signed: true }, &mut r, 0, 3, 2, FULL);
+        binary(
+            BinOp::Shr {
+                w: W::W32,
+                signed: true,
+            },
+            &mut r,
+            0,
+            3,
+            2,
+            FULL,
+        );
         assert_eq!(r[0][0] as u32 as i32, -2);
         binary(BinOp::Shl(W::W32), &mut r, 0, 1, 1, FULL);
         assert_eq!(r[0][0], 0, "oversized shifts give zero");
@@ -977,10 +1304,30 @@ mod tests {
     fn carry_chain_adds_64_bit_halves() {
         // (0xffffffff, 1) + (1, 2) = (0, 4) with carry.
         let mut r = regs(&[0, 0, 0xffff_ffff, 1, 1, 2, 0]);
-        let add = |f: CarryOp, d, a, b, cin, cout| OpKind::Carry { f, w: W::W32, d, a, b, c: 0, cc: 6, cin, cout };
+        let add = |f: CarryOp, d, a, b, cin, cout| OpKind::Carry {
+            f,
+            w: W::W32,
+            d,
+            a,
+            b,
+            c: 0,
+            cc: 6,
+            cin,
+            cout,
+        };
         let mut p = vec![0u32, FULL];
-        compute(&add(CarryOp::Add, 0, 2, 4, false, true), &mut r, &mut p, FULL);
-        compute(&add(CarryOp::Add, 1, 3, 5, true, false), &mut r, &mut p, FULL);
+        compute(
+            &add(CarryOp::Add, 0, 2, 4, false, true),
+            &mut r,
+            &mut p,
+            FULL,
+        );
+        compute(
+            &add(CarryOp::Add, 1, 3, 5, true, false),
+            &mut r,
+            &mut p,
+            FULL,
+        );
         assert_eq!((r[0][0], r[1][0]), (0, 4));
     }
 
@@ -992,11 +1339,43 @@ mod tests {
         assert_eq!(fns(0b1011, 0, 2), 1);
         assert_eq!(fns(0b1011, 0, 3), 3);
         let mut r = regs(&[0, 0xf0, 4, 4]);
-        ternary(TernOp::Bfe { w: W::W32, signed: true }, &mut r, 0, 1, 2, 3, FULL);
+        ternary(
+            TernOp::Bfe {
+                w: W::W32,
+                signed: true,
+            },
+            &mut r,
+            0,
+            1,
+            2,
+            3,
+            FULL,
+        );
         assert_eq!(r[0][0], 0xffff_ffff);
-        ternary(TernOp::Bfe { w: W::W32, signed: false }, &mut r, 0, 1, 2, 3, FULL);
+        ternary(
+            TernOp::Bfe {
+                w: W::W32,
+                signed: false,
+            },
+            &mut r,
+            0,
+            1,
+            2,
+            3,
+            FULL,
+        );
         assert_eq!(r[0][0], 0xf);
-        unary(UnOp::Bfind { w: W::W32, signed: false, shiftamt: false }, &mut r, 0, 1, FULL);
+        unary(
+            UnOp::Bfind {
+                w: W::W32,
+                signed: false,
+                shiftamt: false,
+            },
+            &mut r,
+            0,
+            1,
+            FULL,
+        );
         assert_eq!(r[0][0], 7);
         unary(UnOp::Clz(W::W32), &mut r, 0, 1, FULL);
         assert_eq!(r[0][0], 24);
@@ -1010,11 +1389,23 @@ mod tests {
         let one = 1.0f32.to_bits() as u64;
         let a = [nan; 32];
         let b = [one; 32];
-        let cmp = |op| Cmp { op, kind: CmpKind::Float(FTy::F32), ftz: false };
+        let cmp = |op| Cmp {
+            op,
+            kind: CmpKind::Float(FTy::F32),
+            ftz: false,
+        };
         assert_eq!(compare(cmp(CmpOp::Ne), &a, &b), 0, "ne is ordered");
         assert_eq!(compare(cmp(CmpOp::Neu), &a, &b), FULL);
-        let spec = FSpec { ty: FTy::F32, rnd: RoundingMode::Rn, ftz: false, sat: false };
+        let spec = FSpec {
+            ty: FTy::F32,
+            rnd: RoundingMode::Rn,
+            ftz: false,
+            sat: false,
+        };
         assert_eq!(fmin_max(spec, nan, one, false, true), one);
-        assert_eq!(fmin_max(spec, (-0.0f32).to_bits() as u64, 0, false, true), (-0.0f32).to_bits() as u64);
+        assert_eq!(
+            fmin_max(spec, (-0.0f32).to_bits() as u64, 0, false, true),
+            (-0.0f32).to_bits() as u64
+        );
     }
 }

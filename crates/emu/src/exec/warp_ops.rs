@@ -39,7 +39,11 @@ pub(crate) fn shfl(mode: ShflMode, a: &Lanes, b: &Lanes, c: &Lanes) -> (Lanes, u
                 (j, j <= max_lane)
             }
         };
-        let src = if pval && (0..32).contains(&j) { j } else { lane };
+        let src = if pval && (0..32).contains(&j) {
+            j
+        } else {
+            lane
+        };
         out[l] = a[src as usize] & 0xffff_ffff;
         pred |= (pval as u32) << lane;
     }
@@ -60,7 +64,12 @@ pub(crate) fn vote(mode: VoteMode, p: u32, participants: u32) -> (bool, u32) {
 
 /// `match.sync`: per lane, the mask of participating lanes holding the same value
 /// (`.any`), or for `.all` the participants if all agree (else 0) and the predicate.
-pub(crate) fn match_sync(mode: MatchMode, a: &Lanes, wide: bool, participants: u32) -> (Lanes, u32) {
+pub(crate) fn match_sync(
+    mode: MatchMode,
+    a: &Lanes,
+    wide: bool,
+    participants: u32,
+) -> (Lanes, u32) {
     let val = |l: usize| if wide { a[l] } else { a[l] & 0xffff_ffff };
     let mut out = [0u64; 32];
     match mode {
@@ -78,7 +87,8 @@ pub(crate) fn match_sync(mode: MatchMode, a: &Lanes, wide: bool, participants: u
         }
         MatchMode::All => {
             let first = (0..32).find(|&k| (participants >> k) & 1 == 1);
-            let all = first.is_none_or(|f| (0..32).all(|k| (participants >> k) & 1 == 0 || val(k) == val(f)));
+            let all = first
+                .is_none_or(|f| (0..32).all(|k| (participants >> k) & 1 == 0 || val(k) == val(f)));
             let v = if all { participants as u64 } else { 0 };
             (out.map(|_| v), if all { u32::MAX } else { 0 })
         }
@@ -87,7 +97,9 @@ pub(crate) fn match_sync(mode: MatchMode, a: &Lanes, wide: bool, participants: u
 
 /// `redux.sync`: the reduction over the participating lanes.
 pub(crate) fn redux(op: ReduxOp, signed: bool, a: &Lanes, participants: u32) -> u64 {
-    let lanes = (0..32).filter(|&l| (participants >> l) & 1 == 1).map(|l| a[l] as u32);
+    let lanes = (0..32)
+        .filter(|&l| (participants >> l) & 1 == 1)
+        .map(|l| a[l] as u32);
     let r: u32 = match op {
         ReduxOp::Add => lanes.fold(0u32, |x, y| x.wrapping_add(y)),
         ReduxOp::And => lanes.fold(u32::MAX, |x, y| x & y),
@@ -137,7 +149,12 @@ mod tests {
         assert!(!vote(VoteMode::All, 0b1010, 0b0110).0);
         assert!(vote(VoteMode::Any, 0b1010, 0b0110).0);
         assert_eq!(redux(ReduxOp::Add, false, &iota(), 0b111), 30);
-        let (m, _) = match_sync(MatchMode::Any, &std::array::from_fn(|i| (i % 2) as u64), false, u32::MAX);
+        let (m, _) = match_sync(
+            MatchMode::Any,
+            &std::array::from_fn(|i| (i % 2) as u64),
+            false,
+            u32::MAX,
+        );
         assert_eq!(m[0], 0x5555_5555);
     }
 }

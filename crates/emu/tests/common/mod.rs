@@ -10,7 +10,9 @@ use warpcheck_ir::symbols::VarRole;
 use warpcheck_ir::{FuncId, Program};
 
 pub fn corpus(file: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/kernels").join(file)
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests/kernels")
+        .join(file)
 }
 
 /// Compiles a corpus file (or any path) at the given optimisation level and lowers it.
@@ -19,7 +21,11 @@ pub fn compile(file: &str, opt: u8) -> Program {
 }
 
 pub fn compile_with(file: &str, opt: u8, defines: &[&str]) -> Program {
-    let path = if file.contains('/') { PathBuf::from(file) } else { corpus(file) };
+    let path = if file.contains('/') {
+        PathBuf::from(file)
+    } else {
+        corpus(file)
+    };
     let options = CompileOptions {
         opt_level: opt,
         compiler: CompilerChoice::Clang,
@@ -33,7 +39,11 @@ pub fn compile_with(file: &str, opt: u8, defines: &[&str]) -> Program {
 
 pub fn lower_ptx(ptx: &str) -> Program {
     let parsed = warpcheck_ptx::parse(ptx);
-    assert!(parsed.errors.is_empty(), "parse errors: {:?}", parsed.errors);
+    assert!(
+        parsed.errors.is_empty(),
+        "parse errors: {:?}",
+        parsed.errors
+    );
     warpcheck_ir::lower(&parsed.module).unwrap_or_else(|e| panic!("lowering: {e:?}"))
 }
 
@@ -64,7 +74,9 @@ pub fn params(program: &Program, k: FuncId, args: &[A]) -> Vec<u8> {
     assert_eq!(f.params.len(), args.len(), "argument count of {}", f.name);
     let mut out = vec![0u8; f.param_space_size as usize];
     for (&p, a) in f.params.iter().zip(args) {
-        let VarRole::Param { offset, .. } = program.variable(p).role else { panic!() };
+        let VarRole::Param { offset, .. } = program.variable(p).role else {
+            panic!()
+        };
         let bytes: Vec<u8> = match *a {
             A::Ptr(x) => x.to_le_bytes().to_vec(),
             A::I32(x) => x.to_le_bytes().to_vec(),
@@ -99,15 +111,27 @@ pub fn buf_bytes(m: &mut GlobalMemory, v: &[u8]) -> u64 {
 }
 
 pub fn read_f32(m: &GlobalMemory, a: u64, n: usize) -> Vec<f32> {
-    m.read(a, n as u64 * 4).unwrap().chunks(4).map(|c| f32::from_le_bytes(c.try_into().unwrap())).collect()
+    m.read(a, n as u64 * 4)
+        .unwrap()
+        .chunks(4)
+        .map(|c| f32::from_le_bytes(c.try_into().unwrap()))
+        .collect()
 }
 
 pub fn read_u32(m: &GlobalMemory, a: u64, n: usize) -> Vec<u32> {
-    m.read(a, n as u64 * 4).unwrap().chunks(4).map(|c| u32::from_le_bytes(c.try_into().unwrap())).collect()
+    m.read(a, n as u64 * 4)
+        .unwrap()
+        .chunks(4)
+        .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
+        .collect()
 }
 
 pub fn read_f64(m: &GlobalMemory, a: u64, n: usize) -> Vec<f64> {
-    m.read(a, n as u64 * 8).unwrap().chunks(8).map(|c| f64::from_le_bytes(c.try_into().unwrap())).collect()
+    m.read(a, n as u64 * 8)
+        .unwrap()
+        .chunks(8)
+        .map(|c| f64::from_le_bytes(c.try_into().unwrap()))
+        .collect()
 }
 
 /// Deterministic pseudo-random floats in [0, 1).
@@ -128,9 +152,22 @@ pub fn config(grid: [u32; 3], block: [u32; 3]) -> LaunchConfig {
 }
 
 /// Runs and asserts that no fault happened.
-pub fn run_clean(p: &Program, k: FuncId, params: &[u8], m: &mut GlobalMemory, c: &LaunchConfig) -> RunOutcome {
+pub fn run_clean(
+    p: &Program,
+    k: FuncId,
+    params: &[u8],
+    m: &mut GlobalMemory,
+    c: &LaunchConfig,
+) -> RunOutcome {
     let out = run(p, k, params, m, c).unwrap_or_else(|e| panic!("run failed: {e}"));
-    assert!(out.faults.is_empty(), "faults: {:?}", out.faults.iter().map(|f| f.kind.to_string()).collect::<Vec<_>>());
+    assert!(
+        out.faults.is_empty(),
+        "faults: {:?}",
+        out.faults
+            .iter()
+            .map(|f| f.kind.to_string())
+            .collect::<Vec<_>>()
+    );
     out
 }
 
