@@ -309,7 +309,7 @@ fn instantiated(
         )
     };
     f = f.note(format!(
-        "worst of {executions} warp executions: block ({},{},{}), warp {}{iters}, {} active lanes",
+        "worst of the {executions} warp executions evaluated: block ({},{},{}), warp {}{iters}, {} active lanes",
         w.block[0], w.block[1], w.block[2], w.warp, w.active_lanes
     ));
     if approximate {

@@ -148,9 +148,7 @@ pub fn run(args: Args) -> Result<Outcome, CliError> {
         Format::Text => {
             let mut sources = Sources::new();
             let color = std::io::stdout().is_terminal();
-            let mut s = text::render(&findings, &mut sources, color);
-            s.push_str(&text::summary(&findings));
-            s
+            text::render(&findings, &mut sources, color)
         }
         Format::Json => format!("{:#}\n", json::render(&findings)),
         Format::Sarif => format!(
