@@ -419,7 +419,7 @@ impl<O: Observer> Block<'_, O> {
                                 pc,
                                 idx,
                                 w,
-                                MemKind::Load,
+                                (MemKind::Load, shape.ordered),
                                 space,
                                 &addrs,
                                 m,
@@ -452,7 +452,7 @@ impl<O: Observer> Block<'_, O> {
                                 pc,
                                 idx,
                                 w,
-                                MemKind::Store,
+                                (MemKind::Store, shape.ordered),
                                 space,
                                 &addrs,
                                 m,
@@ -503,7 +503,7 @@ impl<O: Observer> Block<'_, O> {
                                 pc,
                                 idx,
                                 w,
-                                kind,
+                                (kind, true),
                                 *space,
                                 &addrs,
                                 m,
@@ -1497,7 +1497,7 @@ fn emit_mem<O: Observer>(
     pc: u32,
     block: [u32; 3],
     w: usize,
-    kind: MemKind,
+    (kind, ordered): (MemKind, bool),
     space: MemSpace,
     addrs: &Lanes,
     lanes: u32,
@@ -1515,7 +1515,7 @@ fn emit_mem<O: Observer>(
         addresses: &'e Lanes,
         lanes: u32,
         size: u32,
-        at: (FuncId, InstId, [u32; 3], u32),
+        at: (FuncId, InstId, [u32; 3], u32, bool),
     ) -> MemEvent<'e> {
         MemEvent {
             kind,
@@ -1527,10 +1527,10 @@ fn emit_mem<O: Observer>(
             inst: at.1,
             block: at.2,
             warp: at.3,
-            ordered: false,
+            ordered: at.4,
         }
     }
-    let at = (func, inst, block, w as u32);
+    let at = (func, inst, block, w as u32, ordered);
     if space != MemSpace::Generic {
         obs.on_memory(&event(kind, space, addrs, lanes, size, at));
         return;

@@ -46,7 +46,8 @@ pub struct MemEvent<'a> {
     pub inst: InstId,
     pub block: [u32; 3],
     pub warp: u32,
-    /// Whether the instruction was `.volatile` or otherwise ordered; reserved (false).
+    /// Whether the access is `.volatile`, `.relaxed`, `.acquire`, `.release` or atomic,
+    /// rather than a plain (weak) load or store.
     pub ordered: bool,
 }
 

@@ -308,6 +308,8 @@ pub(crate) struct MemShape {
     pub signed: bool,
     /// Width of the destination registers of a load.
     pub dst_bits: u8,
+    /// `.volatile`, `.relaxed`, `.acquire` or `.release` (not a plain weak access).
+    pub ordered: bool,
 }
 
 /// The value type of `atom`/`red`.

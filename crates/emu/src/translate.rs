@@ -1359,6 +1359,7 @@ impl InstCx<'_, '_> {
             Op::Prmt { mode, .. } => tern!(TernOp::Prmt(mode), Type::B32, Type::B32, Type::B32),
             Op::Ld { space, vec, ty, .. } | Op::Ldu { space, vec, ty } => {
                 let _ = vec;
+                let ordered = matches!(op, Op::Ld { order: Some(o), .. } if o != warpcheck_ir::modifiers::MemOrder::Weak);
                 let dsts = self.vec_dsts(&o(0))?;
                 let (space, addr) = self.addr(&o(1), space_of(space))?;
                 let dst_bits = match o(0) {
@@ -1369,7 +1370,8 @@ impl InstCx<'_, '_> {
                     },
                     _ => ty.bits(),
                 };
-                let shape = mem_shape(space, ty, dst_bits)?;
+                let mut shape = mem_shape(space, ty, dst_bits)?;
+                shape.ordered = ordered;
                 // Kernel parameters are the same for every thread: load them now.
                 if space == MemSpace::Param
                     && let Addr::Abs(off) = addr
@@ -1386,14 +1388,20 @@ impl InstCx<'_, '_> {
                 }
                 OpKind::Ld { shape, dsts, addr }
             }
-            Op::St { space, ty, .. } => {
+            Op::St {
+                space, ty, order, ..
+            } => {
                 let (space, addr) = self.addr(&o(0), space_of(space))?;
+                let ordered = order.is_some_and(|o| o != warpcheck_ir::modifiers::MemOrder::Weak);
                 let srcs = self.vec_srcs(&o(1), ty)?;
                 if space == MemSpace::Param && self.is_kernel && matches!(addr, Addr::Abs(_)) {
                     return unsupported("a store to a kernel parameter");
                 }
                 OpKind::St {
-                    shape: mem_shape(space, ty, ty.bits())?,
+                    shape: MemShape {
+                        ordered,
+                        ..mem_shape(space, ty, ty.bits())?
+                    },
                     srcs,
                     addr,
                 }
@@ -1955,6 +1963,7 @@ fn mem_shape(space: MemSpace, ty: Type, dst_bits: u32) -> Result<MemShape, EmuEr
         size: size as u8,
         signed: ty.is_signed(),
         dst_bits: dst_bits.max(size * 8) as u8,
+        ordered: false,
     })
 }
 
