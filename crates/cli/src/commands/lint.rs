@@ -12,6 +12,7 @@ use std::collections::BTreeMap;
 use std::io::IsTerminal;
 
 use crate::Outcome;
+use crate::commands::launch_args::parse_dim3;
 use crate::input::{self, CompileArgs};
 use crate::output::{self, CliError};
 use warpcheck_lint::{Launch, LintOptions};
@@ -45,28 +46,6 @@ pub enum Format {
     Sarif,
 }
 
-/// `256` or `32,8` or `8,8,4`.
-fn parse_dims(flag: &str, s: &str) -> Result<[u32; 3], CliError> {
-    let parts: Vec<&str> = s.split(',').collect();
-    if parts.is_empty() || parts.len() > 3 {
-        return Err(CliError::msg(format!(
-            "--{flag} takes 1 to 3 numbers, e.g. 256 or 32,8; got `{s}`"
-        )));
-    }
-    let mut d = [1u32; 3];
-    for (i, p) in parts.iter().enumerate() {
-        d[i] = match p.trim().parse::<u32>() {
-            Ok(v) if v > 0 => v,
-            _ => {
-                return Err(CliError::msg(format!(
-                    "--{flag}: `{p}` is not a positive number (in `{s}`)"
-                )));
-            }
-        };
-    }
-    Ok(d)
-}
-
 /// Integer scalars by name; buffer specs and floats are accepted and left out.
 fn parse_scalars(args: &[String]) -> Result<BTreeMap<String, i128>, CliError> {
     let mut out = BTreeMap::new();
@@ -85,35 +64,24 @@ fn parse_scalars(args: &[String]) -> Result<BTreeMap<String, i128>, CliError> {
 }
 
 pub fn run(args: Args) -> Result<Outcome, CliError> {
-    // Compile once and keep the signatures (parameter names for `--arg`); on syntax
-    // errors, `input::load` compiles again and reports them.
     let compiled = input::compile(&args.compile)?;
-    let parsed = warpcheck_ptx::parse(&compiled.ptx);
-    let loaded = if parsed.errors.is_empty() {
-        let is_ptx = args.compile.file.extension().is_some_and(|e| e == "ptx");
-        input::Loaded {
-            ptx_name: if is_ptx {
-                args.compile.file.display().to_string()
-            } else {
-                format!("{}.ptx", args.compile.file.display())
-            },
-            ptx: compiled.ptx.clone(),
-            module: parsed.module,
-        }
-    } else {
-        input::load(&args.compile)?
-    };
+    let signatures = compiled.signatures.clone();
+    let loaded = input::load_compiled(&args.compile, compiled)?;
     let program = input::lower(&loaded)?;
     let block = args
         .block
         .as_deref()
-        .map(|s| parse_dims("block", s))
-        .transpose()?;
+        .map(parse_dim3)
+        .transpose()
+        .map_err(CliError::msg)?
+        .map(|d| d.0);
     let grid = args
         .grid
         .as_deref()
-        .map(|s| parse_dims("grid", s))
-        .transpose()?;
+        .map(parse_dim3)
+        .transpose()
+        .map_err(CliError::msg)?
+        .map(|d| d.0);
     if grid.is_some() && block.is_none() {
         return Err(CliError::msg(
             "--grid needs --block: give the block dimensions too",
@@ -131,8 +99,7 @@ pub fn run(args: Args) -> Result<Outcome, CliError> {
     let mut findings = Vec::new();
     for k in kernels {
         let mangled = &program.function(k).name;
-        let param_names = compiled
-            .signatures
+        let param_names = signatures
             .iter()
             .find(|s| &s.mangled_name == mangled)
             .map(|s| s.params.iter().map(|p| p.name.clone()).collect())
@@ -169,11 +136,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn dimensions_and_scalars_parse() {
-        assert_eq!(parse_dims("block", "32,8").ok(), Some([32, 8, 1]));
-        assert_eq!(parse_dims("block", "256").ok(), Some([256, 1, 1]));
-        assert!(parse_dims("block", "0").is_err());
-        assert!(parse_dims("grid", "1,2,3,4").is_err());
+    fn scalars_parse() {
         let s = parse_scalars(&["n=1024".into(), "a=f32[n]".into(), "alpha=0.5".into()]).ok();
         assert_eq!(
             s.map(|m| m.into_iter().collect::<Vec<_>>()),
