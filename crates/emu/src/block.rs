@@ -549,8 +549,12 @@ impl<O: Observer> Block<'_, O> {
                     a,
                     b,
                     c,
-                    membermask: _,
+                    membermask,
                 } => {
+                    if O::ENABLED && m != 0 {
+                        let mm = warp.regs[*membermask as usize][first_lane(m)] as u32;
+                        emit_sync(*obs, flat, pc, idx, w, mm, m);
+                    }
                     let (v, pv) = warp_ops::shfl(
                         *mode,
                         &warp.regs[*a as usize],
@@ -573,6 +577,9 @@ impl<O: Observer> Block<'_, O> {
                     membermask,
                 } => {
                     let mm = warp.regs[*membermask as usize][first_lane(m)] as u32;
+                    if O::ENABLED && m != 0 {
+                        emit_sync(*obs, flat, pc, idx, w, mm, m);
+                    }
                     let participants = m & mm;
                     let pv = pred_value(&warp.preds, *p);
                     let (b, ballot) = warp_ops::vote(*mode, pv, participants);
@@ -603,6 +610,9 @@ impl<O: Observer> Block<'_, O> {
                     membermask,
                 } => {
                     let mm = warp.regs[*membermask as usize][first_lane(m)] as u32;
+                    if O::ENABLED && m != 0 {
+                        emit_sync(*obs, flat, pc, idx, w, mm, m);
+                    }
                     let (v, pv) =
                         warp_ops::match_sync(*mode, &warp.regs[*a as usize], *wide, m & mm);
                     if *d != SINK {
@@ -622,6 +632,9 @@ impl<O: Observer> Block<'_, O> {
                     membermask,
                 } => {
                     let mm = warp.regs[*membermask as usize][first_lane(m)] as u32;
+                    if O::ENABLED && m != 0 {
+                        emit_sync(*obs, flat, pc, idx, w, mm, m);
+                    }
                     let v = warp_ops::redux(*rop, *signed, &warp.regs[*a as usize], m & mm);
                     blend_mask(&mut warp.regs[*d as usize], &[v; 32], m);
                     pc += 1;
@@ -1486,6 +1499,33 @@ fn blend_mask(dst: &mut Lanes, src: &Lanes, mask: u32) {
             dst[l] = src[l];
         }
     }
+}
+
+/// Emits the warp-synchronisation event of a `*.sync` collective.
+#[cold]
+fn emit_sync<O: Observer>(
+    obs: &mut O,
+    flat: &Flat,
+    pc: u32,
+    block: [u32; 3],
+    w: usize,
+    member_mask: u32,
+    lanes: u32,
+) {
+    let (fi, inst) = flat
+        .origin
+        .get(pc as usize)
+        .copied()
+        .unwrap_or((0, InstId::new(0)));
+    let func = flat.funcs[fi as usize].id;
+    obs.on_warp_sync(&WarpSyncEvent {
+        member_mask,
+        lanes,
+        warp: w as u32,
+        block,
+        func,
+        inst,
+    });
 }
 
 /// Emits memory events, one per state space the lanes fall in.

@@ -112,8 +112,7 @@
 //!
 //! # Not supported (reported as [`EmuError::Unsupported`])
 //!
-//! Textures and surfaces, `cp.async`, `malloc`/`free` in kernels, `mov` between vector
-//! operands, `min/max.relu`/`.xorsign`, `fma.relu`, vectors wider than 4 elements, and
+//! Textures and surfaces, `cp.async`, `malloc`/`free` in kernels, `min/max.relu`/`.xorsign`, `fma.relu`, vectors wider than 4 elements, and
 //! libdevice functions outside [`math`]'s table (`erf`, `sincos`, …).
 
 // Lane loops index several lane arrays by the lane number on purpose: that shape is the

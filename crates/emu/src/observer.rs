@@ -64,7 +64,9 @@ pub struct BarrierEvent {
     pub inst: InstId,
 }
 
-/// `bar.warp.sync` (and the synchronisation of the warp collectives).
+/// `bar.warp.sync`, and the synchronisation implied by the warp collectives
+/// (`shfl.sync`, `vote.sync`, `match.sync`, `redux.sync`): `lanes` executed it with
+/// `member_mask`.
 #[derive(Clone, Copy, Debug)]
 pub struct WarpSyncEvent {
     pub member_mask: u32,

@@ -419,6 +419,11 @@ pub(crate) enum OpKind {
         srcs: VecSlots,
         bits: u8,
     },
+    /// `mov.v2.u32 {a, b}, {c, d}`: element-wise moves.
+    VecMov {
+        dsts: VecSlots,
+        srcs: VecSlots,
+    },
     /// `mov.b64 {a, b}, d`: unpack.
     Unpack {
         dsts: VecSlots,
@@ -477,8 +482,6 @@ pub(crate) enum OpKind {
     WarpSync {
         mask: Slot,
     },
-    /// `membermask` is kept for the checkers; the exchange itself reads every lane.
-    #[allow(dead_code)]
     Shfl {
         mode: ShflMode,
         d: Slot,

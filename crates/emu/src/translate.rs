@@ -1746,11 +1746,13 @@ impl InstCx<'_, '_> {
             });
         }
         match (*d, *a) {
-            (Operand::Vector(dl), Operand::Vector(al)) if vec => {
-                // Element-wise vector move: only as a pack of one element each is not
-                // expressible; emulate with the first element (rare in compiler output).
-                let _ = (dl, al);
-                unsupported("vector `mov.v*` between vector operands")
+            (Operand::Vector(_), Operand::Vector(_)) if vec => {
+                let dsts = self.vec_dsts(d)?;
+                let srcs = self.vec_srcs(a, ty)?;
+                if dsts.n != srcs.n {
+                    return unsupported("`mov.v*` between vectors of different lengths");
+                }
+                Ok(OpKind::VecMov { dsts, srcs })
             }
             (Operand::Vector(_), _) => {
                 let dsts = self.vec_dsts(d)?;

@@ -478,6 +478,18 @@ pub(crate) fn compute(op: &OpKind, regs: &mut [Lanes], preds: &mut [u32], mask: 
             }
             blend(&mut regs[d as usize], &out, mask);
         }
+        OpKind::VecMov { dsts, srcs } => {
+            // Read every source before writing (the vectors may overlap).
+            let mut vals = [[0u64; 32]; 4];
+            for i in 0..srcs.n as usize {
+                vals[i] = regs[srcs.slots[i] as usize];
+            }
+            for i in 0..dsts.n as usize {
+                if dsts.slots[i] != crate::translate::SINK {
+                    blend(&mut regs[dsts.slots[i] as usize], &vals[i], mask);
+                }
+            }
+        }
         OpKind::Unpack { dsts, a, bits } => {
             let av = regs[a as usize];
             let m = if bits >= 64 {
