@@ -1836,7 +1836,9 @@ impl InstCx<'_, '_> {
             Operand::Func(f) => {
                 let func = self.t.program.function(f);
                 if func.body.is_some() {
-                    let idx = self.t.func_index[&f];
+                    let idx = self.t.func_index.get(&f).copied().ok_or_else(|| {
+                        EmuError::Internal(format!("function `{}` was not collected", func.name))
+                    })?;
                     (CallTarget::Body { func: idx }, Some(f))
                 } else if matches!(func.name.as_str(), "malloc" | "free") {
                     return unsupported(format!(
