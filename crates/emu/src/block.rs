@@ -14,19 +14,16 @@
 //! the block that has not exited. When no group of any warp can run but threads remain,
 //! the block is deadlocked and the fault names who waits where.
 
-use std::fmt::Write as _;
-
-use warpcheck_ir::modifiers::{BarrierMode, BarrierRedOp, MemSpace, VoteMode};
+use warpcheck_ir::modifiers::{MemSpace, VoteMode};
 use warpcheck_ir::{EntityRef, FuncId, InstId, Program, SourceLoc};
 
-use crate::calls::Native;
-use crate::exec::control::{CallState, FUNC_ADDR_BASE, Group, NO_REGION, Region, Regions, Wait};
+use crate::exec::control::{FUNC_ADDR_BASE, Group, NO_REGION, Region, Regions, Wait};
 use crate::exec::mem::{MemCtx, addresses, isspacep};
 use crate::exec::{FULL, Lanes, compute, pred_value, warp_ops};
-use crate::fault::{Fault, FaultKind, WaitKind, Waiter};
+use crate::fault::{Fault, FaultKind};
 use crate::memory::{GenericTarget, GlobalMemory, LOCAL_WINDOW, resolve_generic};
-use crate::observer::{BarrierEvent, MemEvent, MemKind, Observer, WarpSyncEvent};
-use crate::ops::{ArgSrc, BarrierOp, CallTarget, Dst, OpKind};
+use crate::observer::{MemEvent, MemKind, Observer, WarpSyncEvent};
+use crate::ops::{CallTarget, Dst, OpKind};
 use crate::translate::{FRAME_GENERIC_FLAG, Flat, NO_PC, SINK};
 use crate::{Scheduling, Stats};
 
@@ -89,27 +86,27 @@ pub(crate) struct BlockResult {
 }
 
 #[derive(Clone, Copy, Default)]
-struct BarrierState {
-    arrived: u32,
-    count: Option<u32>,
-    popc: u32,
-    all: bool,
-    any: bool,
+pub(crate) struct BarrierState {
+    pub(crate) arrived: u32,
+    pub(crate) count: Option<u32>,
+    pub(crate) popc: u32,
+    pub(crate) all: bool,
+    pub(crate) any: bool,
     /// The first arrival, for deadlock reports.
-    first_pc: u32,
+    pub(crate) first_pc: u32,
 }
 
 /// A small deterministic generator (xorshift64*), seeded per block.
-struct Rng(u64);
+pub(crate) struct Rng(u64);
 
 impl Rng {
-    fn next(&mut self) -> u64 {
+    pub(crate) fn next(&mut self) -> u64 {
         self.0 ^= self.0 >> 12;
         self.0 ^= self.0 << 25;
         self.0 ^= self.0 >> 27;
         self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
     }
-    fn below(&mut self, n: usize) -> usize {
+    pub(crate) fn below(&mut self, n: usize) -> usize {
         (self.next() % n.max(1) as u64) as usize
     }
 }
@@ -131,15 +128,15 @@ enum Ev {
 const LOCKSTEP_QUANTUM: u64 = 1 << 20;
 
 pub(crate) struct Block<'a, O: Observer> {
-    cx: &'a LaunchCx<'a>,
-    idx: [u32; 3],
-    warps: &'a mut [WarpState],
-    shared: &'a mut Vec<u8>,
-    barriers: [BarrierState; 16],
-    live_threads: u32,
-    rng: Rng,
-    obs: &'a mut O,
-    out: BlockResult,
+    pub(crate) cx: &'a LaunchCx<'a>,
+    pub(crate) idx: [u32; 3],
+    pub(crate) warps: &'a mut [WarpState],
+    pub(crate) shared: &'a mut Vec<u8>,
+    pub(crate) barriers: [BarrierState; 16],
+    pub(crate) live_threads: u32,
+    pub(crate) rng: Rng,
+    pub(crate) obs: &'a mut O,
+    pub(crate) out: BlockResult,
 }
 
 pub(crate) fn run_block<O: Observer>(
@@ -192,7 +189,7 @@ pub(crate) fn run_block<O: Observer>(
 }
 
 impl<O: Observer> Block<'_, O> {
-    fn init_warps(&mut self, threads: u32) {
+    pub(crate) fn init_warps(&mut self, threads: u32) {
         let flat = self.cx.flat;
         let kernel = &flat.funcs[0];
         let [bx, by, _] = self.cx.block;
@@ -247,12 +244,12 @@ impl<O: Observer> Block<'_, O> {
         }
     }
 
-    fn its(&self) -> bool {
+    pub(crate) fn its(&self) -> bool {
         matches!(self.cx.scheduling, Scheduling::Independent { .. })
     }
 
     /// The block's main loop.
-    fn run(&mut self) -> Result<(), Fault> {
+    pub(crate) fn run(&mut self) -> Result<(), Fault> {
         let nwarps = self.warps.len();
         let mut current = 0usize;
         let runnable = |w: &WarpState| w.groups.iter().any(|g| g.wait == Wait::Runnable);
@@ -287,7 +284,7 @@ impl<O: Observer> Block<'_, O> {
         }
     }
 
-    fn run_warp(&mut self, w: usize) -> Result<(), Fault> {
+    pub(crate) fn run_warp(&mut self, w: usize) -> Result<(), Fault> {
         let quantum = if self.its() {
             1 + self.rng.below(96) as u64
         } else {
@@ -324,7 +321,7 @@ impl<O: Observer> Block<'_, O> {
         }
     }
 
-    fn fault_at(&self, w: usize, lane: u32, pc: u32, kind: FaultKind) -> Fault {
+    pub(crate) fn fault_at(&self, w: usize, lane: u32, pc: u32, kind: FaultKind) -> Fault {
         let (func, inst, source) = self.origin(pc);
         let t = w as u32 * 32 + lane;
         let [bx, by, _] = self.cx.block;
@@ -338,7 +335,7 @@ impl<O: Observer> Block<'_, O> {
         }
     }
 
-    fn origin(&self, pc: u32) -> (FuncId, InstId, Option<SourceLoc>) {
+    pub(crate) fn origin(&self, pc: u32) -> (FuncId, InstId, Option<SourceLoc>) {
         let flat = self.cx.flat;
         let (fi, inst) = flat
             .origin
@@ -358,7 +355,7 @@ impl<O: Observer> Block<'_, O> {
 
     /// Runs group `gi` of warp `w` until it stops. Returns whether the warp should keep
     /// running (`false`: the quantum is over).
-    fn run_group(&mut self, w: usize, gi: usize, limit: u64) -> Result<bool, Fault> {
+    pub(crate) fn run_group(&mut self, w: usize, gi: usize, limit: u64) -> Result<bool, Fault> {
         let flat = self.cx.flat;
         let ops = &flat.ops[..];
         let its = self.its();
@@ -697,7 +694,15 @@ impl<O: Observer> Block<'_, O> {
         }
     }
 
-    fn diverge(&mut self, w: usize, gi: usize, pc: u32, taken: u32, target: u32, reconverge: u32) {
+    pub(crate) fn diverge(
+        &mut self,
+        w: usize,
+        gi: usize,
+        pc: u32,
+        taken: u32,
+        target: u32,
+        reconverge: u32,
+    ) {
         let warp = &mut self.warps[w];
         let g = warp.groups[gi];
         let not_taken = g.mask & !taken;
@@ -735,7 +740,7 @@ impl<O: Observer> Block<'_, O> {
     }
 
     /// Lanes `mask` arrive at `region` (the group is already removed).
-    fn arrive(&mut self, w: usize, region: u32, mask: u32) {
+    pub(crate) fn arrive(&mut self, w: usize, region: u32, mask: u32) {
         if region == NO_REGION {
             return;
         }
@@ -746,7 +751,7 @@ impl<O: Observer> Block<'_, O> {
 
     /// Completes `region` if every expected lane that has not exited arrived; the merged
     /// group continues (and may complete enclosing regions at the same pc).
-    fn try_complete(&mut self, w: usize, mut region: u32) {
+    pub(crate) fn try_complete(&mut self, w: usize, mut region: u32) {
         loop {
             let flat = self.cx.flat;
             let warp = &mut self.warps[w];
@@ -810,7 +815,7 @@ impl<O: Observer> Block<'_, O> {
     }
 
     /// Lanes exit: they no longer hold back regions, warp syncs or barriers.
-    fn exit(&mut self, w: usize, mask: u32) {
+    pub(crate) fn exit(&mut self, w: usize, mask: u32) {
         let mask = mask & !self.warps[w].exited;
         self.warps[w].exited |= mask;
         self.live_threads -= mask.count_ones();
@@ -837,7 +842,7 @@ impl<O: Observer> Block<'_, O> {
     }
 
     /// Calls, returns, exits, traps, barriers, warp syncs and indirect branches.
-    fn control(&mut self, w: usize, gi: usize) -> Result<(), Fault> {
+    pub(crate) fn control(&mut self, w: usize, gi: usize) -> Result<(), Fault> {
         let flat = self.cx.flat;
         let g = self.warps[w].groups[gi];
         let op = &flat.ops[g.pc as usize];
@@ -986,7 +991,7 @@ impl<O: Observer> Block<'_, O> {
     }
 
     /// Removes the group at `pc` holding exactly `mask` (after an exit).
-    fn remove_group(&mut self, w: usize, pc: u32, mask: u32) {
+    pub(crate) fn remove_group(&mut self, w: usize, pc: u32, mask: u32) {
         let groups = &mut self.warps[w].groups;
         if let Some(i) = groups
             .iter()
@@ -995,496 +1000,10 @@ impl<O: Observer> Block<'_, O> {
             groups.swap_remove(i);
         }
     }
-
-    fn ret(&mut self, w: usize, gi: usize, m: u32) -> Result<(), Fault> {
-        let flat = self.cx.flat;
-        let g = self.warps[w].groups[gi];
-        // The innermost call region.
-        let warp = &self.warps[w];
-        let mut r = g.region;
-        while r != NO_REGION && warp.regions.list[r as usize].call.is_none() {
-            r = warp.regions.list[r as usize].parent;
-        }
-        if m != g.mask {
-            let warp = &mut self.warps[w];
-            warp.groups[gi].mask = g.mask & !m;
-            warp.groups[gi].pc += 1;
-        } else {
-            self.warps[w].groups.swap_remove(gi);
-        }
-        if r == NO_REGION {
-            // Returning from the kernel ends the threads.
-            self.exit(w, m);
-            return Ok(());
-        }
-        // Copy return values into the caller's frame.
-        let (call_pc, caller_base) = {
-            let region = &self.warps[w].regions.list[r as usize];
-            (
-                region.call.as_ref().map_or(0, |c| c.call_pc),
-                region.frame_base,
-            )
-        };
-        if let OpKind::Call(call) = &flat.ops[call_pc as usize].kind {
-            let callee = &flat.funcs[g.func as usize];
-            let warp = &mut self.warps[w];
-            let mut mc = MemCtx {
-                global: self.cx.global,
-                shared: self.shared,
-                local: &mut warp.local,
-                stack: flat.stack_size,
-                consts: &flat.const_bank,
-                params: &flat.params,
-                cache: &mut warp.cache,
-            };
-            for (i, dst) in call.rets.iter().enumerate() {
-                let Some(&(off, size)) = callee.ret_offsets.get(i) else {
-                    continue;
-                };
-                let mut lanes = m;
-                while lanes != 0 {
-                    let l = lanes.trailing_zeros();
-                    lanes &= lanes - 1;
-                    match *dst {
-                        ArgSrc::Frame { offset, size: s } => {
-                            mc.copy_local(l, g.frame_base + off, caller_base + offset, s.min(size));
-                        }
-                        ArgSrc::Reg { slot, .. } => {
-                            let v = mc
-                                .read_local(l, g.frame_base + off, size.min(8))
-                                .unwrap_or(0);
-                            warp.regs[slot as usize][l as usize] = v;
-                        }
-                    }
-                }
-            }
-        }
-        // Leave the regions inside the call, then arrive at the call region.
-        let mut x = g.region;
-        let mut inner = Vec::new();
-        while x != r && x != NO_REGION {
-            let region = &mut self.warps[w].regions.list[x as usize];
-            region.expected &= !m;
-            inner.push(x);
-            x = region.parent;
-        }
-        for x in inner {
-            self.try_complete(w, x);
-        }
-        self.arrive(w, r, m);
-        Ok(())
-    }
-
-    fn call_body(&mut self, w: usize, gi: usize, m: u32, f: u32) -> Result<(), Fault> {
-        let flat = self.cx.flat;
-        let g = self.warps[w].groups[gi];
-        let callee = &flat.funcs[f as usize];
-        let new_base = g.frame_base + flat.funcs[g.func as usize].frame_size;
-        if new_base + callee.frame_size > flat.stack_size {
-            let kind = FaultKind::StackOverflow {
-                bytes: new_base + callee.frame_size,
-            };
-            return Err(self.fault_at(w, first_lane(m) as u32, g.pc, kind));
-        }
-        let OpKind::Call(call) = &flat.ops[g.pc as usize].kind else {
-            return Ok(());
-        };
-        let warp = &mut self.warps[w];
-        let mut mc = MemCtx {
-            global: self.cx.global,
-            shared: self.shared,
-            local: &mut warp.local,
-            stack: flat.stack_size,
-            consts: &flat.const_bank,
-            params: &flat.params,
-            cache: &mut warp.cache,
-        };
-        for (i, arg) in call.args.iter().enumerate() {
-            let Some(&(off, size)) = callee.param_offsets.get(i) else {
-                continue;
-            };
-            let mut lanes = m;
-            while lanes != 0 {
-                let l = lanes.trailing_zeros();
-                lanes &= lanes - 1;
-                match *arg {
-                    ArgSrc::Frame { offset, size: s } => {
-                        mc.copy_local(l, g.frame_base + offset, new_base + off, s.min(size));
-                    }
-                    ArgSrc::Reg { slot, size: s } => {
-                        mc.write_local(
-                            l,
-                            new_base + off,
-                            s.min(size).min(8),
-                            warp.regs[slot as usize][l as usize],
-                        );
-                    }
-                }
-            }
-        }
-        let saved = callee.recursive.then(|| {
-            let (s0, s1) = callee.slot_range;
-            let (p0, p1) = callee.pred_range;
-            (
-                warp.regs[s0 as usize..s1 as usize].to_vec(),
-                warp.preds[p0 as usize..p1 as usize].to_vec(),
-            )
-        });
-        let region = warp.regions.alloc(Region {
-            rpc: g.pc + 1,
-            expected: g.mask,
-            arrived: g.mask & !m,
-            parent: g.region,
-            frame_base: g.frame_base,
-            func: g.func,
-            call: Some(Box::new(CallState {
-                call_pc: g.pc,
-                saved,
-            })),
-            live: true,
-        });
-        warp.groups[gi] = Group {
-            pc: callee.base,
-            mask: m,
-            region,
-            frame_base: new_base,
-            func: f,
-            wait: Wait::Runnable,
-        };
-        Ok(())
-    }
-
-    #[allow(clippy::too_many_arguments)]
-    fn call_native(
-        &mut self,
-        w: usize,
-        pc: u32,
-        m: u32,
-        frame_base: u64,
-        native: Native,
-        args: &[ArgSrc],
-        rets: &[ArgSrc],
-    ) -> Result<(), Fault> {
-        let flat = self.cx.flat;
-        let warp = &mut self.warps[w];
-        let mc_regs = &mut warp.regs;
-        let mut mc = MemCtx {
-            global: self.cx.global,
-            shared: self.shared,
-            local: &mut warp.local,
-            stack: flat.stack_size,
-            consts: &flat.const_bank,
-            params: &flat.params,
-            cache: &mut warp.cache,
-        };
-        let mut lanes = m;
-        let mut fault = None;
-        while lanes != 0 {
-            let l = lanes.trailing_zeros();
-            lanes &= lanes - 1;
-            let get = |mc: &MemCtx<'_>, i: usize, size: u32| -> u64 {
-                match args.get(i) {
-                    Some(ArgSrc::Frame { offset, size: s }) => mc
-                        .read_local(l, frame_base + offset, (*s).min(size).min(8))
-                        .unwrap_or(0),
-                    Some(ArgSrc::Reg { slot, .. }) => mc_regs[*slot as usize][l as usize],
-                    None => 0,
-                }
-            };
-            let result: Result<Option<u64>, FaultKind> = match native {
-                Native::Math(f) => {
-                    let mut vals = [0u64; 4];
-                    for (i, t) in f.args.iter().enumerate().take(4) {
-                        vals[i] = get(&mc, i, t.size());
-                    }
-                    Ok(Some((f.f)(&vals[..f.args.len().min(4)])))
-                }
-                Native::Vprintf => {
-                    let fmt_addr = get(&mc, 0, 8);
-                    let buf = get(&mc, 1, 8);
-                    match printf_lane(&mut mc, l, fmt_addr, buf) {
-                        Ok(s) => {
-                            self.out.printf.push_str(&s);
-                            Ok(Some(0))
-                        }
-                        Err(k) => Err(k),
-                    }
-                }
-                Native::AssertFail => {
-                    let msg = get(&mc, 0, 8);
-                    let file = get(&mc, 1, 8);
-                    let line = get(&mc, 2, 4) as u32;
-                    let func = get(&mc, 3, 8);
-                    let read = |mc: &mut MemCtx<'_>, a: u64| {
-                        mc.read_cstr(a, l, 4096)
-                            .map(|b| String::from_utf8_lossy(&b).into_owned())
-                            .unwrap_or_default()
-                    };
-                    Err(FaultKind::AssertionFailed {
-                        message: read(&mut mc, msg),
-                        file: read(&mut mc, file),
-                        line,
-                        function: read(&mut mc, func),
-                    })
-                }
-            };
-            match result {
-                Ok(Some(v)) => {
-                    let ret_size = match native {
-                        Native::Math(f) => f.ret.size(),
-                        _ => 4,
-                    };
-                    if let Some(dst) = rets.first() {
-                        match *dst {
-                            ArgSrc::Frame { offset, size } => {
-                                mc.write_local(l, frame_base + offset, size.min(ret_size), v);
-                            }
-                            ArgSrc::Reg { slot, .. } => mc_regs[slot as usize][l as usize] = v,
-                        }
-                    }
-                }
-                Ok(None) => {}
-                Err(k) => {
-                    fault = Some((l, k));
-                    break;
-                }
-            }
-        }
-        match fault {
-            Some((l, k)) => Err(self.fault_at(w, l, pc, k)),
-            None => Ok(()),
-        }
-    }
-
-    fn barrier(&mut self, w: usize, gi: usize, m: u32, bar: BarrierOp) {
-        let g = self.warps[w].groups[gi];
-        let warp = &self.warps[w];
-        let lane = first_lane(m);
-        let id = (warp.regs[bar.id as usize][lane] & 15) as usize;
-        let count = bar.count.map(|c| warp.regs[c as usize][lane] as u32);
-        if O::ENABLED {
-            let (func, inst, _) = self.origin(g.pc);
-            self.obs.on_barrier_arrive(&BarrierEvent {
-                id: id as u32,
-                count,
-                lanes: m,
-                warp: w as u32,
-                block: self.idx,
-                func,
-                inst,
-            });
-        }
-        let b = &mut self.barriers[id];
-        if b.arrived == 0 {
-            *b = BarrierState {
-                arrived: 0,
-                count,
-                popc: 0,
-                all: true,
-                any: false,
-                first_pc: g.pc,
-            };
-        }
-        b.arrived += m.count_ones();
-        if count.is_some() {
-            b.count = count;
-        }
-        if let Some((_, _, p)) = bar.red {
-            let pv = pred_value(&self.warps[w].preds, p) & m;
-            b.popc += pv.count_ones();
-            b.all &= pv == m;
-            b.any |= pv != 0;
-        }
-        if bar.mode == BarrierMode::Arrive {
-            self.warps[w].groups[gi].pc += 1;
-        } else {
-            if m != g.mask {
-                self.warps[w].groups[gi].mask = m;
-                self.warps[w].groups.push(Group {
-                    pc: g.pc + 1,
-                    mask: g.mask & !m,
-                    ..g
-                });
-            }
-            self.warps[w].groups[gi].wait = Wait::Barrier { id: id as u32 };
-        }
-        self.check_barrier(id as u32);
-    }
-
-    /// Releases barrier `id` when enough threads have arrived.
-    fn check_barrier(&mut self, id: u32) {
-        let flat = self.cx.flat;
-        let b = self.barriers[id as usize];
-        let expected = b.count.unwrap_or(self.live_threads);
-        if b.arrived == 0 || b.arrived < expected {
-            return;
-        }
-        self.barriers[id as usize] = BarrierState::default();
-        for w in 0..self.warps.len() {
-            let warp = &mut self.warps[w];
-            for gi in 0..warp.groups.len() {
-                let g = &warp.groups[gi];
-                if g.wait != (Wait::Barrier { id }) {
-                    continue;
-                }
-                let (pc, mask) = (g.pc, g.mask);
-                if let OpKind::Barrier(BarrierOp {
-                    red: Some((op, dst, _)),
-                    ..
-                }) = &flat.ops[pc as usize].kind
-                {
-                    match (*op, *dst) {
-                        (BarrierRedOp::Popc, Dst::Reg(r)) => {
-                            blend_mask(&mut warp.regs[r as usize], &[b.popc as u64; 32], mask)
-                        }
-                        (BarrierRedOp::And, Dst::Pred(p)) | (BarrierRedOp::Or, Dst::Pred(p)) => {
-                            let v = if (*op == BarrierRedOp::And && b.all)
-                                || (*op == BarrierRedOp::Or && b.any)
-                            {
-                                FULL
-                            } else {
-                                0
-                            };
-                            let q = &mut warp.preds[p as usize];
-                            *q = (*q & !mask) | (v & mask);
-                        }
-                        (BarrierRedOp::And, Dst::Reg(r)) | (BarrierRedOp::Or, Dst::Reg(r)) => {
-                            let v = ((*op == BarrierRedOp::And && b.all)
-                                || (*op == BarrierRedOp::Or && b.any))
-                                as u64;
-                            blend_mask(&mut warp.regs[r as usize], &[v; 32], mask);
-                        }
-                        _ => {}
-                    }
-                }
-                let g = &mut warp.groups[gi];
-                g.wait = Wait::Runnable;
-                g.pc += 1;
-            }
-            merge_groups(&mut self.warps[w].groups);
-        }
-        if O::ENABLED {
-            self.obs.on_barrier_release(self.idx, id);
-        }
-    }
-
-    fn check_warp_sync(&mut self, w: usize) {
-        let warp = &mut self.warps[w];
-        let waiting: u32 = warp
-            .groups
-            .iter()
-            .filter(|g| matches!(g.wait, Wait::WarpSync { .. }))
-            .fold(0, |acc, g| acc | g.mask);
-        if waiting == 0 {
-            return;
-        }
-        let exited = warp.exited;
-        let mut released = false;
-        for g in warp.groups.iter_mut() {
-            if let Wait::WarpSync { mask } = g.wait {
-                let need = mask & !exited;
-                if need & !waiting == 0 {
-                    g.wait = Wait::Runnable;
-                    g.pc += 1;
-                    released = true;
-                }
-            }
-        }
-        if released {
-            merge_groups(&mut warp.groups);
-        }
-    }
-
-    /// Who waits where (for deadlock and budget reports).
-    fn waiters(&self) -> Vec<Waiter> {
-        let mut out = Vec::new();
-        for (w, warp) in self.warps.iter().enumerate() {
-            for g in &warp.groups {
-                let what = match g.wait {
-                    Wait::Runnable => continue,
-                    Wait::Barrier { id } => {
-                        let b = &self.barriers[id as usize];
-                        WaitKind::Barrier {
-                            id,
-                            arrived: b.arrived,
-                            expected: b.count.unwrap_or(self.live_threads),
-                        }
-                    }
-                    Wait::WarpSync { mask } => WaitKind::WarpSync { mask },
-                };
-                let (func, inst, source) = self.origin(g.pc);
-                out.push(Waiter {
-                    warp: w as u32,
-                    lanes: g.mask,
-                    func,
-                    inst,
-                    source,
-                    what,
-                });
-            }
-        }
-        out
-    }
-
-    fn deadlock(&self) -> Fault {
-        let waiting = self.waiters();
-        let exited = self
-            .warps
-            .iter()
-            .map(|w| w.exited.count_ones())
-            .sum::<u32>();
-        let first = waiting.first().cloned();
-        let threads = self.cx.block[0] * self.cx.block[1] * self.cx.block[2];
-        let exited = exited.min(threads);
-        let (w, lane, pc) = match &first {
-            Some(wt) => {
-                let pc = self.warps[wt.warp as usize]
-                    .groups
-                    .iter()
-                    .find(|g| g.wait != Wait::Runnable && g.mask == wt.lanes)
-                    .map_or(0, |g| g.pc);
-                (wt.warp as usize, wt.lanes.trailing_zeros(), pc)
-            }
-            None => (
-                0,
-                0,
-                self.barriers
-                    .iter()
-                    .find(|b| b.arrived > 0)
-                    .map_or(0, |b| b.first_pc),
-            ),
-        };
-        self.fault_at(w, lane, pc, FaultKind::Deadlock { waiting, exited })
-    }
-}
-
-/// Merges runnable groups at the same pc in the same region and frame.
-fn merge_groups(groups: &mut Vec<Group>) {
-    let mut i = 0;
-    while i < groups.len() {
-        let mut j = i + 1;
-        while j < groups.len() {
-            let (a, b) = (&groups[i], &groups[j]);
-            if a.wait == Wait::Runnable
-                && b.wait == Wait::Runnable
-                && a.pc == b.pc
-                && a.region == b.region
-                && a.frame_base == b.frame_base
-                && a.func == b.func
-            {
-                let mask = b.mask;
-                groups[i].mask |= mask;
-                groups.swap_remove(j);
-            } else {
-                j += 1;
-            }
-        }
-        i += 1;
-    }
 }
 
 #[inline]
-fn first_lane(m: u32) -> usize {
+pub(crate) fn first_lane(m: u32) -> usize {
     if m == 0 {
         0
     } else {
@@ -1493,7 +1012,7 @@ fn first_lane(m: u32) -> usize {
 }
 
 #[inline]
-fn blend_mask(dst: &mut Lanes, src: &Lanes, mask: u32) {
+pub(crate) fn blend_mask(dst: &mut Lanes, src: &Lanes, mask: u32) {
     for l in 0..32 {
         if (mask >> l) & 1 != 0 {
             dst[l] = src[l];
@@ -1549,7 +1068,7 @@ fn emit_mem<O: Observer>(
         .copied()
         .unwrap_or((0, InstId::new(0)));
     let func = flat.funcs[fi as usize].id;
-    fn event<'e>(
+    pub(crate) fn event<'e>(
         kind: MemKind,
         space: MemSpace,
         addresses: &'e Lanes,
@@ -1602,63 +1121,6 @@ fn emit_mem<O: Observer>(
         if m != 0 {
             obs.on_memory(&event(kind, space, &resolved, m, size, at));
         }
-    }
-}
-
-/// Formats one lane's `vprintf` call.
-fn printf_lane(
-    mc: &mut MemCtx<'_>,
-    lane: u32,
-    fmt_addr: u64,
-    buf: u64,
-) -> Result<String, FaultKind> {
-    struct Args<'m, 'a> {
-        mc: &'m mut MemCtx<'a>,
-        lane: u32,
-        base: u64,
-        offset: u64,
-        fault: Option<FaultKind>,
-    }
-    impl crate::printf::ArgSource for Args<'_, '_> {
-        fn next(&mut self, size: u32) -> Result<u64, String> {
-            self.offset = self.offset.div_ceil(size as u64) * size as u64;
-            let v = self
-                .mc
-                .load_generic(self.base + self.offset, size, self.lane);
-            self.offset += size as u64;
-            v.map_err(|k| {
-                let msg = k.to_string();
-                self.fault = Some(k);
-                msg
-            })
-        }
-        fn string(&mut self, address: u64) -> Result<Vec<u8>, String> {
-            self.mc.read_cstr(address, self.lane, 1 << 16).map_err(|k| {
-                let msg = k.to_string();
-                self.fault = Some(k);
-                msg
-            })
-        }
-    }
-    let fmt = mc.read_cstr(fmt_addr, lane, 1 << 16)?;
-    let mut args = Args {
-        mc,
-        lane,
-        base: buf,
-        offset: 0,
-        fault: None,
-    };
-    match crate::printf::format(&fmt, &mut args) {
-        Ok(s) => Ok(s),
-        Err(msg) => match args.fault {
-            Some(k) => Err(k),
-            None => {
-                // An unsupported conversion: print the format as is, with a note.
-                let mut s = String::from_utf8_lossy(&fmt).into_owned();
-                let _ = write!(s, " [warpcheck: {msg}]");
-                Ok(s)
-            }
-        },
     }
 }
 

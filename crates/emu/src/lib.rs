@@ -133,6 +133,7 @@ pub mod memory;
 pub mod observer;
 mod ops;
 mod printf;
+mod sync;
 mod translate;
 
 pub use fault::{EmuError, Fault, FaultKind, WaitKind, Waiter};
