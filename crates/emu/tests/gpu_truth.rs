@@ -134,6 +134,17 @@ fn run_file(
     scheduling: Scheduling,
     threads: usize,
 ) -> Result<(HashMap<String, Buffer>, GlobalMemory, String), String> {
+    run_file_as(path, None, opt, scheduling, threads)
+}
+
+/// Runs the launches of `path` on the PTX file `ptx` (nvcc's) if given, else on clang's.
+fn run_file_as(
+    path: &Path,
+    ptx: Option<&Path>,
+    opt: u8,
+    scheduling: Scheduling,
+    threads: usize,
+) -> Result<(HashMap<String, Buffer>, GlobalMemory, String), String> {
     let text = std::fs::read_to_string(path).unwrap();
     let (launches, _) = launches(&text);
     let options = CompileOptions {
@@ -141,7 +152,8 @@ fn run_file(
         compiler: CompilerChoice::Clang,
         ..CompileOptions::default()
     };
-    let module = warpcheck_front::compile(path, &options).map_err(|e| format!("compile: {e}"))?;
+    let module = warpcheck_front::compile(ptx.unwrap_or(path), &options)
+        .map_err(|e| format!("compile: {e}"))?;
     let program = lower_ptx(&module.ptx);
     let mut memory = GlobalMemory::new();
     let mut buffers: HashMap<String, Buffer> = HashMap::new();
@@ -169,9 +181,12 @@ fn run_file(
             let name = sig
                 .and_then(|s| s.params.get(i))
                 .map_or(format!("arg{i}"), |p| p.name.clone());
-            let Some(arg) = args.iter().find(|a| a.name == name) else {
+            // By name; PTX-only signatures (nvcc's PTX) name parameters argN, and the
+            // launch lines give arguments in declaration order.
+            let Some(arg) = args.iter().find(|a| a.name == name).or(args.get(i)) else {
                 return Err(format!("no argument for parameter {name}"));
             };
+            let name = arg.name.clone();
             let bytes = match &arg.spec {
                 ArgSpec::Scalar(n) => encode_scalar(&var.ty.to_string(), var.size.unwrap_or(4), *n),
                 ArgSpec::Buffer { elem, len, init } => {
@@ -293,6 +308,10 @@ fn truth_dirs() -> Vec<PathBuf> {
 }
 
 fn check_all(opt: u8, scheduling: Scheduling) {
+    check_all_as(opt, scheduling, false)
+}
+
+fn check_all_as(opt: u8, scheduling: Scheduling, nvcc: bool) {
     let only = std::env::var("WARPCHECK_ONLY").ok();
     let mut failures = Vec::new();
     let mut compared = 0;
@@ -307,7 +326,15 @@ fn check_all(opt: u8, scheduling: Scheduling) {
         let text = std::fs::read_to_string(&src).unwrap();
         let (_, clean) = launches(&text);
         let status = std::fs::read_to_string(dir.join("status.txt")).unwrap_or_default();
-        match run_file(&src, opt, scheduling, 2) {
+        let ptx = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("../../tests/nvcc-ptx")
+            .join(format!("{stem}.ptx"));
+        let result = if nvcc {
+            run_file_as(&src, Some(&ptx), opt, scheduling, 2)
+        } else {
+            run_file(&src, opt, scheduling, 2)
+        };
+        match result {
             Err(e) => failures.push(format!("{stem} -O{opt}: {e}")),
             Ok((buffers, memory, printf)) => {
                 if !clean {
@@ -367,6 +394,14 @@ fn corpus_matches_gpu_at_o3() {
 #[test]
 fn corpus_matches_gpu_at_o0() {
     check_all(0, Scheduling::LockStep);
+}
+
+/// nvcc's own PTX (`tests/nvcc-ptx`, nvcc 13.0 -O3 sm_80: what the GPU ran, before
+/// ptxas) gives the GPU's outputs too.
+#[test]
+fn nvcc_ptx_matches_gpu() {
+    check_all_as(3, Scheduling::LockStep, true);
+    check_all_as(3, Scheduling::Independent { seed: 5 }, true);
 }
 
 /// Correct kernels give the GPU's output under any interleaving of warps and divergent
