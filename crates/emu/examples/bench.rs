@@ -2,7 +2,7 @@
 //! (one PTX instruction executed by one active thread) per second.
 //!
 //! ```text
-//! cargo run --release -p warpcheck-emu --example bench [-- --threads N --size N --opt N]
+//! cargo run --release -p warpcheck-emu --example bench [-- --threads N --size N --opt N --nvcc]
 //! ```
 
 use std::path::PathBuf;
@@ -85,9 +85,15 @@ fn main() {
     let size = get("--size", 512) as u32;
     let opt = get("--opt", 3) as u8;
     let n: u32 = get("--n", 16 << 20) as u32;
+    let nvcc = args.iter().any(|a| a == "--nvcc");
+    let tag = if nvcc {
+        "nvcc".to_string()
+    } else {
+        format!("-O{opt}")
+    };
 
     // Vector add.
-    let p = compile("vector_add.cu", opt);
+    let p = compile("vector_add.cu", opt, nvcc);
     let k = kernel(&p, "vecAdd");
     let mut m = GlobalMemory::new();
     let bytes = n as u64 * 4;
@@ -108,14 +114,14 @@ fn main() {
     let check = m.read(c + 4 * 12345, 4).unwrap();
     assert_eq!(f32::from_le_bytes(check.try_into().unwrap()), 24690.0);
     report(
-        &format!("vector add n={n} -O{opt}"),
+        &format!("vector add n={n} {tag}"),
         out.stats.lane_instructions,
         secs,
         cpu,
     );
 
     // Tiled matmul.
-    let p = compile("matmul_tiled.cu", opt);
+    let p = compile("matmul_tiled.cu", opt, nvcc);
     let k = kernel(&p, "matmulTiled");
     let mut m = GlobalMemory::new();
     let elems = size as u64 * size as u64;
@@ -136,7 +142,7 @@ fn main() {
     let check = m.read(mc, 4).unwrap();
     assert_eq!(f32::from_le_bytes(check.try_into().unwrap()), size as f32);
     report(
-        &format!("tiled matmul {size}^3 -O{opt}"),
+        &format!("tiled matmul {size}^3 {tag}"),
         out.stats.lane_instructions,
         secs,
         cpu,

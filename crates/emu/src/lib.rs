@@ -85,10 +85,16 @@
 //! bit-exact with the GPU. `.approx` operations (`sin`, `cos`, `lg2`, `ex2`, `rsqrt`,
 //! `tanh`, `div.approx`, `div.full`) use the host's correctly rounded or ≤ 1 ulp
 //! functions, which are within the PTX ISA's error bounds but may differ from the GPU's
-//! hardware approximations in the last bits. libdevice functions: see [`math`]. ptxas
-//! may contract a `mul` and an `add` *without* rounding modifiers into an `fma` on the
-//! GPU; the emulator executes the instructions as written (unfused), so kernels whose
-//! PTX has plain `mul.f32`/`add.f32` pairs can differ from the GPU by an ulp.
+//! hardware approximations in the last bits. libdevice functions: see [`math`].
+//!
+//! ptxas contracts a `mul` and an `add`/`sub` *without* rounding modifiers into one fused
+//! multiply-add (PTX ISA §9.7.3.3 allows it; nvcc leaves such pairs in its PTX for
+//! ptxas). The emulator does the same when the pairing is unambiguous (the product is
+//! used once, by the add, in the same block; module `translate::contract`), which makes
+//! kernels such as Rodinia's Gaussian elimination bit-identical with the GPU. Of the 115
+//! output buffers of the corpus's GPU runs, 110 (clang -O3 PTX) and 111 (nvcc's PTX) are
+//! bit-identical; the rest come from kernels calling transcendental functions
+//! (`expf`, `rsqrtf`, `sin`, …) and agree to a few ulps.
 //!
 //! # Speed
 //!

@@ -234,6 +234,12 @@ pub(crate) enum TernOp {
         signed: bool,
     },
     Fma(FSpec),
+    /// `fma(±a, b, ±c)`: a contracted `mul` + `add`/`sub` (see `translate::contract`).
+    FmaSigned {
+        spec: FSpec,
+        neg_product: bool,
+        neg_addend: bool,
+    },
     Bfe {
         w: W,
         signed: bool,

@@ -315,6 +315,7 @@ fn check_all_as(opt: u8, scheduling: Scheduling, nvcc: bool) {
     let only = std::env::var("WARPCHECK_ONLY").ok();
     let mut failures = Vec::new();
     let mut compared = 0;
+    let mut identical = 0;
     for dir in truth_dirs() {
         let stem = dir.file_name().unwrap().to_string_lossy().to_string();
         if only.as_ref().is_some_and(|o| !stem.contains(o.as_str())) {
@@ -367,6 +368,11 @@ fn check_all_as(opt: u8, scheduling: Scheduling, nvcc: bool) {
                     let want = std::fs::read(dir.join(format!("buffer{index}.bin"))).unwrap();
                     let got = memory.read(b.addr, (b.len * b.elem.size()) as u64).unwrap();
                     compared += 1;
+                    if got == want {
+                        identical += 1;
+                    } else if std::env::var("WARPCHECK_SHOW_INEXACT").is_ok() {
+                        eprintln!("inexact: {stem} {name}");
+                    }
                     if let Err(e) = compare(name, b, &got, &want) {
                         failures.push(format!("{stem} -O{opt}: {e}"));
                     }
@@ -375,7 +381,7 @@ fn check_all_as(opt: u8, scheduling: Scheduling, nvcc: bool) {
         }
     }
     eprintln!(
-        "-O{opt}: {compared} buffers compared, {} failures",
+        "-O{opt}: {compared} buffers compared, {identical} bit-identical, {} failures",
         failures.len()
     );
     assert!(

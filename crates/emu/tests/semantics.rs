@@ -318,3 +318,31 @@ fn independent_scheduling_interleaves_divergent_paths() {
     assert!(seen.len() >= 2, "independent scheduling gave only {seen:?}");
     assert!(seen.iter().all(|v| *v <= 3));
 }
+
+#[test]
+fn mul_and_add_without_rounding_modifiers_contract_like_ptxas() {
+    // out[0] = x*x - 1 written as mul.f32 + sub.f32 (ptxas fuses them), out[1] the same
+    // with .rn (never fused), out[2] with the product used twice (not fused).
+    let body = ".visible .entry k(.param .u64 out, .param .f32 x) {\n .reg .f32 %f<12>;\n .reg .b64 %rd<2>;\n ld.param.u64 %rd1, [out];\n ld.param.f32 %f1, [x];\n mul.f32 %f2, %f1, %f1;\n sub.f32 %f3, %f2, 0f3F800000;\n mul.rn.f32 %f4, %f1, %f1;\n sub.rn.f32 %f5, %f4, 0f3F800000;\n mul.f32 %f6, %f1, %f1;\n sub.f32 %f7, %f6, 0f3F800000;\n add.f32 %f8, %f7, %f6;\n st.global.f32 [%rd1], %f3;\n st.global.f32 [%rd1+4], %f5;\n st.global.f32 [%rd1+8], %f8;\n ret;\n}\n";
+    let p = lower_ptx(&format!("{HEADER}{body}"));
+    let k = kernel(&p, "k");
+    let mut m = GlobalMemory::new();
+    let out = buf_f32(&mut m, &[0.0; 3]);
+    let x = 1.0f32 + 2f32.powi(-12);
+    let o = run(
+        &p,
+        k,
+        &params(&p, k, &[A::Ptr(out), A::F32(x)]),
+        &mut m,
+        &LaunchConfig::new([1, 1, 1], [1, 1, 1]),
+    )
+    .unwrap();
+    assert!(o.faults.is_empty());
+    let v = read_f32(&m, out, 3);
+    let fused = x.mul_add(x, -1.0);
+    let unfused = x * x - 1.0;
+    assert_ne!(fused, unfused, "the test values must tell the two apart");
+    assert_eq!(v[0], fused);
+    assert_eq!(v[1], unfused);
+    assert_eq!(v[2], (x * x - 1.0) + x * x);
+}

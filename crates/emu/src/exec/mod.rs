@@ -964,7 +964,9 @@ fn ternary(f: TernOp, regs: &mut [Lanes], d: Slot, a: Slot, b: Slot, c: Slot, ma
             };
             diff.wrapping_add(z) & w.mask()
         }),
-        TernOp::Fma(spec) if spec.is_plain(FTy::F32) => fma_f32_lanes(regs, d, a, b, c, mask),
+        TernOp::Fma(spec) if spec.is_plain(FTy::F32) => {
+            fma_f32_lanes(regs, d, a, b, c, mask, (0, 0))
+        }
         TernOp::Fma(spec) if spec.is_plain(FTy::F64) => {
             tern_lanes(regs, d, a, b, c, mask, |x, y, z| {
                 f64_of(x).mul_add(f64_of(y), f64_of(z)).to_bits()
@@ -972,6 +974,26 @@ fn ternary(f: TernOp, regs: &mut [Lanes], d: Slot, a: Slot, b: Slot, c: Slot, ma
         }
         TernOp::Fma(spec) => {
             tern_lanes(regs, d, a, b, c, mask, |x, y, z| fma_generic(spec, x, y, z))
+        }
+        TernOp::FmaSigned {
+            spec,
+            neg_product,
+            neg_addend,
+        } => {
+            let sign = if spec.ty == FTy::F64 {
+                1u64 << 63
+            } else {
+                0x8000_0000
+            };
+            let np = if neg_product { sign } else { 0 };
+            let nc = if neg_addend { sign } else { 0 };
+            if spec.is_plain(FTy::F32) {
+                fma_f32_lanes(regs, d, a, b, c, mask, (np, nc))
+            } else {
+                tern_lanes(regs, d, a, b, c, mask, |x, y, z| {
+                    fma_generic(spec, x ^ np, y, z ^ nc)
+                })
+            }
         }
         TernOp::Bfe { w, signed } => tern_lanes(regs, d, a, b, c, mask, |x, p, n| {
             let bits = w.bits() as u64;
@@ -1112,27 +1134,46 @@ fn half_fma(spec: FSpec, a: u16, b: u16, c: u16) -> u16 {
     if spec.ftz { ftz_half(h, bf) } else { h }
 }
 
-/// f32 fma over 32 lanes, with the host's FMA instruction when it has one (the libm
-/// software fallback is correct but slow).
-fn fma_f32_lanes(regs: &mut [Lanes], d: Slot, a: Slot, b: Slot, c: Slot, mask: u32) {
+/// f32 fma over 32 lanes, `fma(a ^ signs.0, b, c ^ signs.1)` (sign masks negate), with
+/// the host's FMA instruction when it has one (the libm software fallback is correct but
+/// slow).
+fn fma_f32_lanes(
+    regs: &mut [Lanes],
+    d: Slot,
+    a: Slot,
+    b: Slot,
+    c: Slot,
+    mask: u32,
+    signs: (u64, u64),
+) {
     #[cfg(target_arch = "x86_64")]
     {
         if std::arch::is_x86_feature_detected!("fma") {
             // SAFETY: the CPU supports FMA (checked just above).
-            unsafe { fma_f32_lanes_hw(regs, d, a, b, c, mask) };
+            unsafe { fma_f32_lanes_hw(regs, d, a, b, c, mask, signs) };
             return;
         }
     }
+    let (np, nc) = signs;
     tern_lanes(regs, d, a, b, c, mask, |x, y, z| {
-        bits32(f32_of(x).mul_add(f32_of(y), f32_of(z)))
+        bits32(f32_of(x ^ np).mul_add(f32_of(y), f32_of(z ^ nc)))
     });
 }
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "fma,avx2")]
-fn fma_f32_lanes_hw(regs: &mut [Lanes], d: Slot, a: Slot, b: Slot, c: Slot, mask: u32) {
+fn fma_f32_lanes_hw(
+    regs: &mut [Lanes],
+    d: Slot,
+    a: Slot,
+    b: Slot,
+    c: Slot,
+    mask: u32,
+    signs: (u64, u64),
+) {
+    let (np, nc) = signs;
     tern_lanes(regs, d, a, b, c, mask, |x, y, z| {
-        bits32(f32_of(x).mul_add(f32_of(y), f32_of(z)))
+        bits32(f32_of(x ^ np).mul_add(f32_of(y), f32_of(z ^ nc)))
     });
 }
 

@@ -25,6 +25,7 @@ pub(super) struct InstCx<'a, 'p> {
     pub(super) body: &'p warpcheck_ir::Body,
     pub(super) id: InstId,
     pub(super) is_kernel: bool,
+    pub(super) contractions: &'a super::contract::Contractions,
 }
 
 pub(super) fn unsupported<T>(what: impl Into<String>) -> Result<T, EmuError> {
@@ -320,6 +321,8 @@ impl InstCx<'_, '_> {
             } => {
                 if cc {
                     self.carry(CarryOp::Add, ty, ops, false, true)?
+                } else if let Some(fused) = self.contract(false, rounding, ftz, sat, ty, ops)? {
+                    fused
                 } else if ty.is_float() {
                     bin!(BinOp::FAdd(fspec(ty, rounding, ftz, sat)?), ty, ty)
                 } else if sat {
@@ -337,6 +340,8 @@ impl InstCx<'_, '_> {
             } => {
                 if cc {
                     self.carry(CarryOp::Sub, ty, ops, false, true)?
+                } else if let Some(fused) = self.contract(true, rounding, ftz, sat, ty, ops)? {
+                    fused
                 } else if ty.is_float() {
                     bin!(BinOp::FSub(fspec(ty, rounding, ftz, sat)?), ty, ty)
                 } else if sat {
@@ -1086,6 +1091,54 @@ impl InstCx<'_, '_> {
                 }
             }
         })
+    }
+
+    /// `add`/`sub` of a contractible product becomes `fma` (see `contract`).
+    fn contract(
+        &mut self,
+        is_sub: bool,
+        rounding: Option<RoundingMode>,
+        ftz: bool,
+        sat: bool,
+        ty: Type,
+        ops: &[Operand],
+    ) -> Result<Option<OpKind>, EmuError> {
+        if rounding.is_some() || sat || !matches!(ty, Type::F32 | Type::F64) {
+            return Ok(None);
+        }
+        let (Some(&d), Some(&a), Some(&b)) = (ops.first(), ops.get(1), ops.get(2)) else {
+            return Ok(None);
+        };
+        let matches = |op: &Op| matches!(*op, Op::Mul { ty: t, ftz: f, .. } if t == ty && f == ftz);
+        let pa = self
+            .contractions
+            .product_for(self.body, self.id, &a, matches);
+        let pb = self
+            .contractions
+            .product_for(self.body, self.id, &b, matches);
+        let (product, addend, product_is_a) = match (pa, pb) {
+            (Some(p), None) => (p, b, true),
+            (None, Some(p)) => (p, a, false),
+            _ => return Ok(None),
+        };
+        let spec = fspec(ty, Some(RoundingMode::Rn), ftz, false)?;
+        // a + x*y, x*y + b: fma(x, y, c); a - x*y: fma(-x, y, a); x*y - b: fma(x, y, -b).
+        let f = TernOp::FmaSigned {
+            spec,
+            neg_product: is_sub && !product_is_a,
+            neg_addend: is_sub && product_is_a,
+        };
+        let dd = self.dst(&d)?;
+        let x = self.src(&product.x, ty)?;
+        let y = self.src(&product.y, ty)?;
+        let c = self.src(&addend, ty)?;
+        Ok(Some(OpKind::Tern {
+            f,
+            d: dd,
+            a: x,
+            b: y,
+            c,
+        }))
     }
 
     fn reconverge(&self, block_pc: &dyn Fn(warpcheck_ir::BlockId) -> u32) -> u32 {

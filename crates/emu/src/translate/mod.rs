@@ -29,6 +29,7 @@ use warpcheck_ptx::ast::StateSpace;
 use crate::fault::EmuError;
 use crate::ops::*;
 
+mod contract;
 mod inst;
 use inst::InstCx;
 
@@ -530,6 +531,7 @@ impl Translator<'_> {
         let base = self.ops.len() as u32;
         self.funcs[fi as usize].base = base;
         let block_pc = |b: warpcheck_ir::BlockId| base + body.blocks[b].start.index() as u32;
+        let contractions = contract::Contractions::analyse(body);
         for (id, inst) in body.insts.iter() {
             let mut cx = InstCx {
                 t: self,
@@ -537,6 +539,7 @@ impl Translator<'_> {
                 body,
                 id,
                 is_kernel: func.is_kernel(),
+                contractions: &contractions,
             };
             let kind = cx
                 .translate(inst.op, body.operands_of(id), &block_pc)
