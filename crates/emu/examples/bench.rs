@@ -13,10 +13,14 @@ use warpcheck_front::{CompileOptions, CompilerChoice};
 use warpcheck_ir::symbols::VarRole;
 use warpcheck_ir::{FuncId, Program};
 
-fn compile(file: &str, opt: u8) -> Program {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../tests/kernels")
-        .join(file);
+/// Compiles a corpus kernel with clang, or takes nvcc's PTX of it (`--nvcc`).
+fn compile(file: &str, opt: u8, nvcc: bool) -> Program {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let path = if nvcc {
+        root.join("tests/nvcc-ptx").join(file.replace(".cu", ".ptx"))
+    } else {
+        root.join("tests/kernels").join(file)
+    };
     let options = CompileOptions {
         opt_level: opt,
         compiler: CompilerChoice::Clang,
