@@ -17,7 +17,8 @@ use warpcheck_ir::{FuncId, Program};
 fn compile(file: &str, opt: u8, nvcc: bool) -> Program {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
     let path = if nvcc {
-        root.join("tests/nvcc-ptx").join(file.replace(".cu", ".ptx"))
+        root.join("tests/nvcc-ptx")
+            .join(file.replace(".cu", ".ptx"))
     } else {
         root.join("tests/kernels").join(file)
     };

@@ -32,6 +32,11 @@ pub(crate) enum Native {
     /// const char *function, size_t charSize)`.
     AssertFail,
     Math(&'static MathFn),
+    /// `void sincosf(float x, float *s, float *c)` and the f64 `sincos`: results through
+    /// pointers (usually to the caller's local memory).
+    SinCos {
+        double: bool,
+    },
 }
 
 impl Native {
@@ -39,6 +44,8 @@ impl Native {
         match name {
             "vprintf" => Some(Native::Vprintf),
             "__assertfail" | "__assert_fail" => Some(Native::AssertFail),
+            "__nv_sincosf" | "__nv_fast_sincosf" => Some(Native::SinCos { double: false }),
+            "__nv_sincos" => Some(Native::SinCos { double: true }),
             _ => math::lookup(name).map(Native::Math),
         }
     }
@@ -258,6 +265,21 @@ impl<O: Observer> Block<'_, O> {
                         }
                         Err(k) => Err(k),
                     }
+                }
+                Native::SinCos { double } => {
+                    let size = if double { 8 } else { 4 };
+                    let x = get(&mc, 0, size);
+                    let (sp, cp) = (get(&mc, 1, 8), get(&mc, 2, 8));
+                    let (s, c) = if double {
+                        let (s, c) = f64::from_bits(x).sin_cos();
+                        (s.to_bits(), c.to_bits())
+                    } else {
+                        let (s, c) = f32::from_bits(x as u32).sin_cos();
+                        (s.to_bits() as u64, c.to_bits() as u64)
+                    };
+                    mc.store_generic(sp, size, l, s)
+                        .and_then(|()| mc.store_generic(cp, size, l, c))
+                        .map(|()| None)
                 }
                 Native::AssertFail => {
                     let msg = get(&mc, 0, 8);

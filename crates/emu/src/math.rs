@@ -23,8 +23,9 @@
 //! | `sin cos tan sinh cosh tanh asin acos atan atan2 asinh acosh atanh pow hypot` (f64) | ≤ 1 | 2 (`tan`, `pow`: 2; `acosh`: 3) |
 //! | `__nv_fast_*`, `__fdividef` (`-use_fast_math` intrinsics) | ≤ 1 | 2 + a few for large arguments |
 //!
-//! Functions not in the table (`erf`, Bessel functions, `sincos` with pointer results,
-//! `frexp`, `modf`, `remquo` …) are reported as unsupported by name.
+//! `sincosf`/`sincos` (results through pointers) are implemented beside them (module
+//! `calls`), with the accuracy of `sinf`/`cosf`. Functions not in the table (`erf`,
+//! Bessel functions, `frexp`, `modf`, `remquo` …) are reported as unsupported by name.
 
 /// The C types of libdevice arguments and results.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

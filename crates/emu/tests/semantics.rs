@@ -346,3 +346,42 @@ fn mul_and_add_without_rounding_modifiers_contract_like_ptxas() {
     assert_eq!(v[1], unfused);
     assert_eq!(v[2], (x * x - 1.0) + x * x);
 }
+
+#[test]
+fn sincos_writes_through_pointers() {
+    let dir = std::env::temp_dir().join(format!("warpcheck-emu-sincos-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("sincos.cu");
+    std::fs::write(
+        &file,
+        "__global__ void k(const float* x, float* s, float* sum) {\n    int i = threadIdx.x;\n    float a, b;\n    sincosf(x[i], &a, &b);\n    sincosf(x[i], &s[i], &sum[i]);\n    sum[i] = a * a + b * b + sum[i] * 0.0f;\n}\n",
+    )
+    .unwrap();
+    for opt in [0, 3] {
+        let p = compile(file.to_str().unwrap(), opt);
+        let k = kernel(&p, "k");
+        let mut m = GlobalMemory::new();
+        let xs: Vec<f32> = (0..32).map(|i| i as f32 * 0.3).collect();
+        let (x, s, sum) = (
+            buf_f32(&mut m, &xs),
+            buf_f32(&mut m, &[0.0; 32]),
+            buf_f32(&mut m, &[0.0; 32]),
+        );
+        let prm = params(&p, k, &[A::Ptr(x), A::Ptr(s), A::Ptr(sum)]);
+        let o = run(
+            &p,
+            k,
+            &prm,
+            &mut m,
+            &LaunchConfig::new([1, 1, 1], [32, 1, 1]),
+        )
+        .unwrap();
+        assert!(o.faults.is_empty(), "{:?}", o.faults);
+        let (sv, total) = (read_f32(&m, s, 32), read_f32(&m, sum, 32));
+        for i in 0..32 {
+            assert_eq!(sv[i], xs[i].sin(), "-O{opt}");
+            assert!((total[i] - 1.0).abs() < 1e-6, "-O{opt}: {}", total[i]);
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -682,6 +682,18 @@ impl MemCtx<'_> {
     }
 
     /// Loads `size` bytes through a generic address for one lane.
+    /// Stores `size` bytes through a generic address for one lane (natural alignment).
+    pub(crate) fn store_generic(
+        &mut self,
+        address: u64,
+        size: u32,
+        lane: u32,
+        value: u64,
+    ) -> Result<(), FaultKind> {
+        self.check(MemSpace::Generic, address, size, size, true)?;
+        self.store_one(MemSpace::Generic, address, size, lane, value)
+    }
+
     pub(crate) fn load_generic(
         &mut self,
         address: u64,
