@@ -161,10 +161,8 @@ pub(crate) fn run_block<O: Observer>(
     };
     let linear =
         idx[0] as u64 + cx.grid[0] as u64 * (idx[1] as u64 + cx.grid[1] as u64 * idx[2] as u64);
-    let cx_ref: &LaunchCx<'_> = cx;
-    // SAFETY-free lifetime narrowing: `Block` borrows everything for this call only.
     let mut block = Block {
-        cx: cx_ref,
+        cx,
         idx,
         warps: &mut pool[..nwarps],
         shared,
