@@ -704,6 +704,7 @@ impl<O: Observer> Block<'_, O> {
         let warp = &mut self.warps[w];
         let g = warp.groups[gi];
         let not_taken = g.mask & !taken;
+        self.out.stats.divergent_branches += 1;
         if O::ENABLED {
             let (_, inst, _) = self.origin(pc);
             self.obs.on_diverge(w as u32, inst, taken, not_taken);

@@ -203,6 +203,10 @@ pub struct Stats {
     /// PTX instructions executed, counted once per warp (per group of a divergent warp).
     pub warp_instructions: u64,
     pub blocks: u64,
+    /// Branches at which a warp's active lanes went different ways.
+    pub divergent_branches: u64,
+    /// Barrier completions (all blocks, all barrier ids).
+    pub barriers: u64,
 }
 
 impl Stats {
@@ -210,6 +214,8 @@ impl Stats {
         self.lane_instructions += other.lane_instructions;
         self.warp_instructions += other.warp_instructions;
         self.blocks += other.blocks;
+        self.divergent_branches += other.divergent_branches;
+        self.barriers += other.barriers;
     }
 }
 

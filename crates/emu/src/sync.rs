@@ -82,6 +82,7 @@ impl<O: Observer> Block<'_, O> {
             return;
         }
         self.barriers[id as usize] = BarrierState::default();
+        self.out.stats.barriers += 1;
         for w in 0..self.warps.len() {
             let warp = &mut self.warps[w];
             for gi in 0..warp.groups.len() {

@@ -26,6 +26,11 @@ fn vector_add() {
         let c = read_f32(&m, dc, n);
         let want: Vec<f32> = a.iter().zip(&b).map(|(x, y)| x + y).collect();
         assert_eq!(c, want, "-O{opt}");
-        assert!(out.stats.lane_instructions > 1000);
+        // 1000 threads execute the body; 24 threads of the last block only the guard.
+        assert!(out.stats.lane_instructions > 1000 * 10);
+        assert_eq!(out.stats.blocks, 4);
+        assert_eq!(out.stats.barriers, 0);
+        // The last block's warp 7 (threads 992..1023) diverges at the bounds check.
+        assert_eq!(out.stats.divergent_branches, 1, "-O{opt}");
     }
 }

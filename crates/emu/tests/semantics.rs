@@ -269,6 +269,7 @@ fn observers_see_every_warp_access_in_its_space_at_o0_and_o3() {
             vec![[0, 0, 0], [1, 0, 0], [2, 0, 0], [3, 0, 0]],
             "merged in block order"
         );
+        assert_eq!(o.stats.barriers, 4, "one barrier per block");
         // 4 blocks x 8 warps: one shared store and one shared load per warp, all lanes.
         assert_eq!(
             (f.total.shared_stores, f.total.shared_loads),
