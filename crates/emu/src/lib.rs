@@ -92,8 +92,8 @@
 //! ptxas). The emulator does the same when the pairing is unambiguous (the product is
 //! used once, by the add, in the same block; module `translate::contract`), which makes
 //! kernels such as Rodinia's Gaussian elimination bit-identical with the GPU. Of the 115
-//! output buffers of the corpus's GPU runs, 110 (clang -O3 PTX) and 111 (nvcc's PTX) are
-//! bit-identical; the rest come from kernels calling transcendental functions
+//! output buffers of the corpus's GPU runs, 110 (clang's PTX at -O3 and at -O0) and 111
+//! (nvcc's PTX) are bit-identical; the rest come from kernels calling transcendental functions
 //! (`expf`, `rsqrtf`, `sin`, …) and agree to a few ulps.
 //!
 //! # Speed
@@ -118,8 +118,17 @@
 //!
 //! # Not supported (reported as [`EmuError::Unsupported`])
 //!
-//! Textures and surfaces, `cp.async`, `malloc`/`free` in kernels, `min/max.relu`/`.xorsign`, `fma.relu`, vectors wider than 4 elements, and
-//! libdevice functions outside [`math`]'s table (`erf`, `sincos`, …).
+//! Textures and surfaces, `cp.async`, `malloc`/`free` in kernels, `min/max.relu` and
+//! `.xorsign`, `fma.relu`, `mad24.hi.sat`, vectors wider than 4 elements, register-addressed
+//! `.param` accesses inside device functions, and libdevice functions outside [`math`]'s
+//! table (`erf`, `frexp`, `modf`, Bessel functions, …).
+//!
+//! # API notes
+//!
+//! [`run`] runs without observers; [`run_observed`] takes an [`ObserverFactory`] (one
+//! observer per block, merged in block order). [`GlobalMemory::alloc`] returns a
+//! `Result` because an allocation can exceed the emulator's limit ([`MemoryError`]).
+//! [`validate`] checks a launch without running it.
 
 // Lane loops index several lane arrays by the lane number on purpose: that shape is the
 // one the compiler vectorises.
