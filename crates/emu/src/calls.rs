@@ -347,7 +347,7 @@ fn printf_lane(
             self.offset = self.offset.div_ceil(size as u64) * size as u64;
             let v = self
                 .mc
-                .load_generic(self.base + self.offset, size, self.lane);
+                .load_generic(self.base.wrapping_add(self.offset), size, self.lane);
             self.offset += size as u64;
             v.map_err(|k| {
                 let msg = k.to_string();

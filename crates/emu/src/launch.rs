@@ -97,8 +97,8 @@ pub fn validate(
         .values()
         .filter(|v| v.space == StateSpace::Shared)
         .filter_map(|v| v.size)
-        .sum();
-    let total = static_shared + config.dynamic_shared as u64;
+        .fold(0u64, |a, b| a.saturating_add(b));
+    let total = static_shared.saturating_add(config.dynamic_shared as u64);
     if total > MAX_SHARED_BYTES {
         return bad(format!(
             "the block needs {total} bytes of shared memory ({static_shared} static + {} dynamic), more than the {MAX_SHARED_BYTES} available",

@@ -302,3 +302,26 @@ fn device_malloc_and_unknown_externals_are_unsupported_by_name() {
         assert!(e.contains("unsupported") && e.contains(expected), "{e}");
     }
 }
+
+#[test]
+fn oversized_local_constant_and_shared_memory_are_reported() {
+    let mut m = GlobalMemory::new();
+    let one = config([1, 1, 1], [1, 1, 1]);
+    let p = ptx_kernel(
+        ".visible .entry k() {\n .local .align 4 .b8 big[1073741824];\n .reg .b64 %rd<2>;\n mov.u64 %rd1, big;\n ret;\n}\n",
+    );
+    let e = run(&p, kernel(&p, "k"), &[], &mut m, &one)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("local memory per thread"), "{e}");
+    let p = ptx_kernel(".const .align 4 .b8 table[100000];\n.visible .entry k() {\n ret;\n}\n");
+    let e = run(&p, kernel(&p, "k"), &[], &mut m, &one)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("constant memory"), "{e}");
+    let p = ptx_kernel(".visible .entry k() {\n .shared .align 4 .b8 s[300000];\n ret;\n}\n");
+    let e = run(&p, kernel(&p, "k"), &[], &mut m, &one)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("shared memory"), "{e}");
+}

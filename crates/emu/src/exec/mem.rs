@@ -333,7 +333,7 @@ impl MemCtx<'_> {
             }
             MemSpace::Shared | MemSpace::SharedCluster => read_le(self.shared, a, size),
             MemSpace::Local => {
-                if a + size as u64 > self.stack {
+                if a.checked_add(size as u64).is_none_or(|e| e > self.stack) {
                     None
                 } else {
                     read_le(self.local, lane as u64 * self.stack + a, size)
@@ -364,7 +364,7 @@ impl MemCtx<'_> {
             }
             MemSpace::Shared | MemSpace::SharedCluster => write_le(self.shared, a, size, v),
             MemSpace::Local => {
-                a + size as u64 <= self.stack
+                a.checked_add(size as u64).is_some_and(|e| e <= self.stack)
                     && write_le(self.local, lane as u64 * self.stack + a, size, v)
             }
             MemSpace::Const | MemSpace::Param => {
@@ -505,7 +505,7 @@ impl MemCtx<'_> {
             let a = addrs[l as usize];
             for e in 0..n {
                 let v = self
-                    .load_one(shape.space, a + (e * size) as u64, size, l)
+                    .load_one(shape.space, a.wrapping_add((e * size) as u64), size, l)
                     .map_err(|f| (l, f))?;
                 regs[dsts.slots[e as usize] as usize][l as usize] = extend(v);
             }
@@ -599,7 +599,7 @@ impl MemCtx<'_> {
             let a = addrs[l as usize];
             for e in 0..n {
                 let v = regs[srcs.slots[e as usize] as usize][l as usize];
-                self.store_one(shape.space, a + (e * size) as u64, size, l, v)
+                self.store_one(shape.space, a.wrapping_add((e * size) as u64), size, l, v)
                     .map_err(|f| (l, f))?;
             }
         }
@@ -672,7 +672,12 @@ impl MemCtx<'_> {
     ) -> Result<Vec<u8>, FaultKind> {
         let mut out = Vec::new();
         while out.len() < limit {
-            let b = self.load_one(MemSpace::Generic, address + out.len() as u64, 1, lane)? as u8;
+            let b = self.load_one(
+                MemSpace::Generic,
+                address.wrapping_add(out.len() as u64),
+                1,
+                lane,
+            )? as u8;
             if b == 0 {
                 break;
             }
@@ -708,7 +713,9 @@ impl MemCtx<'_> {
     /// of the stack.
     pub(crate) fn copy_local(&mut self, lane: u32, from: u64, to: u64, size: u32) -> bool {
         let base = lane as u64 * self.stack;
-        if from + size as u64 > self.stack || to + size as u64 > self.stack {
+        if from.checked_add(size as u64).is_none_or(|e| e > self.stack)
+            || to.checked_add(size as u64).is_none_or(|e| e > self.stack)
+        {
             return false;
         }
         let (f, t) = ((base + from) as usize, (base + to) as usize);
@@ -717,14 +724,14 @@ impl MemCtx<'_> {
     }
 
     pub(crate) fn read_local(&self, lane: u32, at: u64, size: u32) -> Option<u64> {
-        if at + size as u64 > self.stack {
+        if at.checked_add(size as u64).is_none_or(|e| e > self.stack) {
             return None;
         }
         read_le(self.local, lane as u64 * self.stack + at, size)
     }
 
     pub(crate) fn write_local(&mut self, lane: u32, at: u64, size: u32, v: u64) -> bool {
-        at + size as u64 <= self.stack
+        at.checked_add(size as u64).is_some_and(|e| e <= self.stack)
             && write_le(self.local, lane as u64 * self.stack + at, size, v)
     }
 }

@@ -94,6 +94,10 @@ pub(crate) const PRED_FALSE: PSlot = 0;
 pub(crate) const PRED_TRUE: PSlot = 1;
 /// Reconvergence at the virtual exit: the paths meet only when the threads exit.
 pub(crate) const NO_PC: u32 = u32::MAX;
+/// Local memory per thread, as on NVIDIA GPUs (512 KiB).
+pub(crate) const MAX_STACK_BYTES: u64 = 512 << 10;
+/// Constant memory of a module (64 KiB).
+pub(crate) const MAX_CONST_BYTES: u64 = 64 << 10;
 /// The per-thread stack of a recursive kernel.
 pub(crate) const RECURSIVE_STACK: u64 = 16 << 10;
 
@@ -140,13 +144,18 @@ pub(crate) fn translate(
     };
     t.collect_functions(kernel)?;
     let (static_shared, dynamic_shared_offset) = t.layout_shared();
-    let const_bank = t.layout_const();
+    let const_bank = t.layout_const()?;
     for (&v, &addr) in globals {
         t.vars.insert(v, VarLoc::Global(addr));
     }
     t.layout_frames();
     t.assign_registers();
     let stack_size = t.stack_size();
+    if stack_size > MAX_STACK_BYTES {
+        return Err(EmuError::unsupported(format!(
+            "{stack_size} bytes of local memory per thread (the limit is {MAX_STACK_BYTES})"
+        )));
+    }
     for f in 0..t.funcs.len() {
         t.translate_function(f as u32)?;
     }
@@ -243,7 +252,7 @@ fn live_at_entry(body: &warpcheck_ir::Body) -> Vec<Reg> {
 }
 
 fn align_up(x: u64, a: u64) -> u64 {
-    x.div_ceil(a.max(1)) * a.max(1)
+    x.div_ceil(a.max(1)).saturating_mul(a.max(1))
 }
 
 impl Translator<'_> {
@@ -342,7 +351,7 @@ impl Translator<'_> {
                 Some(size) => {
                     offset = align_up(offset, var.align as u64);
                     self.vars.insert(v, VarLoc::Shared(offset));
-                    offset += size;
+                    offset = offset.saturating_add(size);
                 }
                 None => {
                     dynamic_align = dynamic_align.max(var.align as u64);
@@ -359,7 +368,7 @@ impl Translator<'_> {
 
     /// Module `.const` variables, with initialisers (relocations resolved for global and
     /// const symbols).
-    fn layout_const(&mut self) -> Vec<u8> {
+    fn layout_const(&mut self) -> Result<Vec<u8>, EmuError> {
         let mut bank = Vec::new();
         let consts: Vec<VarId> = self
             .program
@@ -375,6 +384,13 @@ impl Translator<'_> {
                 .or(var.init.as_ref().map(|i| i.bytes.len() as u64))
                 .unwrap_or(0);
             let off = align_up(bank.len() as u64, var.align as u64);
+            if off.saturating_add(size) > MAX_CONST_BYTES {
+                return Err(EmuError::unsupported(format!(
+                    "constant memory beyond {MAX_CONST_BYTES} bytes (`{}` ends at byte {})",
+                    var.name,
+                    off.saturating_add(size)
+                )));
+            }
             bank.resize(off as usize, 0);
             self.vars.insert(*v, VarLoc::Const(off));
             match &var.init {
@@ -414,7 +430,7 @@ impl Translator<'_> {
                 }
             }
         }
-        bank
+        Ok(bank)
     }
 
     fn layout_frames(&mut self) {
@@ -447,7 +463,11 @@ impl Translator<'_> {
                         self.funcs[i]
                             .ret_offsets
                             .push((ret_base + o, var.size.unwrap_or(0) as u32));
-                        offset = offset.max(ret_base + o + var.size.unwrap_or(8));
+                        offset = offset.max(
+                            ret_base
+                                .saturating_add(o)
+                                .saturating_add(var.size.unwrap_or(8)),
+                        );
                     }
                 }
             }
@@ -457,7 +477,7 @@ impl Translator<'_> {
                     if matches!(var.space, StateSpace::Local | StateSpace::Param) {
                         offset = align_up(offset, var.align.max(1) as u64);
                         self.vars.insert(v, VarLoc::Frame(offset));
-                        offset += var.size.unwrap_or(0);
+                        offset = offset.saturating_add(var.size.unwrap_or(0));
                     }
                 }
             }
@@ -503,13 +523,13 @@ impl Translator<'_> {
                 .map(|c| depth(t, c, memo))
                 .max()
                 .unwrap_or(0);
-            memo.insert(f, own + deepest);
-            own + deepest
+            memo.insert(f, own.saturating_add(deepest));
+            own.saturating_add(deepest)
         }
         let mut memo = HashMap::new();
         // Indirect calls may reach any address-taken function: add the largest frame.
         let indirect = self.funcs.iter().map(|f| f.frame_size).max().unwrap_or(0);
-        depth(self, 0, &mut memo) + indirect
+        depth(self, 0, &mut memo).saturating_add(indirect)
     }
 
     fn const_slot(&mut self, value: u64) -> Slot {
