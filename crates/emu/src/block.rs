@@ -221,11 +221,33 @@ impl<O: Observer> Block<'_, O> {
                 }
             }
             for &(slot, sp) in &flat.specials {
-                let mut lanes = [0u64; 32];
-                for (l, v) in lanes.iter_mut().enumerate() {
-                    *v = special_value(sp, tids[l], l as u32, w as u32, self.idx, self.cx, flat);
+                use warpcheck_ir::SpecialReg as S;
+                let lanes = &mut warp.regs[slot as usize];
+                match sp.reg {
+                    S::Tid => {
+                        let c = sp.component.map_or(0, |c| c.index()).min(2);
+                        for (v, tid) in lanes.iter_mut().zip(&tids) {
+                            *v = tid[c] as u64;
+                        }
+                    }
+                    S::LaneId
+                    | S::LanemaskEq
+                    | S::LanemaskLe
+                    | S::LanemaskLt
+                    | S::LanemaskGe
+                    | S::LanemaskGt => {
+                        for (l, v) in lanes.iter_mut().enumerate() {
+                            *v = special_value(
+                                sp, tids[l], l as u32, w as u32, self.idx, self.cx, flat,
+                            );
+                        }
+                    }
+                    // The others are the same for every lane of the warp.
+                    _ => {
+                        *lanes =
+                            [special_value(sp, tids[0], 0, w as u32, self.idx, self.cx, flat); 32]
+                    }
                 }
-                warp.regs[slot as usize] = lanes;
             }
             warp.groups.clear();
             warp.regions.clear();

@@ -120,6 +120,18 @@ fn fits(a: &Lanes, mask: u32, bytes: u32, len: u64) -> bool {
     bad & mask == 0
 }
 
+/// Whether every active lane's access lies inside `alloc` and is aligned.
+#[inline(always)]
+fn fits_allocation(alloc: &crate::memory::Allocation, a: &Lanes, mask: u32, bytes: u32) -> bool {
+    // Offsets into the allocation: addresses below the base wrap to huge offsets.
+    let base = alloc.base();
+    let mut off = [0u64; 32];
+    for l in 0..32 {
+        off[l] = a[l].wrapping_sub(base);
+    }
+    fits(&off, mask, bytes, alloc.size())
+}
+
 /// Reads a little-endian value of 1, 2, 4 or 8 bytes (already bounds-checked; 0 if not).
 #[inline(always)]
 fn read_sized(bytes: &[u8], off: u64, size: u32) -> u64 {
@@ -384,16 +396,7 @@ impl MemCtx<'_> {
     #[inline(always)]
     fn global_fast(&mut self, a: &Lanes, mask: u32, bytes: u32) -> Option<usize> {
         let allocs = self.global.allocations();
-        let fits = |i: usize| -> bool {
-            let c = &allocs[i];
-            // Offsets into the allocation: addresses below the base wrap to huge offsets.
-            let base = c.base();
-            let mut off = [0u64; 32];
-            for l in 0..32 {
-                off[l] = a[l].wrapping_sub(base);
-            }
-            fits(&off, mask, bytes, c.size())
-        };
+        let fits = |i: usize| -> bool { fits_allocation(&allocs[i], a, mask, bytes) };
         if *self.cache < allocs.len() && fits(*self.cache) {
             return Some(*self.cache);
         }
@@ -422,7 +425,8 @@ impl MemCtx<'_> {
         let n = dsts.n.max(1) as u32;
         let extend =
             |v: u64| crate::translate::extend(v, size * 8, shape.signed, shape.dst_bits as u32);
-        let original = *addrs;
+        // Generic addresses are converted in place; keep them for the checked path.
+        let original = (shape.space == MemSpace::Generic).then_some(*addrs);
         if let Some(space) = uniform_space(shape.space, addrs, mask) {
             let a = &*addrs;
             let bytes = size * n;
@@ -488,7 +492,9 @@ impl MemCtx<'_> {
                 return Ok(space);
             }
             // The fast path failed: undo the conversion and take the checked path.
-            *addrs = original;
+            if let Some(original) = original {
+                *addrs = original;
+            }
         }
         let mut m = mask;
         while m != 0 {
@@ -525,7 +531,8 @@ impl MemCtx<'_> {
     ) -> Result<MemSpace, LaneFault> {
         let size = shape.size as u32;
         let n = srcs.n.max(1) as u32;
-        let original = *addrs;
+        // Generic addresses are converted in place; keep them for the checked path.
+        let original = (shape.space == MemSpace::Generic).then_some(*addrs);
         if let Some(space) = uniform_space(shape.space, addrs, mask) {
             let a = &*addrs;
             let bytes = size * n;
@@ -583,7 +590,9 @@ impl MemCtx<'_> {
             if done {
                 return Ok(space);
             }
-            *addrs = original;
+            if let Some(original) = original {
+                *addrs = original;
+            }
         }
         let mut m = mask;
         while m != 0 {
