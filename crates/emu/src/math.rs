@@ -19,13 +19,15 @@
 //! | `tanf` | ≤ 1 | 4 |
 //! | `sinhf coshf tanhf asinf acosf atanf atan2f asinhf acoshf atanhf` | ≤ 1 | 3, 2, 2, 2, 2, 2, 3, 3, 4, 3 |
 //! | `powf hypotf` | ≤ 1 | 4, 3 |
+//! | `erff erfcf normcdff` | ≤ 1 (0 on a 6001-point sweep) | 2, 4, 5 |
 //! | `exp exp2 exp10 log log2 log10 expm1 log1p cbrt` (f64) | ≤ 1 | 1 |
 //! | `sin cos tan sinh cosh tanh asin acos atan atan2 asinh acosh atanh pow hypot` (f64) | ≤ 1 | 2 (`tan`, `pow`: 2; `acosh`: 3) |
 //! | `__nv_fast_*`, `__fdividef` (`-use_fast_math` intrinsics) | ≤ 1 | 2 + a few for large arguments |
 //!
 //! `sincosf`/`sincos` (results through pointers) are implemented beside them (module
-//! `calls`), with the accuracy of `sinf`/`cosf`. Functions not in the table (`erf`,
-//! Bessel functions, `frexp`, `modf`, `remquo` …) are reported as unsupported by name.
+//! `calls`), with the accuracy of `sinf`/`cosf`. Functions not in the table (the f64
+//! `erf`/`erfc`, Bessel functions, `frexp`, `modf`, `remquo` …) are reported as
+//! unsupported by name.
 
 /// The C types of libdevice arguments and results.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -266,6 +268,9 @@ pub(crate) static MATH: &[MathFn] = &[
     f1!("__nv_roundf", round32),
     f1!("__nv_rintf", f32::round_ties_even),
     f1!("__nv_nearbyintf", f32::round_ties_even),
+    f1!("__nv_erff", erf32),
+    f1!("__nv_erfcf", erfc32),
+    f1!("__nv_normcdff", normcdf32),
     f1!("__nv_saturatef", |x: f32| if x.is_nan() {
         0.0
     } else {
@@ -571,6 +576,71 @@ pub(crate) static MATH: &[MathFn] = &[
     },
 ];
 
+/// erf and erfc in f64 for the f32 functions: the Maclaurin series for |x| < 2 (at most
+/// a few bits of cancellation, far below f32's precision) and the continued fraction of
+/// erfc, evaluated with the modified Lentz method, above. Accurate to about 1e-13
+/// relative: over 6001 points of [-6, 6] the f32 results equal the correctly rounded
+/// values (checked against CPython's `math.erf`/`erfc`).
+fn erf_erfc(x: f64) -> (f64, f64) {
+    if x.is_nan() {
+        return (x, x);
+    }
+    let a = x.abs();
+    if a < 2.0 {
+        // erf(x) = 2/sqrt(pi) * sum_n (-1)^n x^(2n+1) / (n! (2n+1))
+        let x2 = a * a;
+        let mut term = a;
+        let mut sum = a;
+        let mut n = 0.0;
+        while term.abs() > 1e-17 * sum.abs() {
+            n += 1.0;
+            term *= -x2 / n;
+            sum += term / (2.0 * n + 1.0);
+        }
+        let e = sum * std::f64::consts::FRAC_2_SQRT_PI;
+        let e = e.copysign(x);
+        return (e, 1.0 - e);
+    }
+    if a > 27.0 {
+        let e = 1.0f64.copysign(x);
+        return (e, if x > 0.0 { 0.0 } else { 2.0 });
+    }
+    // erfc(a) = exp(-a^2)/sqrt(pi) * 1/(a + (1/2)/(a + 1/(a + (3/2)/(a + 2/(a + ...)))))
+    let tiny = 1e-300;
+    let mut f = a;
+    let mut c = a;
+    let mut d = 0.0;
+    for k in 1..500 {
+        let ak = k as f64 / 2.0;
+        d = a + ak * d;
+        d = if d == 0.0 { tiny } else { d };
+        c = a + ak / c;
+        c = if c == 0.0 { tiny } else { c };
+        d = 1.0 / d;
+        let delta = c * d;
+        f *= delta;
+        if (delta - 1.0).abs() < 1e-16 {
+            break;
+        }
+    }
+    let erfc_a = (-a * a).exp() / (f * std::f64::consts::PI.sqrt());
+    if x > 0.0 {
+        (1.0 - erfc_a, erfc_a)
+    } else {
+        (erfc_a - 1.0, 2.0 - erfc_a)
+    }
+}
+
+fn erf32(x: f32) -> f32 {
+    erf_erfc(x as f64).0 as f32
+}
+fn erfc32(x: f32) -> f32 {
+    erf_erfc(x as f64).1 as f32
+}
+fn normcdf32(x: f32) -> f32 {
+    (0.5 * erf_erfc(-(x as f64) * std::f64::consts::FRAC_1_SQRT_2).1) as f32
+}
+
 fn ldexp64(x: f64, e: i32) -> f64 {
     // Two steps keep intermediate powers finite for the whole exponent range.
     let e = e.clamp(-2200, 2200);
@@ -612,6 +682,27 @@ mod tests {
             f64::from_bits(call("__nv_ldexp", &[1.0f64.to_bits(), 10])),
             1024.0
         );
+    }
+
+    #[test]
+    fn error_function() {
+        let f = |name: &str, x: f32| f32::from_bits(call(name, &[x.to_bits() as u64]) as u32);
+        // Reference values (erf from tables, correctly rounded to f32).
+        for (x, want) in [
+            (0.5f32, 0.520_499_9f32),
+            (1.0, 0.842_700_8),
+            (2.5, 0.999_593_05),
+            (-1.0, -0.842_700_8),
+        ] {
+            assert!(
+                (f("__nv_erff", x) - want).abs() <= f32::EPSILON * want.abs(),
+                "erf({x})"
+            );
+        }
+        assert!((f("__nv_erfcf", 3.0) - 2.209_05e-5).abs() < 1e-10);
+        assert_eq!(f("__nv_erfcf", 30.0), 0.0);
+        assert!((f("__nv_normcdff", 0.0) - 0.5).abs() < 1e-7);
+        assert!((f("__nv_normcdff", 1.0) - 0.841_344_7).abs() < 1e-7);
     }
 
     #[test]
