@@ -46,3 +46,23 @@ pub fn print(s: &str) -> Result<(), CliError> {
         Err(e) => Err(CliError::msg(format!("cannot write to stdout: {e}"))),
     }
 }
+
+/// Shows paths under the working directory relative to it, as compilers do.
+pub fn relativize(findings: &mut [Finding]) {
+    let Ok(cwd) = std::env::current_dir() else {
+        return;
+    };
+    let rel = |file: &mut String| {
+        if let Ok(p) = std::path::Path::new(file.as_str()).strip_prefix(&cwd) {
+            *file = p.display().to_string();
+        }
+    };
+    for f in findings {
+        if let Some(p) = &mut f.primary {
+            rel(&mut p.location.file);
+        }
+        for r in &mut f.related {
+            rel(&mut r.location.file);
+        }
+    }
+}

@@ -111,6 +111,7 @@ pub fn run(args: Args) -> Result<Outcome, CliError> {
         };
         findings.extend(warpcheck_lint::lint_kernel(&program, k, &options));
     }
+    output::relativize(&mut findings);
     let rendered = match args.format {
         Format::Text => {
             let mut sources = Sources::new();
