@@ -137,6 +137,40 @@ fn run_file(
     run_file_as(path, None, opt, scheduling, threads)
 }
 
+/// Compilations shared by the tests of this file (several run the same file at the
+/// same optimisation level; clang dominates their time).
+fn compiled(
+    path: &Path,
+    options: &CompileOptions,
+) -> Result<
+    (
+        std::sync::Arc<warpcheck_front::CompiledModule>,
+        std::sync::Arc<Program>,
+    ),
+    String,
+> {
+    type Cache = std::sync::Mutex<
+        HashMap<
+            (PathBuf, u8),
+            (
+                std::sync::Arc<warpcheck_front::CompiledModule>,
+                std::sync::Arc<Program>,
+            ),
+        >,
+    >;
+    static CACHE: std::sync::OnceLock<Cache> = std::sync::OnceLock::new();
+    let cache = CACHE.get_or_init(Default::default);
+    let key = (path.to_path_buf(), options.opt_level);
+    if let Some(hit) = cache.lock().unwrap().get(&key) {
+        return Ok(hit.clone());
+    }
+    let module = warpcheck_front::compile(path, options).map_err(|e| format!("compile: {e}"))?;
+    let program = lower_ptx(&module.ptx);
+    let entry = (std::sync::Arc::new(module), std::sync::Arc::new(program));
+    cache.lock().unwrap().insert(key, entry.clone());
+    Ok(entry)
+}
+
 /// Runs the launches of `path` on the PTX file `ptx` (nvcc's) if given, else on clang's.
 fn run_file_as(
     path: &Path,
@@ -152,9 +186,7 @@ fn run_file_as(
         compiler: CompilerChoice::Clang,
         ..CompileOptions::default()
     };
-    let module = warpcheck_front::compile(ptx.unwrap_or(path), &options)
-        .map_err(|e| format!("compile: {e}"))?;
-    let program = lower_ptx(&module.ptx);
+    let (module, program) = compiled(ptx.unwrap_or(path), &options)?;
     let mut memory = GlobalMemory::new();
     let mut buffers: HashMap<String, Buffer> = HashMap::new();
     let mut printf = String::new();
