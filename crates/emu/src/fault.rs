@@ -27,6 +27,44 @@ pub struct Fault {
     pub source: Option<SourceLoc>,
 }
 
+impl Fault {
+    /// A one-line description with source locations, e.g.
+    /// `k.cu:14:16: out-of-bounds read of 4 bytes at global address 0x7f00000013e8 (block (3,0,0), thread (232,0,0))`;
+    /// waiting threads of deadlocks and hangs are listed with their lines.
+    pub fn render(&self, program: &warpcheck_ir::Program) -> String {
+        let at = |source: Option<SourceLoc>, func: FuncId, inst: InstId| match source {
+            Some(loc) if !loc.is_artificial() => program.files.render(&loc),
+            _ => format!("{} {inst}", program.function(func).display_name()),
+        };
+        let mut s = format!(
+            "{}: {} (block ({},{},{}), thread ({},{},{}))",
+            at(self.source, self.func, self.inst),
+            self.kind,
+            self.block[0],
+            self.block[1],
+            self.block[2],
+            self.thread[0],
+            self.thread[1],
+            self.thread[2]
+        );
+        let waiting = match &self.kind {
+            FaultKind::Deadlock { waiting, .. } | FaultKind::BudgetExhausted { waiting, .. } => {
+                waiting.as_slice()
+            }
+            _ => &[],
+        };
+        for w in waiting {
+            s.push_str(&format!(
+                "\n  {}: {} threads of warp {} wait",
+                at(w.source, w.func, w.inst),
+                w.lanes.count_ones(),
+                w.warp
+            ));
+        }
+        s
+    }
+}
+
 /// What kind of fault.
 #[derive(Clone, Debug, PartialEq)]
 pub enum FaultKind {

@@ -325,3 +325,44 @@ fn oversized_local_constant_and_shared_memory_are_reported() {
         .to_string();
     assert!(e.contains("shared memory"), "{e}");
 }
+
+#[test]
+fn faults_render_with_source_lines() {
+    let p = compile("misaligned_bug_vector_load.cu", 3);
+    let k = kernel(&p, "sumQuads");
+    let mut m = GlobalMemory::new();
+    let (data, out) = (
+        buf_f32(&mut m, &rand_f32(513, 3)),
+        buf_f32(&mut m, &[0.0; 128]),
+    );
+    let o = run(
+        &p,
+        k,
+        &params(&p, k, &[A::Ptr(data), A::Ptr(out), A::I32(128)]),
+        &mut m,
+        &config([1, 1, 1], [128, 1, 1]),
+    )
+    .unwrap();
+    let text = o.faults[0].render(&p);
+    assert!(text.contains("misaligned_bug_vector_load.cu:15:"), "{text}");
+    assert!(
+        text.contains("misaligned 16-byte access") && text.contains("thread (0,0,0)"),
+        "{text}"
+    );
+
+    let p = compile("spin_wait_bug_deadlock.cu", 3);
+    let k = kernel(&p, "producerConsumer");
+    let (i, o2) = (
+        buf_f32(&mut m, &rand_f32(32, 1)),
+        buf_f32(&mut m, &[0.0; 32]),
+    );
+    let mut c = config([1, 1, 1], [64, 1, 1]);
+    c.budget = 10_000;
+    let o = run(&p, k, &params(&p, k, &[A::Ptr(i), A::Ptr(o2)]), &mut m, &c).unwrap();
+    let text = o.faults[0].render(&p);
+    assert!(text.contains("spin_wait_bug_deadlock.cu:25:"), "{text}");
+    assert!(
+        text.contains("\n  ") && text.contains("spin_wait_bug_deadlock.cu:30:"),
+        "{text}"
+    );
+}
