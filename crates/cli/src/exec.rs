@@ -131,18 +131,8 @@ impl<'a> Session<'a> {
 
 /// A source location as findings show it: relative to the working directory when inside it.
 pub fn location(program: &Program, loc: &SourceLoc) -> Location {
-    let path = program.files.path(loc.file);
-    let shown = std::env::current_dir()
-        .ok()
-        .and_then(|cwd| {
-            std::path::Path::new(&path)
-                .strip_prefix(&cwd)
-                .ok()
-                .map(|p| p.display().to_string())
-        })
-        .unwrap_or(path);
     Location {
-        file: shown,
+        file: crate::output::display_path(&program.files.path(loc.file)),
         line: loc.line,
         column: loc.column,
     }

@@ -47,22 +47,25 @@ pub fn print(s: &str) -> Result<(), CliError> {
     }
 }
 
-/// Shows paths under the working directory relative to it, as compilers do.
+/// A path as diagnostics show it: relative to the working directory when inside it, as
+/// compilers do.
+pub fn display_path(path: &str) -> String {
+    std::env::current_dir()
+        .ok()
+        .and_then(|cwd| {
+            std::path::Path::new(path)
+                .strip_prefix(&cwd)
+                .ok()
+                .map(|p| p.display().to_string())
+        })
+        .unwrap_or_else(|| path.to_string())
+}
+
+/// Applies [`display_path`] to every location of the findings.
 pub fn relativize(findings: &mut [Finding]) {
-    let Ok(cwd) = std::env::current_dir() else {
-        return;
-    };
-    let rel = |file: &mut String| {
-        if let Ok(p) = std::path::Path::new(file.as_str()).strip_prefix(&cwd) {
-            *file = p.display().to_string();
-        }
-    };
     for f in findings {
-        if let Some(p) = &mut f.primary {
-            rel(&mut p.location.file);
-        }
-        for r in &mut f.related {
-            rel(&mut r.location.file);
+        for label in f.primary.iter_mut().chain(f.related.iter_mut()) {
+            label.location.file = display_path(&label.location.file);
         }
     }
 }

@@ -15,6 +15,7 @@ use crate::Outcome;
 use crate::commands::launch_args::parse_dim3;
 use crate::input::{self, CompileArgs};
 use crate::output::{self, CliError};
+use warpcheck_emu::args::{ArgSpec, Number, parse_arg};
 use warpcheck_lint::{Launch, LintOptions};
 use warpcheck_report::{Severity, Sources, json, sarif, text};
 
@@ -50,14 +51,10 @@ pub enum Format {
 fn parse_scalars(args: &[String]) -> Result<BTreeMap<String, i128>, CliError> {
     let mut out = BTreeMap::new();
     for a in args {
-        let Some((name, value)) = a.split_once('=') else {
-            return Err(CliError::msg(format!("--arg takes NAME=VALUE, got `{a}`")));
-        };
-        if name.is_empty() {
-            return Err(CliError::msg(format!("--arg `{a}` has no name")));
-        }
-        if let Ok(v) = value.trim().parse::<i128>() {
-            out.insert(name.to_string(), v);
+        // The same syntax as `run` and `check`: buffers are checked, then left out.
+        let arg = parse_arg(a).map_err(CliError::msg)?;
+        if let ArgSpec::Scalar(Number::Int(v)) = arg.spec {
+            out.insert(arg.name, v);
         }
     }
     Ok(out)
@@ -144,5 +141,6 @@ mod tests {
             Some(vec![("n".to_string(), 1024)])
         );
         assert!(parse_scalars(&["oops".into()]).is_err());
+        assert!(parse_scalars(&["a=q32[4]".into()]).is_err());
     }
 }
