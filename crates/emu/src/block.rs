@@ -924,6 +924,7 @@ impl<O: Observer> Block<'_, O> {
                     let (func, inst, _) = self.origin(g.pc);
                     self.obs.on_warp_sync(&WarpSyncEvent {
                         member_mask: member,
+                        orders_memory: true,
                         lanes: m,
                         warp: w as u32,
                         block: self.idx,
@@ -1060,6 +1061,7 @@ fn emit_sync<O: Observer>(
     let func = flat.funcs[fi as usize].id;
     obs.on_warp_sync(&WarpSyncEvent {
         member_mask,
+        orders_memory: false,
         lanes,
         warp: w as u32,
         block,

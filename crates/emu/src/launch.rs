@@ -9,7 +9,7 @@ use warpcheck_ptx::ast::StateSpace;
 use crate::block::{BlockResult, LaunchCx, WarpState, run_block};
 use crate::fault::EmuError;
 use crate::memory::GlobalMemory;
-use crate::observer::ObserverFactory;
+use crate::observer::{Observer, ObserverFactory};
 use crate::translate::{GlobalPlacement, translate};
 use crate::{LaunchConfig, RunOutcome};
 
@@ -211,46 +211,69 @@ pub fn run_observed<F: ObserverFactory>(
             (i / (gx as u64 * gy as u64)) as u32,
         ]
     };
-    let factory: &F = observers;
-    let run_one = |state: &mut (Vec<WarpState>, Vec<u8>), i: u64| {
-        let b = index(i);
-        let mut obs = factory.create(b);
-        let result = run_block(&cx, b, &mut state.0, &mut state.1, &mut obs);
-        (b, result, obs)
-    };
     let threads = if config.threads == 0 {
         std::thread::available_parallelism().map_or(1, |n| n.get())
     } else {
         config.threads
     };
-    let results: Vec<([u32; 3], BlockResult, F::Observer)> = if threads <= 1 || nblocks <= 1 {
-        let mut state = (Vec::new(), Vec::new());
-        (0..nblocks).map(|i| run_one(&mut state, i)).collect()
+    // Blocks run in chunks: each chunk's blocks in parallel, then their observers are
+    // merged in block order before the next chunk starts, so memory stays bounded by the
+    // chunk (observers of checkers hold shadow state) and merging is deterministic.
+    let chunk = if F::Observer::ENABLED {
+        (threads as u64 * 16).max(64)
     } else {
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .map_err(|e| EmuError::Internal(format!("cannot start host threads: {e}")))?;
-        pool.install(|| {
-            (0..nblocks)
-                .into_par_iter()
-                .map_init(|| (Vec::new(), Vec::new()), |state, i| run_one(state, i))
-                .collect()
-        })
+        nblocks.max(1)
     };
-    let mut outcome = RunOutcome::default();
-    let mut observed = Vec::with_capacity(results.len());
-    for (b, r, obs) in results {
-        outcome.stats.add(&r.stats);
-        outcome.printf.push_str(&r.printf);
-        if let Some(f) = r.fault {
-            outcome.fault_count += 1;
-            if outcome.faults.len() < MAX_REPORTED_FAULTS {
-                outcome.faults.push(f);
+    let pool = if threads > 1 && nblocks > 1 {
+        Some(
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .map_err(|e| EmuError::Internal(format!("cannot start host threads: {e}")))?,
+        )
+    } else {
+        None
+    };
+    let mut outcome = RunOutcome {
+        shared_vars: flat.shared_vars.clone(),
+        ..RunOutcome::default()
+    };
+    let mut start = 0u64;
+    while start < nblocks {
+        let end = (start + chunk).min(nblocks);
+        let factory: &F = &*observers;
+        let run_one = |state: &mut (Vec<WarpState>, Vec<u8>), i: u64| {
+            let b = index(i);
+            let mut obs = factory.create(b);
+            let result = run_block(&cx, b, &mut state.0, &mut state.1, &mut obs);
+            (b, result, obs)
+        };
+        let results: Vec<([u32; 3], BlockResult, F::Observer)> = match &pool {
+            None => {
+                let mut state = (Vec::new(), Vec::new());
+                (start..end).map(|i| run_one(&mut state, i)).collect()
             }
+            Some(pool) => pool.install(|| {
+                (start..end)
+                    .into_par_iter()
+                    .map_init(|| (Vec::new(), Vec::new()), |state, i| run_one(state, i))
+                    .collect()
+            }),
+        };
+        let mut observed = Vec::with_capacity(results.len());
+        for (b, r, obs) in results {
+            outcome.stats.add(&r.stats);
+            outcome.printf.push_str(&r.printf);
+            if let Some(f) = r.fault {
+                outcome.fault_count += 1;
+                if outcome.faults.len() < MAX_REPORTED_FAULTS {
+                    outcome.faults.push(f);
+                }
+            }
+            observed.push((b, obs));
         }
-        observed.push((b, obs));
+        observers.merge(observed);
+        start = end;
     }
-    observers.merge(observed);
     Ok(outcome)
 }

@@ -238,6 +238,20 @@ pub struct RunOutcome {
     pub stats: Stats,
     /// `printf` output: blocks in order, each block's lines in execution order.
     pub printf: String,
+    /// Where the kernel's shared variables lie in the block's shared memory (checkers name
+    /// shared addresses with it).
+    pub shared_vars: Vec<SharedVar>,
+}
+
+/// A shared variable placed in the block's shared memory.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SharedVar {
+    pub var: warpcheck_ir::VarId,
+    /// Byte offset in the block's shared memory.
+    pub offset: u64,
+    /// Bytes, `None` for the dynamic (`extern __shared__`) array, which takes the launch's
+    /// dynamic shared memory.
+    pub size: Option<u64>,
 }
 
 /// Runs `kernel` without observers. `params` is the kernel's parameter block, laid out

@@ -70,6 +70,10 @@ pub struct BarrierEvent {
 #[derive(Clone, Copy, Debug)]
 pub struct WarpSyncEvent {
     pub member_mask: u32,
+    /// `true` for `bar.warp.sync` (`__syncwarp`), which orders the memory accesses of the
+    /// member lanes (PTX ISA §9.7.12.2); `false` for the collectives, which exchange
+    /// values but do not order memory.
+    pub orders_memory: bool,
     pub lanes: u32,
     pub warp: u32,
     pub block: [u32; 3],
@@ -108,7 +112,8 @@ impl Observer for NoObserver {
 pub trait ObserverFactory: Sync {
     type Observer: Observer + Send;
     fn create(&self, block: [u32; 3]) -> Self::Observer;
-    /// Receives every block's observer, in linear block order.
+    /// Receives the blocks' observers in linear block order, in consecutive chunks (so a
+    /// large grid never holds every block's observer at once): called once per chunk.
     fn merge(&mut self, observers: Vec<([u32; 3], Self::Observer)>);
 }
 

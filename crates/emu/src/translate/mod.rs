@@ -76,6 +76,8 @@ pub(crate) struct Flat {
     /// Bytes of static shared memory; the dynamic array starts at `dynamic_shared_offset`.
     pub static_shared: u64,
     pub dynamic_shared_offset: u64,
+    /// Each shared variable of the kernel and the functions it calls, at its offset.
+    pub shared_vars: Vec<crate::SharedVar>,
     pub const_bank: Vec<u8>,
     pub params: Vec<u8>,
     /// Per-thread stack bytes (the deepest chain of call frames).
@@ -144,6 +146,19 @@ pub(crate) fn translate(
     };
     t.collect_functions(kernel)?;
     let (static_shared, dynamic_shared_offset) = t.layout_shared();
+    let mut shared_vars: Vec<crate::SharedVar> = t
+        .vars
+        .iter()
+        .filter_map(|(&var, loc)| match loc {
+            VarLoc::Shared(offset) => Some(crate::SharedVar {
+                var,
+                offset: *offset,
+                size: program.variable(var).size,
+            }),
+            _ => None,
+        })
+        .collect();
+    shared_vars.sort_by_key(|v| (v.offset, v.var.index()));
     let const_bank = t.layout_const()?;
     for (&v, &addr) in globals {
         t.vars.insert(v, VarLoc::Global(addr));
@@ -182,6 +197,7 @@ pub(crate) fn translate(
         specials,
         static_shared,
         dynamic_shared_offset,
+        shared_vars,
         const_bank,
         params: params.to_vec(),
         stack_size,
