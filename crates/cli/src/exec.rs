@@ -133,6 +133,7 @@ impl<'a> Session<'a> {
                 let info = warpcheck_check::LaunchInfo {
                     kernel,
                     kernel_name: f.display_name().to_string(),
+                    kernel_mangled: f.name.clone(),
                     grid: l.grid.0,
                     block: l.block.0,
                     dynamic_shared: l.shared,

@@ -2,7 +2,7 @@
 //! or save its buffers.
 
 use crate::Outcome;
-use crate::commands::launch_args::{LaunchArgs, header_launches};
+use crate::commands::launch_args::{LaunchArgs, select_launches};
 use crate::exec::{EmuOptions, NamedBuffer, Session, fault_finding};
 use crate::input::{self, CompileArgs};
 use crate::output::{self, CliError};
@@ -43,21 +43,7 @@ pub fn run(args: Args) -> Result<Outcome, CliError> {
     let signatures = compiled.signatures.clone();
     let loaded = input::load_compiled(&args.compile, compiled)?;
     let program = input::lower(&loaded)?;
-    let launches = if args.from_header {
-        let source = std::fs::read_to_string(&args.compile.file).map_err(|e| {
-            CliError::msg(format!("cannot read {}: {e}", args.compile.file.display()))
-        })?;
-        let l = header_launches(&source)?;
-        if l.is_empty() {
-            return Err(CliError::msg(format!(
-                "{} has no `// warpcheck-launch:` lines",
-                args.compile.file.display()
-            )));
-        }
-        l
-    } else {
-        vec![args.launch.clone()]
-    };
+    let launches = select_launches(&args.compile.file, args.from_header, None, &args.launch)?;
     let opts = EmuOptions {
         threads: args.threads,
         budget: args.budget,
