@@ -128,9 +128,9 @@ fn found(file: &Path, extra: &[&str]) -> Result<BTreeSet<Mark>, String> {
 
 #[test]
 fn checkers_find_exactly_the_marked_bugs() {
-    let dir = root().join("tests/kernels");
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .expect("tests/kernels")
+    let mut files: Vec<PathBuf> = ["tests/kernels", "tests/check-cases"]
+        .iter()
+        .flat_map(|d| std::fs::read_dir(root().join(d)).expect("kernel directory"))
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| matches!(p.extension().and_then(|e| e.to_str()), Some("cu" | "cl")))
         .collect();
@@ -253,4 +253,15 @@ fn sanitizer_findings_are_all_marked() {
     }
     assert!(checked >= 40, "only {checked} sanitizer locations read");
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// With lock-step warps (`--intra-warp lockstep`) a warp's instructions are ordered, so the
+/// exchange without `__syncwarp()` is no race; under the default it is.
+#[test]
+fn lockstep_model_orders_a_warp() {
+    let file = root().join("tests/check-cases/syncwarp_orders_lanes.cu");
+    let its = found(&file, &["--tool", "race"]).expect("check");
+    assert_eq!(its.len(), 2, "{its:?}");
+    let lockstep = found(&file, &["--tool", "race", "--intra-warp", "lockstep"]).expect("check");
+    assert!(lockstep.is_empty(), "{lockstep:?}");
 }
