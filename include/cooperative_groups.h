@@ -29,7 +29,7 @@
 namespace cooperative_groups {
 
 namespace details {
-#define __WARPCHECK_CG static __device__ __inline__ __attribute__((always_inline))
+#define __WARPCHECK_CG static __device__ __inline__ __attribute__((always_inline, nodebug))
 
 __WARPCHECK_CG unsigned int lane_id() { return __nvvm_read_ptx_sreg_laneid(); }
 /* Linear rank of this thread in its block: x fastest, then y, then z. */

@@ -15,8 +15,8 @@
 
 #include "warpcheck_prelude.h"
 
-#define __WARPCHECK_FP16 static __host__ __device__ __inline__ __attribute__((always_inline))
-#define __WARPCHECK_FP16_DEVICE static __device__ __inline__ __attribute__((always_inline))
+#define __WARPCHECK_FP16 static __host__ __device__ __inline__ __attribute__((always_inline, nodebug))
+#define __WARPCHECK_FP16_DEVICE static __device__ __inline__ __attribute__((always_inline, nodebug))
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 530
 #define __WARPCHECK_FP16_NATIVE 1
 #else

@@ -34,7 +34,7 @@
 #error "warpcheck_opencl.h is for OpenCL C (-x cl)"
 #endif
 
-#define __WC_CL static inline __attribute__((overloadable, always_inline))
+#define __WC_CL static inline __attribute__((overloadable, always_inline, nodebug))
 
 /* libdevice functions used below (unmangled C names). */
 float __nv_acosf(float);

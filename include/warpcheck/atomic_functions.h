@@ -13,7 +13,7 @@
 #ifndef WARPCHECK_ATOMIC_FUNCTIONS_H
 #define WARPCHECK_ATOMIC_FUNCTIONS_H
 
-#define __WARPCHECK_ATOMIC static __device__ __inline__ __attribute__((always_inline))
+#define __WARPCHECK_ATOMIC static __device__ __inline__ __attribute__((always_inline, nodebug))
 
 /* Scoped atomics (atom.cta / atom.sys) need sm_60. */
 #if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 600

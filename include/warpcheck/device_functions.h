@@ -14,9 +14,9 @@
 #define WARPCHECK_DEVICE_FUNCTIONS_H
 #define __DEVICE_FUNCTIONS_H__ /* CUDA's include guard */
 
-#define __WARPCHECK_DEVICE static __device__ __inline__ __attribute__((always_inline))
+#define __WARPCHECK_DEVICE static __device__ __inline__ __attribute__((always_inline, nodebug))
 #define __WARPCHECK_HOST_DEVICE                                                \
-  static __host__ __device__ __inline__ __attribute__((always_inline))
+  static __host__ __device__ __inline__ __attribute__((always_inline, nodebug))
 
 /* ---- Barriers (PTX ISA 9.7.13.1 bar/barrier) -------------------------------
  * `__syncthreads()` itself is a clang builtin (bar.sync 0). */

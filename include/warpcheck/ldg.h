@@ -13,7 +13,7 @@
 #ifndef WARPCHECK_LDG_H
 #define WARPCHECK_LDG_H
 
-#define __WARPCHECK_LDG static __device__ __inline__ __attribute__((always_inline))
+#define __WARPCHECK_LDG static __device__ __inline__ __attribute__((always_inline, nodebug))
 
 __WARPCHECK_LDG char __ldg(const char *p) { return __nvvm_ldg_c(p); }
 __WARPCHECK_LDG signed char __ldg(const signed char *p) { return (signed char)__nvvm_ldg_c((const char *)p); }

@@ -20,7 +20,7 @@
 #define WARPCHECK_MATH_FUNCTIONS_H
 #define __MATH_FUNCTIONS_H__ /* CUDA's include guard */
 
-#define __WARPCHECK_MATH static __device__ __inline__ __attribute__((always_inline))
+#define __WARPCHECK_MATH static __device__ __inline__ __attribute__((always_inline, nodebug))
 
 #if defined(__CLANG_CUDA_APPROX_TRANSCENDENTALS__) ||                          \
     defined(__CLANG_GPU_APPROX_TRANSCENDENTALS__) || defined(__FAST_MATH__)

@@ -10,7 +10,7 @@
 #ifndef WARPCHECK_WARP_FUNCTIONS_H
 #define WARPCHECK_WARP_FUNCTIONS_H
 
-#define __WARPCHECK_WARP static __device__ __inline__ __attribute__((always_inline))
+#define __WARPCHECK_WARP static __device__ __inline__ __attribute__((always_inline, nodebug))
 
 /* shfl.sync's `c` operand packs the segment mask (32 - width) << 8 with the
  * clamp value: 31 for idx/down/bfly (the last lane of the segment), 0 for up

@@ -11,6 +11,7 @@ use warpcheck_emu::args::{ElemType, Limits, parse_arg};
 use warpcheck_emu::{
     DeviceAddr, Fault, FaultKind, GlobalMemory, LaunchConfig, RunOutcome, Scheduling,
 };
+use warpcheck_check::Checker;
 use warpcheck_front::KernelSignature;
 use warpcheck_ir::{EntityRef, Program, SourceLoc};
 use warpcheck_report::{Finding, Location, Severity};
@@ -59,8 +60,14 @@ impl<'a> Session<'a> {
         }
     }
 
-    /// Binds the launch's arguments (reusing buffers of earlier launches by name), runs it.
-    pub fn launch(&mut self, l: &LaunchArgs, opts: EmuOptions) -> Result<LaunchReport, CliError> {
+    /// Binds the launch's arguments (reusing buffers of earlier launches by name), runs it,
+    /// under the checkers when `checker` is given.
+    pub fn launch(
+        &mut self,
+        l: &LaunchArgs,
+        opts: EmuOptions,
+        checker: Option<&mut Checker>,
+    ) -> Result<LaunchReport, CliError> {
         let kernel = match &l.kernel {
             Some(k) => input::select_function(self.program, k)?,
             None => input::only_kernel(self.program)?,
@@ -105,13 +112,41 @@ impl<'a> Session<'a> {
             config.scheduling = Scheduling::Independent { seed: l.seed };
         }
         let start = std::time::Instant::now();
-        let outcome = warpcheck_emu::run(
-            self.program,
-            kernel,
-            &bound.param_block,
-            &mut self.memory,
-            &config,
-        )
+        let outcome = match checker {
+            None => warpcheck_emu::run(
+                self.program,
+                kernel,
+                &bound.param_block,
+                &mut self.memory,
+                &config,
+            ),
+            Some(checker) => {
+                let buffers = bound
+                    .buffers
+                    .iter()
+                    .map(|b| warpcheck_check::Buffer {
+                        name: b.name.clone(),
+                        address: b.address,
+                        size: b.value.bytes.len() as u64,
+                    })
+                    .collect();
+                let info = warpcheck_check::LaunchInfo {
+                    kernel,
+                    kernel_name: f.display_name().to_string(),
+                    grid: l.grid.0,
+                    block: l.block.0,
+                    dynamic_shared: l.shared,
+                    buffers,
+                };
+                checker.launch(
+                    self.program,
+                    &bound.param_block,
+                    &mut self.memory,
+                    &config,
+                    info,
+                )
+            }
+        }
         .map_err(|e| CliError::msg(format!("cannot run `{}`: {e}", f.display_name())))?;
         Ok(LaunchReport {
             kernel: f.display_name().to_string(),
@@ -147,6 +182,14 @@ pub fn fault_finding(program: &Program, kernel: &str, fault: &Fault, loaded: &Lo
         FaultKind::Trap => "trap",
         FaultKind::AssertionFailed { .. } => "assertion-failed",
         FaultKind::Deadlock { .. } => "deadlock",
+        // Threads spinning while others wait at a barrier for them: they wait forever.
+        FaultKind::BudgetExhausted { waiting, .. }
+            if waiting
+                .iter()
+                .any(|w| matches!(w.what, warpcheck_emu::WaitKind::Barrier { .. })) =>
+        {
+            "deadlock"
+        }
         FaultKind::BudgetExhausted { .. } => "instruction-budget",
         FaultKind::BadCallTarget { .. } => "bad-call-target",
         FaultKind::StackOverflow { .. } => "stack-overflow",
@@ -155,30 +198,9 @@ pub fn fault_finding(program: &Program, kernel: &str, fault: &Fault, loaded: &Lo
     let [tx, ty, tz] = fault.thread;
     let who = format!("thread ({tx},{ty},{tz}) of block ({bx},{by},{bz})");
     let mut f = Finding::new(code, Severity::Error, fault.kind.to_string()).kernel(kernel);
-    match fault.source.as_ref().filter(|s| s.line > 0) {
-        Some(loc) => f = f.at(location(program, loc), format!("by {who}")),
-        None => {
-            let span = program
-                .function(fault.func)
-                .body
-                .as_ref()
-                .and_then(|b| b.inst_spans.get(fault.inst.index()).copied());
-            match span {
-                Some(span) => {
-                    let lc = warpcheck_ptx::LineIndex::new(&loaded.ptx)
-                        .line_col(&loaded.ptx, span.start);
-                    f = f.at(
-                        Location {
-                            file: loaded.ptx_name.clone(),
-                            line: lc.line,
-                            column: lc.col,
-                        },
-                        format!("by {who}"),
-                    );
-                }
-                None => f = f.note(format!("by {who}")),
-            }
-        }
+    match site_location(program, loaded, fault.func, fault.inst) {
+        Some(at) => f = f.at(at, format!("by {who}")),
+        None => f = f.note(format!("by {who}")),
     }
     if let FaultKind::Deadlock { waiting, .. } | FaultKind::BudgetExhausted { waiting, .. } =
         &fault.kind
@@ -206,4 +228,50 @@ pub fn fault_finding(program: &Program, kernel: &str, fault: &Fault, loaded: &Lo
         }
     }
     f
+}
+
+/// Where an instruction is: its `.loc` source line, or else its line in the PTX.
+pub fn site_location(
+    program: &Program,
+    loaded: &Loaded,
+    func: warpcheck_ir::FuncId,
+    inst: warpcheck_ir::InstId,
+) -> Option<Location> {
+    let body = program.function(func).body.as_ref()?;
+    if let Some(mut loc) = body
+        .inst_locs
+        .get(inst.index())
+        .copied()
+        .flatten()
+        .filter(|l| l.line > 0 && !l.is_artificial())
+    {
+        // Code inlined from warpcheck's shim headers or the CUDA headers (atomicAdd,
+        // __shfl_sync …) is reported at the user's call.
+        if let Some(at) = loc.inlined_at
+            && is_library_header(&program.files.path(loc.file))
+        {
+            loc = SourceLoc {
+                file: at.file,
+                line: at.line,
+                column: at.column,
+                inlined_at: None,
+            };
+        }
+        return Some(location(program, &loc));
+    }
+    let span = body.inst_spans.get(inst.index()).copied()?;
+    let lc = warpcheck_ptx::LineIndex::new(&loaded.ptx).line_col(&loaded.ptx, span.start);
+    Some(Location {
+        file: loaded.ptx_name.clone(),
+        line: lc.line,
+        column: lc.col,
+    })
+}
+
+/// Whether a path is one of the headers that implement the device API.
+fn is_library_header(p: &str) -> bool {
+    p.starts_with("/warpcheck-shims/")
+        || p.contains("/cuda/include/")
+        || p.contains("/crt/")
+        || p.contains("__clang_cuda")
 }

@@ -34,6 +34,9 @@ enum Command {
     /// Static lints without running the kernel: uncoalesced accesses, bank conflicts,
     /// barrier divergence.
     Lint(commands::lint::Args),
+    /// Run a kernel in the emulator under the dynamic checkers: data races, barrier
+    /// misuse, out-of-bounds and uninitialised accesses, bank conflicts, coalescing.
+    Check(Box<commands::check::Args>),
     /// Pack kernel files' launch lines for the GPU launcher (tools/gpu).
     #[command(hide = true)]
     GpuPack(commands::gpu_pack::Args),
@@ -43,6 +46,8 @@ enum Command {
 pub enum Outcome {
     Clean,
     Findings,
+    /// Findings, with the exit code the user asked for (`check --error-exitcode`).
+    Code(u8),
 }
 
 fn main() -> ExitCode {
@@ -53,11 +58,13 @@ fn main() -> ExitCode {
         Command::Kernels(a) => commands::kernels::run(a),
         Command::Run(a) => commands::run::run(*a),
         Command::Lint(a) => commands::lint::run(a),
+        Command::Check(a) => commands::check::run(*a),
         Command::GpuPack(a) => commands::gpu_pack::run(a),
     };
     match result {
         Ok(Outcome::Clean) => ExitCode::from(0),
         Ok(Outcome::Findings) => ExitCode::from(1),
+        Ok(Outcome::Code(c)) => ExitCode::from(c),
         Err(output::CliError::BrokenPipe) => ExitCode::from(0),
         Err(e) => {
             e.report();

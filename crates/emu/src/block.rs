@@ -297,6 +297,9 @@ impl<O: Observer> Block<'_, O> {
                 if self.live_threads == 0 {
                     return Ok(());
                 }
+                if self.release_stalled_regions() {
+                    continue;
+                }
                 return Err(self.deadlock());
             };
             current = w + 1;
@@ -833,6 +836,47 @@ impl<O: Observer> Block<'_, O> {
             });
             return;
         }
+    }
+
+    /// Forward progress under independent thread scheduling (sm_70+): when no group can
+    /// run, lanes waiting at a reconvergence point for lanes that are blocked (at a
+    /// barrier or a warp sync) go on without them, as Volta's scheduler runs the other
+    /// path; the blocked lanes later complete the region by themselves. This is what
+    /// lets threads that skip a `__syncthreads()` inside a branch exit and release it
+    /// (PTX ISA §9.7.12.1: exited threads no longer count). Call regions are left alone.
+    /// Returns whether some lanes were released.
+    fn release_stalled_regions(&mut self) -> bool {
+        let mut released = false;
+        for w in 0..self.warps.len() {
+            for r in 0..self.warps[w].regions.list.len() {
+                let warp = &mut self.warps[w];
+                let reg = &warp.regions.list[r];
+                let waiting = reg.arrived & !warp.exited;
+                if !reg.live || reg.call.is_some() || waiting == 0 {
+                    continue;
+                }
+                let (rpc, parent, frame_base, func) =
+                    (reg.rpc, reg.parent, reg.frame_base, reg.func);
+                let reg = &mut warp.regions.list[r];
+                reg.expected &= !waiting;
+                reg.arrived &= !waiting;
+                released = true;
+                if parent != NO_REGION && warp.regions.rpc_of(parent) == rpc {
+                    warp.regions.list[parent as usize].arrived |= waiting;
+                    self.try_complete(w, parent);
+                } else {
+                    warp.groups.push(Group {
+                        pc: rpc,
+                        mask: waiting,
+                        region: parent,
+                        frame_base,
+                        func,
+                        wait: Wait::Runnable,
+                    });
+                }
+            }
+        }
+        released
     }
 
     /// Lanes exit: they no longer hold back regions, warp syncs or barriers.

@@ -55,6 +55,8 @@ pub struct MemEvent<'a> {
 #[derive(Clone, Copy, Debug)]
 pub struct BarrierEvent {
     pub id: u32,
+    /// `false` for `bar.arrive`, whose threads go on without waiting.
+    pub waits: bool,
     /// The thread count operand, if given.
     pub count: Option<u32>,
     pub lanes: u32,

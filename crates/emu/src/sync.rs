@@ -28,6 +28,7 @@ impl<O: Observer> Block<'_, O> {
             let (func, inst, _) = self.origin(g.pc);
             self.obs.on_barrier_arrive(&BarrierEvent {
                 id: id as u32,
+                waits: bar.mode != BarrierMode::Arrive,
                 count,
                 lanes: m,
                 warp: w as u32,

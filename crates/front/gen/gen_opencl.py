@@ -87,7 +87,7 @@ emit("""/*
 #error "warpcheck_opencl.h is for OpenCL C (-x cl)"
 #endif
 
-#define __WC_CL static inline __attribute__((overloadable, always_inline))
+#define __WC_CL static inline __attribute__((overloadable, always_inline, nodebug))
 """)
 
 # ------------------------------------------------------------ declarations

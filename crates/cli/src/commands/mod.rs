@@ -1,3 +1,4 @@
+pub mod check;
 pub mod gpu_pack;
 pub mod ir;
 pub mod kernels;

@@ -68,7 +68,7 @@ pub fn run(args: Args) -> Result<Outcome, CliError> {
     let mut out = String::new();
     let mut findings = Vec::new();
     for l in &launches {
-        let report = session.launch(l, opts)?;
+        let report = session.launch(l, opts, None)?;
         let _ = writeln!(
             out,
             "kernel {}  grid {}  block {}  shared {}",

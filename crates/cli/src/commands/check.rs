@@ -1,0 +1,247 @@
+//! `warpcheck check FILE [launch options] [--tool race,sync,mem,init,bank,coalesce|all]`:
+//! run the kernel in the emulator under the dynamic checkers and report what they find.
+//!
+//! Conventions follow compute-sanitizer where they are good: `--tool`, `--print-limit`
+//! (the most findings printed; the rest are counted), `--error-exitcode` (the exit code
+//! when an error was found; 1 by default). Exit 2 means warpcheck could not check (bad
+//! input, unsupported kernel).
+
+use std::fmt::Write as _;
+use std::io::IsTerminal;
+
+use crate::Outcome;
+use crate::commands::launch_args::{LaunchArgs, header_launches};
+use crate::commands::lint::Format;
+use crate::exec::{EmuOptions, Session, fault_finding, site_location};
+use crate::input::{self, CompileArgs};
+use crate::output::{self, CliError};
+use warpcheck_check::{CheckOptions, Checker, IntraWarp, KernelTotals, ReportCx, Tools};
+use warpcheck_emu::FaultKind;
+use warpcheck_emu::args::Limits;
+use warpcheck_report::{Finding, Severity, Sources, json, sarif, text};
+
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    #[command(flatten)]
+    pub compile: CompileArgs,
+    #[command(flatten)]
+    pub launch: LaunchArgs,
+    /// Run the launches of FILE's `// warpcheck-launch:` header lines (in order, sharing
+    /// buffers by name) instead of one given on the command line.
+    #[arg(long, conflicts_with_all = ["kernel", "args"])]
+    pub from_header: bool,
+    /// The checkers: `all` or a comma-separated list of race, sync, mem, init, bank,
+    /// coalesce.
+    #[arg(long, default_value = "all", value_parser = Tools::parse)]
+    pub tool: Tools,
+    /// How lanes of one warp are ordered for race detection: `its` (independent thread
+    /// scheduling, sm_70+: lanes race unless a __syncwarp orders them) or `lockstep`
+    /// (pre-Volta warps).
+    #[arg(long, value_enum, default_value_t = RaceModel::Its)]
+    pub intra_warp: RaceModel,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+    /// The most findings printed; the others are counted in the summary (0: no limit).
+    #[arg(long, default_value_t = 100)]
+    pub print_limit: usize,
+    /// Exit code when an error was found.
+    #[arg(long, default_value_t = 1)]
+    pub error_exitcode: u8,
+    /// Host threads running blocks in parallel (0: one per core).
+    #[arg(long, default_value_t = 0)]
+    pub threads: usize,
+    /// Warp-instructions one warp may execute before the run stops as a runaway loop.
+    #[arg(long, default_value_t = warpcheck_emu::DEFAULT_BUDGET)]
+    pub budget: u64,
+    /// Emulate independent thread scheduling (interleave warps and divergent paths,
+    /// seeded by --seed) instead of lock-step execution. Race detection does not depend
+    /// on it (see --intra-warp).
+    #[arg(long)]
+    pub independent_scheduling: bool,
+}
+
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RaceModel {
+    Its,
+    Lockstep,
+}
+
+/// The tool that reports a fault of the emulator.
+fn fault_tool(kind: &FaultKind) -> fn(&Tools) -> bool {
+    match kind {
+        FaultKind::OutOfBounds { .. }
+        | FaultKind::BadGenericAddress { .. }
+        | FaultKind::Misaligned { .. }
+        | FaultKind::ReadOnly { .. }
+        | FaultKind::StackOverflow { .. }
+        | FaultKind::BadCallTarget { .. } => |t| t.mem,
+        FaultKind::Deadlock { .. } => |t| t.sync,
+        // Traps, failed assertions and runaway loops stop the kernel whatever is checked.
+        _ => |_| true,
+    }
+}
+
+pub fn run(args: Args) -> Result<Outcome, CliError> {
+    let compiled = input::compile(&args.compile)?;
+    let signatures = compiled.signatures.clone();
+    let loaded = input::load_compiled(&args.compile, compiled)?;
+    let program = input::lower(&loaded)?;
+    let launches = if args.from_header {
+        let source = std::fs::read_to_string(&args.compile.file).map_err(|e| {
+            CliError::msg(format!("cannot read {}: {e}", args.compile.file.display()))
+        })?;
+        let l = header_launches(&source)?;
+        if l.is_empty() {
+            return Err(CliError::msg(format!(
+                "{} has no `// warpcheck-launch:` lines",
+                args.compile.file.display()
+            )));
+        }
+        l
+    } else {
+        vec![args.launch.clone()]
+    };
+    let opts = EmuOptions {
+        threads: args.threads,
+        budget: args.budget,
+        independent_scheduling: args.independent_scheduling,
+        limits: Limits::default(),
+    };
+    let mut checker = Checker::new(CheckOptions {
+        tools: args.tool,
+        intra_warp: match args.intra_warp {
+            RaceModel::Its => IntraWarp::Independent,
+            RaceModel::Lockstep => IntraWarp::LockStep,
+        },
+    });
+    let mut session = Session::new(&program, &signatures);
+    let mut findings: Vec<Finding> = Vec::new();
+    let mut described = String::new();
+    let mut stats = Vec::new();
+    for l in &launches {
+        let report = session.launch(l, opts, Some(&mut checker))?;
+        let _ = writeln!(
+            described,
+            "kernel {}  grid {}  block {}  shared {}",
+            report.kernel, l.grid, l.block, l.shared
+        );
+        for d in &report.described {
+            let _ = writeln!(described, "  {d}");
+        }
+        for fault in &report.outcome.faults {
+            if fault_tool(&fault.kind)(&args.tool) {
+                findings.push(fault_finding(&program, &report.kernel, fault, &loaded));
+            }
+        }
+        stats.push((report.kernel.clone(), report.outcome.stats, report.seconds));
+    }
+    let locate = |func, inst| site_location(&program, &loaded, func, inst);
+    let cx = ReportCx {
+        program: &program,
+        locate: &locate,
+    };
+    findings.extend(checker.findings(&cx));
+    output::relativize(&mut findings);
+    let totals = checker.totals();
+    let errors = findings
+        .iter()
+        .filter(|f| f.severity == Severity::Error)
+        .count();
+    let shown: &[Finding] = if args.print_limit > 0 && findings.len() > args.print_limit {
+        &findings[..args.print_limit]
+    } else {
+        &findings
+    };
+    let rendered = match args.format {
+        Format::Text => {
+            let mut sources = Sources::new();
+            sources.insert(loaded.ptx_name.clone(), loaded.ptx.clone());
+            let color = std::io::stdout().is_terminal();
+            let mut out = described;
+            out.push_str(&text::render(shown, &mut sources, color));
+            if shown.len() < findings.len() {
+                let _ = writeln!(
+                    out,
+                    "{} more findings not shown (--print-limit {})",
+                    findings.len() - shown.len(),
+                    args.print_limit
+                );
+            }
+            out.push_str(&summary_table(&totals, &stats, &findings));
+            out
+        }
+        Format::Json => {
+            // `{"findings", "summary"}` of every renderer, plus what `check` adds.
+            let mut value = json::render(shown);
+            value["omitted"] = serde_json::json!(findings.len() - shown.len());
+            value["kernels"] = serde_json::json!(totals);
+            format!("{value:#}\n")
+        }
+        Format::Sarif => format!("{:#}\n", sarif::render(shown, env!("CARGO_PKG_VERSION"))),
+    };
+    output::print(&rendered)?;
+    if errors > 0 {
+        Ok(Outcome::Code(args.error_exitcode))
+    } else {
+        Ok(Outcome::Clean)
+    }
+}
+
+/// The per-kernel summary: launches, work, findings by code, memory-traffic counts.
+fn summary_table(
+    totals: &[KernelTotals],
+    stats: &[(String, warpcheck_emu::Stats, f64)],
+    findings: &[Finding],
+) -> String {
+    let mut out = String::from("\nsummary:\n");
+    for k in totals {
+        let (lane, secs, blocks) = stats
+            .iter()
+            .filter(|(n, _, _)| *n == k.kernel)
+            .fold((0u64, 0f64, 0u64), |(a, b, c), (_, s, t)| {
+                (a + s.lane_instructions, b + t, c + s.blocks)
+            });
+        let mut by_code: Vec<(String, u64)> = Vec::new();
+        for f in findings
+            .iter()
+            .filter(|f| f.kernel.as_deref() == Some(k.kernel.as_str()))
+        {
+            match by_code.iter_mut().find(|(c, _)| *c == f.code) {
+                Some((_, n)) => *n += 1,
+                None => by_code.push((f.code.clone(), 1)),
+            }
+        }
+        let found = if by_code.is_empty() {
+            "no findings".to_string()
+        } else {
+            by_code
+                .iter()
+                .map(|(c, n)| format!("{n} {c}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let _ = writeln!(
+            out,
+            "  {}: {} launch(es), {} blocks, {} lane-instructions in {:.3} s; {}",
+            k.kernel, k.launches, blocks, lane, secs, found
+        );
+        let _ = writeln!(
+            out,
+            "    shared: {} load / {} store wavefronts, {} / {} bank conflicts",
+            k.shared_load_wavefronts,
+            k.shared_store_wavefronts,
+            k.shared_load_bank_conflicts,
+            k.shared_store_bank_conflicts
+        );
+        let _ = writeln!(
+            out,
+            "    global: {} load / {} store requests, {} / {} sectors",
+            k.global_load_requests,
+            k.global_store_requests,
+            k.global_load_sectors,
+            k.global_store_sectors
+        );
+    }
+    out
+}

@@ -1,0 +1,186 @@
+//! The dynamic checkers against the corpus markers: every kernel file in `tests/kernels/`
+//! is checked with `warpcheck check FILE --from-header` (and each `warpcheck-variant`), and
+//! the findings must be exactly the `//~` markers of the file (tests/kernels/README.md
+//! defines them): the right kind on the right line, with the right count for
+//! `bank-conflict(N)` and `uncoalesced(N)`, and nothing on unmarked lines.
+//!
+//! A race finding names both lines of its pair; both must carry the race marker.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// (kind, line, count) as the markers spell them; count 0 when the marker has none.
+type Mark = (String, u32, u32);
+
+/// The markers of a source, plus those a variant adds.
+fn markers(source: &str) -> BTreeSet<Mark> {
+    let mut out = BTreeSet::new();
+    for (i, line) in source.lines().enumerate() {
+        let Some((_, rest)) = line.split_once("//~") else {
+            continue;
+        };
+        for m in rest.split_whitespace() {
+            let (kind, count) = match m.split_once('(') {
+                Some((k, n)) => (k, n.trim_end_matches(')').parse().unwrap_or(0)),
+                None => (m, 0),
+            };
+            out.insert((kind.to_string(), i as u32 + 1, count));
+        }
+    }
+    out
+}
+
+/// `warpcheck-variant: -DMACRO=VALUE KIND@L1,L2` lines: (flag, extra markers).
+fn variants(source: &str) -> Vec<(String, BTreeSet<Mark>)> {
+    let mut out = Vec::new();
+    for line in source.lines() {
+        let Some(rest) = line.trim().strip_prefix("// warpcheck-variant:") else {
+            continue;
+        };
+        let mut parts = rest.split_whitespace();
+        let (Some(flag), Some(spec)) = (parts.next(), parts.next()) else {
+            continue;
+        };
+        let Some((kind, lines)) = spec.split_once('@') else {
+            continue;
+        };
+        let marks = lines
+            .split(',')
+            .filter_map(|l| l.parse().ok())
+            .map(|l| (kind.to_string(), l, 0))
+            .collect();
+        out.push((flag.to_string(), marks));
+    }
+    out
+}
+
+/// The first number before `word` in `text`, e.g. 32 in "32-way" or "32 sectors".
+fn number_before(text: &str, word: &str) -> u32 {
+    text.find(word)
+        .and_then(|i| {
+            let digits: String = text[..i]
+                .chars()
+                .rev()
+                .take_while(|c| c.is_ascii_digit())
+                .collect();
+            digits.chars().rev().collect::<String>().parse().ok()
+        })
+        .unwrap_or(0)
+}
+
+/// The findings of `warpcheck check` as marks, lines in `file` only.
+fn found(file: &Path, extra: &[&str]) -> Result<BTreeSet<Mark>, String> {
+    let out = Command::new(env!("CARGO_BIN_EXE_warpcheck"))
+        .arg("check")
+        .arg(file)
+        .args(["--from-header", "--format", "json", "--print-limit", "0"])
+        .args(extra)
+        .output()
+        .map_err(|e| e.to_string())?;
+    let code = out.status.code().unwrap_or(-1);
+    if code == 2 || code < 0 {
+        return Err(format!(
+            "exit {code}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        ));
+    }
+    let json: serde_json::Value =
+        serde_json::from_slice(&out.stdout).map_err(|e| format!("bad JSON: {e}"))?;
+    let name = file.file_name().unwrap_or_default().to_string_lossy().to_string();
+    let mut marks = BTreeSet::new();
+    let empty = Vec::new();
+    for f in json["findings"].as_array().unwrap_or(&empty) {
+        let code = f["code"].as_str().unwrap_or_default();
+        let message = f["message"].as_str().unwrap_or_default();
+        let (kind, count) = match code {
+            "bank-conflict" => ("bank-conflict", number_before(message, "-way")),
+            "uncoalesced-access" => ("uncoalesced", number_before(message, " sectors")),
+            other => (other, 0),
+        };
+        let mut labels = vec![&f["primary"]];
+        if kind.ends_with("-race") || kind == "deadlock" {
+            labels.extend(f["related"].as_array().unwrap_or(&empty));
+        }
+        for l in labels {
+            let path = l["location"]["file"].as_str().unwrap_or_default();
+            if !path.ends_with(&name) {
+                continue;
+            }
+            let line = l["location"]["line"].as_u64().unwrap_or(0) as u32;
+            marks.insert((kind.to_string(), line, count));
+        }
+    }
+    Ok(marks)
+}
+
+#[test]
+fn checkers_find_exactly_the_marked_bugs() {
+    let dir = root().join("tests/kernels");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .expect("tests/kernels")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| matches!(p.extension().and_then(|e| e.to_str()), Some("cu" | "cl")))
+        .collect();
+    files.sort();
+    let mut jobs: Vec<(PathBuf, Vec<String>, BTreeSet<Mark>)> = Vec::new();
+    for f in &files {
+        let source = std::fs::read_to_string(f).expect("read kernel");
+        if !source.contains("// warpcheck-launch:") {
+            continue;
+        }
+        let base = markers(&source);
+        for (flag, extra) in variants(&source) {
+            let mut want = base.clone();
+            want.extend(extra);
+            jobs.push((f.clone(), vec![flag], want));
+        }
+        jobs.push((f.clone(), Vec::new(), base));
+    }
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let failures = std::sync::Mutex::new(Vec::new());
+    std::thread::scope(|s| {
+        for _ in 0..2 {
+            s.spawn(|| {
+                loop {
+                    let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    let Some((file, flags, want)) = jobs.get(i) else {
+                        break;
+                    };
+                    let flags: Vec<&str> = flags.iter().map(String::as_str).collect();
+                    let label = format!(
+                        "{} {}",
+                        file.file_name().unwrap_or_default().to_string_lossy(),
+                        flags.join(" ")
+                    );
+                    let result = match found(file, &flags) {
+                        Err(e) => Some(format!("{label}: {e}")),
+                        Ok(got) if &got == want => None,
+                        Ok(got) => {
+                            let missing: Vec<_> = want.difference(&got).collect();
+                            let extra: Vec<_> = got.difference(want).collect();
+                            Some(format!(
+                                "{label}: missing {missing:?}, unexpected {extra:?}"
+                            ))
+                        }
+                    };
+                    if let Some(r) = result {
+                        failures.lock().expect("lock").push(r);
+                    }
+                }
+            });
+        }
+    });
+    let failures = failures.into_inner().expect("lock");
+    assert!(
+        failures.is_empty(),
+        "{} of {} checks differ from the markers:\n{}",
+        failures.len(),
+        jobs.len(),
+        failures.join("\n")
+    );
+}
