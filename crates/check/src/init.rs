@@ -1,44 +1,565 @@
-//! Placeholder: being written (no findings yet).
+//! Reads of uninitialised memory.
+//!
+//! # Semantics
+//!
+//! A load (or atomic, which reads before it writes) is an *uninitialised read* when one of
+//! the bytes it reads was never written:
+//!
+//! * **Global memory**: only allocations the host left uninitialised (`:uninit` buffers,
+//!   [`Allocation::initialized`](warpcheck_emu::Allocation::initialized) `== false`) are
+//!   tracked; every other allocation is initialised by the host. A byte becomes
+//!   initialised when a thread stores to it (or an atomic writes it), and stays so for the
+//!   rest of the session: writes of earlier launches count. Within a launch, blocks run in
+//!   parallel; the policy is that **a block sees the writes of its own threads made
+//!   earlier in the emulated execution, and the writes of every block with a smaller
+//!   linear index** (blocks are merged in that order). A read of bytes written only by a
+//!   block with a larger index is reported: without a grid-wide barrier nothing orders
+//!   the blocks. (To bound memory, a block keeps at most [`MAX_DEFERRED`] such reads for
+//!   the merge; further ones are judged on the launch's starting state and the block's
+//!   own writes.)
+//! * **Shared memory** starts uninitialised in every block; a byte is initialised once a
+//!   thread of the block wrote it (earlier in the emulated execution).
+//! * **Local memory** (per-thread stack, e.g. local arrays) is initialised once the thread
+//!   itself wrote it.
+//!
+//! Shadow state is one bit per byte: per tracked global allocation (the session's state),
+//! per block for shared memory and per thread for local memory, grown lazily to the
+//! highest byte written, and for a block's own global writes in 4 KiB pages allocated on
+//! first write. Findings (`uninit-read`, error) are per load instruction, with the buffer
+//! or variable, a witness thread and how many lane reads were affected.
 
-use warpcheck_emu::{Observer, ObserverFactory, RunOutcome};
-use warpcheck_report::Finding;
+use std::collections::HashMap;
+use std::sync::Arc;
 
-use crate::{LaunchInfo, ReportCx};
+use warpcheck_emu::{GlobalMemory, MemEvent, MemKind, Observer, ObserverFactory, RunOutcome, SharedVar};
+use warpcheck_ir::modifiers::MemSpace;
+use warpcheck_report::{Finding, Severity};
 
-#[derive(Default)]
-pub struct InitState {}
+use crate::{LaunchInfo, ReportCx, Site, fmt3, shared_name};
 
-impl InitState {
-    pub fn launch(&mut self, _info: &LaunchInfo) -> InitLaunch<'_> {
-        InitLaunch { _state: self }
+/// At most this many reads per block wait for the writes of earlier blocks (see the
+/// module docs).
+pub const MAX_DEFERRED: usize = 4096;
+
+const PAGE_BITS: u32 = 12;
+const PAGE: u64 = 1 << PAGE_BITS;
+
+/// Sets the bits of bytes `start..start + len`, growing the vector as needed.
+fn set_bits(bits: &mut Vec<u64>, start: u64, len: u64) {
+    let end = start + len;
+    let words = end.div_ceil(64) as usize;
+    if bits.len() < words {
+        bits.resize(words, 0);
+    }
+    for b in start..end {
+        bits[(b / 64) as usize] |= 1 << (b % 64);
+    }
+}
+
+/// Whether every byte of `start..start + len` has its bit set.
+fn all_set(bits: &[u64], start: u64, len: u64) -> bool {
+    (start..start + len).all(|b| {
+        bits.get((b / 64) as usize)
+            .is_some_and(|w| w & (1 << (b % 64)) != 0)
+    })
+}
+
+/// A global allocation that started uninitialised, with one bit per byte written.
+#[derive(Clone, Debug)]
+struct Tracked {
+    base: u64,
+    size: u64,
+    name: Option<String>,
+    /// 1 = written. Sized to the allocation.
+    written: Vec<u64>,
+    fully_written: bool,
+}
+
+/// The tracked allocations, sorted by base address.
+#[derive(Clone, Debug, Default)]
+struct Shadow {
+    allocs: Vec<Tracked>,
+}
+
+impl Shadow {
+    /// The tracked allocation holding `address`, if any and not fully written.
+    fn find(&self, address: u64) -> Option<usize> {
+        let i = self.allocs.partition_point(|a| a.base <= address);
+        let i = i.checked_sub(1)?;
+        let a = &self.allocs[i];
+        (address < a.base + a.size && !a.fully_written).then_some(i)
     }
 
-    pub fn findings(&self, _cx: &ReportCx) -> Vec<Finding> {
-        Vec::new()
+    /// Whether any not fully written allocation overlaps `lo..hi`.
+    fn overlaps(&self, lo: u64, hi: u64) -> bool {
+        self.allocs
+            .iter()
+            .any(|a| !a.fully_written && a.base < hi && lo < a.base + a.size)
+    }
+}
+
+/// Where an uninitialised read happened.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ReadPlace {
+    /// A global allocation by name (or address) and the offset in it.
+    Global { buffer: Option<String>, offset: u64 },
+    /// A shared-memory offset of the block.
+    Shared { offset: u64 },
+    /// An offset in the thread's local memory.
+    Local { offset: u64 },
+}
+
+/// The first uninitialised read of a load instruction, and how many there were.
+#[derive(Clone, Debug)]
+pub struct UninitRead {
+    pub place: ReadPlace,
+    pub block: [u32; 3],
+    /// Linear thread index in the block.
+    pub thread: u32,
+    pub size: u32,
+    pub atomic: bool,
+    /// Lane reads of uninitialised bytes.
+    pub count: u64,
+}
+
+/// Uninitialised reads of a session.
+#[derive(Default)]
+pub struct InitState {
+    shadow: Arc<Shadow>,
+    kernels: Vec<String>,
+    /// Per kernel: block dimensions and the shared-memory layout (for names).
+    block_dims: Vec<[u32; 3]>,
+    shared_vars: Vec<Vec<SharedVar>>,
+    reads: Vec<((u32, Site), UninitRead)>,
+}
+
+impl InitState {
+    /// Records the allocations made since the last launch that start uninitialised.
+    pub fn prepare(&mut self, memory: &GlobalMemory) {
+        let shadow = Arc::make_mut(&mut self.shadow);
+        for a in memory.allocations() {
+            if a.initialized() || shadow.allocs.iter().any(|t| t.base == a.base()) {
+                continue;
+            }
+            shadow.allocs.push(Tracked {
+                base: a.base(),
+                size: a.size(),
+                name: a.label().map(str::to_string),
+                written: vec![0; a.size().div_ceil(64) as usize],
+                fully_written: a.size() == 0,
+            });
+        }
+        shadow.allocs.sort_by_key(|t| t.base);
+    }
+
+    pub fn launch(&mut self, info: &LaunchInfo) -> InitLaunch<'_> {
+        let kernel = match self.kernels.iter().position(|k| *k == info.kernel_name) {
+            Some(i) => i,
+            None => {
+                self.kernels.push(info.kernel_name.clone());
+                self.block_dims.push(info.block);
+                self.shared_vars.push(Vec::new());
+                self.kernels.len() - 1
+            }
+        } as u32;
+        // Name allocations after the launch's buffers when they have no label.
+        {
+            let shadow = Arc::make_mut(&mut self.shadow);
+            for t in &mut shadow.allocs {
+                if t.name.is_none()
+                    && let Some((b, 0)) = info.buffer_at(t.base)
+                {
+                    t.name = Some(b.name.clone());
+                }
+            }
+        }
+        let written = vec![Vec::new(); self.shadow.allocs.len()];
+        InitLaunch {
+            start: Arc::clone(&self.shadow),
+            written,
+            kernel,
+            reads: Vec::new(),
+            state: self,
+        }
+    }
+
+    /// The uninitialised reads found so far: (kernel name, site, first read and count).
+    pub fn reads(&self) -> impl Iterator<Item = (&str, Site, &UninitRead)> {
+        self.reads
+            .iter()
+            .map(|((k, site), r)| (self.kernels[*k as usize].as_str(), *site, r))
+    }
+
+    pub fn findings(&self, cx: &ReportCx) -> Vec<Finding> {
+        let mut out = Vec::new();
+        for ((kernel, site), r) in &self.reads {
+            if is_param_access(cx, *site) {
+                continue;
+            }
+            let k = *kernel as usize;
+            let what = match &r.place {
+                ReadPlace::Global { buffer, offset } => match buffer {
+                    Some(b) => format!("global buffer `{b}` + {offset} bytes"),
+                    None => format!("global memory at offset {offset} of an uninitialised allocation"),
+                },
+                ReadPlace::Shared { offset } => {
+                    format!("shared {}", shared_name(cx.program, &self.shared_vars[k], *offset))
+                }
+                ReadPlace::Local { offset } => format!("local memory at offset {offset}"),
+            };
+            let space = match r.place {
+                ReadPlace::Global { .. } => "global",
+                ReadPlace::Shared { .. } => "shared",
+                ReadPlace::Local { .. } => "local",
+            };
+            let access = if r.atomic { "atomic" } else { "load" };
+            let mut f = Finding::new(
+                "uninit-read",
+                Severity::Error,
+                format!("{access} reads uninitialised {space} memory"),
+            )
+            .kernel(self.kernels[k].clone());
+            if let Some(loc) = cx.locate(*site) {
+                f = f.at(loc, format!("reads {what}"));
+            }
+            let thread = fmt3(thread_index(self.block_dims[k], r.thread));
+            f = f.note(format!(
+                "thread {thread} of block {} reads {} bytes of {what}, never written before",
+                fmt3(r.block),
+                r.size
+            ));
+            f = f.note(format!("{} lane reads of uninitialised bytes", r.count));
+            f.occurrences = r.count;
+            f = f.help(match r.place {
+                ReadPlace::Global { .. } => {
+                    "initialise the buffer before the launch (`cudaMemset`/`cudaMemcpy`) or \
+                     have the kernel write it before reading"
+                }
+                ReadPlace::Shared { .. } => {
+                    "every block starts with uninitialised shared memory: write every element \
+                     the block reads (e.g. zero-fill out-of-range tile entries) and put a \
+                     `__syncthreads()` between the writes and the reads"
+                }
+                ReadPlace::Local { .. } => "initialise the local array before reading it",
+            });
+            out.push(f);
+        }
+        out
+    }
+}
+
+/// Whether the instruction at `site` is an `ld.param`/`st.param` of a device-function call:
+/// the emulator keeps call parameters in the thread's stack, so they arrive as local
+/// accesses, but the call itself initialises them.
+fn is_param_access(cx: &ReportCx, site: Site) -> bool {
+    cx.program
+        .function(site.0)
+        .body
+        .as_ref()
+        .and_then(|b| b.insts.get(site.1))
+        .and_then(|i| i.op.memory_access())
+        .is_some_and(|a| a.space == MemSpace::Param)
+}
+
+fn thread_index(dims: [u32; 3], linear: u32) -> [u32; 3] {
+    let bx = dims[0].max(1);
+    let by = dims[1].max(1);
+    [linear % bx, (linear / bx) % by, linear / (bx * by)]
+}
+
+/// Adds one uninitialised lane read at `site` to a list keyed by site.
+fn add_read(list: &mut Vec<(Site, UninitRead)>, site: Site, read: UninitRead) {
+    match list.iter_mut().rev().find(|(s, _)| *s == site) {
+        Some((_, r)) => r.count += read.count,
+        None => list.push((site, read)),
     }
 }
 
 pub struct InitLaunch<'s> {
-    _state: &'s mut InitState,
+    state: &'s mut InitState,
+    /// The tracked allocations as the launch started.
+    start: Arc<Shadow>,
+    /// Per tracked allocation: bytes written by the blocks merged so far (empty until the
+    /// first write).
+    written: Vec<Vec<u64>>,
+    kernel: u32,
+    reads: Vec<(Site, UninitRead)>,
 }
 
 impl InitLaunch<'_> {
-    pub fn finish(self, _info: &LaunchInfo, _outcome: &RunOutcome) {}
+    pub fn finish(self, _info: &LaunchInfo, outcome: &RunOutcome) {
+        let InitLaunch {
+            state,
+            start,
+            written,
+            kernel,
+            reads,
+        } = self;
+        drop(start);
+        let shadow = Arc::make_mut(&mut state.shadow);
+        for (t, w) in shadow.allocs.iter_mut().zip(&written) {
+            for (dst, src) in t.written.iter_mut().zip(w) {
+                *dst |= *src;
+            }
+            t.fully_written = t.size > 0 && all_set(&t.written, 0, t.size);
+        }
+        let k = kernel as usize;
+        if state.shared_vars[k].is_empty() {
+            state.shared_vars[k] = outcome.shared_vars.clone();
+        }
+        for (site, r) in reads {
+            match state
+                .reads
+                .iter_mut()
+                .find(|((kk, s), _)| *kk == kernel && *s == site)
+            {
+                Some((_, existing)) => existing.count += r.count,
+                None => state.reads.push(((kernel, site), r)),
+            }
+        }
+    }
 }
 
-pub struct InitBlock {}
+/// A global read of bytes that were uninitialised at the launch's start and not written by
+/// the block: decided at the merge, against the writes of earlier blocks.
+#[derive(Clone, Debug)]
+struct Deferred {
+    site: Site,
+    alloc: u32,
+    address: u64,
+    size: u8,
+    atomic: bool,
+    thread: u32,
+}
 
-impl Observer for InitBlock {}
+/// One block's initialisation observer.
+pub struct InitBlock {
+    block: [u32; 3],
+    start: Arc<Shadow>,
+    /// Whether any tracked allocation is not fully written (else global events are skipped).
+    any_tracked: bool,
+    /// Global bytes this block wrote, per 4 KiB page (page number → bits).
+    own_pages: HashMap<u64, Box<[u64; 64]>>,
+    /// Shared bytes written in the block.
+    shared: Vec<u64>,
+    /// Local bytes written, per linear thread index.
+    local: Vec<Vec<u64>>,
+    deferred: Vec<Deferred>,
+    reads: Vec<(Site, UninitRead)>,
+}
+
+impl InitBlock {
+    fn own_written(&self, address: u64, len: u64) -> bool {
+        (address..address + len).all(|b| {
+            self.own_pages
+                .get(&(b >> PAGE_BITS))
+                .is_some_and(|p| {
+                    let o = b & (PAGE - 1);
+                    p[(o / 64) as usize] & (1 << (o % 64)) != 0
+                })
+        })
+    }
+
+    fn global(&mut self, e: &MemEvent<'_>, reads: bool, writes: bool, atomic: bool) {
+        if !self.any_tracked {
+            return;
+        }
+        let size = u64::from(e.size.max(1));
+        // Skip events that touch no tracked allocation.
+        let (mut lo, mut hi) = (u64::MAX, 0u64);
+        let mut m = e.lanes;
+        while m != 0 {
+            let l = m.trailing_zeros() as usize;
+            m &= m - 1;
+            lo = lo.min(e.addresses[l]);
+            hi = hi.max(e.addresses[l] + size);
+        }
+        if !self.start.overlaps(lo, hi) {
+            return;
+        }
+        let start = Arc::clone(&self.start);
+        let mut m = e.lanes;
+        while m != 0 {
+            let l = m.trailing_zeros() as usize;
+            m &= m - 1;
+            let a = e.addresses[l];
+            let Some(ai) = start.find(a) else {
+                continue;
+            };
+            let t = &start.allocs[ai];
+            let offset = a - t.base;
+            let len = size.min(t.size - offset);
+            if reads
+                && !all_set(&t.written, offset, len)
+                && !self.own_written(a, len)
+            {
+                let thread = e.warp * 32 + l as u32;
+                if self.deferred.len() < MAX_DEFERRED {
+                    self.deferred.push(Deferred {
+                        site: (e.func, e.inst),
+                        alloc: ai as u32,
+                        address: a,
+                        size: len as u8,
+                        atomic,
+                        thread,
+                    });
+                } else {
+                    add_read(
+                        &mut self.reads,
+                        (e.func, e.inst),
+                        UninitRead {
+                            place: ReadPlace::Global {
+                                buffer: t.name.clone(),
+                                offset,
+                            },
+                            block: self.block,
+                            thread,
+                            size: len as u32,
+                            atomic,
+                            count: 1,
+                        },
+                    );
+                }
+            }
+            if writes {
+                for b in a..a + len {
+                    let page = self
+                        .own_pages
+                        .entry(b >> PAGE_BITS)
+                        .or_insert_with(|| Box::new([0; 64]));
+                    let o = b & (PAGE - 1);
+                    page[(o / 64) as usize] |= 1 << (o % 64);
+                }
+            }
+        }
+    }
+
+    fn shared_or_local(&mut self, e: &MemEvent<'_>, reads: bool, writes: bool, atomic: bool) {
+        let size = u64::from(e.size.max(1));
+        let mut m = e.lanes;
+        while m != 0 {
+            let l = m.trailing_zeros() as usize;
+            m &= m - 1;
+            let a = e.addresses[l];
+            let thread = e.warp * 32 + l as u32;
+            let bits = if e.space == MemSpace::Local {
+                let t = thread as usize;
+                if self.local.len() <= t {
+                    self.local.resize(t + 1, Vec::new());
+                }
+                &mut self.local[t]
+            } else {
+                &mut self.shared
+            };
+            if reads && !all_set(bits, a, size) {
+                let place = if e.space == MemSpace::Local {
+                    ReadPlace::Local { offset: a }
+                } else {
+                    ReadPlace::Shared { offset: a }
+                };
+                add_read(
+                    &mut self.reads,
+                    (e.func, e.inst),
+                    UninitRead {
+                        place,
+                        block: self.block,
+                        thread,
+                        size: size as u32,
+                        atomic,
+                        count: 1,
+                    },
+                );
+            }
+            if writes {
+                set_bits(bits, a, size);
+            }
+        }
+    }
+}
+
+impl Observer for InitBlock {
+    fn on_memory(&mut self, e: &MemEvent<'_>) {
+        let (reads, writes, atomic) = match e.kind {
+            MemKind::Load => (true, false, false),
+            MemKind::Store => (false, true, false),
+            MemKind::Atomic { .. } => (true, true, true),
+        };
+        match e.space {
+            MemSpace::Global => self.global(e, reads, writes, atomic),
+            MemSpace::Shared | MemSpace::Local => self.shared_or_local(e, reads, writes, atomic),
+            _ => {}
+        }
+    }
+}
 
 impl ObserverFactory for InitLaunch<'_> {
     type Observer = InitBlock;
-    fn create(&self, _block: [u32; 3]) -> InitBlock {
-        InitBlock {}
+    fn create(&self, block: [u32; 3]) -> InitBlock {
+        InitBlock {
+            block,
+            start: Arc::clone(&self.start),
+            any_tracked: self.start.allocs.iter().any(|a| !a.fully_written),
+            own_pages: HashMap::new(),
+            shared: Vec::new(),
+            local: Vec::new(),
+            deferred: Vec::new(),
+            reads: Vec::new(),
+        }
     }
-    fn merge(&mut self, _observers: Vec<([u32; 3], InitBlock)>) {}
-}
 
-impl InitState {
-    /// Records the initialisation state of allocations made since the last launch.
-    pub fn prepare(&mut self, _memory: &warpcheck_emu::GlobalMemory) {}
+    fn merge(&mut self, observers: Vec<([u32; 3], InitBlock)>) {
+        for (_, b) in observers {
+            // Reads waiting for earlier blocks' writes.
+            for d in &b.deferred {
+                let written = &self.written[d.alloc as usize];
+                let t = &self.start.allocs[d.alloc as usize];
+                let offset = d.address - t.base;
+                if !written.is_empty() && all_set(written, offset, u64::from(d.size)) {
+                    continue;
+                }
+                add_read(
+                    &mut self.reads,
+                    d.site,
+                    UninitRead {
+                        place: ReadPlace::Global {
+                            buffer: t.name.clone(),
+                            offset,
+                        },
+                        block: b.block,
+                        thread: d.thread,
+                        size: u32::from(d.size),
+                        atomic: d.atomic,
+                        count: 1,
+                    },
+                );
+            }
+            for (site, r) in b.reads {
+                match self.reads.iter_mut().find(|(s, _)| *s == site) {
+                    Some((_, existing)) => existing.count += r.count,
+                    None => self.reads.push((site, r)),
+                }
+            }
+            // This block's writes become visible to later blocks.
+            for (page, bits) in &b.own_pages {
+                let page_base = page << PAGE_BITS;
+                for (wi, &word) in bits.iter().enumerate() {
+                    let mut word = word;
+                    while word != 0 {
+                        let bit = word.trailing_zeros() as u64;
+                        word &= word - 1;
+                        let address = page_base + wi as u64 * 64 + bit;
+                        if let Some(ai) = self.start.find(address) {
+                            let t = &self.start.allocs[ai];
+                            let w = &mut self.written[ai];
+                            if w.is_empty() {
+                                *w = vec![0; t.size.div_ceil(64) as usize];
+                            }
+                            let o = address - t.base;
+                            w[(o / 64) as usize] |= 1 << (o % 64);
+                        }
+                    }
+                }
+            }
+        }
+    }
 }

@@ -102,6 +102,8 @@ pub struct Session {
     pub memory: GlobalMemory,
     pub checker: Checker,
     pub buffers: Vec<Buffer>,
+    /// The instruction budget per launch (the emulator's default when `None`).
+    pub budget: Option<u64>,
 }
 
 impl Session {
@@ -115,6 +117,7 @@ impl Session {
             memory: GlobalMemory::new(),
             checker: Checker::new(options),
             buffers: Vec::new(),
+            budget: None,
         }
     }
 
@@ -169,6 +172,9 @@ impl Session {
     ) -> RunOutcome {
         let mut config = LaunchConfig::new(grid, block);
         config.dynamic_shared = dynamic_shared;
+        if let Some(b) = self.budget {
+            config.budget = b;
+        }
         let info = LaunchInfo {
             kernel: k,
             kernel_name: self.compiled.program.function(k).display_name().to_string(),
@@ -199,8 +205,19 @@ pub fn locate(program: &Program, f: FuncId, i: InstId) -> Option<Location> {
     if loc.line == 0 {
         return None;
     }
+    // As the CLI does: code inlined from the shim or CUDA headers is reported at the call.
+    let path = program.files.path(loc.file);
+    if let Some(at) = loc.inlined_at
+        && (path.starts_with("/warpcheck-shims/") || path.contains("__clang_cuda"))
+    {
+        return Some(Location {
+            file: program.files.path(at.file),
+            line: at.line,
+            column: at.column,
+        });
+    }
     Some(Location {
-        file: program.files.path(loc.file),
+        file: path,
         line: loc.line,
         column: loc.column,
     })
@@ -228,10 +245,16 @@ fn elem_of(t: &ScalarType) -> Option<ElemType> {
 
 /// Runs the `// warpcheck-launch:` lines of a corpus file under the given tools.
 pub fn run_header(file: &str, tools: &str) -> Session {
+    run_header_with(file, tools, None)
+}
+
+/// [`run_header`] with an instruction budget (for kernels that spin forever).
+pub fn run_header_with(file: &str, tools: &str, budget: Option<u64>) -> Session {
     let path = corpus(file);
     let text = std::fs::read_to_string(&path).unwrap();
     let compiled = compile_path(&path, 3);
     let mut s = Session::new(compiled, tools);
+    s.budget = budget;
     let mut named: HashMap<String, u64> = HashMap::new();
     let lines: Vec<String> = text
         .lines()
