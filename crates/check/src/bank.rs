@@ -21,6 +21,11 @@
 //! path and the markers do not cover them). Generic accesses that resolve to shared
 //! memory count as shared accesses.
 //!
+//! The components of one record that clang splits into several narrower accesses (two
+//! 8-byte halves of a `float4`) are judged together, on the union of their bytes, as for
+//! coalescing (see [`crate::coalesce`]); the wavefront and conflict counts stay per
+//! instruction, as the hardware counts them.
+//!
 //! Per instruction (site) the checker keeps executions, wavefronts, conflicts, the worst
 //! degree and, for the first execution with that degree, the per-bank histogram of
 //! distinct words. A finding (`bank-conflict`) is reported per source line whose worst
@@ -32,6 +37,7 @@ use warpcheck_emu::{MemEvent, MemKind, Observer, ObserverFactory, RunOutcome};
 use warpcheck_ir::modifiers::MemSpace;
 use warpcheck_report::{Finding, Location, Severity};
 
+use crate::coalesce::Siblings;
 use crate::{KernelTotals, LaunchInfo, ReportCx, Site};
 
 /// Number of shared-memory banks and lanes of a warp.
@@ -64,16 +70,56 @@ fn lanes_per_phase(size: u32) -> u32 {
 /// The cost of one warp-level shared access (see the module docs). `addresses` are byte
 /// offsets in shared memory; only lanes in `lanes` count.
 pub fn access_cost(addresses: &[u64; 32], lanes: u32, size: u32) -> AccessCost {
-    let per_phase = lanes_per_phase(size);
-    let words_per_lane = size.div_ceil(4).max(1) as u64;
+    let size = u64::from(size.max(1));
+    cost_of(lanes, lanes_per_phase(size as u32), |lane, words| {
+        let first = addresses[lane] / 4;
+        let last = (addresses[lane] + size - 1) / 4;
+        for w in first..=last.min(first + 4) {
+            words(w);
+        }
+    })
+}
+
+/// The cost of a group of sibling accesses (the components of one record, see
+/// [`crate::coalesce`]) as if they were one access of the union of their bytes.
+pub(crate) fn union_cost(g: &Siblings) -> AccessCost {
+    let mut footprint = 1;
+    let mut m = g.lanes;
+    while m != 0 {
+        let l = m.trailing_zeros() as usize;
+        m &= m - 1;
+        let b = g.bytes[l];
+        if b != 0 {
+            let span = 16 - b.leading_zeros() - b.trailing_zeros();
+            footprint = footprint.max(span);
+        }
+    }
+    let size = if footprint <= 4 {
+        4
+    } else if footprint <= 8 {
+        8
+    } else {
+        16
+    };
+    cost_of(g.lanes, lanes_per_phase(size), |lane, words| {
+        for k in 0..4 {
+            if g.bytes[lane] & (0xF << (4 * k)) != 0 {
+                words(g.granule[lane] / 4 + k);
+            }
+        }
+    })
+}
+
+/// Phases of `per_phase` lanes; `lane_words(lane, add)` calls `add` with each 4-byte word
+/// the lane touches.
+fn cost_of(lanes: u32, per_phase: u32, lane_words: impl Fn(usize, &mut dyn FnMut(u64))) -> AccessCost {
     let mut cost = AccessCost {
         phases: 0,
         wavefronts: 0,
         degree: 0,
         histogram: [0; BANKS],
     };
-    // At most 128 bytes of aligned accesses per phase; a lane may straddle a word when
-    // its access is not aligned, so leave room for one extra word per lane.
+    // At most 128 bytes per phase for aligned accesses; room for stragglers.
     let mut words = [0u64; 256];
     let mut first = 0;
     while first < 32 {
@@ -91,15 +137,12 @@ pub fn access_cost(addresses: &[u64; 32], lanes: u32, size: u32) -> AccessCost {
         while active != 0 {
             let lane = active.trailing_zeros() as usize;
             active &= active - 1;
-            let start = addresses[lane] / 4;
-            let end = (addresses[lane] + u64::from(size.max(1)) - 1) / 4;
-            let end = end.min(start + words_per_lane);
-            for w in start..=end {
+            lane_words(lane, &mut |w| {
                 if n < words.len() {
                     words[n] = w;
                     n += 1;
                 }
-            }
+            });
         }
         let words = &mut words[..n];
         words.sort_unstable();
@@ -138,23 +181,66 @@ pub struct SiteStats {
     pub worst_histogram: [u8; BANKS],
     /// Executions whose degree was at least 2.
     pub conflicted_executions: u64,
+    /// Executions that conflicted alone but not together with their siblings (the
+    /// components of one record), the worst of them, and the sibling instructions: they
+    /// count when no sibling is on the same source line (decided in the report).
+    pub cleared_executions: u64,
+    pub cleared_degree: u32,
+    pub cleared_histogram: [u8; BANKS],
+    pub partners: Vec<Site>,
 }
 
 impl SiteStats {
-    fn add(&mut self, cost: &AccessCost) {
+    fn count(&mut self, cost: &AccessCost) {
         self.executions += 1;
         self.wavefronts += u64::from(cost.wavefronts);
         self.conflicts += u64::from(cost.conflicts());
-        if cost.degree >= 2 {
-            self.conflicted_executions += 1;
-        }
-        if cost.degree > self.worst_degree {
-            self.worst_degree = cost.degree;
-            self.worst_histogram = cost.histogram;
+    }
+
+    fn flag(&mut self, degree: u32, histogram: &[u8; BANKS]) {
+        self.conflicted_executions += 1;
+        if degree > self.worst_degree {
+            self.worst_degree = degree;
+            self.worst_histogram = *histogram;
         }
     }
 
+    fn clear(&mut self, degree: u32, histogram: &[u8; BANKS], partners: impl Iterator<Item = Site>) {
+        self.cleared_executions += 1;
+        if degree > self.cleared_degree {
+            self.cleared_degree = degree;
+            self.cleared_histogram = *histogram;
+        }
+        for p in partners {
+            if !self.partners.contains(&p) {
+                self.partners.push(p);
+            }
+        }
+    }
+
+    /// These statistics with the cleared executions counted as conflicted.
+    fn with_cleared(&self) -> SiteStats {
+        let mut s = self.clone();
+        s.conflicted_executions += s.cleared_executions;
+        if s.cleared_degree > s.worst_degree {
+            s.worst_degree = s.cleared_degree;
+            s.worst_histogram = s.cleared_histogram;
+        }
+        s.cleared_executions = 0;
+        s
+    }
+
     fn merge(&mut self, other: &SiteStats) {
+        self.cleared_executions += other.cleared_executions;
+        if other.cleared_degree > self.cleared_degree {
+            self.cleared_degree = other.cleared_degree;
+            self.cleared_histogram = other.cleared_histogram;
+        }
+        for p in &other.partners {
+            if !self.partners.contains(p) {
+                self.partners.push(*p);
+            }
+        }
         self.is_store = other.is_store;
         self.size = other.size;
         self.executions += other.executions;
@@ -229,10 +315,21 @@ impl BankState {
     /// One `bank-conflict` warning per kernel and source line whose worst degree is at
     /// least 2 (several instructions on one line are merged; the worst one names it).
     pub fn findings(&self, cx: &ReportCx) -> Vec<Finding> {
-        let mut lines: Vec<(u32, Option<Location>, Vec<(Site, &SiteStats)>)> = Vec::new();
-        let mut sites: Vec<(&(u32, Site), &SiteStats)> = self
+        let mut lines: Vec<(u32, Option<Location>, Vec<(Site, SiteStats)>)> = Vec::new();
+        let mut sites: Vec<(&(u32, Site), SiteStats)> = self
             .sites
             .iter()
+            .map(|(key, s)| {
+                // Cleared executions count when no sibling is on this source line.
+                let own = cx.locate(key.1);
+                let sibling_here = s.partners.iter().any(|p| same_line(&cx.locate(*p), &own));
+                let s = if s.cleared_executions > 0 && !sibling_here {
+                    s.with_cleared()
+                } else {
+                    s.clone()
+                };
+                (key, s)
+            })
             .filter(|(_, s)| s.worst_degree >= 2)
             .collect();
         sites.sort_by_key(|((k, site), _)| (*k, *site));
@@ -248,7 +345,7 @@ impl BankState {
         }
         let mut out = Vec::new();
         for (kernel, loc, group) in lines {
-            let Some(&(_, worst)) = group.iter().max_by_key(|(_, s)| s.worst_degree) else {
+            let Some((_, worst)) = group.iter().max_by_key(|(_, s)| s.worst_degree) else {
                 continue;
             };
             let what = if worst.is_store { "store" } else { "load" };
@@ -270,10 +367,30 @@ impl BankState {
                     ),
                 );
             }
+            // One note per kind of access on the line (an unrolled loop has several
+            // instructions of one kind).
+            let mut kinds: Vec<(SiteStats, usize)> = Vec::new();
             for (_, s) in &group {
+                match kinds
+                    .iter_mut()
+                    .find(|(k, _)| k.is_store == s.is_store && k.size == s.size)
+                {
+                    Some((k, n)) => {
+                        k.merge(s);
+                        *n += 1;
+                    }
+                    None => kinds.push((s.clone(), 1)),
+                }
+            }
+            for (s, n) in &kinds {
                 let what = if s.is_store { "store" } else { "load" };
+                let instructions = if *n > 1 {
+                    format!(" ({n} instructions)")
+                } else {
+                    String::new()
+                };
                 f = f.note(format!(
-                    "{what} of {} bytes per lane: {} requests, {} wavefronts ({:.2} per request), \
+                    "{what} of {} bytes per lane{instructions}: {} requests, {} wavefronts ({:.2} per request), \
                      {} bank conflicts; {} requests conflicted, worst {}-way",
                     s.size,
                     s.executions,
@@ -371,12 +488,66 @@ impl BankLaunch<'_> {
     pub fn finish(self, _info: &LaunchInfo, _outcome: &RunOutcome) {}
 }
 
-/// One block's per-instruction statistics. Sites are few, so a small vector searched
-/// from the last hit is cheaper than hashing.
+/// One block's per-instruction statistics (sites are few, so a small vector searched
+/// from the last hit is cheaper than hashing), and per warp the pending sibling groups of
+/// loads and stores (see [`crate::coalesce`]: the components of one record are judged
+/// together).
 #[derive(Default)]
 pub struct BankBlock {
     sites: Vec<(Site, SiteStats)>,
     last: usize,
+    groups: Vec<Option<Box<[Siblings; 2]>>>,
+    /// The histograms of the pending members (parallel to each group's members).
+    histograms: Vec<Vec<[u8; BANKS]>>,
+}
+
+impl BankBlock {
+    fn site_index(&mut self, site: Site, is_store: bool, size: u32) -> usize {
+        let i = match self.sites.get(self.last) {
+            Some((s, _)) if *s == site => self.last,
+            _ => match self.sites.iter().position(|(s, _)| *s == site) {
+                Some(i) => i,
+                None => {
+                    self.sites.push((
+                        site,
+                        SiteStats {
+                            is_store,
+                            size,
+                            ..SiteStats::default()
+                        },
+                    ));
+                    self.sites.len() - 1
+                }
+            },
+        };
+        self.last = i;
+        i
+    }
+
+    fn flush(sites: &mut [(Site, SiteStats)], g: &mut Siblings, histograms: &mut Vec<[u8; BANKS]>) {
+        if !g.active {
+            return;
+        }
+        g.active = false;
+        if g.members.len() == 1 || union_cost(g).degree >= 2 {
+            for (&(i, degree, _), h) in g.members.iter().zip(histograms.iter()) {
+                sites[i].1.flag(degree, h);
+            }
+        } else {
+            for (k, (&(i, degree, _), h)) in g.members.iter().zip(histograms.iter()).enumerate() {
+                let partners: Vec<Site> = g
+                    .members
+                    .iter()
+                    .enumerate()
+                    .filter(|(j, m)| *j != k && m.0 != i)
+                    .map(|(_, m)| sites[m.0].0)
+                    .collect();
+                sites[i].1.clear(degree, h, partners.into_iter());
+            }
+        }
+        g.members.clear();
+        histograms.clear();
+    }
 }
 
 impl Observer for BankBlock {
@@ -390,26 +561,43 @@ impl Observer for BankBlock {
             MemKind::Atomic { .. } => return,
         };
         let cost = access_cost(e.addresses, e.lanes, e.size);
-        let site = (e.func, e.inst);
-        let i = match self.sites.get(self.last) {
-            Some((s, _)) if *s == site => self.last,
-            _ => match self.sites.iter().position(|(s, _)| *s == site) {
-                Some(i) => i,
-                None => {
-                    self.sites.push((
-                        site,
-                        SiteStats {
-                            is_store,
-                            size: e.size,
-                            ..SiteStats::default()
-                        },
-                    ));
-                    self.sites.len() - 1
+        let i = self.site_index((e.func, e.inst), is_store, e.size);
+        self.sites[i].1.count(&cost);
+        if cost.degree < 2 {
+            return;
+        }
+        let w = e.warp as usize;
+        if self.groups.len() <= w {
+            self.groups.resize_with(w + 1, || None);
+            self.histograms.resize_with(2 * (w + 1), Vec::new);
+        }
+        let groups = self.groups[w].get_or_insert_with(|| Box::new([Siblings::new(), Siblings::new()]));
+        let g = &mut groups[is_store as usize];
+        let hist = &mut self.histograms[2 * w + is_store as usize];
+        let member = (i, cost.degree, 0);
+        if g.joins(e) {
+            g.add(e);
+            g.members.push(member);
+            hist.push(cost.histogram);
+            return;
+        }
+        BankBlock::flush(&mut self.sites, g, hist);
+        if g.start(e) {
+            g.members.push(member);
+            hist.push(cost.histogram);
+        } else {
+            self.sites[i].1.flag(cost.degree, &cost.histogram);
+        }
+    }
+
+    fn on_block_end(&mut self, _block: [u32; 3]) {
+        for (w, groups) in self.groups.iter_mut().enumerate() {
+            if let Some(groups) = groups {
+                for (k, g) in groups.iter_mut().enumerate() {
+                    BankBlock::flush(&mut self.sites, g, &mut self.histograms[2 * w + k]);
                 }
-            },
-        };
-        self.last = i;
-        self.sites[i].1.add(&cost);
+            }
+        }
     }
 }
 

@@ -12,7 +12,21 @@
 //! execution is uncoalesced when S ≥ 2·I and S ≥ I + 2 (so a contiguous run shifted off
 //! sector boundaries, S = I + 1, is not). A finding (`uncoalesced-access`) is reported
 //! per source line with at least one uncoalesced execution; its degree is the largest S
-//! over those executions. Atomics are not counted (they are served by the L2's atomic
+//! over those executions.
+//!
+//! **Components of one record.** clang often splits a copy of a vector record into
+//! several narrower accesses (a `float4` into two 8-byte loads, a `uchar4` into byte
+//! loads of the components used), where nvcc emits one vector access. Each piece alone
+//! touches every sector of the record with half (or a quarter) of the bytes, which by the
+//! rule above looks uncoalesced although the source access is not. So the decision is
+//! made per *record access*: consecutive candidate executions of one warp (same function,
+//! instructions at most [`SIBLING_DISTANCE`] apart, same kind and lanes) whose every lane
+//! stays in the same aligned 16-byte granule as in the first are *siblings*; they are
+//! judged together on the union of their bytes, and flagged only when the union is
+//! uncoalesced ([`Siblings`]) — or when the siblings come from different source lines
+//! (`re[i] = z[2*i]; im[i] = z[2*i+1];` are two source accesses, each uncoalesced).
+//! Counts of requests and sectors stay per instruction, as
+//! the hardware counts them. Atomics are not counted (they are served by the L2's atomic
 //! units, not as L1 requests). Generic accesses that resolve to global memory count as
 //! global accesses.
 
@@ -94,6 +108,149 @@ pub fn access_shape(addresses: &[u64; 32], lanes: u32, size: u32) -> AccessShape
     shape
 }
 
+/// Instructions at most this far apart (in the same function) can be components of one
+/// record access.
+pub const SIBLING_DISTANCE: u32 = 16;
+
+/// Candidate executions of one warp that may be the components of one record access (see
+/// the module docs): per lane the aligned 16-byte granule and a mask of its bytes touched.
+pub(crate) struct Siblings {
+    pub active: bool,
+    func: warpcheck_ir::FuncId,
+    last_inst: u32,
+    pub lanes: u32,
+    pub granule: [u64; 32],
+    pub bytes: [u16; 32],
+    /// The members: a site index of the observer and the execution's own degree.
+    pub members: Vec<(usize, u32, u32)>,
+}
+
+impl Siblings {
+    pub fn new() -> Siblings {
+        Siblings {
+            active: false,
+            func: warpcheck_ir::FuncId::from_u32(0),
+            last_inst: 0,
+            lanes: 0,
+            granule: [0; 32],
+            bytes: [0; 32],
+            members: Vec::new(),
+        }
+    }
+
+    /// Whether every active lane of `e` stays in one aligned 16-byte granule.
+    fn lane_granules(e: &MemEvent<'_>) -> bool {
+        let size = u64::from(e.size.max(1));
+        let mut m = e.lanes;
+        while m != 0 {
+            let l = m.trailing_zeros() as usize;
+            m &= m - 1;
+            let a = e.addresses[l];
+            if a / 16 != (a + size - 1) / 16 {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// Whether `e` is a sibling of the group.
+    pub fn joins(&self, e: &MemEvent<'_>) -> bool {
+        if !self.active
+            || e.func != self.func
+            || e.lanes != self.lanes
+            || e.inst.as_u32().abs_diff(self.last_inst) > SIBLING_DISTANCE
+            || !Siblings::lane_granules(e)
+        {
+            return false;
+        }
+        let mut m = e.lanes;
+        while m != 0 {
+            let l = m.trailing_zeros() as usize;
+            m &= m - 1;
+            if e.addresses[l] / 16 * 16 != self.granule[l] {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// Starts a group with `e`; `false` (and no group) when `e` crosses granules.
+    pub fn start(&mut self, e: &MemEvent<'_>) -> bool {
+        self.members.clear();
+        self.active = Siblings::lane_granules(e);
+        if !self.active {
+            return false;
+        }
+        self.func = e.func;
+        self.lanes = e.lanes;
+        self.bytes = [0; 32];
+        let mut m = e.lanes;
+        while m != 0 {
+            let l = m.trailing_zeros() as usize;
+            m &= m - 1;
+            self.granule[l] = e.addresses[l] / 16 * 16;
+        }
+        self.add(e);
+        true
+    }
+
+    /// Adds a sibling's bytes.
+    pub fn add(&mut self, e: &MemEvent<'_>) {
+        self.last_inst = e.inst.as_u32();
+        let size = e.size.clamp(1, 16);
+        let mask = if size == 16 { u16::MAX } else { (1u16 << size) - 1 };
+        let mut m = e.lanes;
+        while m != 0 {
+            let l = m.trailing_zeros() as usize;
+            m &= m - 1;
+            self.bytes[l] |= mask << (e.addresses[l] % 16);
+        }
+    }
+
+    /// The shape of the union of the members' bytes.
+    pub fn union_shape(&self) -> AccessShape {
+        let mut g = [(0u64, 0u16); 32];
+        let mut n = 0;
+        let mut m = self.lanes;
+        while m != 0 {
+            let l = m.trailing_zeros() as usize;
+            m &= m - 1;
+            g[n] = (self.granule[l], self.bytes[l]);
+            n += 1;
+        }
+        let g = &mut g[..n];
+        g.sort_unstable_by_key(|x| x.0);
+        let mut shape = AccessShape {
+            sectors: 0,
+            lines: 0,
+            bytes: 0,
+        };
+        let (mut last_sector, mut last_line) = (None, None);
+        let mut i = 0;
+        while i < g.len() {
+            let base = g[i].0;
+            let mut mask = 0u16;
+            while i < g.len() && g[i].0 == base {
+                mask |= g[i].1;
+                i += 1;
+            }
+            if mask == 0 {
+                continue;
+            }
+            shape.bytes += mask.count_ones();
+            if last_sector != Some(base / 32) {
+                shape.sectors += 1;
+                last_sector = Some(base / 32);
+            }
+            if last_line != Some(base / 128) {
+                shape.lines += 1;
+                last_line = Some(base / 128);
+            }
+        }
+        shape
+    }
+}
+
 /// Statistics of one global load or store instruction.
 #[derive(Clone, Debug, Default)]
 pub struct SiteStats {
@@ -111,27 +268,69 @@ pub struct SiteStats {
     pub worst_ideal: u32,
     /// The active lanes of the worst execution.
     pub worst_lanes: u32,
+    /// Executions that were uncoalesced alone but not together with their siblings, the
+    /// worst of them (sectors, ideal, lanes), and the sibling instructions: they count as
+    /// uncoalesced when no sibling is on the same source line (decided in the report).
+    pub cleared_requests: u64,
+    pub cleared_worst: (u32, u32, u32),
+    pub partners: Vec<Site>,
 }
 
 impl SiteStats {
-    fn add(&mut self, shape: &AccessShape, lanes: u32) {
+    fn count(&mut self, shape: &AccessShape) {
         self.requests += 1;
         self.sectors += u64::from(shape.sectors);
         self.ideal_sectors += u64::from(shape.ideal_sectors());
         self.lines += u64::from(shape.lines);
-        if shape.is_uncoalesced() {
-            self.uncoalesced_requests += 1;
-            if shape.sectors > self.worst_sectors {
-                self.worst_sectors = shape.sectors;
-                self.worst_ideal = shape.ideal_sectors();
-                self.worst_lanes = lanes.count_ones();
+    }
+
+    fn flag(&mut self, sectors: u32, ideal: u32, lanes: u32) {
+        self.uncoalesced_requests += 1;
+        if sectors > self.worst_sectors {
+            self.worst_sectors = sectors;
+            self.worst_ideal = ideal;
+            self.worst_lanes = lanes.count_ones();
+        }
+    }
+
+    fn clear(&mut self, sectors: u32, ideal: u32, lanes: u32, partners: impl Iterator<Item = Site>) {
+        self.cleared_requests += 1;
+        if sectors > self.cleared_worst.0 {
+            self.cleared_worst = (sectors, ideal, lanes.count_ones());
+        }
+        for p in partners {
+            if !self.partners.contains(&p) {
+                self.partners.push(p);
             }
         }
+    }
+
+    /// These statistics with the cleared executions counted as uncoalesced.
+    fn with_cleared(&self) -> SiteStats {
+        let mut s = self.clone();
+        s.uncoalesced_requests += s.cleared_requests;
+        let (sectors, ideal, lanes) = s.cleared_worst;
+        if sectors > s.worst_sectors {
+            s.worst_sectors = sectors;
+            s.worst_ideal = ideal;
+            s.worst_lanes = lanes;
+        }
+        s.cleared_requests = 0;
+        s
     }
 
     fn merge(&mut self, o: &SiteStats) {
         self.is_store = o.is_store;
         self.size = o.size;
+        self.cleared_requests += o.cleared_requests;
+        if o.cleared_worst.0 > self.cleared_worst.0 {
+            self.cleared_worst = o.cleared_worst;
+        }
+        for p in &o.partners {
+            if !self.partners.contains(p) {
+                self.partners.push(*p);
+            }
+        }
         self.requests += o.requests;
         self.sectors += o.sectors;
         self.ideal_sectors += o.ideal_sectors;
@@ -215,13 +414,24 @@ impl CoalesceState {
     /// One `uncoalesced-access` warning per kernel and source line with an uncoalesced
     /// execution.
     pub fn findings(&self, cx: &ReportCx) -> Vec<Finding> {
-        let mut lines: Vec<(u32, Option<Location>, Vec<&SiteStats>)> = Vec::new();
-        let mut sites: Vec<(&(u32, Site), &SiteStats)> = self
+        let mut sites: Vec<(&(u32, Site), SiteStats)> = self
             .sites
             .iter()
+            .map(|(key, s)| {
+                // Cleared executions count when no sibling is on this source line.
+                let own = cx.locate(key.1);
+                let sibling_here = s.partners.iter().any(|p| same_line(&cx.locate(*p), &own));
+                let s = if s.cleared_requests > 0 && !sibling_here {
+                    s.with_cleared()
+                } else {
+                    s.clone()
+                };
+                (key, s)
+            })
             .filter(|(_, s)| s.uncoalesced_requests > 0)
             .collect();
         sites.sort_by_key(|((k, site), _)| (*k, *site));
+        let mut lines: Vec<(u32, Option<Location>, Vec<SiteStats>)> = Vec::new();
         for ((kernel, site), stats) in sites {
             let loc = cx.locate(*site);
             match lines
@@ -256,8 +466,28 @@ impl CoalesceState {
                     ),
                 );
             }
+            // One note per kind of access on the line (an unrolled loop has several
+            // instructions of one kind).
+            let mut kinds: Vec<(SiteStats, usize)> = Vec::new();
             for s in &group {
+                match kinds
+                    .iter_mut()
+                    .find(|(k, _)| k.is_store == s.is_store && k.size == s.size)
+                {
+                    Some((k, n)) => {
+                        k.merge(s);
+                        *n += 1;
+                    }
+                    None => kinds.push((s.clone(), 1)),
+                }
+            }
+            for (s, n) in &kinds {
                 let what = if s.is_store { "store" } else { "load" };
+                let what = if *n > 1 {
+                    format!("{what} ({n} instructions)")
+                } else {
+                    what.to_string()
+                };
                 let ratio = if s.ideal_sectors == 0 {
                     0.0
                 } else {
@@ -308,11 +538,63 @@ impl CoalesceLaunch<'_> {
     pub fn finish(self, _info: &LaunchInfo, _outcome: &RunOutcome) {}
 }
 
-/// One block's per-instruction statistics (a small vector searched from the last hit).
+/// One block's per-instruction statistics (a small vector searched from the last hit),
+/// and per warp the pending sibling groups of loads and stores.
 #[derive(Default)]
 pub struct CoalesceBlock {
     sites: Vec<(Site, SiteStats)>,
     last: usize,
+    groups: Vec<Option<Box<[Siblings; 2]>>>,
+}
+
+impl CoalesceBlock {
+    fn site_index(&mut self, site: Site, is_store: bool, size: u32) -> usize {
+        let i = match self.sites.get(self.last) {
+            Some((s, _)) if *s == site => self.last,
+            _ => match self.sites.iter().position(|(s, _)| *s == site) {
+                Some(i) => i,
+                None => {
+                    self.sites.push((
+                        site,
+                        SiteStats {
+                            is_store,
+                            size,
+                            ..SiteStats::default()
+                        },
+                    ));
+                    self.sites.len() - 1
+                }
+            },
+        };
+        self.last = i;
+        i
+    }
+
+    /// Judges a finished sibling group on the union of its bytes.
+    fn flush(sites: &mut [(Site, SiteStats)], g: &mut Siblings) {
+        if !g.active {
+            return;
+        }
+        g.active = false;
+        let union = g.union_shape();
+        if union.is_uncoalesced() || g.members.len() == 1 {
+            for &(i, sectors, ideal) in &g.members {
+                sites[i].1.flag(sectors, ideal, g.lanes);
+            }
+        } else {
+            for (k, &(i, sectors, ideal)) in g.members.iter().enumerate() {
+                let partners: Vec<Site> = g
+                    .members
+                    .iter()
+                    .enumerate()
+                    .filter(|(j, m)| *j != k && m.0 != i)
+                    .map(|(_, m)| sites[m.0].0)
+                    .collect();
+                sites[i].1.clear(sectors, ideal, g.lanes, partners.into_iter());
+            }
+        }
+        g.members.clear();
+    }
 }
 
 impl Observer for CoalesceBlock {
@@ -326,26 +608,37 @@ impl Observer for CoalesceBlock {
             MemKind::Atomic { .. } => return,
         };
         let shape = access_shape(e.addresses, e.lanes, e.size);
-        let site = (e.func, e.inst);
-        let i = match self.sites.get(self.last) {
-            Some((s, _)) if *s == site => self.last,
-            _ => match self.sites.iter().position(|(s, _)| *s == site) {
-                Some(i) => i,
-                None => {
-                    self.sites.push((
-                        site,
-                        SiteStats {
-                            is_store,
-                            size: e.size,
-                            ..SiteStats::default()
-                        },
-                    ));
-                    self.sites.len() - 1
-                }
-            },
-        };
-        self.last = i;
-        self.sites[i].1.add(&shape, e.lanes);
+        let i = self.site_index((e.func, e.inst), is_store, e.size);
+        self.sites[i].1.count(&shape);
+        if !shape.is_uncoalesced() {
+            return;
+        }
+        let w = e.warp as usize;
+        if self.groups.len() <= w {
+            self.groups.resize_with(w + 1, || None);
+        }
+        let groups = self.groups[w].get_or_insert_with(|| Box::new([Siblings::new(), Siblings::new()]));
+        let g = &mut groups[is_store as usize];
+        let member = (i, shape.sectors, shape.ideal_sectors());
+        if g.joins(e) {
+            g.add(e);
+            g.members.push(member);
+            return;
+        }
+        CoalesceBlock::flush(&mut self.sites, g);
+        if g.start(e) {
+            g.members.push(member);
+        } else {
+            self.sites[i].1.flag(shape.sectors, shape.ideal_sectors(), e.lanes);
+        }
+    }
+
+    fn on_block_end(&mut self, _block: [u32; 3]) {
+        for groups in self.groups.iter_mut().flatten() {
+            for g in groups.iter_mut() {
+                CoalesceBlock::flush(&mut self.sites, g);
+            }
+        }
     }
 }
 

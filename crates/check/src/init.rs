@@ -18,7 +18,11 @@
 //!   the merge; further ones are judged on the launch's starting state and the block's
 //!   own writes.)
 //! * **Shared memory** starts uninitialised in every block; a byte is initialised once a
-//!   thread of the block wrote it (earlier in the emulated execution).
+//!   thread of the block wrote it (earlier in the emulated execution). A read of bytes
+//!   that *another* thread writes later in the same barrier interval is not reported:
+//!   the two accesses race (the race checker reports that), and which one comes first is
+//!   an accident of the schedule. A read followed only by writes after a barrier, or by
+//!   the reading thread itself, is reported.
 //! * **Local memory** (per-thread stack, e.g. local arrays) is initialised once the thread
 //!   itself wrote it.
 //!
@@ -346,9 +350,67 @@ pub struct InitBlock {
     local: Vec<Vec<u64>>,
     deferred: Vec<Deferred>,
     reads: Vec<(Site, UninitRead)>,
+    /// Uninitialised shared reads of the current barrier interval, decided at its end
+    /// (dropped when another thread writes the bytes in the same interval: a race).
+    pending_shared: Vec<PendingShared>,
+    /// Shared bytes with a pending read.
+    pending_bytes: Vec<u64>,
+}
+
+/// An uninitialised shared read waiting for the end of its barrier interval.
+#[derive(Clone, Debug)]
+struct PendingShared {
+    site: Site,
+    thread: u32,
+    offset: u64,
+    size: u32,
+    atomic: bool,
+    racy: bool,
 }
 
 impl InitBlock {
+    /// Reports the pending shared reads that no other thread's write raced with.
+    fn end_interval(&mut self) {
+        for p in std::mem::take(&mut self.pending_shared) {
+            if p.racy {
+                continue;
+            }
+            add_read(
+                &mut self.reads,
+                p.site,
+                UninitRead {
+                    place: ReadPlace::Shared { offset: p.offset },
+                    block: self.block,
+                    thread: p.thread,
+                    size: p.size,
+                    atomic: p.atomic,
+                    count: 1,
+                },
+            );
+        }
+        self.pending_bytes.clear();
+    }
+
+    /// A write of shared bytes by `thread`: pending reads of them by other threads race
+    /// (unless both are atomics, which do not race).
+    fn shared_written(&mut self, thread: u32, offset: u64, len: u64, atomic: bool) {
+        let pending = (offset..offset + len).any(|b| {
+            self.pending_bytes
+                .get((b / 64) as usize)
+                .is_some_and(|w| w & (1 << (b % 64)) != 0)
+        });
+        if !pending {
+            return;
+        }
+        for p in &mut self.pending_shared {
+            if p.thread != thread
+                && !(p.atomic && atomic)
+                && p.offset < offset + len && offset < p.offset + u64::from(p.size) {
+                p.racy = true;
+            }
+        }
+    }
+
     fn own_written(&self, address: u64, len: u64) -> bool {
         (address..address + len).all(|b| {
             self.own_pages
@@ -451,27 +513,56 @@ impl InitBlock {
             } else {
                 &mut self.shared
             };
-            if reads && !all_set(bits, a, size) {
-                let place = if e.space == MemSpace::Local {
-                    ReadPlace::Local { offset: a }
-                } else {
-                    ReadPlace::Shared { offset: a }
-                };
-                add_read(
-                    &mut self.reads,
-                    (e.func, e.inst),
-                    UninitRead {
-                        place,
-                        block: self.block,
-                        thread,
-                        size: size as u32,
-                        atomic,
-                        count: 1,
-                    },
-                );
-            }
+            let uninit = reads && !all_set(bits, a, size);
             if writes {
                 set_bits(bits, a, size);
+            }
+            if e.space == MemSpace::Local {
+                if uninit {
+                    add_read(
+                        &mut self.reads,
+                        (e.func, e.inst),
+                        UninitRead {
+                            place: ReadPlace::Local { offset: a },
+                            block: self.block,
+                            thread,
+                            size: size as u32,
+                            atomic,
+                            count: 1,
+                        },
+                    );
+                }
+                continue;
+            }
+            if writes {
+                self.shared_written(thread, a, size, atomic);
+            }
+            if uninit {
+                let p = PendingShared {
+                    site: (e.func, e.inst),
+                    thread,
+                    offset: a,
+                    size: size as u32,
+                    atomic,
+                    racy: false,
+                };
+                if self.pending_shared.len() < MAX_DEFERRED {
+                    self.pending_shared.push(p);
+                    set_bits(&mut self.pending_bytes, a, size);
+                } else {
+                    add_read(
+                        &mut self.reads,
+                        p.site,
+                        UninitRead {
+                            place: ReadPlace::Shared { offset: a },
+                            block: self.block,
+                            thread,
+                            size: size as u32,
+                            atomic,
+                            count: 1,
+                        },
+                    );
+                }
             }
         }
     }
@@ -490,6 +581,14 @@ impl Observer for InitBlock {
             _ => {}
         }
     }
+
+    fn on_barrier_release(&mut self, _block: [u32; 3], _id: u32) {
+        self.end_interval();
+    }
+
+    fn on_block_end(&mut self, _block: [u32; 3]) {
+        self.end_interval();
+    }
 }
 
 impl ObserverFactory for InitLaunch<'_> {
@@ -504,6 +603,8 @@ impl ObserverFactory for InitLaunch<'_> {
             local: Vec::new(),
             deferred: Vec::new(),
             reads: Vec::new(),
+            pending_shared: Vec::new(),
+            pending_bytes: Vec::new(),
         }
     }
 

@@ -190,6 +190,17 @@ fn padded_transpose_and_conflict_free_scan_are_clean() {
     }
 }
 
+/// clang stores each `float4` of the n-body tile as two 8-byte halves 16 bytes apart:
+/// each half alone needs 2 wavefronts per half-warp (counted, as the hardware would count
+/// that PTX), but together they are one conflict-free 16-byte store: no finding.
+#[test]
+fn split_float4_store_is_judged_as_one_record() {
+    let s = run_header("nbody_float4.cu", "bank");
+    assert!(s.findings().is_empty(), "{:#?}", s.findings());
+    let t = &s.checker.totals()[0];
+    assert!(t.shared_store_bank_conflicts > 0, "the halves conflict per instruction");
+}
+
 /// Boyer et al. 2008, Figure 2: with the flag on, every lane owns 32 consecutive words, so
 /// all lanes hit one bank; with it off, lanes stride through the banks.
 #[test]

@@ -212,3 +212,38 @@ fn correct_corpus_files_are_clean() {
         assert!(s.findings().is_empty(), "{file}: {:#?}", s.findings());
     }
 }
+
+/// A read racing with another thread's write in the same barrier interval is the race
+/// checker's finding, whichever comes first in the schedule (Boyer et al. Fig. 1).
+#[test]
+fn racy_read_is_left_to_the_race_checker() {
+    let s = run_header("boyer_fig1_bug_raw.cu", "init");
+    assert!(s.findings().is_empty(), "{:#?}", s.findings());
+}
+
+const SHARED_ATOMIC: &str = r#"
+__global__ void binsNotZeroed(const int* keys, int* out)
+{
+    __shared__ int bins[8];
+    atomicAdd(&bins[keys[threadIdx.x] % 8], 1);
+    __syncthreads();
+    if (threadIdx.x < 8) out[threadIdx.x] = bins[threadIdx.x];
+}
+"#;
+
+/// Shared atomics on bins nobody zeroed: the first atomic of each bin reads garbage; the
+/// other atomics do not make it a race.
+#[test]
+fn shared_atomics_on_unzeroed_bins() {
+    let mut s = Session::new(compile_source("init_shared_atomic", SHARED_ATOMIC), "init");
+    let keys: Vec<u8> = (0..64u32).flat_map(|k| k.to_le_bytes()).collect();
+    let keys = s.buffer("keys", &keys, true);
+    let out = s.zeros("out", 32);
+    s.launch("binsNotZeroed", [1, 1, 1], [64, 1, 1], 0, &[A::Ptr(keys), A::Ptr(out)]);
+    let findings = s.findings();
+    let r = by_code(&findings, "uninit-read");
+    assert_eq!(r.len(), 1, "{findings:#?}");
+    assert_eq!(r[0].0, 5);
+    assert_eq!(r[0].1.message, "atomic reads uninitialised shared memory");
+    assert_eq!(r[0].1.occurrences, 8, "one per bin");
+}
