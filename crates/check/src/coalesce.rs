@@ -420,7 +420,11 @@ impl CoalesceState {
             .map(|(key, s)| {
                 // Cleared executions count when no sibling is on this source line.
                 let own = cx.locate(key.1);
-                let sibling_here = s.partners.iter().any(|p| same_line(&cx.locate(*p), &own));
+                // (Without line information the siblings are taken as one access.)
+                let sibling_here = s.partners.iter().any(|p| {
+                    let theirs = cx.locate(*p);
+                    same_line(&theirs, &own) || (theirs.is_none() && own.is_none())
+                });
                 let s = if s.cleared_requests > 0 && !sibling_here {
                     s.with_cleared()
                 } else {
