@@ -145,13 +145,33 @@ fn cost_of(lanes: u32, per_phase: u32, lane_words: impl Fn(usize, &mut dyn FnMut
             });
         }
         let words = &mut words[..n];
-        words.sort_unstable();
-        let mut counts = [0u8; BANKS];
-        let mut previous = None;
+        // Fast path: every bank serves one word (distinct banks, or broadcasts).
+        let mut busy = 0u32;
+        let mut word_of = [0u64; BANKS];
+        let mut conflict = false;
         for &w in words.iter() {
-            if previous != Some(w) {
-                counts[(w % BANKS as u64) as usize] += 1;
-                previous = Some(w);
+            let b = (w % BANKS as u64) as usize;
+            if busy & (1 << b) == 0 {
+                busy |= 1 << b;
+                word_of[b] = w;
+            } else if word_of[b] != w {
+                conflict = true;
+                break;
+            }
+        }
+        let mut counts = [0u8; BANKS];
+        if conflict {
+            words.sort_unstable();
+            let mut previous = None;
+            for &w in words.iter() {
+                if previous != Some(w) {
+                    counts[(w % BANKS as u64) as usize] += 1;
+                    previous = Some(w);
+                }
+            }
+        } else {
+            for (b, c) in counts.iter_mut().enumerate() {
+                *c = ((busy >> b) & 1) as u8;
             }
         }
         let degree = u32::from(counts.iter().copied().max().unwrap_or(0));

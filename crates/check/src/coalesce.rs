@@ -68,15 +68,23 @@ pub fn access_shape(addresses: &[u64; 32], lanes: u32, size: u32) -> AccessShape
     // Each lane's byte range; sorted, overlapping ranges merge.
     let mut ranges = [(0u64, 0u64); 32];
     let mut n = 0;
+    let mut sorted = true;
     let mut active = lanes;
     while active != 0 {
         let lane = active.trailing_zeros() as usize;
         active &= active - 1;
-        ranges[n] = (addresses[lane], addresses[lane].saturating_add(size));
+        let start = addresses[lane];
+        if n > 0 && start < ranges[n - 1].0 {
+            sorted = false;
+        }
+        ranges[n] = (start, start.saturating_add(size));
         n += 1;
     }
     let ranges = &mut ranges[..n];
-    ranges.sort_unstable();
+    // Lanes usually access ascending addresses; sort only when they do not.
+    if !sorted {
+        ranges.sort_unstable();
+    }
     let mut shape = AccessShape {
         sectors: 0,
         lines: 0,

@@ -48,12 +48,28 @@ pub const MAX_DEFERRED: usize = 4096;
 const PAGE_BITS: u32 = 12;
 const PAGE: u64 = 1 << PAGE_BITS;
 
+/// The word index and mask of bytes `start..start + len` when they lie in one 64-byte
+/// word (always true for aligned accesses of up to 16 bytes).
+#[inline]
+fn word_mask(start: u64, len: u64) -> Option<(usize, u64)> {
+    let bit = start % 64;
+    if len == 0 || bit + len > 64 {
+        return None;
+    }
+    let mask = if len == 64 { u64::MAX } else { ((1u64 << len) - 1) << bit };
+    Some(((start / 64) as usize, mask))
+}
+
 /// Sets the bits of bytes `start..start + len`, growing the vector as needed.
 fn set_bits(bits: &mut Vec<u64>, start: u64, len: u64) {
     let end = start + len;
     let words = end.div_ceil(64) as usize;
     if bits.len() < words {
         bits.resize(words, 0);
+    }
+    if let Some((w, mask)) = word_mask(start, len) {
+        bits[w] |= mask;
+        return;
     }
     for b in start..end {
         bits[(b / 64) as usize] |= 1 << (b % 64);
@@ -62,10 +78,89 @@ fn set_bits(bits: &mut Vec<u64>, start: u64, len: u64) {
 
 /// Whether every byte of `start..start + len` has its bit set.
 fn all_set(bits: &[u64], start: u64, len: u64) -> bool {
+    if let Some((w, mask)) = word_mask(start, len) {
+        return bits.get(w).is_some_and(|x| x & mask == mask);
+    }
     (start..start + len).all(|b| {
         bits.get((b / 64) as usize)
             .is_some_and(|w| w & (1 << (b % 64)) != 0)
     })
+}
+
+/// Whether any byte of `start..start + len` has its bit set.
+fn any_set(bits: &[u64], start: u64, len: u64) -> bool {
+    if let Some((w, mask)) = word_mask(start, len) {
+        return bits.get(w).is_some_and(|x| x & mask != 0);
+    }
+    (start..start + len).any(|b| {
+        bits.get((b / 64) as usize)
+            .is_some_and(|w| w & (1 << (b % 64)) != 0)
+    })
+}
+
+/// A block's own global writes: bits per byte in 4 KiB pages allocated on first write,
+/// found through a map with a one-entry cache (the lanes of a warp mostly share a page).
+#[derive(Default)]
+struct Pages {
+    pages: Vec<(u64, Box<[u64; 64]>)>,
+    index: HashMap<u64, usize>,
+    last: Option<(u64, usize)>,
+}
+
+impl Pages {
+    fn find(&mut self, page: u64) -> Option<usize> {
+        if let Some((p, i)) = self.last
+            && p == page
+        {
+            return Some(i);
+        }
+        let i = *self.index.get(&page)?;
+        self.last = Some((page, i));
+        Some(i)
+    }
+
+    fn find_or_insert(&mut self, page: u64) -> usize {
+        if let Some(i) = self.find(page) {
+            return i;
+        }
+        let i = self.pages.len();
+        self.pages.push((page, Box::new([0; 64])));
+        self.index.insert(page, i);
+        self.last = Some((page, i));
+        i
+    }
+
+    /// Whether every byte of `address..address + len` (within one page) was written.
+    fn all_written(&mut self, address: u64, len: u64) -> bool {
+        let page = address >> PAGE_BITS;
+        if (address + len - 1) >> PAGE_BITS != page {
+            return (address..address + len).all(|b| self.all_written(b, 1));
+        }
+        match self.find(page) {
+            Some(i) => all_set(&self.pages[i].1[..], address & (PAGE - 1), len),
+            None => false,
+        }
+    }
+
+    fn write(&mut self, address: u64, len: u64) {
+        let page = address >> PAGE_BITS;
+        if (address + len - 1) >> PAGE_BITS != page {
+            for b in address..address + len {
+                self.write(b, 1);
+            }
+            return;
+        }
+        let i = self.find_or_insert(page);
+        let o = address & (PAGE - 1);
+        let bits = &mut self.pages[i].1;
+        if let Some((w, mask)) = word_mask(o, len) {
+            bits[w] |= mask;
+        } else {
+            for b in o..o + len {
+                bits[(b / 64) as usize] |= 1 << (b % 64);
+            }
+        }
+    }
 }
 
 /// A global allocation that started uninitialised, with one bit per byte written.
@@ -342,8 +437,8 @@ pub struct InitBlock {
     start: Arc<Shadow>,
     /// Whether any tracked allocation is not fully written (else global events are skipped).
     any_tracked: bool,
-    /// Global bytes this block wrote, per 4 KiB page (page number → bits).
-    own_pages: HashMap<u64, Box<[u64; 64]>>,
+    /// Global bytes this block wrote.
+    own: Pages,
     /// Shared bytes written in the block.
     shared: Vec<u64>,
     /// Local bytes written, per linear thread index.
@@ -394,12 +489,7 @@ impl InitBlock {
     /// A write of shared bytes by `thread`: pending reads of them by other threads race
     /// (unless both are atomics, which do not race).
     fn shared_written(&mut self, thread: u32, offset: u64, len: u64, atomic: bool) {
-        let pending = (offset..offset + len).any(|b| {
-            self.pending_bytes
-                .get((b / 64) as usize)
-                .is_some_and(|w| w & (1 << (b % 64)) != 0)
-        });
-        if !pending {
+        if self.pending_shared.is_empty() || !any_set(&self.pending_bytes, offset, len) {
             return;
         }
         for p in &mut self.pending_shared {
@@ -409,17 +499,6 @@ impl InitBlock {
                 p.racy = true;
             }
         }
-    }
-
-    fn own_written(&self, address: u64, len: u64) -> bool {
-        (address..address + len).all(|b| {
-            self.own_pages
-                .get(&(b >> PAGE_BITS))
-                .is_some_and(|p| {
-                    let o = b & (PAGE - 1);
-                    p[(o / 64) as usize] & (1 << (o % 64)) != 0
-                })
-        })
     }
 
     fn global(&mut self, e: &MemEvent<'_>, reads: bool, writes: bool, atomic: bool) {
@@ -439,7 +518,7 @@ impl InitBlock {
         if !self.start.overlaps(lo, hi) {
             return;
         }
-        let start = Arc::clone(&self.start);
+        let start = &*self.start;
         let mut m = e.lanes;
         while m != 0 {
             let l = m.trailing_zeros() as usize;
@@ -453,7 +532,7 @@ impl InitBlock {
             let len = size.min(t.size - offset);
             if reads
                 && !all_set(&t.written, offset, len)
-                && !self.own_written(a, len)
+                && !self.own.all_written(a, len)
             {
                 let thread = e.warp * 32 + l as u32;
                 if self.deferred.len() < MAX_DEFERRED {
@@ -484,14 +563,7 @@ impl InitBlock {
                 }
             }
             if writes {
-                for b in a..a + len {
-                    let page = self
-                        .own_pages
-                        .entry(b >> PAGE_BITS)
-                        .or_insert_with(|| Box::new([0; 64]));
-                    let o = b & (PAGE - 1);
-                    page[(o / 64) as usize] |= 1 << (o % 64);
-                }
+                self.own.write(a, len);
             }
         }
     }
@@ -598,7 +670,7 @@ impl ObserverFactory for InitLaunch<'_> {
             block,
             start: Arc::clone(&self.start),
             any_tracked: self.start.allocs.iter().any(|a| !a.fully_written),
-            own_pages: HashMap::new(),
+            own: Pages::default(),
             shared: Vec::new(),
             local: Vec::new(),
             deferred: Vec::new(),
@@ -640,23 +712,41 @@ impl ObserverFactory for InitLaunch<'_> {
                     None => self.reads.push((site, r)),
                 }
             }
-            // This block's writes become visible to later blocks.
-            for (page, bits) in &b.own_pages {
+            // This block's writes become visible to later blocks. Allocations are
+            // 256-byte aligned, so a 64-byte word of a page lies in at most one.
+            let mut cached: Option<usize> = None;
+            for (page, bits) in &b.own.pages {
                 let page_base = page << PAGE_BITS;
                 for (wi, &word) in bits.iter().enumerate() {
-                    let mut word = word;
-                    while word != 0 {
-                        let bit = word.trailing_zeros() as u64;
-                        word &= word - 1;
-                        let address = page_base + wi as u64 * 64 + bit;
-                        if let Some(ai) = self.start.find(address) {
-                            let t = &self.start.allocs[ai];
-                            let w = &mut self.written[ai];
-                            if w.is_empty() {
-                                *w = vec![0; t.size.div_ceil(64) as usize];
+                    if word == 0 {
+                        continue;
+                    }
+                    let address = page_base + wi as u64 * 64;
+                    let hit = cached.filter(|&ai| {
+                        let t = &self.start.allocs[ai];
+                        address >= t.base && address < t.base + t.size
+                    });
+                    let Some(ai) = hit.or_else(|| self.start.find(address)) else {
+                        continue;
+                    };
+                    cached = Some(ai);
+                    let t = &self.start.allocs[ai];
+                    let w = &mut self.written[ai];
+                    if w.is_empty() {
+                        *w = vec![0; t.size.div_ceil(64) as usize];
+                    }
+                    let o = address - t.base;
+                    if o % 64 == 0 {
+                        w[(o / 64) as usize] |= word;
+                    } else {
+                        let mut m = word;
+                        while m != 0 {
+                            let bit = u64::from(m.trailing_zeros());
+                            m &= m - 1;
+                            let ob = o + bit;
+                            if ob < t.size {
+                                w[(ob / 64) as usize] |= 1 << (ob % 64);
                             }
-                            let o = address - t.base;
-                            w[(o / 64) as usize] |= 1 << (o % 64);
                         }
                     }
                 }
