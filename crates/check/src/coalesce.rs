@@ -1,44 +1,691 @@
-//! Placeholder: being written (no findings yet).
+//! Global-memory coalescing: requests, sectors and lines per instruction.
+//!
+//! The memory system moves global data in 32-byte *sectors* of 128-byte *lines*. A
+//! warp-level global load or store is one *request* (Nsight Compute's
+//! `l1tex__t_requests_pipe_lsu_mem_global_op_{ld,st}`, also for 8- and 16-byte
+//! accesses); it costs as many sectors as the distinct 32-byte sectors its active lanes'
+//! bytes fall in (`l1tex__t_sectors_pipe_lsu_mem_global_op_{ld,st}`).
+//!
+//! Following GPUDrano (Alur et al. 2017, §5) an access is *uncoalesced* when it needs far
+//! more sectors than its data does. With S the sectors of one execution and
+//! I = ceil(distinct bytes / 32) the fewest sectors that could hold the same bytes, the
+//! execution is uncoalesced when S ≥ 2·I and S ≥ I + 2 (so a contiguous run shifted off
+//! sector boundaries, S = I + 1, is not). A finding (`uncoalesced-access`) is reported
+//! per source line with at least one uncoalesced execution; its degree is the largest S
+//! over those executions.
+//!
+//! **Components of one record.** clang often splits a copy of a vector record into
+//! several narrower accesses (a `float4` into two 8-byte loads, a `uchar4` into byte
+//! loads of the components used), where nvcc emits one vector access. Each piece alone
+//! touches every sector of the record with half (or a quarter) of the bytes, which by the
+//! rule above looks uncoalesced although the source access is not. So the decision is
+//! made per *record access*: consecutive candidate executions of one warp (same function,
+//! instructions at most [`SIBLING_DISTANCE`] apart, same kind and lanes) whose every lane
+//! stays in the same aligned 16-byte granule as in the first are *siblings*; they are
+//! judged together on the union of their bytes, and flagged only when the union is
+//! uncoalesced ([`Siblings`]) — or when the siblings come from different source lines
+//! (`re[i] = z[2*i]; im[i] = z[2*i+1];` are two source accesses, each uncoalesced).
+//! Counts of requests and sectors stay per instruction, as
+//! the hardware counts them. Atomics are not counted (they are served by the L2's atomic
+//! units, not as L1 requests). Generic accesses that resolve to global memory count as
+//! global accesses.
 
-use warpcheck_emu::{Observer, ObserverFactory, RunOutcome};
-use warpcheck_report::Finding;
+use std::collections::HashMap;
 
-use crate::{LaunchInfo, ReportCx};
+use warpcheck_emu::{MemEvent, MemKind, Observer, ObserverFactory, RunOutcome};
+use warpcheck_ir::modifiers::MemSpace;
+use warpcheck_report::{Finding, Location, Severity};
 
-#[derive(Default)]
-pub struct CoalesceState {}
+use crate::{KernelTotals, LaunchInfo, ReportCx, Site};
 
-impl CoalesceState {
-    pub fn launch(&mut self, _info: &LaunchInfo) -> CoalesceLaunch<'_> {
-        CoalesceLaunch { _state: self }
+/// What one warp-level global access touches.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AccessShape {
+    /// Distinct 32-byte sectors.
+    pub sectors: u32,
+    /// Distinct 128-byte lines.
+    pub lines: u32,
+    /// Distinct bytes.
+    pub bytes: u32,
+}
+
+impl AccessShape {
+    /// The fewest sectors that could hold the bytes: ceil(bytes / 32).
+    pub fn ideal_sectors(&self) -> u32 {
+        self.bytes.div_ceil(32)
     }
 
-    pub fn findings(&self, _cx: &ReportCx) -> Vec<Finding> {
-        Vec::new()
+    /// S ≥ 2·I and S ≥ I + 2.
+    pub fn is_uncoalesced(&self) -> bool {
+        let ideal = self.ideal_sectors();
+        self.sectors >= 2 * ideal && self.sectors >= ideal + 2
+    }
+}
+
+/// Counts the sectors, lines and distinct bytes of one warp-level access.
+pub fn access_shape(addresses: &[u64; 32], lanes: u32, size: u32) -> AccessShape {
+    let size = u64::from(size.max(1));
+    // Each lane's byte range; sorted, overlapping ranges merge.
+    let mut ranges = [(0u64, 0u64); 32];
+    let mut n = 0;
+    let mut sorted = true;
+    let mut active = lanes;
+    while active != 0 {
+        let lane = active.trailing_zeros() as usize;
+        active &= active - 1;
+        let start = addresses[lane];
+        if n > 0 && start < ranges[n - 1].0 {
+            sorted = false;
+        }
+        ranges[n] = (start, start.saturating_add(size));
+        n += 1;
+    }
+    let ranges = &mut ranges[..n];
+    // Lanes usually access ascending addresses; sort only when they do not.
+    if !sorted {
+        ranges.sort_unstable();
+    }
+    let mut shape = AccessShape {
+        sectors: 0,
+        lines: 0,
+        bytes: 0,
+    };
+    // Sweep: the last sector and line counted, and the end of the bytes counted so far.
+    let mut last_sector: Option<u64> = None;
+    let mut last_line: Option<u64> = None;
+    let mut covered_to = 0u64;
+    for &(start, end) in ranges.iter() {
+        let from = start.max(covered_to);
+        if end > from {
+            shape.bytes += (end - from) as u32;
+            covered_to = end;
+        }
+        for sector in start / 32..=(end - 1) / 32 {
+            if last_sector.is_none_or(|l| sector > l) {
+                shape.sectors += 1;
+                last_sector = Some(sector);
+            }
+        }
+        for line in start / 128..=(end - 1) / 128 {
+            if last_line.is_none_or(|l| line > l) {
+                shape.lines += 1;
+                last_line = Some(line);
+            }
+        }
+    }
+    shape
+}
+
+/// Instructions at most this far apart (in the same function) can be components of one
+/// record access.
+pub const SIBLING_DISTANCE: u32 = 16;
+
+/// Candidate executions of one warp that may be the components of one record access (see
+/// the module docs): per lane the aligned 16-byte granule and a mask of its bytes touched.
+pub(crate) struct Siblings {
+    pub active: bool,
+    func: warpcheck_ir::FuncId,
+    last_inst: u32,
+    pub lanes: u32,
+    pub granule: [u64; 32],
+    pub bytes: [u16; 32],
+    /// The members: a site index of the observer and the execution's own degree.
+    pub members: Vec<(usize, u32, u32)>,
+}
+
+impl Siblings {
+    pub fn new() -> Siblings {
+        Siblings {
+            active: false,
+            func: warpcheck_ir::FuncId::from_u32(0),
+            last_inst: 0,
+            lanes: 0,
+            granule: [0; 32],
+            bytes: [0; 32],
+            members: Vec::new(),
+        }
+    }
+
+    /// Whether every active lane of `e` stays in one aligned 16-byte granule.
+    fn lane_granules(e: &MemEvent<'_>) -> bool {
+        let size = u64::from(e.size.max(1));
+        let mut m = e.lanes;
+        while m != 0 {
+            let l = m.trailing_zeros() as usize;
+            m &= m - 1;
+            let a = e.addresses[l];
+            if a / 16 != (a + size - 1) / 16 {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// Whether `e` is a sibling of the group.
+    pub fn joins(&self, e: &MemEvent<'_>) -> bool {
+        if !self.active
+            || e.func != self.func
+            || e.lanes != self.lanes
+            || e.inst.as_u32().abs_diff(self.last_inst) > SIBLING_DISTANCE
+            || !Siblings::lane_granules(e)
+        {
+            return false;
+        }
+        let mut m = e.lanes;
+        while m != 0 {
+            let l = m.trailing_zeros() as usize;
+            m &= m - 1;
+            if e.addresses[l] / 16 * 16 != self.granule[l] {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// Starts a group with `e`; `false` (and no group) when `e` crosses granules.
+    pub fn start(&mut self, e: &MemEvent<'_>) -> bool {
+        self.members.clear();
+        self.active = Siblings::lane_granules(e);
+        if !self.active {
+            return false;
+        }
+        self.func = e.func;
+        self.lanes = e.lanes;
+        self.bytes = [0; 32];
+        let mut m = e.lanes;
+        while m != 0 {
+            let l = m.trailing_zeros() as usize;
+            m &= m - 1;
+            self.granule[l] = e.addresses[l] / 16 * 16;
+        }
+        self.add(e);
+        true
+    }
+
+    /// Adds a sibling's bytes.
+    pub fn add(&mut self, e: &MemEvent<'_>) {
+        self.last_inst = e.inst.as_u32();
+        let size = e.size.clamp(1, 16);
+        let mask = if size == 16 { u16::MAX } else { (1u16 << size) - 1 };
+        let mut m = e.lanes;
+        while m != 0 {
+            let l = m.trailing_zeros() as usize;
+            m &= m - 1;
+            self.bytes[l] |= mask << (e.addresses[l] % 16);
+        }
+    }
+
+    /// The shape of the union of the members' bytes.
+    pub fn union_shape(&self) -> AccessShape {
+        let mut g = [(0u64, 0u16); 32];
+        let mut n = 0;
+        let mut m = self.lanes;
+        while m != 0 {
+            let l = m.trailing_zeros() as usize;
+            m &= m - 1;
+            g[n] = (self.granule[l], self.bytes[l]);
+            n += 1;
+        }
+        let g = &mut g[..n];
+        g.sort_unstable_by_key(|x| x.0);
+        let mut shape = AccessShape {
+            sectors: 0,
+            lines: 0,
+            bytes: 0,
+        };
+        let (mut last_sector, mut last_line) = (None, None);
+        let mut i = 0;
+        while i < g.len() {
+            let base = g[i].0;
+            let mut mask = 0u16;
+            while i < g.len() && g[i].0 == base {
+                mask |= g[i].1;
+                i += 1;
+            }
+            if mask == 0 {
+                continue;
+            }
+            shape.bytes += mask.count_ones();
+            if last_sector != Some(base / 32) {
+                shape.sectors += 1;
+                last_sector = Some(base / 32);
+            }
+            if last_line != Some(base / 128) {
+                shape.lines += 1;
+                last_line = Some(base / 128);
+            }
+        }
+        shape
+    }
+}
+
+/// Statistics of one global load or store instruction.
+#[derive(Clone, Debug, Default)]
+pub struct SiteStats {
+    pub is_store: bool,
+    /// Bytes per lane.
+    pub size: u32,
+    pub requests: u64,
+    pub sectors: u64,
+    /// Sum over requests of ceil(distinct bytes / 32).
+    pub ideal_sectors: u64,
+    pub lines: u64,
+    pub uncoalesced_requests: u64,
+    /// The largest S of an uncoalesced execution (0 if none), and that execution's I.
+    pub worst_sectors: u32,
+    pub worst_ideal: u32,
+    /// The active lanes of the worst execution.
+    pub worst_lanes: u32,
+    /// Executions that were uncoalesced alone but not together with their siblings, the
+    /// worst of them (sectors, ideal, lanes), and the sibling instructions: they count as
+    /// uncoalesced when no sibling is on the same source line (decided in the report).
+    pub cleared_requests: u64,
+    pub cleared_worst: (u32, u32, u32),
+    pub partners: Vec<Site>,
+}
+
+impl SiteStats {
+    fn count(&mut self, shape: &AccessShape) {
+        self.requests += 1;
+        self.sectors += u64::from(shape.sectors);
+        self.ideal_sectors += u64::from(shape.ideal_sectors());
+        self.lines += u64::from(shape.lines);
+    }
+
+    fn flag(&mut self, sectors: u32, ideal: u32, lanes: u32) {
+        self.uncoalesced_requests += 1;
+        if sectors > self.worst_sectors {
+            self.worst_sectors = sectors;
+            self.worst_ideal = ideal;
+            self.worst_lanes = lanes.count_ones();
+        }
+    }
+
+    fn clear(&mut self, sectors: u32, ideal: u32, lanes: u32, partners: impl Iterator<Item = Site>) {
+        self.cleared_requests += 1;
+        if sectors > self.cleared_worst.0 {
+            self.cleared_worst = (sectors, ideal, lanes.count_ones());
+        }
+        for p in partners {
+            if !self.partners.contains(&p) {
+                self.partners.push(p);
+            }
+        }
+    }
+
+    /// These statistics with the cleared executions counted as uncoalesced.
+    fn with_cleared(&self) -> SiteStats {
+        let mut s = self.clone();
+        s.uncoalesced_requests += s.cleared_requests;
+        let (sectors, ideal, lanes) = s.cleared_worst;
+        if sectors > s.worst_sectors {
+            s.worst_sectors = sectors;
+            s.worst_ideal = ideal;
+            s.worst_lanes = lanes;
+        }
+        s.cleared_requests = 0;
+        s
+    }
+
+    fn merge(&mut self, o: &SiteStats) {
+        self.is_store = o.is_store;
+        self.size = o.size;
+        self.cleared_requests += o.cleared_requests;
+        if o.cleared_worst.0 > self.cleared_worst.0 {
+            self.cleared_worst = o.cleared_worst;
+        }
+        for p in &o.partners {
+            if !self.partners.contains(p) {
+                self.partners.push(*p);
+            }
+        }
+        self.requests += o.requests;
+        self.sectors += o.sectors;
+        self.ideal_sectors += o.ideal_sectors;
+        self.lines += o.lines;
+        self.uncoalesced_requests += o.uncoalesced_requests;
+        if o.worst_sectors > self.worst_sectors {
+            self.worst_sectors = o.worst_sectors;
+            self.worst_ideal = o.worst_ideal;
+            self.worst_lanes = o.worst_lanes;
+        }
+    }
+
+    fn per_request(&self, n: u64) -> f64 {
+        if self.requests == 0 {
+            0.0
+        } else {
+            n as f64 / self.requests as f64
+        }
+    }
+
+    pub fn sectors_per_request(&self) -> f64 {
+        self.per_request(self.sectors)
+    }
+
+    pub fn ideal_per_request(&self) -> f64 {
+        self.per_request(self.ideal_sectors)
+    }
+
+    pub fn lines_per_request(&self) -> f64 {
+        self.per_request(self.lines)
+    }
+}
+
+#[derive(Clone, Copy, Debug, Default)]
+struct Totals {
+    load_requests: u64,
+    store_requests: u64,
+    load_sectors: u64,
+    store_sectors: u64,
+}
+
+/// Coalescing statistics of a session, per kernel and instruction.
+#[derive(Default)]
+pub struct CoalesceState {
+    kernels: Vec<String>,
+    totals: Vec<Totals>,
+    sites: HashMap<(u32, Site), SiteStats>,
+}
+
+impl CoalesceState {
+    pub fn launch(&mut self, info: &LaunchInfo) -> CoalesceLaunch<'_> {
+        let kernel = match self.kernels.iter().position(|k| *k == info.kernel_name) {
+            Some(i) => i,
+            None => {
+                self.kernels.push(info.kernel_name.clone());
+                self.totals.push(Totals::default());
+                self.kernels.len() - 1
+            }
+        } as u32;
+        CoalesceLaunch {
+            state: self,
+            kernel,
+        }
+    }
+
+    /// The statistics of every instruction seen so far, for a kernel by name.
+    pub fn site_stats(&self, kernel: &str) -> Vec<(Site, &SiteStats)> {
+        let Some(k) = self.kernels.iter().position(|n| n == kernel) else {
+            return Vec::new();
+        };
+        let mut out: Vec<(Site, &SiteStats)> = self
+            .sites
+            .iter()
+            .filter(|((ki, _), _)| *ki as usize == k)
+            .map(|((_, site), s)| (*site, s))
+            .collect();
+        out.sort_by_key(|(site, _)| *site);
+        out
+    }
+
+    /// One `uncoalesced-access` warning per kernel and source line with an uncoalesced
+    /// execution.
+    pub fn findings(&self, cx: &ReportCx) -> Vec<Finding> {
+        let mut sites: Vec<(&(u32, Site), SiteStats)> = self
+            .sites
+            .iter()
+            .map(|(key, s)| {
+                // Cleared executions count when no sibling is on this source line.
+                let own = cx.locate(key.1);
+                // (Without line information the siblings are taken as one access.)
+                let sibling_here = s.partners.iter().any(|p| {
+                    let theirs = cx.locate(*p);
+                    same_line(&theirs, &own) || (theirs.is_none() && own.is_none())
+                });
+                let s = if s.cleared_requests > 0 && !sibling_here {
+                    s.with_cleared()
+                } else {
+                    s.clone()
+                };
+                (key, s)
+            })
+            .filter(|(_, s)| s.uncoalesced_requests > 0)
+            .collect();
+        sites.sort_by_key(|((k, site), _)| (*k, *site));
+        let mut lines: Vec<(u32, Option<Location>, Vec<SiteStats>)> = Vec::new();
+        for ((kernel, site), stats) in sites {
+            let loc = cx.locate(*site);
+            match lines
+                .iter_mut()
+                .find(|(k, l, _)| *k == *kernel && same_line(l, &loc))
+            {
+                Some((_, _, group)) => group.push(stats),
+                None => lines.push((*kernel, loc, vec![stats])),
+            }
+        }
+        let mut out = Vec::new();
+        for (kernel, loc, group) in lines {
+            let Some(worst) = group.iter().max_by_key(|s| s.worst_sectors) else {
+                continue;
+            };
+            let what = if worst.is_store { "store" } else { "load" };
+            let mut f = Finding::new(
+                "uncoalesced-access",
+                Severity::Warning,
+                format!(
+                    "uncoalesced global {what}: a warp touches {} sectors where {} would do",
+                    worst.worst_sectors, worst.worst_ideal
+                ),
+            )
+            .kernel(self.kernels[kernel as usize].clone());
+            if let Some(loc) = loc {
+                f = f.at(
+                    loc,
+                    format!(
+                        "{} active lanes touch {} 32-byte sectors",
+                        worst.worst_lanes, worst.worst_sectors
+                    ),
+                );
+            }
+            // One note per kind of access on the line (an unrolled loop has several
+            // instructions of one kind).
+            let mut kinds: Vec<(SiteStats, usize)> = Vec::new();
+            for s in &group {
+                match kinds
+                    .iter_mut()
+                    .find(|(k, _)| k.is_store == s.is_store && k.size == s.size)
+                {
+                    Some((k, n)) => {
+                        k.merge(s);
+                        *n += 1;
+                    }
+                    None => kinds.push((s.clone(), 1)),
+                }
+            }
+            for (s, n) in &kinds {
+                let what = if s.is_store { "store" } else { "load" };
+                let what = if *n > 1 {
+                    format!("{what} ({n} instructions)")
+                } else {
+                    what.to_string()
+                };
+                let ratio = if s.ideal_sectors == 0 {
+                    0.0
+                } else {
+                    s.sectors as f64 / s.ideal_sectors as f64
+                };
+                f = f.note(format!(
+                    "{what} of {} bytes per lane: {} requests, {:.2} sectors per request \
+                     (ideal {:.2}, {ratio:.1}x), {:.2} 128-byte lines per request; \
+                     {} of {} requests uncoalesced",
+                    s.size,
+                    s.requests,
+                    s.sectors_per_request(),
+                    s.ideal_per_request(),
+                    s.lines_per_request(),
+                    s.uncoalesced_requests,
+                    s.requests
+                ));
+            }
+            f.occurrences = group.iter().map(|s| s.uncoalesced_requests).sum();
+            f = f.help(
+                "let consecutive lanes (threadIdx.x) access consecutive addresses: swap the \
+                 index roles, use a structure of arrays, or stage the data through shared \
+                 memory",
+            );
+            out.push(f);
+        }
+        out
+    }
+
+    /// Adds this checker's counts for `k.kernel` to `k`.
+    pub fn add_totals(&self, k: &mut KernelTotals) {
+        if let Some(i) = self.kernels.iter().position(|n| *n == k.kernel) {
+            let t = self.totals[i];
+            k.global_load_requests += t.load_requests;
+            k.global_store_requests += t.store_requests;
+            k.global_load_sectors += t.load_sectors;
+            k.global_store_sectors += t.store_sectors;
+        }
     }
 }
 
 pub struct CoalesceLaunch<'s> {
-    _state: &'s mut CoalesceState,
+    state: &'s mut CoalesceState,
+    kernel: u32,
 }
 
 impl CoalesceLaunch<'_> {
     pub fn finish(self, _info: &LaunchInfo, _outcome: &RunOutcome) {}
 }
 
-pub struct CoalesceBlock {}
+/// One block's per-instruction statistics (a small vector searched from the last hit),
+/// and per warp the pending sibling groups of loads and stores.
+#[derive(Default)]
+pub struct CoalesceBlock {
+    sites: Vec<(Site, SiteStats)>,
+    last: usize,
+    groups: Vec<Option<Box<[Siblings; 2]>>>,
+}
 
-impl Observer for CoalesceBlock {}
+impl CoalesceBlock {
+    fn site_index(&mut self, site: Site, is_store: bool, size: u32) -> usize {
+        let i = match self.sites.get(self.last) {
+            Some((s, _)) if *s == site => self.last,
+            _ => match self.sites.iter().position(|(s, _)| *s == site) {
+                Some(i) => i,
+                None => {
+                    self.sites.push((
+                        site,
+                        SiteStats {
+                            is_store,
+                            size,
+                            ..SiteStats::default()
+                        },
+                    ));
+                    self.sites.len() - 1
+                }
+            },
+        };
+        self.last = i;
+        i
+    }
+
+    /// Judges a finished sibling group on the union of its bytes.
+    fn flush(sites: &mut [(Site, SiteStats)], g: &mut Siblings) {
+        if !g.active {
+            return;
+        }
+        g.active = false;
+        let union = g.union_shape();
+        if union.is_uncoalesced() || g.members.len() == 1 {
+            for &(i, sectors, ideal) in &g.members {
+                sites[i].1.flag(sectors, ideal, g.lanes);
+            }
+        } else {
+            for (k, &(i, sectors, ideal)) in g.members.iter().enumerate() {
+                let partners: Vec<Site> = g
+                    .members
+                    .iter()
+                    .enumerate()
+                    .filter(|(j, m)| *j != k && m.0 != i)
+                    .map(|(_, m)| sites[m.0].0)
+                    .collect();
+                sites[i].1.clear(sectors, ideal, g.lanes, partners.into_iter());
+            }
+        }
+        g.members.clear();
+    }
+}
+
+impl Observer for CoalesceBlock {
+    fn on_memory(&mut self, e: &MemEvent<'_>) {
+        if e.space != MemSpace::Global || e.lanes == 0 {
+            return;
+        }
+        let is_store = match e.kind {
+            MemKind::Load => false,
+            MemKind::Store => true,
+            MemKind::Atomic { .. } => return,
+        };
+        let shape = access_shape(e.addresses, e.lanes, e.size);
+        let i = self.site_index((e.func, e.inst), is_store, e.size);
+        self.sites[i].1.count(&shape);
+        if !shape.is_uncoalesced() {
+            return;
+        }
+        let w = e.warp as usize;
+        if self.groups.len() <= w {
+            self.groups.resize_with(w + 1, || None);
+        }
+        let groups = self.groups[w].get_or_insert_with(|| Box::new([Siblings::new(), Siblings::new()]));
+        let g = &mut groups[is_store as usize];
+        let member = (i, shape.sectors, shape.ideal_sectors());
+        if g.joins(e) {
+            g.add(e);
+            g.members.push(member);
+            return;
+        }
+        CoalesceBlock::flush(&mut self.sites, g);
+        if g.start(e) {
+            g.members.push(member);
+        } else {
+            self.sites[i].1.flag(shape.sectors, shape.ideal_sectors(), e.lanes);
+        }
+    }
+
+    fn on_block_end(&mut self, _block: [u32; 3]) {
+        for groups in self.groups.iter_mut().flatten() {
+            for g in groups.iter_mut() {
+                CoalesceBlock::flush(&mut self.sites, g);
+            }
+        }
+    }
+}
 
 impl ObserverFactory for CoalesceLaunch<'_> {
     type Observer = CoalesceBlock;
     fn create(&self, _block: [u32; 3]) -> CoalesceBlock {
-        CoalesceBlock {}
+        CoalesceBlock::default()
     }
-    fn merge(&mut self, _observers: Vec<([u32; 3], CoalesceBlock)>) {}
+    fn merge(&mut self, observers: Vec<([u32; 3], CoalesceBlock)>) {
+        let k = self.kernel;
+        for (_, block) in observers {
+            for (site, stats) in block.sites {
+                let totals = &mut self.state.totals[k as usize];
+                if stats.is_store {
+                    totals.store_requests += stats.requests;
+                    totals.store_sectors += stats.sectors;
+                } else {
+                    totals.load_requests += stats.requests;
+                    totals.load_sectors += stats.sectors;
+                }
+                self.state
+                    .sites
+                    .entry((k, site))
+                    .or_default()
+                    .merge(&stats);
+            }
+        }
+    }
 }
 
-impl CoalesceState {
-    /// Adds this checker's counts for `k.kernel` to `k`.
-    pub fn add_totals(&self, _k: &mut crate::KernelTotals) {}
+/// Whether two locations are on the same source line (columns differ between the
+/// instructions of one line).
+fn same_line(a: &Option<Location>, b: &Option<Location>) -> bool {
+    match (a, b) {
+        (Some(a), Some(b)) => a.file == b.file && a.line == b.line,
+        _ => false,
+    }
 }

@@ -1,44 +1,756 @@
-//! Placeholder: being written (no findings yet).
+//! Reads of uninitialised memory.
+//!
+//! # Semantics
+//!
+//! A load (or atomic, which reads before it writes) is an *uninitialised read* when one of
+//! the bytes it reads was never written:
+//!
+//! * **Global memory**: only allocations the host left uninitialised (`:uninit` buffers,
+//!   [`Allocation::initialized`](warpcheck_emu::Allocation::initialized) `== false`) are
+//!   tracked; every other allocation is initialised by the host. A byte becomes
+//!   initialised when a thread stores to it (or an atomic writes it), and stays so for the
+//!   rest of the session: writes of earlier launches count. Within a launch, blocks run in
+//!   parallel; the policy is that **a block sees the writes of its own threads made
+//!   earlier in the emulated execution, and the writes of every block with a smaller
+//!   linear index** (blocks are merged in that order). A read of bytes written only by a
+//!   block with a larger index is reported: without a grid-wide barrier nothing orders
+//!   the blocks. (To bound memory, a block keeps at most [`MAX_DEFERRED`] such reads for
+//!   the merge; further ones are judged on the launch's starting state and the block's
+//!   own writes.)
+//! * **Shared memory** starts uninitialised in every block; a byte is initialised once a
+//!   thread of the block wrote it (earlier in the emulated execution). A read of bytes
+//!   that *another* thread writes later in the same barrier interval is not reported:
+//!   the two accesses race (the race checker reports that), and which one comes first is
+//!   an accident of the schedule. A read followed only by writes after a barrier, or by
+//!   the reading thread itself, is reported.
+//! * **Local memory** (per-thread stack, e.g. local arrays) is initialised once the thread
+//!   itself wrote it.
+//!
+//! Shadow state is one bit per byte: per tracked global allocation (the session's state),
+//! per block for shared memory and per thread for local memory, grown lazily to the
+//! highest byte written, and for a block's own global writes in 4 KiB pages allocated on
+//! first write. Findings (`uninit-read`, error) are per load instruction, with the buffer
+//! or variable, a witness thread and how many lane reads were affected.
 
-use warpcheck_emu::{Observer, ObserverFactory, RunOutcome};
-use warpcheck_report::Finding;
+use std::collections::HashMap;
+use std::sync::Arc;
 
-use crate::{LaunchInfo, ReportCx};
+use warpcheck_emu::{GlobalMemory, MemEvent, MemKind, Observer, ObserverFactory, RunOutcome, SharedVar};
+use warpcheck_ir::modifiers::MemSpace;
+use warpcheck_report::{Finding, Severity};
 
+use crate::{LaunchInfo, ReportCx, Site, fmt3, shared_name};
+
+/// At most this many reads per block wait for the writes of earlier blocks (see the
+/// module docs).
+pub const MAX_DEFERRED: usize = 4096;
+
+const PAGE_BITS: u32 = 12;
+const PAGE: u64 = 1 << PAGE_BITS;
+
+/// The word index and mask of bytes `start..start + len` when they lie in one 64-byte
+/// word (always true for aligned accesses of up to 16 bytes).
+#[inline]
+fn word_mask(start: u64, len: u64) -> Option<(usize, u64)> {
+    let bit = start % 64;
+    if len == 0 || bit + len > 64 {
+        return None;
+    }
+    let mask = if len == 64 { u64::MAX } else { ((1u64 << len) - 1) << bit };
+    Some(((start / 64) as usize, mask))
+}
+
+/// Sets the bits of bytes `start..start + len`, growing the vector as needed.
+fn set_bits(bits: &mut Vec<u64>, start: u64, len: u64) {
+    let end = start + len;
+    let words = end.div_ceil(64) as usize;
+    if bits.len() < words {
+        bits.resize(words, 0);
+    }
+    if let Some((w, mask)) = word_mask(start, len) {
+        bits[w] |= mask;
+        return;
+    }
+    for b in start..end {
+        bits[(b / 64) as usize] |= 1 << (b % 64);
+    }
+}
+
+/// Whether every byte of `start..start + len` has its bit set.
+fn all_set(bits: &[u64], start: u64, len: u64) -> bool {
+    if let Some((w, mask)) = word_mask(start, len) {
+        return bits.get(w).is_some_and(|x| x & mask == mask);
+    }
+    (start..start + len).all(|b| {
+        bits.get((b / 64) as usize)
+            .is_some_and(|w| w & (1 << (b % 64)) != 0)
+    })
+}
+
+/// Whether any byte of `start..start + len` has its bit set.
+fn any_set(bits: &[u64], start: u64, len: u64) -> bool {
+    if let Some((w, mask)) = word_mask(start, len) {
+        return bits.get(w).is_some_and(|x| x & mask != 0);
+    }
+    (start..start + len).any(|b| {
+        bits.get((b / 64) as usize)
+            .is_some_and(|w| w & (1 << (b % 64)) != 0)
+    })
+}
+
+/// A block's own global writes: bits per byte in 4 KiB pages allocated on first write,
+/// found through a map with a one-entry cache (the lanes of a warp mostly share a page).
 #[derive(Default)]
-pub struct InitState {}
+struct Pages {
+    pages: Vec<(u64, Box<[u64; 64]>)>,
+    index: HashMap<u64, usize>,
+    last: Option<(u64, usize)>,
+}
 
-impl InitState {
-    pub fn launch(&mut self, _info: &LaunchInfo) -> InitLaunch<'_> {
-        InitLaunch { _state: self }
+impl Pages {
+    fn find(&mut self, page: u64) -> Option<usize> {
+        if let Some((p, i)) = self.last
+            && p == page
+        {
+            return Some(i);
+        }
+        let i = *self.index.get(&page)?;
+        self.last = Some((page, i));
+        Some(i)
     }
 
-    pub fn findings(&self, _cx: &ReportCx) -> Vec<Finding> {
-        Vec::new()
+    fn find_or_insert(&mut self, page: u64) -> usize {
+        if let Some(i) = self.find(page) {
+            return i;
+        }
+        let i = self.pages.len();
+        self.pages.push((page, Box::new([0; 64])));
+        self.index.insert(page, i);
+        self.last = Some((page, i));
+        i
+    }
+
+    /// Whether every byte of `address..address + len` (within one page) was written.
+    fn all_written(&mut self, address: u64, len: u64) -> bool {
+        let page = address >> PAGE_BITS;
+        if (address + len - 1) >> PAGE_BITS != page {
+            return (address..address + len).all(|b| self.all_written(b, 1));
+        }
+        match self.find(page) {
+            Some(i) => all_set(&self.pages[i].1[..], address & (PAGE - 1), len),
+            None => false,
+        }
+    }
+
+    fn write(&mut self, address: u64, len: u64) {
+        let page = address >> PAGE_BITS;
+        if (address + len - 1) >> PAGE_BITS != page {
+            for b in address..address + len {
+                self.write(b, 1);
+            }
+            return;
+        }
+        let i = self.find_or_insert(page);
+        let o = address & (PAGE - 1);
+        let bits = &mut self.pages[i].1;
+        if let Some((w, mask)) = word_mask(o, len) {
+            bits[w] |= mask;
+        } else {
+            for b in o..o + len {
+                bits[(b / 64) as usize] |= 1 << (b % 64);
+            }
+        }
+    }
+}
+
+/// A global allocation that started uninitialised, with one bit per byte written.
+#[derive(Clone, Debug)]
+struct Tracked {
+    base: u64,
+    size: u64,
+    name: Option<String>,
+    /// 1 = written. Sized to the allocation.
+    written: Vec<u64>,
+    fully_written: bool,
+}
+
+/// The tracked allocations, sorted by base address.
+#[derive(Clone, Debug, Default)]
+struct Shadow {
+    allocs: Vec<Tracked>,
+}
+
+impl Shadow {
+    /// The tracked allocation holding `address`, if any and not fully written.
+    fn find(&self, address: u64) -> Option<usize> {
+        let i = self.allocs.partition_point(|a| a.base <= address);
+        let i = i.checked_sub(1)?;
+        let a = &self.allocs[i];
+        (address < a.base + a.size && !a.fully_written).then_some(i)
+    }
+
+    /// Whether any not fully written allocation overlaps `lo..hi`.
+    fn overlaps(&self, lo: u64, hi: u64) -> bool {
+        self.allocs
+            .iter()
+            .any(|a| !a.fully_written && a.base < hi && lo < a.base + a.size)
+    }
+}
+
+/// Where an uninitialised read happened.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ReadPlace {
+    /// A global allocation by name (or address) and the offset in it.
+    Global { buffer: Option<String>, offset: u64 },
+    /// A shared-memory offset of the block.
+    Shared { offset: u64 },
+    /// An offset in the thread's local memory.
+    Local { offset: u64 },
+}
+
+/// The first uninitialised read of a load instruction, and how many there were.
+#[derive(Clone, Debug)]
+pub struct UninitRead {
+    pub place: ReadPlace,
+    pub block: [u32; 3],
+    /// Linear thread index in the block.
+    pub thread: u32,
+    pub size: u32,
+    pub atomic: bool,
+    /// Lane reads of uninitialised bytes.
+    pub count: u64,
+}
+
+/// Uninitialised reads of a session.
+#[derive(Default)]
+pub struct InitState {
+    shadow: Arc<Shadow>,
+    kernels: Vec<String>,
+    /// Per kernel: block dimensions and the shared-memory layout (for names).
+    block_dims: Vec<[u32; 3]>,
+    shared_vars: Vec<Vec<SharedVar>>,
+    reads: Vec<((u32, Site), UninitRead)>,
+}
+
+impl InitState {
+    /// Records the allocations made since the last launch that start uninitialised.
+    pub fn prepare(&mut self, memory: &GlobalMemory) {
+        let shadow = Arc::make_mut(&mut self.shadow);
+        for a in memory.allocations() {
+            if a.initialized() || shadow.allocs.iter().any(|t| t.base == a.base()) {
+                continue;
+            }
+            shadow.allocs.push(Tracked {
+                base: a.base(),
+                size: a.size(),
+                name: a.label().map(str::to_string),
+                written: vec![0; a.size().div_ceil(64) as usize],
+                fully_written: a.size() == 0,
+            });
+        }
+        shadow.allocs.sort_by_key(|t| t.base);
+    }
+
+    pub fn launch(&mut self, info: &LaunchInfo) -> InitLaunch<'_> {
+        let kernel = match self.kernels.iter().position(|k| *k == info.kernel_name) {
+            Some(i) => i,
+            None => {
+                self.kernels.push(info.kernel_name.clone());
+                self.block_dims.push(info.block);
+                self.shared_vars.push(Vec::new());
+                self.kernels.len() - 1
+            }
+        } as u32;
+        // Name allocations after the launch's buffers when they have no label.
+        {
+            let shadow = Arc::make_mut(&mut self.shadow);
+            for t in &mut shadow.allocs {
+                if t.name.is_none()
+                    && let Some((b, 0)) = info.buffer_at(t.base)
+                {
+                    t.name = Some(b.name.clone());
+                }
+            }
+        }
+        let written = vec![Vec::new(); self.shadow.allocs.len()];
+        InitLaunch {
+            start: Arc::clone(&self.shadow),
+            written,
+            kernel,
+            reads: Vec::new(),
+            state: self,
+        }
+    }
+
+    /// The uninitialised reads found so far: (kernel name, site, first read and count).
+    pub fn reads(&self) -> impl Iterator<Item = (&str, Site, &UninitRead)> {
+        self.reads
+            .iter()
+            .map(|((k, site), r)| (self.kernels[*k as usize].as_str(), *site, r))
+    }
+
+    pub fn findings(&self, cx: &ReportCx) -> Vec<Finding> {
+        let mut out = Vec::new();
+        for ((kernel, site), r) in &self.reads {
+            if is_param_access(cx, *site) {
+                continue;
+            }
+            let k = *kernel as usize;
+            let what = match &r.place {
+                ReadPlace::Global { buffer, offset } => match buffer {
+                    Some(b) => format!("global buffer `{b}` + {offset} bytes"),
+                    None => format!("global memory at offset {offset} of an uninitialised allocation"),
+                },
+                ReadPlace::Shared { offset } => {
+                    format!("shared {}", shared_name(cx.program, &self.shared_vars[k], *offset))
+                }
+                ReadPlace::Local { offset } => format!("local memory at offset {offset}"),
+            };
+            let space = match r.place {
+                ReadPlace::Global { .. } => "global",
+                ReadPlace::Shared { .. } => "shared",
+                ReadPlace::Local { .. } => "local",
+            };
+            let access = if r.atomic { "atomic" } else { "load" };
+            let mut f = Finding::new(
+                "uninit-read",
+                Severity::Error,
+                format!("{access} reads uninitialised {space} memory"),
+            )
+            .kernel(self.kernels[k].clone());
+            if let Some(loc) = cx.locate(*site) {
+                f = f.at(loc, format!("reads {what}"));
+            }
+            let thread = fmt3(thread_index(self.block_dims[k], r.thread));
+            f = f.note(format!(
+                "thread {thread} of block {} reads {} bytes of {what}, never written before",
+                fmt3(r.block),
+                r.size
+            ));
+            f = f.note(format!("{} lane reads of uninitialised bytes", r.count));
+            f.occurrences = r.count;
+            f = f.help(match r.place {
+                ReadPlace::Global { .. } => {
+                    "initialise the buffer before the launch (`cudaMemset`/`cudaMemcpy`) or \
+                     have the kernel write it before reading"
+                }
+                ReadPlace::Shared { .. } => {
+                    "every block starts with uninitialised shared memory: write every element \
+                     the block reads (e.g. zero-fill out-of-range tile entries) and put a \
+                     `__syncthreads()` between the writes and the reads"
+                }
+                ReadPlace::Local { .. } => "initialise the local array before reading it",
+            });
+            out.push(f);
+        }
+        out
+    }
+}
+
+/// Whether the instruction at `site` is an `ld.param`/`st.param` of a device-function call:
+/// the emulator keeps call parameters in the thread's stack, so they arrive as local
+/// accesses, but the call itself initialises them.
+fn is_param_access(cx: &ReportCx, site: Site) -> bool {
+    cx.program
+        .function(site.0)
+        .body
+        .as_ref()
+        .and_then(|b| b.insts.get(site.1))
+        .and_then(|i| i.op.memory_access())
+        .is_some_and(|a| a.space == MemSpace::Param)
+}
+
+fn thread_index(dims: [u32; 3], linear: u32) -> [u32; 3] {
+    let bx = dims[0].max(1);
+    let by = dims[1].max(1);
+    [linear % bx, (linear / bx) % by, linear / (bx * by)]
+}
+
+/// Adds one uninitialised lane read at `site` to a list keyed by site.
+fn add_read(list: &mut Vec<(Site, UninitRead)>, site: Site, read: UninitRead) {
+    match list.iter_mut().rev().find(|(s, _)| *s == site) {
+        Some((_, r)) => r.count += read.count,
+        None => list.push((site, read)),
     }
 }
 
 pub struct InitLaunch<'s> {
-    _state: &'s mut InitState,
+    state: &'s mut InitState,
+    /// The tracked allocations as the launch started.
+    start: Arc<Shadow>,
+    /// Per tracked allocation: bytes written by the blocks merged so far (empty until the
+    /// first write).
+    written: Vec<Vec<u64>>,
+    kernel: u32,
+    reads: Vec<(Site, UninitRead)>,
 }
 
 impl InitLaunch<'_> {
-    pub fn finish(self, _info: &LaunchInfo, _outcome: &RunOutcome) {}
+    pub fn finish(self, _info: &LaunchInfo, outcome: &RunOutcome) {
+        let InitLaunch {
+            state,
+            start,
+            written,
+            kernel,
+            reads,
+        } = self;
+        drop(start);
+        let shadow = Arc::make_mut(&mut state.shadow);
+        for (t, w) in shadow.allocs.iter_mut().zip(&written) {
+            for (dst, src) in t.written.iter_mut().zip(w) {
+                *dst |= *src;
+            }
+            t.fully_written = t.size > 0 && all_set(&t.written, 0, t.size);
+        }
+        let k = kernel as usize;
+        if state.shared_vars[k].is_empty() {
+            state.shared_vars[k] = outcome.shared_vars.clone();
+        }
+        for (site, r) in reads {
+            match state
+                .reads
+                .iter_mut()
+                .find(|((kk, s), _)| *kk == kernel && *s == site)
+            {
+                Some((_, existing)) => existing.count += r.count,
+                None => state.reads.push(((kernel, site), r)),
+            }
+        }
+    }
 }
 
-pub struct InitBlock {}
+/// A global read of bytes that were uninitialised at the launch's start and not written by
+/// the block: decided at the merge, against the writes of earlier blocks.
+#[derive(Clone, Debug)]
+struct Deferred {
+    site: Site,
+    alloc: u32,
+    address: u64,
+    size: u8,
+    atomic: bool,
+    thread: u32,
+}
 
-impl Observer for InitBlock {}
+/// One block's initialisation observer.
+pub struct InitBlock {
+    block: [u32; 3],
+    start: Arc<Shadow>,
+    /// Whether any tracked allocation is not fully written (else global events are skipped).
+    any_tracked: bool,
+    /// Global bytes this block wrote.
+    own: Pages,
+    /// Shared bytes written in the block.
+    shared: Vec<u64>,
+    /// Local bytes written, per linear thread index.
+    local: Vec<Vec<u64>>,
+    deferred: Vec<Deferred>,
+    reads: Vec<(Site, UninitRead)>,
+    /// Uninitialised shared reads of the current barrier interval, decided at its end
+    /// (dropped when another thread writes the bytes in the same interval: a race).
+    pending_shared: Vec<PendingShared>,
+    /// Shared bytes with a pending read.
+    pending_bytes: Vec<u64>,
+}
+
+/// An uninitialised shared read waiting for the end of its barrier interval.
+#[derive(Clone, Debug)]
+struct PendingShared {
+    site: Site,
+    thread: u32,
+    offset: u64,
+    size: u32,
+    atomic: bool,
+    racy: bool,
+}
+
+impl InitBlock {
+    /// Reports the pending shared reads that no other thread's write raced with.
+    fn end_interval(&mut self) {
+        for p in std::mem::take(&mut self.pending_shared) {
+            if p.racy {
+                continue;
+            }
+            add_read(
+                &mut self.reads,
+                p.site,
+                UninitRead {
+                    place: ReadPlace::Shared { offset: p.offset },
+                    block: self.block,
+                    thread: p.thread,
+                    size: p.size,
+                    atomic: p.atomic,
+                    count: 1,
+                },
+            );
+        }
+        self.pending_bytes.clear();
+    }
+
+    /// A write of shared bytes by `thread`: pending reads of them by other threads race
+    /// (unless both are atomics, which do not race).
+    fn shared_written(&mut self, thread: u32, offset: u64, len: u64, atomic: bool) {
+        if self.pending_shared.is_empty() || !any_set(&self.pending_bytes, offset, len) {
+            return;
+        }
+        for p in &mut self.pending_shared {
+            if p.thread != thread
+                && !(p.atomic && atomic)
+                && p.offset < offset + len && offset < p.offset + u64::from(p.size) {
+                p.racy = true;
+            }
+        }
+    }
+
+    fn global(&mut self, e: &MemEvent<'_>, reads: bool, writes: bool, atomic: bool) {
+        if !self.any_tracked {
+            return;
+        }
+        let size = u64::from(e.size.max(1));
+        // Skip events that touch no tracked allocation.
+        let (mut lo, mut hi) = (u64::MAX, 0u64);
+        let mut m = e.lanes;
+        while m != 0 {
+            let l = m.trailing_zeros() as usize;
+            m &= m - 1;
+            lo = lo.min(e.addresses[l]);
+            hi = hi.max(e.addresses[l] + size);
+        }
+        if !self.start.overlaps(lo, hi) {
+            return;
+        }
+        let start = &*self.start;
+        let mut m = e.lanes;
+        while m != 0 {
+            let l = m.trailing_zeros() as usize;
+            m &= m - 1;
+            let a = e.addresses[l];
+            let Some(ai) = start.find(a) else {
+                continue;
+            };
+            let t = &start.allocs[ai];
+            let offset = a - t.base;
+            let len = size.min(t.size - offset);
+            if reads
+                && !all_set(&t.written, offset, len)
+                && !self.own.all_written(a, len)
+            {
+                let thread = e.warp * 32 + l as u32;
+                if self.deferred.len() < MAX_DEFERRED {
+                    self.deferred.push(Deferred {
+                        site: (e.func, e.inst),
+                        alloc: ai as u32,
+                        address: a,
+                        size: len as u8,
+                        atomic,
+                        thread,
+                    });
+                } else {
+                    add_read(
+                        &mut self.reads,
+                        (e.func, e.inst),
+                        UninitRead {
+                            place: ReadPlace::Global {
+                                buffer: t.name.clone(),
+                                offset,
+                            },
+                            block: self.block,
+                            thread,
+                            size: len as u32,
+                            atomic,
+                            count: 1,
+                        },
+                    );
+                }
+            }
+            if writes {
+                self.own.write(a, len);
+            }
+        }
+    }
+
+    fn shared_or_local(&mut self, e: &MemEvent<'_>, reads: bool, writes: bool, atomic: bool) {
+        let size = u64::from(e.size.max(1));
+        let mut m = e.lanes;
+        while m != 0 {
+            let l = m.trailing_zeros() as usize;
+            m &= m - 1;
+            let a = e.addresses[l];
+            let thread = e.warp * 32 + l as u32;
+            let bits = if e.space == MemSpace::Local {
+                let t = thread as usize;
+                if self.local.len() <= t {
+                    self.local.resize(t + 1, Vec::new());
+                }
+                &mut self.local[t]
+            } else {
+                &mut self.shared
+            };
+            let uninit = reads && !all_set(bits, a, size);
+            if writes {
+                set_bits(bits, a, size);
+            }
+            if e.space == MemSpace::Local {
+                if uninit {
+                    add_read(
+                        &mut self.reads,
+                        (e.func, e.inst),
+                        UninitRead {
+                            place: ReadPlace::Local { offset: a },
+                            block: self.block,
+                            thread,
+                            size: size as u32,
+                            atomic,
+                            count: 1,
+                        },
+                    );
+                }
+                continue;
+            }
+            if writes {
+                self.shared_written(thread, a, size, atomic);
+            }
+            if uninit {
+                let p = PendingShared {
+                    site: (e.func, e.inst),
+                    thread,
+                    offset: a,
+                    size: size as u32,
+                    atomic,
+                    racy: false,
+                };
+                if self.pending_shared.len() < MAX_DEFERRED {
+                    self.pending_shared.push(p);
+                    set_bits(&mut self.pending_bytes, a, size);
+                } else {
+                    add_read(
+                        &mut self.reads,
+                        p.site,
+                        UninitRead {
+                            place: ReadPlace::Shared { offset: a },
+                            block: self.block,
+                            thread,
+                            size: size as u32,
+                            atomic,
+                            count: 1,
+                        },
+                    );
+                }
+            }
+        }
+    }
+}
+
+impl Observer for InitBlock {
+    fn on_memory(&mut self, e: &MemEvent<'_>) {
+        let (reads, writes, atomic) = match e.kind {
+            MemKind::Load => (true, false, false),
+            MemKind::Store => (false, true, false),
+            MemKind::Atomic { .. } => (true, true, true),
+        };
+        match e.space {
+            MemSpace::Global => self.global(e, reads, writes, atomic),
+            MemSpace::Shared | MemSpace::Local => self.shared_or_local(e, reads, writes, atomic),
+            _ => {}
+        }
+    }
+
+    fn on_barrier_release(&mut self, _block: [u32; 3], _id: u32) {
+        self.end_interval();
+    }
+
+    fn on_block_end(&mut self, _block: [u32; 3]) {
+        self.end_interval();
+    }
+}
 
 impl ObserverFactory for InitLaunch<'_> {
     type Observer = InitBlock;
-    fn create(&self, _block: [u32; 3]) -> InitBlock {
-        InitBlock {}
+    fn create(&self, block: [u32; 3]) -> InitBlock {
+        InitBlock {
+            block,
+            start: Arc::clone(&self.start),
+            any_tracked: self.start.allocs.iter().any(|a| !a.fully_written),
+            own: Pages::default(),
+            shared: Vec::new(),
+            local: Vec::new(),
+            deferred: Vec::new(),
+            reads: Vec::new(),
+            pending_shared: Vec::new(),
+            pending_bytes: Vec::new(),
+        }
     }
-    fn merge(&mut self, _observers: Vec<([u32; 3], InitBlock)>) {}
-}
 
-impl InitState {
-    /// Records the initialisation state of allocations made since the last launch.
-    pub fn prepare(&mut self, _memory: &warpcheck_emu::GlobalMemory) {}
+    fn merge(&mut self, observers: Vec<([u32; 3], InitBlock)>) {
+        for (_, b) in observers {
+            // Reads waiting for earlier blocks' writes.
+            for d in &b.deferred {
+                let written = &self.written[d.alloc as usize];
+                let t = &self.start.allocs[d.alloc as usize];
+                let offset = d.address - t.base;
+                if !written.is_empty() && all_set(written, offset, u64::from(d.size)) {
+                    continue;
+                }
+                add_read(
+                    &mut self.reads,
+                    d.site,
+                    UninitRead {
+                        place: ReadPlace::Global {
+                            buffer: t.name.clone(),
+                            offset,
+                        },
+                        block: b.block,
+                        thread: d.thread,
+                        size: u32::from(d.size),
+                        atomic: d.atomic,
+                        count: 1,
+                    },
+                );
+            }
+            for (site, r) in b.reads {
+                match self.reads.iter_mut().find(|(s, _)| *s == site) {
+                    Some((_, existing)) => existing.count += r.count,
+                    None => self.reads.push((site, r)),
+                }
+            }
+            // This block's writes become visible to later blocks. Allocations are
+            // 256-byte aligned, so a 64-byte word of a page lies in at most one.
+            let mut cached: Option<usize> = None;
+            for (page, bits) in &b.own.pages {
+                let page_base = page << PAGE_BITS;
+                for (wi, &word) in bits.iter().enumerate() {
+                    if word == 0 {
+                        continue;
+                    }
+                    let address = page_base + wi as u64 * 64;
+                    let hit = cached.filter(|&ai| {
+                        let t = &self.start.allocs[ai];
+                        address >= t.base && address < t.base + t.size
+                    });
+                    let Some(ai) = hit.or_else(|| self.start.find(address)) else {
+                        continue;
+                    };
+                    cached = Some(ai);
+                    let t = &self.start.allocs[ai];
+                    let w = &mut self.written[ai];
+                    if w.is_empty() {
+                        *w = vec![0; t.size.div_ceil(64) as usize];
+                    }
+                    let o = address - t.base;
+                    if o % 64 == 0 {
+                        w[(o / 64) as usize] |= word;
+                    } else {
+                        let mut m = word;
+                        while m != 0 {
+                            let bit = u64::from(m.trailing_zeros());
+                            m &= m - 1;
+                            let ob = o + bit;
+                            if ob < t.size {
+                                w[(ob / 64) as usize] |= 1 << (ob % 64);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
 }
