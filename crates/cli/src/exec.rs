@@ -9,7 +9,8 @@ use crate::output::CliError;
 use std::collections::HashMap;
 use warpcheck_emu::args::{ElemType, Limits, parse_arg};
 use warpcheck_emu::{
-    DeviceAddr, Fault, FaultKind, GlobalMemory, LaunchConfig, RunOutcome, Scheduling,
+    BlockProgress, DeviceAddr, Fault, FaultKind, GlobalMemory, LaunchConfig, RunOutcome,
+    Scheduling,
 };
 use warpcheck_front::KernelSignature;
 use warpcheck_ir::{EntityRef, Program, SourceLoc};
@@ -45,6 +46,8 @@ pub struct Session<'a> {
     pub signatures: &'a [KernelSignature],
     pub memory: GlobalMemory,
     pub buffers: Vec<NamedBuffer>,
+    /// Counts the blocks each launch finishes (for a progress bar); `None` by default.
+    pub progress: Option<BlockProgress>,
     by_name: HashMap<String, usize>,
 }
 
@@ -55,6 +58,7 @@ impl<'a> Session<'a> {
             signatures,
             memory: GlobalMemory::new(),
             buffers: Vec::new(),
+            progress: None,
             by_name: HashMap::new(),
         }
     }
@@ -101,6 +105,7 @@ impl<'a> Session<'a> {
         config.dynamic_shared = l.shared;
         config.threads = opts.threads;
         config.budget = opts.budget;
+        config.progress = self.progress.clone();
         if opts.independent_scheduling {
             config.scheduling = Scheduling::Independent { seed: l.seed };
         }
