@@ -120,7 +120,7 @@ measure() {
 # launches ("  ran N lane-instructions (M warp-instructions) in S s: R lane-instructions/s").
 emu_figures() {
     awk '$1 == "ran" && $3 == "lane-instructions" { n += $2; s += $(NF - 3) }
-         END { printf "%d %.3f\n", n, s }' "$1"
+         END { printf "%.0f %.3f\n", n, s }' "$1"
 }
 
 # Bytes of the launch's buffers, from the argument lines "  NAME = TYPE[COUNT]:INIT".
@@ -131,7 +131,7 @@ buffer_bytes() {
              bits = type; gsub(/[a-z]/, "", bits)
              total += count * bits / 8
          }
-         END { printf "%d\n", total }' "$1"
+         END { printf "%.0f\n", total }' "$1"
 }
 
 mib() { awk -v b="$1" 'BEGIN { printf "%.0f", b / 1048576 }'; }

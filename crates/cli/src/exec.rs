@@ -91,6 +91,9 @@ impl<'a> Session<'a> {
             self.memory
                 .write(address, &b.value.bytes)
                 .map_err(|e| CliError::msg(format!("cannot initialise `{}`: {e}", b.name)))?;
+            // The emulator's memory holds the contents now: free the host copy, so that a
+            // launch does not keep every buffer twice (peak memory, issue 3).
+            b.value.bytes = Vec::new();
             b.address = address;
             self.by_name.insert(b.name.clone(), self.buffers.len());
             self.buffers.push(NamedBuffer {
