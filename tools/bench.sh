@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Emulator benchmarks of issue 3, through the release CLI.
 #
-#   tools/bench.sh [emu] [--check] [--threads "1 2"] [--only NAME] [--repeat N] [--no-build]
-#   tools/bench.sh oclgrind [--threads "1 2"] [--repeat N] [--no-build]
+#   tools/bench.sh [emu] [--check] [--threads "1 2"] [--only NAME] [--repeat N] [--wait-idle]
+#   tools/bench.sh oclgrind [--threads "1 2"] [--repeat N] [--wait-idle]
 #   tools/bench.sh all ...            (both)
 #
 # emu: runs every benches/kernels/*.cu with `warpcheck run FILE --from-header --threads T`
@@ -20,8 +20,11 @@
 #   prints both times and their ratio. Oclgrind is installed with apt if missing.
 #
 # --repeat N keeps the fastest of N runs (the machine is shared; the fastest is the least
-# disturbed). WARPCHECK=path uses that binary instead of building one; the build goes to
-# $CARGO_TARGET_DIR (default target/). Nothing here asserts a time: it prints figures.
+# disturbed). --wait-idle waits before each run (up to two minutes) until 90% of the
+# machine is idle; every row shows the load average and idle share seen before its run.
+# --no-build uses the release binary as it is; WARPCHECK=path uses that binary instead of
+# building one. The build goes to $CARGO_TARGET_DIR (default target/). Nothing here asserts
+# a time: it prints figures.
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$ROOT"
@@ -32,6 +35,7 @@ threads_list=""
 only=""
 repeat=1
 build=1
+wait_idle=0
 while [ $# -gt 0 ]; do
     case "$1" in
         emu | oclgrind | all) mode="$1" ;;
@@ -40,7 +44,8 @@ while [ $# -gt 0 ]; do
         --only) only="$2"; shift ;;
         --repeat) repeat="$2"; shift ;;
         --no-build) build=0 ;;
-        -h | --help) sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        --wait-idle) wait_idle=1 ;;
+        -h | --help) sed -n '2,27p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "bench.sh: unknown argument '$1' (see tools/bench.sh --help)" >&2; exit 2 ;;
     esac
     shift
@@ -84,22 +89,48 @@ trap 'rm -rf "$scratch"' EXIT
 # The one-minute load average.
 load() { cut -d' ' -f1 /proc/loadavg; }
 
+# Percent of all cores idle over the next second (from /proc/stat: idle + iowait).
+idle_percent() {
+    local a b
+    a="$(head -n1 /proc/stat)"
+    sleep 1
+    b="$(head -n1 /proc/stat)"
+    echo "$a $b" | awk '{ for (i = 2; i <= 11; i++) { t0 += $i; t1 += $(i + 11) }
+                          idle = ($(16) + $(17)) - ($5 + $6)
+                          printf "%.0f\n", 100 * idle / ((t1 - t0) > 0 ? t1 - t0 : 1) }'
+}
+
+# With --wait-idle: waits (at most two minutes) until at least 90% of the machine is idle,
+# so that other jobs disturb the figures less. Prints the idle percentage it saw last.
+settle() {
+    local idle waited=0
+    idle="$(idle_percent)"
+    while [ "$wait_idle" = 1 ] && [ "$idle" -lt 90 ] && [ "$waited" -lt 120 ]; do
+        sleep 2
+        waited=$((waited + 3))
+        idle="$(idle_percent)"
+    done
+    echo "$idle"
+}
+
 # measure NAME COMMAND...: runs COMMAND (stdout to $scratch/NAME.out, stderr to
 # $scratch/NAME.err) under GNU time, --repeat times, and leaves the fastest run's wall
-# seconds and peak RSS in KiB in $scratch/NAME.time ("WALL RSS"), its output in
-# $scratch/NAME.out and the load average before it in $scratch/NAME.load. Returns the
-# command's exit status.
+# seconds, peak RSS in KiB and user and system CPU seconds in $scratch/NAME.time
+# ("WALL RSS USER SYS"), its output in $scratch/NAME.out and the load before it in
+# $scratch/NAME.load ("LOADAVG/IDLE%": the one-minute load average and the share of the
+# machine idle in the second before). Returns the command's exit status.
 measure() {
     local name="$1"
     shift
     local best="" i rc=0
     for ((i = 0; i < repeat; i++)); do
-        local before
-        before="$(load)"
+        local before idle
+        idle="$(settle)"
+        before="$(load)/$idle%"
         rc=0
-        /usr/bin/time -f '%e %M' -o "$scratch/try.time" "$@" \
+        /usr/bin/time -f '%e %M %U %S' -o "$scratch/try.time" "$@" \
             >"$scratch/try.out" 2>"$scratch/try.err" || rc=$?
-        if [ "$rc" != 0 ]; then
+        if [ "$rc" != 0 ] && [[ " ${ok_status:-0} " != *" $rc "* ]]; then
             cp "$scratch/try.out" "$scratch/$name.out"
             cp "$scratch/try.err" "$scratch/$name.err"
             return "$rc"
@@ -157,10 +188,10 @@ run_emu() {
     )
     echo
     echo "Emulator benchmarks: $(nproc) cores, $(date -u '+%Y-%m-%d %H:%M UTC'), commit $(git rev-parse --short HEAD 2>/dev/null || echo '?'), repeat $repeat"
-    local header="%-17s %3s %13s %8s %11s %8s %9s %8s %5s"
+    local header="%-17s %3s %11s %7s %11s %7s %7s %7s %7s %9s"
     # shellcheck disable=SC2059
-    printf "$header" kernel thr lane-inst emu-s lane-inst/s wall-s rss-MiB buf-MiB load
-    [ "$check_col" = 1 ] && printf " %9s %9s %5s" check-s check/run load
+    printf "$header" kernel thr lane-inst emu-s lane-inst/s wall-s cpu-s rss-MiB buf-MiB load/idle
+    [ "$check_col" = 1 ] && printf " %8s %9s %9s" check-s check/run load/idle
     echo
     local entry name out file t
     for entry in "${benches[@]}"; do
@@ -174,34 +205,37 @@ run_emu() {
                 cat "$scratch/run.err" >&2
                 continue
             fi
-            local figures lanes secs wall rss
+            local figures lanes secs wall rss user sys
             figures="$(emu_figures "$scratch/run.out")"
             lanes="${figures%% *}"
             secs="${figures##* }"
-            read -r wall rss <"$scratch/run.time"
+            read -r wall rss user sys <"$scratch/run.time"
             # shellcheck disable=SC2059
             printf "$header" "$name" "$t" "$lanes" "$secs" \
                 "$(awk -v n="$lanes" -v s="$secs" 'BEGIN { printf "%.2e", n / (s > 0 ? s : 1e-9) }')" \
-                "$wall" "$((rss / 1024))" "$(mib "$(buffer_bytes "$scratch/run.out")")" \
+                "$wall" "$(awk -v u="$user" -v s="$sys" 'BEGIN { printf "%.2f", u + s }')" \
+                "$((rss / 1024))" "$(mib "$(buffer_bytes "$scratch/run.out")")" \
                 "$(cat "$scratch/run.load")"
             if [ "$check_col" = 1 ]; then
-                if measure check "$WARPCHECK" check "$file" --from-header --threads "$t"; then
+                # `check` exits with 1 when it reports findings: that is a result, not a failure.
+                if ok_status="0 1" measure check "$WARPCHECK" check "$file" --from-header --threads "$t"; then
                     local cwall crss
-                    read -r cwall crss <"$scratch/check.time"
-                    printf " %9s %9s %5s" "$cwall" \
+                    read -r cwall crss _ <"$scratch/check.time"
+                    printf " %8s %9s %9s" "$cwall" \
                         "$(awk -v c="$cwall" -v r="$wall" 'BEGIN { printf "%.2fx", c / r }')" \
                         "$(cat "$scratch/check.load")"
                 else
-                    # `check` exits 1 when it reports findings; anything else is a failure.
-                    printf " %9s %9s %5s" "failed" "-" "-"
+                    printf " %8s %9s %9s" "failed" "-" "-"
                     sed 's/^/    check: /' "$scratch/check.err" | head -5 >&2
                 fi
             fi
             echo
         done
     done
-    echo "emu-s and lane-inst/s: the emulator alone, as \`warpcheck run\` prints them; wall-s: the"
-    echo "whole command (compile with clang, inputs, output summary). rss: peak of the process tree."
+    echo "emu-s and lane-inst/s: the emulator alone, as \`warpcheck run\` prints them. wall-s and"
+    echo "cpu-s (user + system): the whole command, clang compile, inputs and output summary included."
+    echo "rss: peak resident memory of the largest process (clang alone: about 100 MiB). buf: the"
+    echo "launch's buffers. load/idle: one-minute load average / % of the machine idle just before."
 }
 
 run_oclgrind() {
@@ -211,9 +245,9 @@ run_oclgrind() {
     fi
     echo
     echo "Oclgrind $(oclgrind-kernel --version 2>/dev/null | awk '/Oclgrind/ { print $2; exit }') vs warpcheck, same kernels and sizes: $(nproc) cores, $(date -u '+%Y-%m-%d %H:%M UTC'), commit $(git rev-parse --short HEAD 2>/dev/null || echo '?'), repeat $repeat"
-    local header="%-13s %3s %11s %5s %11s %9s %8s %5s %9s %9s"
+    local header="%-13s %3s %10s %9s %11s %7s %9s %9s %10s %9s"
     # shellcheck disable=SC2059
-    printf "$header\n" kernel thr oclgrind-s load warpcheck-s emu-s lane-inst load "wall-ratio" "emu-ratio"
+    printf "$header\n" kernel thr oclgrind-s load/idle warpcheck-s emu-s lane-inst load/idle wall-ratio emu-ratio
     local name t
     for name in matmul_tiled vector_add; do
         for t in $threads_list; do
@@ -230,8 +264,8 @@ run_oclgrind() {
                 continue
             fi
             local owall orss wwall wrss figures lanes secs
-            read -r owall orss <"$scratch/ocl.time"
-            read -r wwall wrss <"$scratch/wc.time"
+            read -r owall orss _ <"$scratch/ocl.time"
+            read -r wwall wrss _ <"$scratch/wc.time"
             figures="$(emu_figures "$scratch/wc.out")"
             lanes="${figures%% *}"
             secs="${figures##* }"
