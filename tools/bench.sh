@@ -245,9 +245,9 @@ run_oclgrind() {
     fi
     echo
     echo "Oclgrind $(oclgrind-kernel --version 2>/dev/null | awk '/Oclgrind/ { print $2; exit }') vs warpcheck, same kernels and sizes: $(nproc) cores, $(date -u '+%Y-%m-%d %H:%M UTC'), commit $(git rev-parse --short HEAD 2>/dev/null || echo '?'), repeat $repeat"
-    local header="%-13s %3s %10s %9s %11s %7s %9s %9s %10s %9s"
+    local header="%-13s %3s %10s %7s %9s %11s %7s %9s %9s %10s %9s"
     # shellcheck disable=SC2059
-    printf "$header\n" kernel thr oclgrind-s load/idle warpcheck-s emu-s lane-inst load/idle wall-ratio emu-ratio
+    printf "$header\n" kernel thr oclgrind-s cpu-s load/idle warpcheck-s emu-s lane-inst load/idle wall-ratio emu-ratio
     local name t
     for name in matmul_tiled vector_add; do
         for t in $threads_list; do
@@ -263,22 +263,25 @@ run_oclgrind() {
                 cat "$scratch/wc.err" >&2
                 continue
             fi
-            local owall orss wwall wrss figures lanes secs
-            read -r owall orss _ <"$scratch/ocl.time"
+            local owall orss ouser osys wwall wrss figures lanes secs
+            read -r owall orss ouser osys <"$scratch/ocl.time"
             read -r wwall wrss _ <"$scratch/wc.time"
             figures="$(emu_figures "$scratch/wc.out")"
             lanes="${figures%% *}"
             secs="${figures##* }"
             # shellcheck disable=SC2059
-            printf "$header\n" "$name" "$t" "$owall" "$(cat "$scratch/ocl.load")" "$wwall" "$secs" \
+            printf "$header\n" "$name" "$t" "$owall" \
+                "$(awk -v u="$ouser" -v s="$osys" 'BEGIN { printf "%.2f", u + s }')" \
+                "$(cat "$scratch/ocl.load")" "$wwall" "$secs" \
                 "$lanes" "$(cat "$scratch/wc.load")" \
                 "$(awk -v o="$owall" -v w="$wwall" 'BEGIN { printf "%.0fx", o / w }')" \
                 "$(awk -v o="$owall" -v w="$secs" 'BEGIN { printf "%.0fx", o / (w > 0 ? w : 1e-9) }')"
         done
     done
     echo "oclgrind-s: oclgrind-kernel --num-threads T FILE.sim, whole process (it compiles the .cl"
-    echo "too). warpcheck-s: warpcheck run FILE.cl --from-header --threads T, whole process; emu-s:"
-    echo "its emulator alone. wall-ratio = oclgrind-s / warpcheck-s; emu-ratio = oclgrind-s / emu-s."
+    echo "too; cpu-s: its user + system CPU seconds). warpcheck-s: warpcheck run FILE.cl"
+    echo "--from-header --threads T, whole process; emu-s: its emulator alone."
+    echo "wall-ratio = oclgrind-s / warpcheck-s; emu-ratio = oclgrind-s / emu-s."
 }
 
 case "$mode" in
