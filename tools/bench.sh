@@ -12,9 +12,9 @@
 #   argument set-up and the output summary included), its peak resident memory ("Maximum
 #   resident set size" of GNU time; the clang compile alone takes about 100 MB, so that is
 #   the floor), the bytes of the launch's buffers and the load average before the run.
-#   --check adds `warpcheck check FILE --from-header` (same options) and its wall time
-#   relative to `run`, if the binary has a `check` command; otherwise it says so and
-#   leaves the column out.
+#   --check adds `warpcheck check FILE --from-header` (same options): the emulator's time
+#   under the checkers, its ratio to `run`'s and the command's wall time, if the binary
+#   has a `check` command; otherwise it says so and leaves those columns out.
 # oclgrind: runs benches/opencl/{matmul_tiled,vector_add} with oclgrind-kernel (the .sim
 #   files) and with `warpcheck run FILE.cl --from-header` on the same sizes and inputs and
 #   prints both times and their ratio. Oclgrind is installed with apt if missing.
@@ -154,6 +154,13 @@ emu_figures() {
          END { printf "%.0f %.3f\n", n, s }' "$1"
 }
 
+# From a `warpcheck check` output: the emulator's seconds under the checkers, summed over
+# the kernels of the summary ("  KERNEL: 1 launch(es), B blocks, N lane-instructions in S s; …").
+check_seconds() {
+    grep -oE '[0-9]+ lane-instructions in [0-9.]+ s' "$1" |
+        awk '{ s += $4 } END { printf "%.3f\n", s }'
+}
+
 # Bytes of the launch's buffers, from the argument lines "  NAME = TYPE[COUNT]:INIT".
 buffer_bytes() {
     awk '$2 == "=" && match($3, /^[a-z]+[0-9]+\[[0-9]+\]/) {
@@ -191,7 +198,7 @@ run_emu() {
     local header="%-17s %3s %11s %7s %11s %7s %7s %7s %7s %9s"
     # shellcheck disable=SC2059
     printf "$header" kernel thr lane-inst emu-s lane-inst/s wall-s cpu-s rss-MiB buf-MiB load/idle
-    [ "$check_col" = 1 ] && printf " %8s %9s %9s" check-s check/run load/idle
+    [ "$check_col" = 1 ] && printf " %9s %7s %8s %7s %9s" chk-emu-s chk/run chk-wall chk-rss load/idle
     echo
     local entry name out file t
     for entry in "${benches[@]}"; do
@@ -219,13 +226,14 @@ run_emu() {
             if [ "$check_col" = 1 ]; then
                 # `check` exits with 1 when it reports findings: that is a result, not a failure.
                 if ok_status="0 1" measure check "$WARPCHECK" check "$file" --from-header --threads "$t"; then
-                    local cwall crss
+                    local cwall crss csecs
                     read -r cwall crss _ <"$scratch/check.time"
-                    printf " %8s %9s %9s" "$cwall" \
-                        "$(awk -v c="$cwall" -v r="$wall" 'BEGIN { printf "%.2fx", c / r }')" \
-                        "$(cat "$scratch/check.load")"
+                    csecs="$(check_seconds "$scratch/check.out")"
+                    printf " %9s %7s %8s %7s %9s" "$csecs" \
+                        "$(awk -v c="$csecs" -v r="$secs" 'BEGIN { printf "%.1fx", c / (r > 0 ? r : 1e-9) }')" \
+                        "$cwall" "$((crss / 1024))" "$(cat "$scratch/check.load")"
                 else
-                    printf " %8s %9s %9s" "failed" "-" "-"
+                    printf " %9s %7s %8s %7s %9s" "failed" "-" "-" "-" "-"
                     sed 's/^/    check: /' "$scratch/check.err" | head -5 >&2
                 fi
             fi
@@ -236,6 +244,10 @@ run_emu() {
     echo "cpu-s (user + system): the whole command, clang compile, inputs and output summary included."
     echo "rss: peak resident memory of the largest process (clang alone: about 100 MiB). buf: the"
     echo "launch's buffers. load/idle: one-minute load average / % of the machine idle just before."
+    if [ "$check_col" = 1 ]; then
+        echo "chk-emu-s: the emulator's time under every checker (\`warpcheck check\`'s summary);"
+        echo "chk/run = chk-emu-s / emu-s; chk-wall and chk-rss: the whole \`check\` command."
+    fi
 }
 
 run_oclgrind() {
