@@ -122,11 +122,16 @@ pub fn run(args: Args) -> Result<Outcome, CliError> {
         },
     });
     let mut session = Session::new(&program, &signatures);
+    if std::io::stderr().is_terminal() {
+        session.progress = Some(warpcheck_emu::BlockProgress::new());
+    }
     let mut findings: Vec<Finding> = Vec::new();
     let mut described = String::new();
     let mut stats = Vec::new();
     for l in &launches {
-        let report = session.launch(l, opts, Some(&mut checker))?;
+        let report = crate::commands::run::with_progress_bar(&mut session, l.grid.count(), |s| {
+            s.launch(l, opts, Some(&mut checker))
+        })?;
         let _ = writeln!(
             described,
             "kernel {}  grid {}  block {}  shared {}",
