@@ -38,9 +38,13 @@ fn cost_of_typical_patterns() {
     // 16-byte unit stride (float4): four quarter-warp phases, no conflict.
     let c = access_cost(&lanes_at(|l| 16 * l), u32::MAX, 16);
     assert_eq!((c.phases, c.wavefronts, c.conflicts()), (4, 4, 0));
-    // 16-byte, every lane the same float4: broadcast in every phase.
+    // 16-byte, every lane the same float4: the second quarter-warp of each half-warp is
+    // served with the first, 2 wavefronts (Nsight Compute on an H200, `nbody_float4`).
     let c = access_cost(&lanes_at(|_| 32), u32::MAX, 16);
-    assert_eq!((c.phases, c.wavefronts), (4, 4));
+    assert_eq!((c.phases, c.wavefronts), (2, 2));
+    // 16-byte, one float4 per half-warp (the matmul tiles' LDS.128): 2 wavefronts.
+    let c = access_cost(&lanes_at(|l| if l < 16 { 0 } else { 64 }), u32::MAX, 16);
+    assert_eq!((c.phases, c.wavefronts, c.conflicts()), (2, 2, 0));
     // 16-byte stride 32 bytes: 8 lanes x 4 words over 64 words: 2-way.
     let c = access_cost(&lanes_at(|l| 32 * l), u32::MAX, 16);
     assert_eq!((c.phases, c.wavefronts, c.degree), (4, 8, 2));

@@ -8,15 +8,17 @@
 //! kernel.
 //!
 //! The reference build is `ptxas -O0`, which keeps the PTX's memory instructions one to
-//! one (ptxas -O3 merges scalar shared loads into `LDS.128`, changing the counts). A few
-//! kernels are compared with the `-O3` build instead ([`USE_O3`], with the reason).
+//! one (ptxas -O3 merges scalar shared loads into `LDS.128`, changing the counts). For a
+//! few kernels `-O0` adds shared stores of its own, so their store counts are compared with
+//! the `-O3` build ([`STORES_FROM_O3`], with the reason). Kernels whose run on the GPU is
+//! not the emulator's are left out ([`NOT_COMPARABLE`]).
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-/// Kernels compared with `ptxas -O3`'s counts: (stem, why).
-const USE_O3: &[(&str, &str)] = &[
+/// Kernels whose shared-store counts are compared with `ptxas -O3`'s: (stem, why).
+const STORES_FROM_O3: &[(&str, &str)] = &[
     (
         "bitonic_sort_shared",
         "ptxas -O0 spills to shared stores with 12 extra store wavefronts that no PTX access causes",
@@ -28,6 +30,18 @@ const USE_O3: &[(&str, &str)] = &[
     (
         "matmul_tiled_bug_partial_tile",
         "ptxas -O0 adds 3 store bank conflicts that no PTX access causes",
+    ),
+];
+
+/// Kernels left out: (stem, why).
+const NOT_COMPARABLE: &[(&str, &str)] = &[
+    (
+        "vector_add_bug_off_by_one",
+        "the out-of-bounds read faults in the emulator, which stops the block; the GPU reads the allocation's padding and goes on",
+    ),
+    (
+        "printf_debug",
+        "the GPU's printf writes its arguments to a global buffer (counted by ncu); the emulator formats them natively",
     ),
 ];
 
@@ -137,14 +151,24 @@ fn bank_and_coalescing_totals_equal_nsight_compute() {
     let mut failures = Vec::new();
     let mut compared = 0;
     for stem in stems {
-        let reference = if USE_O3.iter().any(|(s, _)| s == stem) {
-            &o3
-        } else {
-            &o0
-        };
-        let Some(want) = reference.get(stem) else {
+        if NOT_COMPARABLE.iter().any(|(s, _)| s == stem) {
+            continue;
+        }
+        let Some(mut want) = o0.get(stem).cloned() else {
             continue;
         };
+        if STORES_FROM_O3.iter().any(|(s, _)| s == stem) {
+            for (kernel, metrics) in &mut want {
+                for (metric, v) in metrics.iter_mut() {
+                    if metric.contains("mem_shared_op_st")
+                        && let Some(x) = o3.get(stem).and_then(|k| k.get(kernel)).and_then(|m| m.get(metric))
+                    {
+                        *v = *x;
+                    }
+                }
+            }
+        }
+        let want = &want;
         match warpcheck(stem) {
             Err(e) => failures.push(format!("{stem}: {e}")),
             Ok(got) => {
