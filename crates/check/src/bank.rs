@@ -37,7 +37,7 @@ use warpcheck_emu::{MemEvent, MemKind, Observer, ObserverFactory, RunOutcome};
 use warpcheck_ir::modifiers::MemSpace;
 use warpcheck_report::{Finding, Location, Severity};
 
-use crate::coalesce::Siblings;
+use crate::coalesce::{SiteTable, Siblings};
 use crate::{KernelTotals, LaunchInfo, ReportCx, Site};
 
 /// Number of shared-memory banks and lanes of a warp.
@@ -52,7 +52,8 @@ pub struct AccessCost {
     pub wavefronts: u32,
     /// The largest number of distinct words one bank serves in one phase.
     pub degree: u32,
-    /// For the phase with the largest degree: the distinct words each bank serves.
+    /// For the phase with the largest degree: the distinct words each bank serves (left
+    /// zero when no bank serves two words: only conflicts are reported).
     pub histogram: [u8; BANKS],
 }
 
@@ -70,6 +71,40 @@ fn lanes_per_phase(size: u32) -> u32 {
 /// The cost of one warp-level shared access (see the module docs). `addresses` are byte
 /// offsets in shared memory; only lanes in `lanes` count.
 pub fn access_cost(addresses: &[u64; 32], lanes: u32, size: u32) -> AccessCost {
+    // Fast path: accesses of up to 4 bytes (one word per lane, one phase) where every
+    // bank serves one word.
+    if size <= 4 && lanes != 0 {
+        let mut busy = 0u32;
+        let mut word_of = [0u64; BANKS];
+        let mut conflict = false;
+        let mut m = lanes;
+        while m != 0 {
+            let l = m.trailing_zeros() as usize;
+            m &= m - 1;
+            let first = addresses[l] / 4;
+            let last = (addresses[l] + u64::from(size.max(1)) - 1) / 4;
+            let b = (first % BANKS as u64) as usize;
+            if first != last {
+                conflict = true;
+                break;
+            }
+            if busy & (1 << b) == 0 {
+                busy |= 1 << b;
+                word_of[b] = first;
+            } else if word_of[b] != first {
+                conflict = true;
+                break;
+            }
+        }
+        if !conflict {
+            return AccessCost {
+                phases: 1,
+                wavefronts: 1,
+                degree: 1,
+                histogram: [0; BANKS],
+            };
+        }
+    }
     let size = u64::from(size.max(1));
     cost_of(lanes, lanes_per_phase(size as u32), |lane, words| {
         let first = addresses[lane] / 4;
@@ -518,8 +553,7 @@ impl BankLaunch<'_> {
 /// together).
 #[derive(Default)]
 pub struct BankBlock {
-    sites: Vec<(Site, SiteStats)>,
-    last: usize,
+    sites: SiteTable<SiteStats>,
     groups: Vec<Option<Box<[Siblings; 2]>>>,
     /// The histograms of the pending members (parallel to each group's members).
     histograms: Vec<Vec<[u8; BANKS]>>,
@@ -527,25 +561,11 @@ pub struct BankBlock {
 
 impl BankBlock {
     fn site_index(&mut self, site: Site, is_store: bool, size: u32) -> usize {
-        let i = match self.sites.get(self.last) {
-            Some((s, _)) if *s == site => self.last,
-            _ => match self.sites.iter().position(|(s, _)| *s == site) {
-                Some(i) => i,
-                None => {
-                    self.sites.push((
-                        site,
-                        SiteStats {
-                            is_store,
-                            size,
-                            ..SiteStats::default()
-                        },
-                    ));
-                    self.sites.len() - 1
-                }
-            },
-        };
-        self.last = i;
-        i
+        self.sites.index(site, || SiteStats {
+            is_store,
+            size,
+            ..SiteStats::default()
+        })
     }
 
     fn flush(sites: &mut [(Site, SiteStats)], g: &mut Siblings, histograms: &mut Vec<[u8; BANKS]>) {
@@ -586,7 +606,7 @@ impl Observer for BankBlock {
         };
         let cost = access_cost(e.addresses, e.lanes, e.size);
         let i = self.site_index((e.func, e.inst), is_store, e.size);
-        self.sites[i].1.count(&cost);
+        self.sites.entries[i].1.count(&cost);
         if cost.degree < 2 {
             return;
         }
@@ -605,12 +625,12 @@ impl Observer for BankBlock {
             hist.push(cost.histogram);
             return;
         }
-        BankBlock::flush(&mut self.sites, g, hist);
+        BankBlock::flush(&mut self.sites.entries, g, hist);
         if g.start(e) {
             g.members.push(member);
             hist.push(cost.histogram);
         } else {
-            self.sites[i].1.flag(cost.degree, &cost.histogram);
+            self.sites.entries[i].1.flag(cost.degree, &cost.histogram);
         }
     }
 
@@ -618,7 +638,7 @@ impl Observer for BankBlock {
         for (w, groups) in self.groups.iter_mut().enumerate() {
             if let Some(groups) = groups {
                 for (k, g) in groups.iter_mut().enumerate() {
-                    BankBlock::flush(&mut self.sites, g, &mut self.histograms[2 * w + k]);
+                    BankBlock::flush(&mut self.sites.entries, g, &mut self.histograms[2 * w + k]);
                 }
             }
         }
@@ -633,7 +653,7 @@ impl ObserverFactory for BankLaunch<'_> {
     fn merge(&mut self, observers: Vec<([u32; 3], BankBlock)>) {
         let k = self.kernel;
         for (_, block) in observers {
-            for (site, stats) in block.sites {
+            for (site, stats) in block.sites.entries {
                 let totals = &mut self.state.totals[k as usize];
                 if stats.is_store {
                     totals.store_wavefronts += stats.wavefronts;

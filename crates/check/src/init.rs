@@ -570,6 +570,49 @@ impl InitBlock {
 
     fn shared_or_local(&mut self, e: &MemEvent<'_>, reads: bool, writes: bool, atomic: bool) {
         let size = u64::from(e.size.max(1));
+        // Fast paths for plain shared accesses: stores with no pending read to race
+        // with, and loads of initialised bytes.
+        if e.space == MemSpace::Shared && !atomic {
+            if writes && self.pending_shared.is_empty() {
+                let mut hi = 0;
+                let mut m = e.lanes;
+                while m != 0 {
+                    let l = m.trailing_zeros() as usize;
+                    m &= m - 1;
+                    hi = hi.max(e.addresses[l] + size);
+                }
+                let words = hi.div_ceil(64) as usize;
+                if self.shared.len() < words {
+                    self.shared.resize(words, 0);
+                }
+                let mut m = e.lanes;
+                while m != 0 {
+                    let l = m.trailing_zeros() as usize;
+                    m &= m - 1;
+                    let a = e.addresses[l];
+                    match word_mask(a, size) {
+                        Some((w, mask)) => self.shared[w] |= mask,
+                        None => set_bits(&mut self.shared, a, size),
+                    }
+                }
+                return;
+            }
+            if reads {
+                let mut m = e.lanes;
+                let mut initialised = true;
+                while m != 0 {
+                    let l = m.trailing_zeros() as usize;
+                    m &= m - 1;
+                    if !all_set(&self.shared, e.addresses[l], size) {
+                        initialised = false;
+                        break;
+                    }
+                }
+                if initialised {
+                    return;
+                }
+            }
+        }
         let mut m = e.lanes;
         while m != 0 {
             let l = m.trailing_zeros() as usize;

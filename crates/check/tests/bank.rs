@@ -229,3 +229,98 @@ fn check_markers(file: &str, s: &Session) {
     assert_eq!(got, markers(file, "bank-conflict"), "{file}: {findings:#?}");
 }
 
+
+/// Checker overhead against the bare emulator (run with `cargo test --release -p
+/// warpcheck-check --test bank -- --ignored --nocapture`): the best of 5 runs, one host
+/// thread, measured in CPU time of the thread (the machine is shared).
+#[test]
+#[ignore]
+fn checker_overhead() {
+    use warpcheck_emu::{GlobalMemory, LaunchConfig};
+    let cases: [(&str, &str, [u32; 3], [u32; 3], u32); 3] = [
+        ("matmul_tiled.cu", "matmulTiled", [16, 16, 1], [16, 16, 1], 256),
+        ("transpose_tiled.cu", "transposeTiled", [32, 32, 1], [32, 8, 1], 1024),
+        ("accumulate_bug_uninit_global.cu", "accumulate", [4096, 1, 1], [256, 1, 1], 1 << 20),
+    ];
+    for (file, name, grid, block, n) in cases {
+        let compiled = compile_path(&corpus(file), 3);
+        let k = kernel(&compiled.program, name);
+        let time = |tools: Option<&str>| {
+            let mut best = f64::MAX;
+            for _ in 0..1 {
+                let mut s = Session::new(compile_path_cached(&compiled), tools.unwrap_or("mem"));
+                let elems = (n as usize) * if name == "accumulate" { 1 } else { n as usize };
+                let a = s.buffer("a", &vec![0; elems * 4], true);
+                let b = s.buffer("b", &vec![0; elems * 4], name != "accumulate");
+                let c = s.buffer("c", &vec![0; elems * 4], true);
+                let args: Vec<A> = match name {
+                    "matmulTiled" => vec![A::Ptr(a), A::Ptr(b), A::Ptr(c), A::I32(n as i32)],
+                    "transposeTiled" => vec![A::Ptr(a), A::Ptr(b), A::I32(n as i32), A::I32(n as i32)],
+                    _ => vec![A::Ptr(a), A::Ptr(b), A::I32(n as i32)],
+                };
+                let p = params(&s.compiled.program, k, &args);
+                let mut config = LaunchConfig::new(grid, block);
+                config.threads = 1;
+                let t0 = thread_cpu_seconds();
+                match tools {
+                    None => {
+                        let mut m: GlobalMemory = std::mem::take(&mut s.memory);
+                        warpcheck_emu::run(&s.compiled.program, k, &p, &mut m, &config).unwrap();
+                    }
+                    Some(_) => {
+                        let info = warpcheck_check::LaunchInfo {
+                            kernel: k,
+                            kernel_name: name.into(),
+                            grid,
+                            block,
+                            dynamic_shared: 0,
+                            buffers: s.buffers.clone(),
+                        };
+                        s.checker
+                            .launch(&s.compiled.program, &p, &mut s.memory, &config, info)
+                            .unwrap();
+                    }
+                }
+                best = best.min(thread_cpu_seconds() - t0);
+            }
+            best
+        };
+        // Rounds interleave the configurations, so that load from other processes hits
+        // them alike; the best of 7 rounds counts.
+        let configs: [Option<&str>; 7] = [
+            None,
+            Some("mem"),
+            Some("bank"),
+            Some("coalesce"),
+            Some("sync"),
+            Some("init"),
+            Some("sync,init,bank,coalesce"),
+        ];
+        let mut best = [f64::MAX; 7];
+        for _ in 0..7 {
+            for (i, c) in configs.iter().enumerate() {
+                best[i] = best[i].min(time(*c));
+            }
+        }
+        let bare = best[0];
+        print!("{name:>15}: emulator {:.3} s", bare);
+        for (c, t) in configs.iter().zip(best).skip(1) {
+            print!(" | {} {:.2}x", c.unwrap_or(""), t / bare);
+        }
+        println!();
+    }
+}
+/// CPU time of the calling thread (Linux `/proc/thread-self/schedstat`), in seconds.
+fn thread_cpu_seconds() -> f64 {
+    let text = std::fs::read_to_string("/proc/thread-self/schedstat").unwrap_or_default();
+    let ns: u64 = text.split_whitespace().next().and_then(|x| x.parse().ok()).unwrap_or(0);
+    ns as f64 * 1e-9
+}
+
+fn compile_path_cached(c: &Compiled) -> Compiled {
+    Compiled {
+        program: c.program.clone(),
+        signatures: c.signatures.clone(),
+        path: c.path.clone(),
+    }
+}
