@@ -5,7 +5,8 @@
 //
 // Manifest (text, one directive per line, '#' starts a comment):
 //   module PATH                 cubin or PTX to load
-//   buffer INDEX BYTES FILE     device buffer initialised from FILE (raw bytes)
+//   buffer INDEX BYTES FILE     device buffer initialised from FILE (raw bytes); FILE "-"
+//                               leaves it uninitialised (for compute-sanitizer's initcheck)
 //   launch MANGLED_NAME         starts a launch; the directives below apply to it
 //   grid X Y Z
 //   block X Y Z
@@ -84,6 +85,7 @@ int main(int argc, char **argv) {
   CUmodule mod; check(cuModuleLoad(&mod, module_path.c_str()), "cuModuleLoad");
   for (auto &b : buffers) {
     check(cuMemAlloc(&b.dev, b.bytes ? b.bytes : 1), "cuMemAlloc");
+    if (b.file == "-") continue;
     std::vector<char> host(b.bytes);
     std::ifstream f(b.file, std::ios::binary);
     if (!f.read(host.data(), b.bytes)) { printf("error: cannot read %zu bytes from %s\n", b.bytes, b.file.c_str()); return 2; }

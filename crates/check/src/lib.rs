@@ -160,6 +160,8 @@ pub struct LaunchInfo {
     pub kernel: FuncId,
     /// The kernel's name as reports show it (demangled).
     pub kernel_name: String,
+    /// The kernel's PTX name.
+    pub kernel_mangled: String,
     pub grid: [u32; 3],
     pub block: [u32; 3],
     pub dynamic_shared: u32,
@@ -219,7 +221,9 @@ pub fn shared_name(program: &Program, vars: &[SharedVar], offset: u64) -> String
 /// Kernel-wide counts of one launch sequence, comparable with Nsight Compute's metrics.
 #[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize)]
 pub struct KernelTotals {
+    /// The kernel's name as reports show it, and its PTX (mangled) name.
     pub kernel: String,
+    pub mangled: String,
     pub launches: u64,
     /// `l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum`.
     pub shared_load_wavefronts: u64,
@@ -352,6 +356,7 @@ impl Checker {
                 Some(k) => k.launches += 1,
                 None => out.push(KernelTotals {
                     kernel: info.kernel_name.clone(),
+                    mangled: info.kernel_mangled.clone(),
                     launches: 1,
                     ..KernelTotals::default()
                 }),

@@ -51,7 +51,7 @@
 //! reported once with its first witness and an occurrence count (one per racing lane
 //! access).
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use warpcheck_emu::{
     BarrierEvent, MemEvent, MemKind, Observer, ObserverFactory, RunOutcome, WarpSyncEvent,
@@ -179,9 +179,9 @@ impl RaceState {
         RaceState {
             intra_warp,
             races: Vec::new(),
-            index: HashMap::new(),
+            index: HashMap::default(),
             saturated: Vec::new(),
-            shared_vars: HashMap::new(),
+            shared_vars: HashMap::default(),
         }
     }
 
@@ -197,10 +197,10 @@ impl RaceState {
             block_dim: info.block,
             grid: info.grid,
             kernel: info.kernel_name.clone(),
-            global: WordShadow::default(),
+            global: Shadow::default(),
             witnesses: Vec::new(),
             found: Vec::new(),
-            found_index: HashMap::new(),
+            found_index: HashMap::default(),
             saturated: false,
             state: self,
         }
@@ -222,7 +222,7 @@ impl RaceState {
         // loops, vector halves) are one finding.
         type LineKey = (String, MemSpace, Option<Location>, AccessKind, Option<Location>, AccessKind);
         let mut groups: Vec<(usize, u64)> = Vec::new();
-        let mut by_lines: HashMap<LineKey, usize> = HashMap::new();
+        let mut by_lines: HashMap<LineKey, usize> = HashMap::default();
         for (i, r) in self.races.iter().enumerate() {
             let a = (cx.locate(r.first.site), r.first.kind);
             let b = (cx.locate(r.second.site), r.second.kind);
@@ -341,7 +341,6 @@ struct EventRecord {
 const MAX_EVENTS: usize = 1 << 26;
 /// Recent events remembered per warp for reuse (direct-mapped by instruction).
 const RECENT: usize = 8;
-const PAGE: u64 = 256;
 
 /// Happens-before clocks of one block.
 struct Clocks {
@@ -353,6 +352,12 @@ struct Clocks {
     lane_vc: Vec<Option<Box<[[u32; 32]; 32]>>>,
     /// Per warp, the snapshot index of its lanes' own clocks.
     lane_snapshot: Vec<u32>,
+    /// Per warp, the snapshot created by its last synchronisation of all its live lanes:
+    /// accesses of the warp recorded with an older snapshot are ordered before every
+    /// later access of the warp.
+    full_sync: Vec<u32>,
+    /// Per warp, its lanes that exist and have not exited.
+    live: Vec<u32>,
     /// Snapshots of lanes' own clocks (`[l] = lane_vc[l][l]`).
     snapshots: Vec<[u32; 32]>,
     /// Per barrier id: the join of the arrived warps' clocks, and who arrived.
@@ -381,6 +386,8 @@ impl Clocks {
                 Vec::new()
             },
             lane_snapshot: vec![0; warps],
+            full_sync: vec![0; warps],
+            live: vec![u32::MAX; warps],
             snapshots: vec![[1; 32]],
             pending: vec![Pending::default(); 16],
         }
@@ -435,6 +442,9 @@ impl Clocks {
             own[l] = m[l][l];
         }
         self.lane_snapshot[w] = self.snapshots.len() as u32;
+        if lanes & self.live[w] == self.live[w] {
+            self.full_sync[w] = self.lane_snapshot[w];
+        }
         self.snapshots.push(own);
     }
 
@@ -479,56 +489,118 @@ impl Clocks {
     }
 }
 
-/// Dense (shared) or paged (global) per-byte shadow of one block.
+/// A `Cell::write` value marking a word whose bytes have separate histories (kept in
+/// `Shadow::split`).
+const SPLIT: u32 = u32::MAX;
+const PAGE_WORDS: usize = 64;
+
+/// Shadow memory: one [`Cell`] per 4-byte word, or per byte for words that sub-word
+/// accesses split (different bytes of one word never race). Dense for shared memory,
+/// paged and lazily allocated for global memory.
 #[derive(Default)]
-struct BlockShadow {
+struct Shadow {
+    is_dense: bool,
     dense: Vec<Cell>,
     page_index: HashMap<u64, usize>,
-    pages: Vec<Box<[Cell; PAGE as usize]>>,
-    /// The last page looked up: (page number + 1, index), 0 = none.
-    last: (u64, usize),
+    pages: Vec<Box<[Cell; PAGE_WORDS]>>,
+    /// Recently used pages, direct-mapped by page number: (page number + 1, index).
+    recent: [(u64, u32); 16],
+    split: HashMap<u64, [Cell; 4]>,
 }
 
-impl BlockShadow {
-    /// The cells of `len` bytes from `address`, when they are contiguous in the shadow
-    /// (always for shared memory; for global memory unless the access crosses a page).
-    #[inline]
-    fn cells(&mut self, dense: bool, address: u64, len: u64) -> Option<&mut [Cell]> {
-        if dense {
-            let (i, end) = (address as usize, (address + len) as usize);
-            if end > self.dense.len() {
+impl Shadow {
+    fn dense() -> Shadow {
+        Shadow {
+            is_dense: true,
+            ..Shadow::default()
+        }
+    }
+
+    #[inline(always)]
+    fn word(&mut self, word: u64) -> &mut Cell {
+        if self.is_dense {
+            let i = word as usize;
+            if i >= self.dense.len() {
                 self.dense
-                    .resize(end.next_power_of_two().max(256), Cell::default());
+                    .resize((i + 1).next_power_of_two().max(64), Cell::default());
             }
-            return Some(&mut self.dense[i..end]);
+            return &mut self.dense[i];
         }
-        let (page, off) = (address / PAGE, address % PAGE);
-        if off + len > PAGE {
-            return None;
-        }
-        let index = if self.last.0 == page + 1 {
-            self.last.1
+        let page = word / PAGE_WORDS as u64;
+        let slot = page as usize % 16;
+        let index = if self.recent[slot].0 == page + 1 {
+            self.recent[slot].1 as usize
         } else {
             let next = self.pages.len();
             let i = *self.page_index.entry(page).or_insert(next);
             if i == next {
-                self.pages.push(Box::new([Cell::default(); PAGE as usize]));
+                self.pages.push(Box::new([Cell::default(); PAGE_WORDS]));
             }
-            self.last = (page + 1, i);
+            self.recent[slot] = (page + 1, i as u32);
             i
         };
-        Some(&mut self.pages[index][off as usize..(off + len) as usize])
+        &mut self.pages[index][word as usize % PAGE_WORDS]
     }
 
-    /// Every page with its number, in address order.
-    fn sorted_pages(&self) -> Vec<(u64, &[Cell; PAGE as usize])> {
-        let mut v: Vec<(u64, &[Cell; PAGE as usize])> = self
-            .page_index
-            .iter()
-            .map(|(&p, &i)| (p, &*self.pages[i]))
-            .collect();
-        v.sort_by_key(|(p, _)| *p);
-        v
+    /// Calls `f(address, len, cell)` for each unit (a word, or a byte of a split word)
+    /// of the `size` bytes from `address`.
+    #[inline(always)]
+    fn for_each_unit(&mut self, address: u64, size: u64, mut f: impl FnMut(u64, u64, &mut Cell)) {
+        if address % 4 == 0 && size % 4 == 0 {
+            for k in 0..size / 4 {
+                let wa = address / 4 + k;
+                let c = self.word(wa);
+                if c.write != SPLIT {
+                    f(wa * 4, 4, c);
+                } else if let Some(bytes) = self.split.get_mut(&wa) {
+                    for (b, c) in bytes.iter_mut().enumerate() {
+                        f(wa * 4 + b as u64, 1, c);
+                    }
+                }
+            }
+            return;
+        }
+        for a in address..address + size {
+            let wa = a / 4;
+            let c = self.word(wa);
+            if c.write != SPLIT {
+                let old = *c;
+                *c = Cell {
+                    write: SPLIT,
+                    read: 0,
+                };
+                self.split.insert(wa, [old; 4]);
+            }
+            if let Some(bytes) = self.split.get_mut(&wa) {
+                f(a, 1, &mut bytes[(a % 4) as usize]);
+            }
+        }
+    }
+
+    /// Every unit with a recorded access, in address order: (address, len, cell).
+    fn units(&self) -> Vec<(u64, u64, Cell)> {
+        let mut pages: Vec<(u64, usize)> = self.page_index.iter().map(|(&p, &i)| (p, i)).collect();
+        pages.sort_unstable();
+        let mut out = Vec::new();
+        let mut push_word = |wa: u64, c: Cell| {
+            if c.write == SPLIT {
+                if let Some(bytes) = self.split.get(&wa) {
+                    for (b, c) in bytes.iter().enumerate() {
+                        if *c != Cell::default() {
+                            out.push((wa * 4 + b as u64, 1, *c));
+                        }
+                    }
+                }
+            } else if c != Cell::default() {
+                out.push((wa * 4, 4, c));
+            }
+        };
+        for (p, i) in pages {
+            for (k, &c) in self.pages[i].iter().enumerate() {
+                push_word(p * PAGE_WORDS as u64 + k as u64, c);
+            }
+        }
+        out
     }
 }
 
@@ -545,21 +617,25 @@ struct Found {
 /// The race checker's observer for one block.
 pub struct RaceBlock {
     block: [u32; 3],
-    block_dim: [u32; 3],
     intra_warp: IntraWarp,
     clocks: Option<Clocks>,
     warps: u32,
     events: Vec<EventRecord>,
     /// Per warp, the last events of a few instructions (`RECENT` slots), for reuse.
     recent: Vec<u32>,
-    shared: BlockShadow,
-    global: BlockShadow,
+    /// Events of other warps that the current event is known to be ordered after (reset
+    /// at every event).
+    safe_events: [u32; 2],
+    safe_next: usize,
+    /// Boxed so that taking them out for an event moves a pointer.
+    shared: Option<Box<Shadow>>,
+    global: Option<Box<Shadow>>,
     found: Vec<Found>,
     found_index: HashMap<FoundKey, usize>,
     saturated: bool,
     /// The block's global accesses for the comparison between blocks: per byte, one
     /// write and one read.
-    summary: Vec<(u64, Option<Access>, Option<Access>)>,
+    summary: Vec<Summary>,
 }
 
 impl RaceBlock {
@@ -581,6 +657,9 @@ impl RaceBlock {
         match self.intra_warp {
             IntraWarp::LockStep => (r >> 5) != current,
             IntraWarp::Independent => {
+                if e.lane_snapshot < clocks.full_sync[w] {
+                    return true;
+                }
                 let lane_clock = clocks.snapshots[e.lane_snapshot as usize][k as usize];
                 lane_clock <= clocks.knows_lane(w, l, k as usize)
             }
@@ -622,65 +701,14 @@ impl RaceBlock {
         }
     }
 
-    /// Checks and records one lane's access of `size` bytes at `address`.
+    /// Checks the current access against a unit's recorded write and (for writes) read,
+    /// then records it.
     #[allow(clippy::too_many_arguments)]
-    fn access(
+    #[inline(always)]
+    fn visit(
         &mut self,
         space: MemSpace,
-        address: u64,
-        size: u32,
-        w: usize,
-        l: usize,
-        event: u32,
-        kind: AccessKind,
-    ) {
-        let dense = space == MemSpace::Shared;
-        let me = event << 5 | l as u32;
-        // Fast path: the bytes of one access usually share their history; check once.
-        let uniform = self
-            .shadow(dense)
-            .cells(dense, address, size as u64)
-            .and_then(|cells| cells.iter().all(|c| *c == cells[0]).then_some(cells[0]));
-        if let Some(cell) = uniform {
-            self.check_cell(space, cell, me, w, l, event, kind, address);
-            if let Some(cells) = self.shadow(dense).cells(dense, address, size as u64) {
-                for c in cells {
-                    if kind.is_write() {
-                        c.write = me;
-                    } else {
-                        c.read = me;
-                    }
-                }
-            }
-            return;
-        }
-        let mut previous: Option<Cell> = None;
-        for b in 0..size as u64 {
-            let a = address + b;
-            let Some(cell) = self.shadow(dense).cells(dense, a, 1).map(|c| c[0]) else {
-                continue;
-            };
-            if previous != Some(cell) {
-                previous = Some(cell);
-                self.check_cell(space, cell, me, w, l, event, kind, a);
-            }
-            if let Some(c) = self.shadow(dense).cells(dense, a, 1) {
-                if kind.is_write() {
-                    c[0].write = me;
-                } else {
-                    c[0].read = me;
-                }
-            }
-        }
-    }
-
-    /// Checks the current access against a byte's recorded write and (for writes) read.
-    #[allow(clippy::too_many_arguments)]
-    #[inline]
-    fn check_cell(
-        &mut self,
-        space: MemSpace,
-        cell: Cell,
+        cell: &mut Cell,
         me: u32,
         w: usize,
         l: usize,
@@ -688,16 +716,24 @@ impl RaceBlock {
         kind: AccessKind,
         address: u64,
     ) {
-        let raced = cell.write != 0
-            && cell.write != me
+        // Cheap filters first: nothing recorded, this very access, or kinds that cannot
+        // race (two reads, two strong accesses).
+        let may_race = |r: u32, this: &Self| {
+            r != 0
+                && r != me
+                && !this.safe_events.contains(&(r >> 5))
+                && this.events[(r >> 5) as usize - 1].kind.conflicts(kind)
+        };
+        let raced = may_race(cell.write, self)
             && self.check(space, cell.write, me, w, l, event, kind, address);
-        if kind.is_write() && cell.read != 0 && cell.read != me && !raced {
-            self.check(space, cell.read, me, w, l, event, kind, address);
+        if kind.is_write() {
+            if !raced && may_race(cell.read, self) {
+                self.check(space, cell.read, me, w, l, event, kind, address);
+            }
+            cell.write = me;
+        } else {
+            cell.read = me;
         }
-    }
-
-    fn shadow(&mut self, dense: bool) -> &mut BlockShadow {
-        if dense { &mut self.shared } else { &mut self.global }
     }
 
     /// Reports a race between the recorded access `prev` and the current one if they
@@ -715,8 +751,23 @@ impl RaceBlock {
         address: u64,
     ) -> bool {
         let (e, k) = self.decode(prev);
-        let same_thread = e.warp as usize == w && k as usize == l;
-        if same_thread || !e.kind.conflicts(kind) || self.ordered(prev, w, l, event) {
+        let other_warp = e.warp as usize != w;
+        let same_thread = !other_warp && k as usize == l;
+        if same_thread || !e.kind.conflicts(kind) {
+            return false;
+        }
+        if self.ordered(prev, w, l, event) {
+            let whole_warp = other_warp
+                || self
+                    .clocks
+                    .as_ref()
+                    .is_some_and(|c| e.lane_snapshot < c.full_sync[w]);
+            if whole_warp {
+                // Every lane of the current event is ordered after that event: remember it
+                // for the other lanes (clocks do not change within an event).
+                self.safe_events[self.safe_next] = prev >> 5;
+                self.safe_next ^= 1;
+            }
             return false;
         }
         self.report(space, prev, me, address);
@@ -724,33 +775,46 @@ impl RaceBlock {
     }
 
     fn summarise(&mut self) {
-        let mut summary = Vec::new();
-        for (p, cells) in self.global.sorted_pages() {
-            for (i, c) in cells.iter().enumerate() {
-                if c.write == 0 && c.read == 0 {
-                    continue;
-                }
-                let w = (c.write != 0).then(|| self.access_of(c.write));
-                let r = (c.read != 0).then(|| self.access_of(c.read));
-                summary.push((p * PAGE + i as u64, w, r));
-            }
-        }
-        self.summary = summary;
-        self.global = BlockShadow::default();
-        self.shared = BlockShadow::default();
+        let units = self.global.as_ref().map(|g| g.units()).unwrap_or_default();
+        self.summary = units
+            .into_iter()
+            .map(|(address, len, c)| Summary {
+                address,
+                len,
+                write: (c.write != 0).then(|| self.access_of(c.write)),
+                read: (c.read != 0).then(|| self.access_of(c.read)),
+            })
+            .collect();
+        self.global = None;
+        self.shared = None;
         self.events = Vec::new();
         self.recent = Vec::new();
     }
+}
+
+/// One unit of a block's global accesses, for the comparison between blocks.
+#[derive(Clone, Copy)]
+struct Summary {
+    address: u64,
+    len: u64,
+    write: Option<Access>,
+    read: Option<Access>,
 }
 
 impl Observer for RaceBlock {
     fn on_block_start(&mut self, _block: [u32; 3], threads: u32) {
         self.warps = threads.div_ceil(32);
         self.recent = vec![0; self.warps as usize * RECENT];
-        self.clocks = Some(Clocks::new(
+        let mut clocks = Clocks::new(
             self.warps as usize,
             self.intra_warp == IntraWarp::Independent,
-        ));
+        );
+        if threads % 32 != 0
+            && let Some(last) = clocks.live.last_mut()
+        {
+            *last = (1u32 << (threads % 32)) - 1;
+        }
+        self.clocks = Some(clocks);
     }
 
     fn on_memory(&mut self, e: &MemEvent<'_>) {
@@ -787,12 +851,22 @@ impl Observer for RaceBlock {
                 r
             }
         };
+        self.safe_events = [0; 2];
+        let shared = e.space == MemSpace::Shared;
+        let Some(mut shadow) = (if shared { self.shared.take() } else { self.global.take() })
+        else {
+            return;
+        };
+        let me_base = event << 5;
         let mut lanes = e.lanes;
         while lanes != 0 {
             let l = lanes.trailing_zeros() as usize;
             lanes &= lanes - 1;
-            self.access(e.space, e.addresses[l], e.size, w, l, event, kind);
+            shadow.for_each_unit(e.addresses[l], e.size as u64, |a, _, cell| {
+                self.visit(e.space, cell, me_base | l as u32, w, l, event, kind, a)
+            });
         }
+        *(if shared { &mut self.shared } else { &mut self.global }) = Some(shadow);
     }
 
     fn on_barrier_arrive(&mut self, e: &BarrierEvent) {
@@ -816,59 +890,16 @@ impl Observer for RaceBlock {
         }
     }
 
+    fn on_exit(&mut self, warp: u32, lanes: u32) {
+        if let Some(c) = &mut self.clocks
+            && let Some(live) = c.live.get_mut(warp as usize)
+        {
+            *live &= !lanes;
+        }
+    }
+
     fn on_block_end(&mut self, _block: [u32; 3]) {
         self.summarise();
-    }
-}
-
-/// Shadow of the launch's global memory for the comparison between blocks: per byte, the
-/// first write and the first read of earlier blocks (plain ones preferred over strong
-/// ones), as references into the launch's witness table. Kept per 4-byte word while the
-/// bytes of a word share their history.
-#[derive(Default)]
-struct WordShadow {
-    pages: HashMap<u64, ShadowPage>,
-}
-
-enum ShadowPage {
-    Words(Box<[Cell; (PAGE / 4) as usize]>),
-    Bytes(Box<[Cell; PAGE as usize]>),
-}
-
-impl WordShadow {
-    fn get(&self, address: u64) -> Cell {
-        match self.pages.get(&(address / PAGE)) {
-            None => Cell::default(),
-            Some(ShadowPage::Words(w)) => w[(address % PAGE / 4) as usize],
-            Some(ShadowPage::Bytes(b)) => b[(address % PAGE) as usize],
-        }
-    }
-
-    /// Sets the cells of `len` bytes from `address` (within one page) to `cell`.
-    fn set(&mut self, address: u64, len: u64, cell: Cell) {
-        let page = self
-            .pages
-            .entry(address / PAGE)
-            .or_insert_with(|| ShadowPage::Words(Box::new([Cell::default(); (PAGE / 4) as usize])));
-        let off = address % PAGE;
-        if let ShadowPage::Words(words) = page {
-            if off % 4 == 0 && len % 4 == 0 {
-                for c in &mut words[(off / 4) as usize..((off + len) / 4) as usize] {
-                    *c = cell;
-                }
-                return;
-            }
-            let mut bytes = Box::new([Cell::default(); PAGE as usize]);
-            for (i, b) in bytes.iter_mut().enumerate() {
-                *b = words[i / 4];
-            }
-            *page = ShadowPage::Bytes(bytes);
-        }
-        if let ShadowPage::Bytes(bytes) = page {
-            for c in &mut bytes[off as usize..(off + len) as usize] {
-                *c = cell;
-            }
-        }
     }
 }
 
@@ -881,7 +912,8 @@ struct Witness {
     kind: AccessKind,
 }
 
-const MAX_WITNESSES: usize = 1 << 22;
+/// Witness references must stay below [`SPLIT`].
+const MAX_WITNESSES: usize = (1 << 22) - 2;
 
 /// The race checker of one launch.
 pub struct RaceLaunch<'s> {
@@ -891,7 +923,10 @@ pub struct RaceLaunch<'s> {
     #[allow(dead_code)]
     grid: [u32; 3],
     kernel: String,
-    global: WordShadow,
+    /// The launch's global memory for the comparison between blocks: per unit, a write
+    /// and a read of earlier blocks (plain ones preferred over strong ones), as references
+    /// `witness << 10 | thread` into `witnesses`.
+    global: Shadow,
     witnesses: Vec<Witness>,
     found: Vec<Race>,
     found_index: HashMap<FoundKey, usize>,
@@ -911,16 +946,28 @@ fn found_key(space: MemSpace, a: &Access, b: &Access) -> FoundKey {
 }
 
 impl RaceLaunch<'_> {
-    fn witness_ref(&mut self, table: &mut HashMap<Witness, u32>, a: &Access) -> u32 {
+    fn witness_ref(
+        &mut self,
+        table: &mut HashMap<Witness, u32>,
+        last: &mut Option<(Witness, u32)>,
+        a: &Access,
+    ) -> u32 {
         let w = Witness {
             block: a.block,
             site: a.site,
             kind: a.kind,
         };
-        let index = *table.entry(w).or_insert_with(|| {
-            self.witnesses.push(w);
-            self.witnesses.len() as u32
-        });
+        let index = match *last {
+            Some((lw, i)) if lw == w => i,
+            _ => {
+                let i = *table.entry(w).or_insert_with(|| {
+                    self.witnesses.push(w);
+                    self.witnesses.len() as u32
+                });
+                *last = Some((w, i));
+                i
+            }
+        };
         index << 10 | a.thread
     }
 
@@ -955,80 +1002,57 @@ impl RaceLaunch<'_> {
     }
 
     /// Compares one block's global accesses with earlier blocks', then adds them.
-    fn merge_block(&mut self, summary: &[(u64, Option<Access>, Option<Access>)]) {
-        let mut table: HashMap<Witness, u32> = HashMap::new();
-        let mut i = 0;
-        while i < summary.len() {
-            // A run of bytes with the same accesses, within one page.
-            let (a0, w0, r0) = summary[i];
-            let mut j = i + 1;
-            while j < summary.len()
-                && summary[j].0 == a0 + (j - i) as u64
-                && summary[j].0 % PAGE != 0
-                && summary[j].1 == w0
-                && summary[j].2 == r0
-            {
-                j += 1;
-            }
-            let len = (j - i) as u64;
-            // Check against earlier blocks, byte by byte where the earlier shadow differs.
-            let mut last = None;
-            for b in 0..len {
-                let old = self.global.get(a0 + b);
-                if last == Some(old) {
-                    continue;
+    fn merge_block(&mut self, summary: &[Summary]) {
+        let mut table: HashMap<Witness, u32> = HashMap::default();
+        let (mut last_w, mut last_r) = (None, None);
+        let mut shadow = std::mem::take(&mut self.global);
+        for u in summary {
+            let full = self.witnesses.len() >= MAX_WITNESSES;
+            self.saturated |= full;
+            let w_ref = if full { None } else { u.write.map(|a| self.witness_ref(&mut table, &mut last_w, &a)) };
+            let r_ref = if full { None } else { u.read.map(|a| self.witness_ref(&mut table, &mut last_r, &a)) };
+            shadow.for_each_unit(u.address, u.len, |a, _, cell| {
+                // Fast path: only reads, before and now (inputs read by every block).
+                if u.write.is_none() && cell.write == 0 {
+                    match r_ref {
+                        Some(r) if cell.read == 0 => cell.read = r,
+                        Some(r) if u.read.is_some_and(|x| !x.kind.is_strong())
+                            && self.witness(cell.read).kind.is_strong() =>
+                        {
+                            cell.read = r
+                        }
+                        _ => {}
+                    }
+                    return;
                 }
-                last = Some(old);
-                let prior_w = (old.write != 0).then(|| self.witness(old.write));
-                let prior_r = (old.read != 0).then(|| self.witness(old.read));
-                let pairs = [(prior_w, w0), (prior_w, r0), (prior_r, w0)];
-                for (p, c) in pairs {
+                let prior_w = (cell.write != 0).then(|| self.witness(cell.write));
+                let prior_r = (cell.read != 0).then(|| self.witness(cell.read));
+                for (p, c) in [(prior_w, u.write), (prior_w, u.read), (prior_r, u.write)] {
                     if let (Some(p), Some(c)) = (p, c)
                         && p.kind.conflicts(c.kind)
                     {
-                        self.add_found(MemSpace::Global, Scope::InterBlock, p, c, a0 + b, 1);
+                        self.add_found(MemSpace::Global, Scope::InterBlock, p, c, a, 1);
                         break;
                     }
                 }
-            }
-            // Record this block's accesses, preferring plain ones over strong ones.
-            if self.witnesses.len() < MAX_WITNESSES {
-                let w_ref = w0.map(|a| self.witness_ref(&mut table, &a));
-                let r_ref = r0.map(|a| self.witness_ref(&mut table, &a));
-                let mut b = 0;
-                while b < len {
-                    let old = self.global.get(a0 + b);
-                    let mut run = 1;
-                    while b + run < len && self.global.get(a0 + b + run) == old {
-                        run += 1;
-                    }
-                    let keep = |old: u32, new: Option<u32>, this: &Self| -> u32 {
-                        match new {
-                            None => old,
-                            Some(n) if old == 0 => n,
-                            Some(n) => {
-                                if this.witness(old).kind.is_strong() && !this.witness(n).kind.is_strong() {
-                                    n
-                                } else {
-                                    old
-                                }
-                            }
+                // Keep the first access, unless a plain one replaces a strong one (plain
+                // accesses race with more).
+                let keep = |old: u32, new: Option<u32>, this: &Self| match new {
+                    None => old,
+                    Some(n) if old == 0 => n,
+                    Some(n) => {
+                        if this.witness(old).kind.is_strong() && !this.witness(n).kind.is_strong() {
+                            n
+                        } else {
+                            old
                         }
-                    };
-                    let cell = Cell {
-                        write: keep(old.write, w_ref, self),
-                        read: keep(old.read, r_ref, self),
-                    };
-                    if cell != old {
-                        self.global.set(a0 + b, run, cell);
                     }
-                    b += run;
-                }
-            } else {
-                self.saturated = true;
-            }
-            i = j;
+                };
+                cell.write = keep(cell.write, w_ref, self);
+                cell.read = keep(cell.read, r_ref, self);
+            });
         }
+        self.global = shadow;
     }
 
     pub fn finish(self, info: &LaunchInfo, outcome: &RunOutcome) {
@@ -1061,16 +1085,17 @@ impl ObserverFactory for RaceLaunch<'_> {
     fn create(&self, block: [u32; 3]) -> RaceBlock {
         RaceBlock {
             block,
-            block_dim: self.block_dim,
             intra_warp: self.intra_warp,
             clocks: None,
             warps: self.warps,
             events: Vec::new(),
             recent: Vec::new(),
-            shared: BlockShadow::default(),
-            global: BlockShadow::default(),
+            safe_events: [0; 2],
+            safe_next: 0,
+            shared: Some(Box::new(Shadow::dense())),
+            global: Some(Box::new(Shadow::default())),
             found: Vec::new(),
-            found_index: HashMap::new(),
+            found_index: HashMap::default(),
             saturated: false,
             summary: Vec::new(),
         }

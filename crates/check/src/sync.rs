@@ -14,7 +14,9 @@
 //!
 //! * `barrier-divergence` (error), for one *generation* of a barrier (from the block's
 //!   start or the previous release of any barrier to the release of this one):
-//!   - threads arrived at different instructions with the same barrier id, or
+//!   - threads arrived at different instructions with the same barrier id and no thread
+//!     count (named barriers with a count, and `bar.arrive`, are producer/consumer
+//!     hand-offs meant to be reached from different places), or
 //!   - a thread that did not arrive ran *past* the barrier: it executed a memory access
 //!     or synchronisation of the same function at an instruction after the barrier's
 //!     (in PTX order) during the generation, and then exited. For a barrier without a
@@ -405,7 +407,10 @@ impl SyncBlock {
         }
         let still_waiting_elsewhere = unreleased
             && missing.is_some_and(|(_, site)| site.is_none());
-        if g.sites.len() > 1 || ran_past || still_waiting_elsewhere {
+        // Named barriers with a thread count (and `bar.arrive`, which always has one) are
+        // meant to be reached from different places: producers arrive, consumers wait.
+        let split_sites = g.sites.len() > 1 && g.count.is_none();
+        if split_sites || ran_past || still_waiting_elsewhere {
             self.divergences.push(Divergence {
                 sites: g.sites,
                 id: g.id,

@@ -9,7 +9,8 @@ use crate::output::CliError;
 use std::collections::HashMap;
 use warpcheck_emu::args::{ElemType, Limits, parse_arg};
 use warpcheck_emu::{
-    DeviceAddr, Fault, FaultKind, GlobalMemory, LaunchConfig, RunOutcome, Scheduling,
+    BlockProgress, DeviceAddr, Fault, FaultKind, GlobalMemory, LaunchConfig, RunOutcome,
+    Scheduling,
 };
 use warpcheck_check::Checker;
 use warpcheck_front::KernelSignature;
@@ -46,6 +47,8 @@ pub struct Session<'a> {
     pub signatures: &'a [KernelSignature],
     pub memory: GlobalMemory,
     pub buffers: Vec<NamedBuffer>,
+    /// Counts the blocks each launch finishes (for a progress bar); `None` by default.
+    pub progress: Option<BlockProgress>,
     by_name: HashMap<String, usize>,
 }
 
@@ -56,6 +59,7 @@ impl<'a> Session<'a> {
             signatures,
             memory: GlobalMemory::new(),
             buffers: Vec::new(),
+            progress: None,
             by_name: HashMap::new(),
         }
     }
@@ -94,6 +98,9 @@ impl<'a> Session<'a> {
             self.memory
                 .write(address, &b.value.bytes)
                 .map_err(|e| CliError::msg(format!("cannot initialise `{}`: {e}", b.name)))?;
+            // The emulator's memory holds the contents now: free the host copy, so that a
+            // launch does not keep every buffer twice (peak memory, issue 3).
+            b.value.bytes = Vec::new();
             b.address = address;
             self.by_name.insert(b.name.clone(), self.buffers.len());
             self.buffers.push(NamedBuffer {
@@ -108,6 +115,7 @@ impl<'a> Session<'a> {
         config.dynamic_shared = l.shared;
         config.threads = opts.threads;
         config.budget = opts.budget;
+        config.progress = self.progress.clone();
         if opts.independent_scheduling {
             config.scheduling = Scheduling::Independent { seed: l.seed };
         }
@@ -133,6 +141,7 @@ impl<'a> Session<'a> {
                 let info = warpcheck_check::LaunchInfo {
                     kernel,
                     kernel_name: f.display_name().to_string(),
+                    kernel_mangled: f.name.clone(),
                     grid: l.grid.0,
                     block: l.block.0,
                     dynamic_shared: l.shared,

@@ -246,6 +246,9 @@ pub fn run_observed<F: ObserverFactory>(
             let b = index(i);
             let mut obs = factory.create(b);
             let result = run_block(&cx, b, &mut state.0, &mut state.1, &mut obs);
+            if let Some(progress) = &config.progress {
+                progress.block_finished();
+            }
             (b, result, obs)
         };
         let results: Vec<([u32; 3], BlockResult, F::Observer)> = match &pool {

@@ -189,7 +189,44 @@ pub struct LaunchConfig {
     /// Host threads running blocks in parallel; 0 means one per available core.
     pub threads: usize,
     pub scheduling: Scheduling,
+    /// When set, the run adds 1 to this counter as each block finishes, so that another
+    /// thread can show progress. `None` (the default) costs nothing.
+    pub progress: Option<BlockProgress>,
 }
+
+/// A counter of finished blocks, shared between a running launch and an observer thread
+/// (e.g. a progress bar). Clones share the counter; two are equal when they are the same
+/// counter.
+#[derive(Clone, Debug, Default)]
+pub struct BlockProgress(std::sync::Arc<std::sync::atomic::AtomicU64>);
+
+impl BlockProgress {
+    pub fn new() -> BlockProgress {
+        BlockProgress::default()
+    }
+
+    /// Blocks finished so far (by every host thread).
+    pub fn blocks_done(&self) -> u64 {
+        self.0.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
+    /// Sets the counter back to 0 (before the next launch).
+    pub fn reset(&self) {
+        self.0.store(0, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    pub(crate) fn block_finished(&self) {
+        self.0.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    }
+}
+
+impl PartialEq for BlockProgress {
+    fn eq(&self, other: &BlockProgress) -> bool {
+        std::sync::Arc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl Eq for BlockProgress {}
 
 impl LaunchConfig {
     pub fn new(grid: [u32; 3], block: [u32; 3]) -> LaunchConfig {
@@ -200,6 +237,7 @@ impl LaunchConfig {
             budget: DEFAULT_BUDGET,
             threads: 0,
             scheduling: Scheduling::LockStep,
+            progress: None,
         }
     }
 }

@@ -178,6 +178,7 @@ impl Session {
         let info = LaunchInfo {
             kernel: k,
             kernel_name: self.compiled.program.function(k).display_name().to_string(),
+            kernel_mangled: self.compiled.program.function(k).name.clone(),
             grid,
             block,
             dynamic_shared,

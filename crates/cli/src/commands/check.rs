@@ -10,7 +10,7 @@ use std::fmt::Write as _;
 use std::io::IsTerminal;
 
 use crate::Outcome;
-use crate::commands::launch_args::{LaunchArgs, header_launches};
+use crate::commands::launch_args::{LaunchArgs, select_launches};
 use crate::commands::lint::Format;
 use crate::exec::{EmuOptions, Session, fault_finding, site_location};
 use crate::input::{self, CompileArgs};
@@ -30,6 +30,11 @@ pub struct Args {
     /// buffers by name) instead of one given on the command line.
     #[arg(long, conflicts_with_all = ["kernel", "args"])]
     pub from_header: bool,
+    /// Run the `// warpcheck-launch:` lines of another file, e.g. the `.cu` that FILE's
+    /// PTX was compiled from. Parameters are named as in that file: when FILE is PTX
+    /// (whose parameters have no names), that file is compiled for its kernel signatures.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["kernel", "args", "from_header"])]
+    pub launches: Option<std::path::PathBuf>,
     /// The checkers: `all` or a comma-separated list of race, sync, mem, init, bank,
     /// coalesce.
     #[arg(long, default_value = "all", value_parser = Tools::parse)]
@@ -84,24 +89,25 @@ fn fault_tool(kind: &FaultKind) -> fn(&Tools) -> bool {
 
 pub fn run(args: Args) -> Result<Outcome, CliError> {
     let compiled = input::compile(&args.compile)?;
-    let signatures = compiled.signatures.clone();
+    let mut signatures = compiled.signatures.clone();
     let loaded = input::load_compiled(&args.compile, compiled)?;
     let program = input::lower(&loaded)?;
-    let launches = if args.from_header {
-        let source = std::fs::read_to_string(&args.compile.file).map_err(|e| {
-            CliError::msg(format!("cannot read {}: {e}", args.compile.file.display()))
-        })?;
-        let l = header_launches(&source)?;
-        if l.is_empty() {
-            return Err(CliError::msg(format!(
-                "{} has no `// warpcheck-launch:` lines",
-                args.compile.file.display()
-            )));
-        }
-        l
-    } else {
-        vec![args.launch.clone()]
-    };
+    let launches = select_launches(
+        &args.compile.file,
+        args.from_header,
+        args.launches.as_deref(),
+        &args.launch,
+    )?;
+    if let Some(source) = &args.launches
+        && args.compile.file.extension().is_some_and(|e| e == "ptx")
+        && source.extension().is_some_and(|e| e != "ptx")
+    {
+        // PTX input: name the parameters as the source the launch lines come from.
+        let mut from = args.compile.clone();
+        from.file = source.clone();
+        from.compiler = crate::input::CompilerArg::Clang;
+        signatures = input::compile(&from)?.signatures;
+    }
     let opts = EmuOptions {
         threads: args.threads,
         budget: args.budget,
@@ -116,11 +122,16 @@ pub fn run(args: Args) -> Result<Outcome, CliError> {
         },
     });
     let mut session = Session::new(&program, &signatures);
+    if std::io::stderr().is_terminal() {
+        session.progress = Some(warpcheck_emu::BlockProgress::new());
+    }
     let mut findings: Vec<Finding> = Vec::new();
     let mut described = String::new();
     let mut stats = Vec::new();
     for l in &launches {
-        let report = session.launch(l, opts, Some(&mut checker))?;
+        let report = crate::commands::run::with_progress_bar(&mut session, l.grid.count(), |s| {
+            s.launch(l, opts, Some(&mut checker))
+        })?;
         let _ = writeln!(
             described,
             "kernel {}  grid {}  block {}  shared {}",

@@ -128,3 +128,28 @@ mod tests {
         assert!(header_launches("// warpcheck-launch: --bogus\n").is_err());
     }
 }
+
+/// The launches a `run` or `check` command performs: the kernel file's (or `launches`
+/// file's) `// warpcheck-launch:` header lines, or the one launch of the command line.
+pub fn select_launches(
+    file: &std::path::Path,
+    from_header: bool,
+    launches: Option<&std::path::Path>,
+    command_line: &LaunchArgs,
+) -> Result<Vec<LaunchArgs>, CliError> {
+    let header = match (launches, from_header) {
+        (Some(path), _) => path,
+        (None, true) => file,
+        (None, false) => return Ok(vec![command_line.clone()]),
+    };
+    let source = std::fs::read_to_string(header)
+        .map_err(|e| CliError::msg(format!("cannot read {}: {e}", header.display())))?;
+    let l = header_launches(&source)?;
+    if l.is_empty() {
+        return Err(CliError::msg(format!(
+            "{} has no `// warpcheck-launch:` lines",
+            header.display()
+        )));
+    }
+    Ok(l)
+}

@@ -2,12 +2,15 @@
 //! or save its buffers.
 
 use crate::Outcome;
-use crate::commands::launch_args::{LaunchArgs, header_launches};
+use crate::commands::launch_args::{LaunchArgs, select_launches};
 use crate::exec::{EmuOptions, NamedBuffer, Session, fault_finding};
 use crate::input::{self, CompileArgs};
 use crate::output::{self, CliError};
 use std::fmt::Write as _;
 use std::io::IsTerminal;
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+use warpcheck_emu::BlockProgress;
 use warpcheck_emu::args::{ElemType, Limits, npy};
 use warpcheck_report::{Sources, text};
 
@@ -43,21 +46,7 @@ pub fn run(args: Args) -> Result<Outcome, CliError> {
     let signatures = compiled.signatures.clone();
     let loaded = input::load_compiled(&args.compile, compiled)?;
     let program = input::lower(&loaded)?;
-    let launches = if args.from_header {
-        let source = std::fs::read_to_string(&args.compile.file).map_err(|e| {
-            CliError::msg(format!("cannot read {}: {e}", args.compile.file.display()))
-        })?;
-        let l = header_launches(&source)?;
-        if l.is_empty() {
-            return Err(CliError::msg(format!(
-                "{} has no `// warpcheck-launch:` lines",
-                args.compile.file.display()
-            )));
-        }
-        l
-    } else {
-        vec![args.launch.clone()]
-    };
+    let launches = select_launches(&args.compile.file, args.from_header, None, &args.launch)?;
     let opts = EmuOptions {
         threads: args.threads,
         budget: args.budget,
@@ -65,10 +54,14 @@ pub fn run(args: Args) -> Result<Outcome, CliError> {
         limits: Limits::default(),
     };
     let mut session = Session::new(&program, &signatures);
+    if std::io::stderr().is_terminal() {
+        session.progress = Some(BlockProgress::new());
+    }
     let mut out = String::new();
     let mut findings = Vec::new();
     for l in &launches {
-        let report = session.launch(l, opts, None)?;
+        let report =
+            with_progress_bar(&mut session, l.grid.count(), |s| s.launch(l, opts, None))?;
         let _ = writeln!(
             out,
             "kernel {}  grid {}  block {}  shared {}",
@@ -109,6 +102,72 @@ pub fn run(args: Args) -> Result<Outcome, CliError> {
         text::render(&findings, &mut sources, std::io::stderr().is_terminal())
     );
     Ok(Outcome::Findings)
+}
+
+/// Runs `launch`, showing a bar of finished blocks on stderr if the session counts blocks
+/// (only when stderr is a terminal) and the launch looks like it will take more than about
+/// two seconds: after half a second, the time so far scaled by blocks total / blocks done
+/// estimates the duration. Short launches never draw anything.
+pub(crate) fn with_progress_bar<T>(
+    session: &mut Session,
+    total_blocks: u64,
+    launch: impl FnOnce(&mut Session) -> T,
+) -> T {
+    let Some(progress) = session.progress.clone() else {
+        return launch(session);
+    };
+    progress.reset();
+    let (finished, wait) = mpsc::channel::<()>();
+    std::thread::scope(|scope| {
+        scope.spawn(move || watch_progress(&progress, total_blocks, &wait));
+        let result = launch(session);
+        drop(finished);
+        result
+    })
+}
+
+/// The progress bar's thread: polls the counter ten times a second until `finished` is
+/// dropped.
+fn watch_progress(progress: &BlockProgress, total_blocks: u64, finished: &mpsc::Receiver<()>) {
+    const SHOW_AFTER: Duration = Duration::from_millis(500);
+    const LONG_RUN_SECONDS: f64 = 2.0;
+    let start = Instant::now();
+    let mut bar: Option<indicatif::ProgressBar> = None;
+    while let Err(mpsc::RecvTimeoutError::Timeout) =
+        finished.recv_timeout(Duration::from_millis(100))
+    {
+        let done = progress.blocks_done();
+        let elapsed = start.elapsed();
+        match &bar {
+            Some(b) => b.set_position(done),
+            None if elapsed >= SHOW_AFTER => {
+                let seconds = elapsed.as_secs_f64();
+                let expected = if done == 0 {
+                    f64::INFINITY
+                } else {
+                    seconds * total_blocks as f64 / done as f64
+                };
+                if expected > LONG_RUN_SECONDS {
+                    let b = indicatif::ProgressBar::with_draw_target(
+                        Some(total_blocks),
+                        indicatif::ProgressDrawTarget::stderr(),
+                    )
+                    .with_elapsed(elapsed);
+                    if let Ok(style) = indicatif::ProgressStyle::with_template(
+                        "  blocks {pos}/{len} [{bar:30}] {elapsed_precise}, about {eta} left",
+                    ) {
+                        b.set_style(style.progress_chars("=> "));
+                    }
+                    b.set_position(done);
+                    bar = Some(b);
+                }
+            }
+            None => {}
+        }
+    }
+    if let Some(b) = bar {
+        b.finish_and_clear();
+    }
 }
 
 fn dump_buffers(session: &Session, dumps: &[String]) -> Result<String, CliError> {
