@@ -13,7 +13,9 @@
 //!    phase needs as many wavefronts as the busiest bank has distinct words (its
 //!    *degree*).
 //! 3. The instruction's wavefronts are the sum over phases; its bank conflicts are
-//!    wavefronts − phases. These are `l1tex__data_pipe_lsu_wavefronts_mem_shared_op_{ld,st}`
+//!    wavefronts − phases. Exception, measured: the two quarter-warp phases of a
+//!    half-warp of a 16-byte access share one wavefront when together they put at most one
+//!    word in each bank (a `float4` broadcast costs 2 wavefronts, not 4). These are `l1tex__data_pipe_lsu_wavefronts_mem_shared_op_{ld,st}`
 //!    and `l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_{ld,st}` (checked on an H200:
 //!    the 32×32 transpose tile gives 512 requests × 31 extra wavefronts = 15872).
 //!
@@ -50,6 +52,9 @@ pub struct AccessCost {
     pub phases: u32,
     /// Wavefronts: the sum over phases of the busiest bank's distinct words.
     pub wavefronts: u32,
+    /// The wavefronts without bank conflicts: one per phase (a pair of quarter-warp
+    /// phases that share a wavefront counts once).
+    pub ideal: u32,
     /// The largest number of distinct words one bank serves in one phase.
     pub degree: u32,
     /// For the phase with the largest degree: the distinct words each bank serves (left
@@ -59,7 +64,7 @@ pub struct AccessCost {
 
 impl AccessCost {
     pub fn conflicts(&self) -> u32 {
-        self.wavefronts - self.phases
+        self.wavefronts - self.ideal
     }
 }
 
@@ -100,6 +105,7 @@ pub fn access_cost(addresses: &[u64; 32], lanes: u32, size: u32) -> AccessCost {
             return AccessCost {
                 phases: 1,
                 wavefronts: 1,
+                ideal: 1,
                 degree: 1,
                 histogram: [0; BANKS],
             };
@@ -145,30 +151,70 @@ pub(crate) fn union_cost(g: &Siblings) -> AccessCost {
     })
 }
 
+/// The busiest bank's distinct words among `words` (sorted in place when needed), and the
+/// distinct words per bank when some bank serves two.
+fn phase_degree(words: &mut [u64]) -> (u32, [u8; BANKS]) {
+    let mut counts = [0u8; BANKS];
+    if words.is_empty() {
+        return (0, counts);
+    }
+    // Fast path: every bank serves one word (distinct banks, or broadcasts).
+    let mut busy = 0u32;
+    let mut word_of = [0u64; BANKS];
+    let mut conflict = false;
+    for &w in words.iter() {
+        let b = (w % BANKS as u64) as usize;
+        if busy & (1 << b) == 0 {
+            busy |= 1 << b;
+            word_of[b] = w;
+        } else if word_of[b] != w {
+            conflict = true;
+            break;
+        }
+    }
+    if !conflict {
+        return (1, counts);
+    }
+    words.sort_unstable();
+    let mut previous = None;
+    for &w in words.iter() {
+        if previous != Some(w) {
+            counts[(w % BANKS as u64) as usize] += 1;
+            previous = Some(w);
+        }
+    }
+    (u32::from(counts.iter().copied().max().unwrap_or(0)), counts)
+}
+
 /// Phases of `per_phase` lanes; `lane_words(lane, add)` calls `add` with each 4-byte word
-/// the lane touches.
+/// the lane touches. For 16-byte accesses (quarter-warp phases) the two quarters of a
+/// half-warp share one wavefront when together they put at most one word in each bank:
+/// Nsight Compute counts 2 wavefronts, not 4, for a `ld.shared.v4` that every lane reads
+/// from the same address (`nbody_float4.cu` on an H200).
 fn cost_of(lanes: u32, per_phase: u32, lane_words: impl Fn(usize, &mut dyn FnMut(u64))) -> AccessCost {
     let mut cost = AccessCost {
         phases: 0,
         wavefronts: 0,
+        ideal: 0,
         degree: 0,
         histogram: [0; BANKS],
     };
     // At most 128 bytes per phase for aligned accesses; room for stragglers.
-    let mut words = [0u64; 256];
-    let mut first = 0;
-    while first < 32 {
+    let mut words = [0u64; 512];
+    let mut n = 0;
+    // Per phase: its words' range in `words` and its degree.
+    let mut phase_words = [(0usize, 0usize); 32];
+    let mut phase_degrees = [0u32; 32];
+    let phases = (32 / per_phase) as usize;
+    for p in 0..phases {
+        let first = p as u32 * per_phase;
         let phase_mask = if per_phase == 32 {
             u32::MAX
         } else {
             ((1u32 << per_phase) - 1) << first
         };
-        first += per_phase;
+        let start = n;
         let mut active = lanes & phase_mask;
-        if active == 0 {
-            continue;
-        }
-        let mut n = 0;
         while active != 0 {
             let lane = active.trailing_zeros() as usize;
             active &= active - 1;
@@ -179,42 +225,35 @@ fn cost_of(lanes: u32, per_phase: u32, lane_words: impl Fn(usize, &mut dyn FnMut
                 }
             });
         }
-        let words = &mut words[..n];
-        // Fast path: every bank serves one word (distinct banks, or broadcasts).
-        let mut busy = 0u32;
-        let mut word_of = [0u64; BANKS];
-        let mut conflict = false;
-        for &w in words.iter() {
-            let b = (w % BANKS as u64) as usize;
-            if busy & (1 << b) == 0 {
-                busy |= 1 << b;
-                word_of[b] = w;
-            } else if word_of[b] != w {
-                conflict = true;
-                break;
-            }
+        phase_words[p] = (start, n);
+        if n == start {
+            continue;
         }
-        let mut counts = [0u8; BANKS];
-        if conflict {
-            words.sort_unstable();
-            let mut previous = None;
-            for &w in words.iter() {
-                if previous != Some(w) {
-                    counts[(w % BANKS as u64) as usize] += 1;
-                    previous = Some(w);
-                }
-            }
-        } else {
-            for (b, c) in counts.iter_mut().enumerate() {
-                *c = ((busy >> b) & 1) as u8;
-            }
-        }
-        let degree = u32::from(counts.iter().copied().max().unwrap_or(0));
+        let (degree, counts) = phase_degree(&mut words[start..n]);
+        phase_degrees[p] = degree;
         cost.phases += 1;
         cost.wavefronts += degree;
+        cost.ideal += 1;
         if degree > cost.degree {
             cost.degree = degree;
             cost.histogram = counts;
+        }
+    }
+    if per_phase == 8 {
+        for half in 0..2 {
+            let (a, b) = (2 * half, 2 * half + 1);
+            if phase_degrees[a] != 1 || phase_degrees[b] != 1 {
+                continue;
+            }
+            let (from, _) = phase_words[a];
+            let (_, to) = phase_words[b];
+            let mut both = [0u64; 256];
+            let len = (to - from).min(both.len());
+            both[..len].copy_from_slice(&words[from..from + len]);
+            if phase_degree(&mut both[..len]).0 == 1 {
+                cost.wavefronts -= 1;
+                cost.ideal -= 1;
+            }
         }
     }
     cost
