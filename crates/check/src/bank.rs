@@ -39,7 +39,7 @@ use warpcheck_emu::{MemEvent, MemKind, Observer, ObserverFactory, RunOutcome};
 use warpcheck_ir::modifiers::MemSpace;
 use warpcheck_report::{Finding, Location, Severity};
 
-use crate::coalesce::{SiteTable, Siblings};
+use crate::coalesce::{Siblings, SiteTable};
 use crate::{KernelTotals, LaunchInfo, ReportCx, Site};
 
 /// Number of shared-memory banks and lanes of a warp.
@@ -191,7 +191,11 @@ fn phase_degree(words: &mut [u64]) -> (u32, [u8; BANKS]) {
 /// half-warp share one wavefront when together they put at most one word in each bank:
 /// Nsight Compute counts 2 wavefronts, not 4, for a `ld.shared.v4` that every lane reads
 /// from the same address (`nbody_float4.cu` on an H200).
-fn cost_of(lanes: u32, per_phase: u32, lane_words: impl Fn(usize, &mut dyn FnMut(u64))) -> AccessCost {
+fn cost_of(
+    lanes: u32,
+    per_phase: u32,
+    lane_words: impl Fn(usize, &mut dyn FnMut(u64)),
+) -> AccessCost {
     let mut cost = AccessCost {
         phases: 0,
         wavefronts: 0,
@@ -299,7 +303,12 @@ impl SiteStats {
         }
     }
 
-    fn clear(&mut self, degree: u32, histogram: &[u8; BANKS], partners: impl Iterator<Item = Site>) {
+    fn clear(
+        &mut self,
+        degree: u32,
+        histogram: &[u8; BANKS],
+        partners: impl Iterator<Item = Site>,
+    ) {
         self.cleared_executions += 1;
         if degree > self.cleared_degree {
             self.cleared_degree = degree;
@@ -409,7 +418,9 @@ impl BankState {
     /// One `bank-conflict` warning per kernel and source line whose worst degree is at
     /// least 2 (several instructions on one line are merged; the worst one names it).
     pub fn findings(&self, cx: &ReportCx) -> Vec<Finding> {
-        let mut lines: Vec<(u32, Option<Location>, Vec<(Site, SiteStats)>)> = Vec::new();
+        // (kernel, line, the instructions on it)
+        type Line = (u32, Option<Location>, Vec<(Site, SiteStats)>);
+        let mut lines: Vec<Line> = Vec::new();
         let mut sites: Vec<(&(u32, Site), SiteStats)> = self
             .sites
             .iter()
@@ -654,7 +665,8 @@ impl Observer for BankBlock {
             self.groups.resize_with(w + 1, || None);
             self.histograms.resize_with(2 * (w + 1), Vec::new);
         }
-        let groups = self.groups[w].get_or_insert_with(|| Box::new([Siblings::new(), Siblings::new()]));
+        let groups =
+            self.groups[w].get_or_insert_with(|| Box::new([Siblings::new(), Siblings::new()]));
         let g = &mut groups[is_store as usize];
         let hist = &mut self.histograms[2 * w + is_store as usize];
         let member = (i, cost.degree, 0);
@@ -701,11 +713,7 @@ impl ObserverFactory for BankLaunch<'_> {
                     totals.load_wavefronts += stats.wavefronts;
                     totals.load_conflicts += stats.conflicts;
                 }
-                self.state
-                    .sites
-                    .entry((k, site))
-                    .or_default()
-                    .merge(&stats);
+                self.state.sites.entry((k, site)).or_default().merge(&stats);
             }
         }
     }

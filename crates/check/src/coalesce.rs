@@ -247,7 +247,11 @@ impl Siblings {
     pub fn add(&mut self, e: &MemEvent<'_>) {
         self.last_inst = e.inst.as_u32();
         let size = e.size.clamp(1, 16);
-        let mask = if size == 16 { u16::MAX } else { (1u16 << size) - 1 };
+        let mask = if size == 16 {
+            u16::MAX
+        } else {
+            (1u16 << size) - 1
+        };
         let mut m = e.lanes;
         while m != 0 {
             let l = m.trailing_zeros() as usize;
@@ -391,7 +395,13 @@ impl SiteStats {
         }
     }
 
-    fn clear(&mut self, sectors: u32, ideal: u32, lanes: u32, partners: impl Iterator<Item = Site>) {
+    fn clear(
+        &mut self,
+        sectors: u32,
+        ideal: u32,
+        lanes: u32,
+        partners: impl Iterator<Item = Site>,
+    ) {
         self.cleared_requests += 1;
         if sectors > self.cleared_worst.0 {
             self.cleared_worst = (sectors, ideal, lanes.count_ones());
@@ -677,7 +687,9 @@ impl CoalesceBlock {
                     .filter(|(j, m)| *j != k && m.0 != i)
                     .map(|(_, m)| sites[m.0].0)
                     .collect();
-                sites[i].1.clear(sectors, ideal, g.lanes, partners.into_iter());
+                sites[i]
+                    .1
+                    .clear(sectors, ideal, g.lanes, partners.into_iter());
             }
         }
         g.members.clear();
@@ -704,7 +716,8 @@ impl Observer for CoalesceBlock {
         if self.groups.len() <= w {
             self.groups.resize_with(w + 1, || None);
         }
-        let groups = self.groups[w].get_or_insert_with(|| Box::new([Siblings::new(), Siblings::new()]));
+        let groups =
+            self.groups[w].get_or_insert_with(|| Box::new([Siblings::new(), Siblings::new()]));
         let g = &mut groups[is_store as usize];
         let member = (i, shape.sectors, shape.ideal_sectors());
         if g.joins(e) {
@@ -716,7 +729,9 @@ impl Observer for CoalesceBlock {
         if g.start(e) {
             g.members.push(member);
         } else {
-            self.sites.entries[i].1.flag(shape.sectors, shape.ideal_sectors(), e.lanes);
+            self.sites.entries[i]
+                .1
+                .flag(shape.sectors, shape.ideal_sectors(), e.lanes);
         }
     }
 
@@ -746,11 +761,7 @@ impl ObserverFactory for CoalesceLaunch<'_> {
                     totals.load_requests += stats.requests;
                     totals.load_sectors += stats.sectors;
                 }
-                self.state
-                    .sites
-                    .entry((k, site))
-                    .or_default()
-                    .merge(&stats);
+                self.state.sites.entry((k, site)).or_default().merge(&stats);
             }
         }
     }

@@ -35,7 +35,9 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use warpcheck_emu::{GlobalMemory, MemEvent, MemKind, Observer, ObserverFactory, RunOutcome, SharedVar};
+use warpcheck_emu::{
+    GlobalMemory, MemEvent, MemKind, Observer, ObserverFactory, RunOutcome, SharedVar,
+};
 use warpcheck_ir::modifiers::MemSpace;
 use warpcheck_report::{Finding, Severity};
 
@@ -56,7 +58,11 @@ fn word_mask(start: u64, len: u64) -> Option<(usize, u64)> {
     if len == 0 || bit + len > 64 {
         return None;
     }
-    let mask = if len == 64 { u64::MAX } else { ((1u64 << len) - 1) << bit };
+    let mask = if len == 64 {
+        u64::MAX
+    } else {
+        ((1u64 << len) - 1) << bit
+    };
     Some(((start / 64) as usize, mask))
 }
 
@@ -299,10 +305,15 @@ impl InitState {
             let what = match &r.place {
                 ReadPlace::Global { buffer, offset } => match buffer {
                     Some(b) => format!("global buffer `{b}` + {offset} bytes"),
-                    None => format!("global memory at offset {offset} of an uninitialised allocation"),
+                    None => {
+                        format!("global memory at offset {offset} of an uninitialised allocation")
+                    }
                 },
                 ReadPlace::Shared { offset } => {
-                    format!("shared {}", shared_name(cx.program, &self.shared_vars[k], *offset))
+                    format!(
+                        "shared {}",
+                        shared_name(cx.program, &self.shared_vars[k], *offset)
+                    )
                 }
                 ReadPlace::Local { offset } => format!("local memory at offset {offset}"),
             };
@@ -495,7 +506,9 @@ impl InitBlock {
         for p in &mut self.pending_shared {
             if p.thread != thread
                 && !(p.atomic && atomic)
-                && p.offset < offset + len && offset < p.offset + u64::from(p.size) {
+                && p.offset < offset + len
+                && offset < p.offset + u64::from(p.size)
+            {
                 p.racy = true;
             }
         }
@@ -530,10 +543,7 @@ impl InitBlock {
             let t = &start.allocs[ai];
             let offset = a - t.base;
             let len = size.min(t.size - offset);
-            if reads
-                && !all_set(&t.written, offset, len)
-                && !self.own.all_written(a, len)
-            {
+            if reads && !all_set(&t.written, offset, len) && !self.own.all_written(a, len) {
                 let thread = e.warp * 32 + l as u32;
                 if self.deferred.len() < MAX_DEFERRED {
                     self.deferred.push(Deferred {
@@ -779,7 +789,7 @@ impl ObserverFactory for InitLaunch<'_> {
                         *w = vec![0; t.size.div_ceil(64) as usize];
                     }
                     let o = address - t.base;
-                    if o % 64 == 0 {
+                    if o.is_multiple_of(64) {
                         w[(o / 64) as usize] |= word;
                     } else {
                         let mut m = word;
