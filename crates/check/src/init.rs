@@ -39,7 +39,7 @@ use warpcheck_emu::{
     GlobalMemory, MemEvent, MemKind, Observer, ObserverFactory, RunOutcome, SharedVar,
 };
 use warpcheck_ir::modifiers::MemSpace;
-use warpcheck_report::{Finding, Severity};
+use warpcheck_report::{Finding, Location, Severity};
 
 use crate::{LaunchInfo, ReportCx, Site, fmt3, shared_name};
 
@@ -214,6 +214,16 @@ pub enum ReadPlace {
     Local { offset: u64 },
 }
 
+impl ReadPlace {
+    fn space(&self) -> &'static str {
+        match self {
+            ReadPlace::Global { .. } => "global",
+            ReadPlace::Shared { .. } => "shared",
+            ReadPlace::Local { .. } => "local",
+        }
+    }
+}
+
 /// The first uninitialised read of a load instruction, and how many there were.
 #[derive(Clone, Debug)]
 pub struct UninitRead {
@@ -295,13 +305,44 @@ impl InitState {
             .map(|((k, site), r)| (self.kernels[*k as usize].as_str(), *site, r))
     }
 
+    /// One `uninit-read` error per kernel, source line and memory space (the loads of an
+    /// unrolled loop share a line), with the first read as witness.
     pub fn findings(&self, cx: &ReportCx) -> Vec<Finding> {
-        let mut out = Vec::new();
+        // (kernel, location, space, first read, total count, instructions)
+        type Line<'a> = (
+            u32,
+            Option<Location>,
+            &'static str,
+            &'a UninitRead,
+            u64,
+            usize,
+        );
+        let mut lines: Vec<Line> = Vec::new();
         for ((kernel, site), r) in &self.reads {
             if is_param_access(cx, *site) {
                 continue;
             }
-            let k = *kernel as usize;
+            let loc = cx.locate(*site);
+            let space = r.place.space();
+            let same = |l: &Line| {
+                l.0 == *kernel
+                    && l.2 == space
+                    && match (&l.1, &loc) {
+                        (Some(a), Some(b)) => a.file == b.file && a.line == b.line,
+                        _ => false,
+                    }
+            };
+            match lines.iter_mut().find(|l| same(l)) {
+                Some(l) => {
+                    l.4 += r.count;
+                    l.5 += 1;
+                }
+                None => lines.push((*kernel, loc, space, r, r.count, 1)),
+            }
+        }
+        let mut out = Vec::new();
+        for (kernel, loc, space, r, count, instructions) in lines {
+            let k = kernel as usize;
             let what = match &r.place {
                 ReadPlace::Global { buffer, offset } => match buffer {
                     Some(b) => format!("global buffer `{b}` + {offset} bytes"),
@@ -317,11 +358,6 @@ impl InitState {
                 }
                 ReadPlace::Local { offset } => format!("local memory at offset {offset}"),
             };
-            let space = match r.place {
-                ReadPlace::Global { .. } => "global",
-                ReadPlace::Shared { .. } => "shared",
-                ReadPlace::Local { .. } => "local",
-            };
             let access = if r.atomic { "atomic" } else { "load" };
             let mut f = Finding::new(
                 "uninit-read",
@@ -329,7 +365,7 @@ impl InitState {
                 format!("{access} reads uninitialised {space} memory"),
             )
             .kernel(self.kernels[k].clone());
-            if let Some(loc) = cx.locate(*site) {
+            if let Some(loc) = loc {
                 f = f.at(loc, format!("reads {what}"));
             }
             let thread = fmt3(thread_index(self.block_dims[k], r.thread));
@@ -338,8 +374,15 @@ impl InitState {
                 fmt3(r.block),
                 r.size
             ));
-            f = f.note(format!("{} lane reads of uninitialised bytes", r.count));
-            f.occurrences = r.count;
+            let on_line = if instructions > 1 {
+                format!(" by {instructions} instructions of this line")
+            } else {
+                String::new()
+            };
+            f = f.note(format!(
+                "{count} lane reads of uninitialised bytes{on_line}"
+            ));
+            f.occurrences = count;
             f = f.help(match r.place {
                 ReadPlace::Global { .. } => {
                     "initialise the buffer before the launch (`cudaMemset`/`cudaMemcpy`) or \
