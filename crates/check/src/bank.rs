@@ -13,7 +13,9 @@
 //!    phase needs as many wavefronts as the busiest bank has distinct words (its
 //!    *degree*).
 //! 3. The instruction's wavefronts are the sum over phases; its bank conflicts are
-//!    wavefronts − phases. These are `l1tex__data_pipe_lsu_wavefronts_mem_shared_op_{ld,st}`
+//!    wavefronts − phases. Exception, measured: the two quarter-warp phases of a
+//!    half-warp of a 16-byte access share one wavefront when together they put at most one
+//!    word in each bank (a `float4` broadcast costs 2 wavefronts, not 4). These are `l1tex__data_pipe_lsu_wavefronts_mem_shared_op_{ld,st}`
 //!    and `l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_{ld,st}` (checked on an H200:
 //!    the 32×32 transpose tile gives 512 requests × 31 extra wavefronts = 15872).
 //!
@@ -37,7 +39,7 @@ use warpcheck_emu::{MemEvent, MemKind, Observer, ObserverFactory, RunOutcome};
 use warpcheck_ir::modifiers::MemSpace;
 use warpcheck_report::{Finding, Location, Severity};
 
-use crate::coalesce::Siblings;
+use crate::coalesce::{Siblings, SiteTable};
 use crate::{KernelTotals, LaunchInfo, ReportCx, Site};
 
 /// Number of shared-memory banks and lanes of a warp.
@@ -50,15 +52,19 @@ pub struct AccessCost {
     pub phases: u32,
     /// Wavefronts: the sum over phases of the busiest bank's distinct words.
     pub wavefronts: u32,
+    /// The wavefronts without bank conflicts: one per phase (a pair of quarter-warp
+    /// phases that share a wavefront counts once).
+    pub ideal: u32,
     /// The largest number of distinct words one bank serves in one phase.
     pub degree: u32,
-    /// For the phase with the largest degree: the distinct words each bank serves.
+    /// For the phase with the largest degree: the distinct words each bank serves (left
+    /// zero when no bank serves two words: only conflicts are reported).
     pub histogram: [u8; BANKS],
 }
 
 impl AccessCost {
     pub fn conflicts(&self) -> u32 {
-        self.wavefronts - self.phases
+        self.wavefronts - self.ideal
     }
 }
 
@@ -70,6 +76,41 @@ fn lanes_per_phase(size: u32) -> u32 {
 /// The cost of one warp-level shared access (see the module docs). `addresses` are byte
 /// offsets in shared memory; only lanes in `lanes` count.
 pub fn access_cost(addresses: &[u64; 32], lanes: u32, size: u32) -> AccessCost {
+    // Fast path: accesses of up to 4 bytes (one word per lane, one phase) where every
+    // bank serves one word.
+    if size <= 4 && lanes != 0 {
+        let mut busy = 0u32;
+        let mut word_of = [0u64; BANKS];
+        let mut conflict = false;
+        let mut m = lanes;
+        while m != 0 {
+            let l = m.trailing_zeros() as usize;
+            m &= m - 1;
+            let first = addresses[l] / 4;
+            let last = (addresses[l] + u64::from(size.max(1)) - 1) / 4;
+            let b = (first % BANKS as u64) as usize;
+            if first != last {
+                conflict = true;
+                break;
+            }
+            if busy & (1 << b) == 0 {
+                busy |= 1 << b;
+                word_of[b] = first;
+            } else if word_of[b] != first {
+                conflict = true;
+                break;
+            }
+        }
+        if !conflict {
+            return AccessCost {
+                phases: 1,
+                wavefronts: 1,
+                ideal: 1,
+                degree: 1,
+                histogram: [0; BANKS],
+            };
+        }
+    }
     let size = u64::from(size.max(1));
     cost_of(lanes, lanes_per_phase(size as u32), |lane, words| {
         let first = addresses[lane] / 4;
@@ -110,36 +151,74 @@ pub(crate) fn union_cost(g: &Siblings) -> AccessCost {
     })
 }
 
+/// The busiest bank's distinct words among `words` (sorted in place when needed), and the
+/// distinct words per bank when some bank serves two.
+fn phase_degree(words: &mut [u64]) -> (u32, [u8; BANKS]) {
+    let mut counts = [0u8; BANKS];
+    if words.is_empty() {
+        return (0, counts);
+    }
+    // Fast path: every bank serves one word (distinct banks, or broadcasts).
+    let mut busy = 0u32;
+    let mut word_of = [0u64; BANKS];
+    let mut conflict = false;
+    for &w in words.iter() {
+        let b = (w % BANKS as u64) as usize;
+        if busy & (1 << b) == 0 {
+            busy |= 1 << b;
+            word_of[b] = w;
+        } else if word_of[b] != w {
+            conflict = true;
+            break;
+        }
+    }
+    if !conflict {
+        return (1, counts);
+    }
+    words.sort_unstable();
+    let mut previous = None;
+    for &w in words.iter() {
+        if previous != Some(w) {
+            counts[(w % BANKS as u64) as usize] += 1;
+            previous = Some(w);
+        }
+    }
+    (u32::from(counts.iter().copied().max().unwrap_or(0)), counts)
+}
+
 /// Phases of `per_phase` lanes; `lane_words(lane, add)` calls `add` with each 4-byte word
-/// the lane touches.
-fn cost_of(lanes: u32, per_phase: u32, lane_words: impl Fn(usize, &mut dyn FnMut(u64))) -> AccessCost {
+/// the lane touches. For 16-byte accesses (quarter-warp phases) the two quarters of a
+/// half-warp share one wavefront when together they put at most one word in each bank:
+/// Nsight Compute counts 2 wavefronts, not 4, for a `ld.shared.v4` that every lane reads
+/// from the same address (`nbody_float4.cu` on an H200).
+fn cost_of(
+    lanes: u32,
+    per_phase: u32,
+    lane_words: impl Fn(usize, &mut dyn FnMut(u64)),
+) -> AccessCost {
     let mut cost = AccessCost {
         phases: 0,
         wavefronts: 0,
+        ideal: 0,
         degree: 0,
         histogram: [0; BANKS],
     };
     // At most 128 bytes per phase for aligned accesses; room for stragglers.
-    let mut words = [0u64; 256];
-    // 16-byte accesses: the second quarter-warp of a half-warp that asks for exactly the
-    // words of the first is served by its wavefronts. Nsight Compute on an H200: a 16-byte
-    // load that every lane makes from one address takes 2 wavefronts, not 4
-    // (`nbody_float4`), as does one with one address per half-warp (the matmul tiles'
-    // `LDS.128`); `tests/gpu-anchors`.
-    let mut previous_quarter: ([u64; 32], usize, u32) = ([0; 32], 0, u32::MAX);
-    let mut first = 0;
-    while first < 32 {
+    let mut words = [0u64; 512];
+    let mut n = 0;
+    // Per phase: its words' range in `words` and its degree.
+    let mut phase_words = [(0usize, 0usize); 32];
+    let mut phase_degrees = [0u32; 32];
+    let phases = (32 / per_phase) as usize;
+    for p in 0..phases {
+        let first = p as u32 * per_phase;
         let phase_mask = if per_phase == 32 {
             u32::MAX
         } else {
             ((1u32 << per_phase) - 1) << first
         };
-        first += per_phase;
+        let start = n;
         let mut active = lanes & phase_mask;
-        if active == 0 {
-            continue;
-        }
-        let mut n = 0;
         while active != 0 {
             let lane = active.trailing_zeros() as usize;
             active &= active - 1;
@@ -150,60 +229,35 @@ fn cost_of(lanes: u32, per_phase: u32, lane_words: impl Fn(usize, &mut dyn FnMut
                 }
             });
         }
-        let words = &mut words[..n];
-        if per_phase == 8 && n <= 32 {
-            let quarter = (first - per_phase) / 8;
-            let mut distinct = [0u64; 32];
-            distinct[..n].copy_from_slice(words);
-            distinct[..n].sort_unstable();
-            let mut m = 0;
-            for i in 0..n {
-                if i == 0 || distinct[i] != distinct[i - 1] {
-                    distinct[m] = distinct[i];
-                    m += 1;
-                }
-            }
-            let (w, k, q) = &previous_quarter;
-            if quarter % 2 == 1 && *q == quarter - 1 && *k == m && w[..m] == distinct[..m] {
-                continue;
-            }
-            previous_quarter = (distinct, m, quarter);
+        phase_words[p] = (start, n);
+        if n == start {
+            continue;
         }
-        // Fast path: every bank serves one word (distinct banks, or broadcasts).
-        let mut busy = 0u32;
-        let mut word_of = [0u64; BANKS];
-        let mut conflict = false;
-        for &w in words.iter() {
-            let b = (w % BANKS as u64) as usize;
-            if busy & (1 << b) == 0 {
-                busy |= 1 << b;
-                word_of[b] = w;
-            } else if word_of[b] != w {
-                conflict = true;
-                break;
-            }
-        }
-        let mut counts = [0u8; BANKS];
-        if conflict {
-            words.sort_unstable();
-            let mut previous = None;
-            for &w in words.iter() {
-                if previous != Some(w) {
-                    counts[(w % BANKS as u64) as usize] += 1;
-                    previous = Some(w);
-                }
-            }
-        } else {
-            for (b, c) in counts.iter_mut().enumerate() {
-                *c = ((busy >> b) & 1) as u8;
-            }
-        }
-        let degree = u32::from(counts.iter().copied().max().unwrap_or(0));
+        let (degree, counts) = phase_degree(&mut words[start..n]);
+        phase_degrees[p] = degree;
         cost.phases += 1;
         cost.wavefronts += degree;
+        cost.ideal += 1;
         if degree > cost.degree {
             cost.degree = degree;
             cost.histogram = counts;
+        }
+    }
+    if per_phase == 8 {
+        for half in 0..2 {
+            let (a, b) = (2 * half, 2 * half + 1);
+            if phase_degrees[a] != 1 || phase_degrees[b] != 1 {
+                continue;
+            }
+            let (from, _) = phase_words[a];
+            let (_, to) = phase_words[b];
+            let mut both = [0u64; 256];
+            let len = (to - from).min(both.len());
+            both[..len].copy_from_slice(&words[from..from + len]);
+            if phase_degree(&mut both[..len]).0 == 1 {
+                cost.wavefronts -= 1;
+                cost.ideal -= 1;
+            }
         }
     }
     cost
@@ -249,7 +303,12 @@ impl SiteStats {
         }
     }
 
-    fn clear(&mut self, degree: u32, histogram: &[u8; BANKS], partners: impl Iterator<Item = Site>) {
+    fn clear(
+        &mut self,
+        degree: u32,
+        histogram: &[u8; BANKS],
+        partners: impl Iterator<Item = Site>,
+    ) {
         self.cleared_executions += 1;
         if degree > self.cleared_degree {
             self.cleared_degree = degree;
@@ -359,7 +418,9 @@ impl BankState {
     /// One `bank-conflict` warning per kernel and source line whose worst degree is at
     /// least 2 (several instructions on one line are merged; the worst one names it).
     pub fn findings(&self, cx: &ReportCx) -> Vec<Finding> {
-        let mut lines: Vec<(u32, Option<Location>, Vec<(Site, SiteStats)>)> = Vec::new();
+        // (kernel, line, the instructions on it)
+        type Line = (u32, Option<Location>, Vec<(Site, SiteStats)>);
+        let mut lines: Vec<Line> = Vec::new();
         let mut sites: Vec<(&(u32, Site), SiteStats)> = self
             .sites
             .iter()
@@ -542,8 +603,7 @@ impl BankLaunch<'_> {
 /// together).
 #[derive(Default)]
 pub struct BankBlock {
-    sites: Vec<(Site, SiteStats)>,
-    last: usize,
+    sites: SiteTable<SiteStats>,
     groups: Vec<Option<Box<[Siblings; 2]>>>,
     /// The histograms of the pending members (parallel to each group's members).
     histograms: Vec<Vec<[u8; BANKS]>>,
@@ -551,25 +611,11 @@ pub struct BankBlock {
 
 impl BankBlock {
     fn site_index(&mut self, site: Site, is_store: bool, size: u32) -> usize {
-        let i = match self.sites.get(self.last) {
-            Some((s, _)) if *s == site => self.last,
-            _ => match self.sites.iter().position(|(s, _)| *s == site) {
-                Some(i) => i,
-                None => {
-                    self.sites.push((
-                        site,
-                        SiteStats {
-                            is_store,
-                            size,
-                            ..SiteStats::default()
-                        },
-                    ));
-                    self.sites.len() - 1
-                }
-            },
-        };
-        self.last = i;
-        i
+        self.sites.index(site, || SiteStats {
+            is_store,
+            size,
+            ..SiteStats::default()
+        })
     }
 
     fn flush(sites: &mut [(Site, SiteStats)], g: &mut Siblings, histograms: &mut Vec<[u8; BANKS]>) {
@@ -610,7 +656,7 @@ impl Observer for BankBlock {
         };
         let cost = access_cost(e.addresses, e.lanes, e.size);
         let i = self.site_index((e.func, e.inst), is_store, e.size);
-        self.sites[i].1.count(&cost);
+        self.sites.entries[i].1.count(&cost);
         if cost.degree < 2 {
             return;
         }
@@ -619,7 +665,8 @@ impl Observer for BankBlock {
             self.groups.resize_with(w + 1, || None);
             self.histograms.resize_with(2 * (w + 1), Vec::new);
         }
-        let groups = self.groups[w].get_or_insert_with(|| Box::new([Siblings::new(), Siblings::new()]));
+        let groups =
+            self.groups[w].get_or_insert_with(|| Box::new([Siblings::new(), Siblings::new()]));
         let g = &mut groups[is_store as usize];
         let hist = &mut self.histograms[2 * w + is_store as usize];
         let member = (i, cost.degree, 0);
@@ -629,12 +676,12 @@ impl Observer for BankBlock {
             hist.push(cost.histogram);
             return;
         }
-        BankBlock::flush(&mut self.sites, g, hist);
+        BankBlock::flush(&mut self.sites.entries, g, hist);
         if g.start(e) {
             g.members.push(member);
             hist.push(cost.histogram);
         } else {
-            self.sites[i].1.flag(cost.degree, &cost.histogram);
+            self.sites.entries[i].1.flag(cost.degree, &cost.histogram);
         }
     }
 
@@ -642,7 +689,7 @@ impl Observer for BankBlock {
         for (w, groups) in self.groups.iter_mut().enumerate() {
             if let Some(groups) = groups {
                 for (k, g) in groups.iter_mut().enumerate() {
-                    BankBlock::flush(&mut self.sites, g, &mut self.histograms[2 * w + k]);
+                    BankBlock::flush(&mut self.sites.entries, g, &mut self.histograms[2 * w + k]);
                 }
             }
         }
@@ -657,7 +704,7 @@ impl ObserverFactory for BankLaunch<'_> {
     fn merge(&mut self, observers: Vec<([u32; 3], BankBlock)>) {
         let k = self.kernel;
         for (_, block) in observers {
-            for (site, stats) in block.sites {
+            for (site, stats) in block.sites.entries {
                 let totals = &mut self.state.totals[k as usize];
                 if stats.is_store {
                     totals.store_wavefronts += stats.wavefronts;
@@ -666,11 +713,7 @@ impl ObserverFactory for BankLaunch<'_> {
                     totals.load_wavefronts += stats.wavefronts;
                     totals.load_conflicts += stats.conflicts;
                 }
-                self.state
-                    .sites
-                    .entry((k, site))
-                    .or_default()
-                    .merge(&stats);
+                self.state.sites.entry((k, site)).or_default().merge(&stats);
             }
         }
     }

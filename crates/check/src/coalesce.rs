@@ -65,6 +65,47 @@ impl AccessShape {
 /// Counts the sectors, lines and distinct bytes of one warp-level access.
 pub fn access_shape(addresses: &[u64; 32], lanes: u32, size: u32) -> AccessShape {
     let size = u64::from(size.max(1));
+    // Lanes usually access ascending addresses: count in one pass, without sorting.
+    let mut shape = AccessShape {
+        sectors: 0,
+        lines: 0,
+        bytes: 0,
+    };
+    let (mut last_sector, mut last_line, mut covered_to) = (None::<u64>, None::<u64>, 0u64);
+    let mut previous_start = 0;
+    let mut ascending = true;
+    let mut active = lanes;
+    while active != 0 {
+        let lane = active.trailing_zeros() as usize;
+        active &= active - 1;
+        let start = addresses[lane];
+        let end = start.saturating_add(size);
+        if start < previous_start {
+            ascending = false;
+            break;
+        }
+        previous_start = start;
+        let from = start.max(covered_to);
+        if end > from {
+            shape.bytes += (end - from) as u32;
+            covered_to = end;
+        }
+        for sector in start / 32..=(end - 1) / 32 {
+            if last_sector.is_none_or(|l| sector > l) {
+                shape.sectors += 1;
+                last_sector = Some(sector);
+            }
+        }
+        for line in start / 128..=(end - 1) / 128 {
+            if last_line.is_none_or(|l| line > l) {
+                shape.lines += 1;
+                last_line = Some(line);
+            }
+        }
+    }
+    if ascending {
+        return shape;
+    }
     // Each lane's byte range; sorted, overlapping ranges merge.
     let mut ranges = [(0u64, 0u64); 32];
     let mut n = 0;
@@ -206,7 +247,11 @@ impl Siblings {
     pub fn add(&mut self, e: &MemEvent<'_>) {
         self.last_inst = e.inst.as_u32();
         let size = e.size.clamp(1, 16);
-        let mask = if size == 16 { u16::MAX } else { (1u16 << size) - 1 };
+        let mask = if size == 16 {
+            u16::MAX
+        } else {
+            (1u16 << size) - 1
+        };
         let mut m = e.lanes;
         while m != 0 {
             let l = m.trailing_zeros() as usize;
@@ -259,6 +304,55 @@ impl Siblings {
     }
 }
 
+/// Per-instruction entries of one block observer, found without hashing: instructions
+/// of the first function seen (the kernel, almost always) through a dense index by
+/// instruction number, others by a linear search.
+pub(crate) struct SiteTable<T> {
+    pub entries: Vec<(Site, T)>,
+    dense_func: Option<warpcheck_ir::FuncId>,
+    /// Entry index + 1 per instruction number of `dense_func`; 0 for none.
+    dense: Vec<u32>,
+}
+
+impl<T> Default for SiteTable<T> {
+    fn default() -> Self {
+        SiteTable {
+            entries: Vec::new(),
+            dense_func: None,
+            dense: Vec::new(),
+        }
+    }
+}
+
+impl<T> SiteTable<T> {
+    /// The entry of `site`, created with `make` when new.
+    #[inline]
+    pub fn index(&mut self, site: Site, make: impl FnOnce() -> T) -> usize {
+        let func = *self.dense_func.get_or_insert(site.0);
+        if func == site.0 {
+            let i = site.1.as_u32() as usize;
+            if let Some(&e) = self.dense.get(i)
+                && e != 0
+            {
+                return e as usize - 1;
+            }
+            if self.dense.len() <= i {
+                self.dense.resize(i + 1, 0);
+            }
+            self.entries.push((site, make()));
+            self.dense[i] = self.entries.len() as u32;
+            return self.entries.len() - 1;
+        }
+        match self.entries.iter().position(|(s, _)| *s == site) {
+            Some(i) => i,
+            None => {
+                self.entries.push((site, make()));
+                self.entries.len() - 1
+            }
+        }
+    }
+}
+
 /// Statistics of one global load or store instruction.
 #[derive(Clone, Debug, Default)]
 pub struct SiteStats {
@@ -301,7 +395,13 @@ impl SiteStats {
         }
     }
 
-    fn clear(&mut self, sectors: u32, ideal: u32, lanes: u32, partners: impl Iterator<Item = Site>) {
+    fn clear(
+        &mut self,
+        sectors: u32,
+        ideal: u32,
+        lanes: u32,
+        partners: impl Iterator<Item = Site>,
+    ) {
         self.cleared_requests += 1;
         if sectors > self.cleared_worst.0 {
             self.cleared_worst = (sectors, ideal, lanes.count_ones());
@@ -554,32 +654,17 @@ impl CoalesceLaunch<'_> {
 /// and per warp the pending sibling groups of loads and stores.
 #[derive(Default)]
 pub struct CoalesceBlock {
-    sites: Vec<(Site, SiteStats)>,
-    last: usize,
+    sites: SiteTable<SiteStats>,
     groups: Vec<Option<Box<[Siblings; 2]>>>,
 }
 
 impl CoalesceBlock {
     fn site_index(&mut self, site: Site, is_store: bool, size: u32) -> usize {
-        let i = match self.sites.get(self.last) {
-            Some((s, _)) if *s == site => self.last,
-            _ => match self.sites.iter().position(|(s, _)| *s == site) {
-                Some(i) => i,
-                None => {
-                    self.sites.push((
-                        site,
-                        SiteStats {
-                            is_store,
-                            size,
-                            ..SiteStats::default()
-                        },
-                    ));
-                    self.sites.len() - 1
-                }
-            },
-        };
-        self.last = i;
-        i
+        self.sites.index(site, || SiteStats {
+            is_store,
+            size,
+            ..SiteStats::default()
+        })
     }
 
     /// Judges a finished sibling group on the union of its bytes.
@@ -602,7 +687,9 @@ impl CoalesceBlock {
                     .filter(|(j, m)| *j != k && m.0 != i)
                     .map(|(_, m)| sites[m.0].0)
                     .collect();
-                sites[i].1.clear(sectors, ideal, g.lanes, partners.into_iter());
+                sites[i]
+                    .1
+                    .clear(sectors, ideal, g.lanes, partners.into_iter());
             }
         }
         g.members.clear();
@@ -621,7 +708,7 @@ impl Observer for CoalesceBlock {
         };
         let shape = access_shape(e.addresses, e.lanes, e.size);
         let i = self.site_index((e.func, e.inst), is_store, e.size);
-        self.sites[i].1.count(&shape);
+        self.sites.entries[i].1.count(&shape);
         if !shape.is_uncoalesced() {
             return;
         }
@@ -629,7 +716,8 @@ impl Observer for CoalesceBlock {
         if self.groups.len() <= w {
             self.groups.resize_with(w + 1, || None);
         }
-        let groups = self.groups[w].get_or_insert_with(|| Box::new([Siblings::new(), Siblings::new()]));
+        let groups =
+            self.groups[w].get_or_insert_with(|| Box::new([Siblings::new(), Siblings::new()]));
         let g = &mut groups[is_store as usize];
         let member = (i, shape.sectors, shape.ideal_sectors());
         if g.joins(e) {
@@ -637,18 +725,20 @@ impl Observer for CoalesceBlock {
             g.members.push(member);
             return;
         }
-        CoalesceBlock::flush(&mut self.sites, g);
+        CoalesceBlock::flush(&mut self.sites.entries, g);
         if g.start(e) {
             g.members.push(member);
         } else {
-            self.sites[i].1.flag(shape.sectors, shape.ideal_sectors(), e.lanes);
+            self.sites.entries[i]
+                .1
+                .flag(shape.sectors, shape.ideal_sectors(), e.lanes);
         }
     }
 
     fn on_block_end(&mut self, _block: [u32; 3]) {
         for groups in self.groups.iter_mut().flatten() {
             for g in groups.iter_mut() {
-                CoalesceBlock::flush(&mut self.sites, g);
+                CoalesceBlock::flush(&mut self.sites.entries, g);
             }
         }
     }
@@ -662,7 +752,7 @@ impl ObserverFactory for CoalesceLaunch<'_> {
     fn merge(&mut self, observers: Vec<([u32; 3], CoalesceBlock)>) {
         let k = self.kernel;
         for (_, block) in observers {
-            for (site, stats) in block.sites {
+            for (site, stats) in block.sites.entries {
                 let totals = &mut self.state.totals[k as usize];
                 if stats.is_store {
                     totals.store_requests += stats.requests;
@@ -671,11 +761,7 @@ impl ObserverFactory for CoalesceLaunch<'_> {
                     totals.load_requests += stats.requests;
                     totals.load_sectors += stats.sectors;
                 }
-                self.state
-                    .sites
-                    .entry((k, site))
-                    .or_default()
-                    .merge(&stats);
+                self.state.sites.entry((k, site)).or_default().merge(&stats);
             }
         }
     }

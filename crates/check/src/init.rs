@@ -35,9 +35,11 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use warpcheck_emu::{GlobalMemory, MemEvent, MemKind, Observer, ObserverFactory, RunOutcome, SharedVar};
+use warpcheck_emu::{
+    GlobalMemory, MemEvent, MemKind, Observer, ObserverFactory, RunOutcome, SharedVar,
+};
 use warpcheck_ir::modifiers::MemSpace;
-use warpcheck_report::{Finding, Severity};
+use warpcheck_report::{Finding, Location, Severity};
 
 use crate::{LaunchInfo, ReportCx, Site, fmt3, shared_name};
 
@@ -56,7 +58,11 @@ fn word_mask(start: u64, len: u64) -> Option<(usize, u64)> {
     if len == 0 || bit + len > 64 {
         return None;
     }
-    let mask = if len == 64 { u64::MAX } else { ((1u64 << len) - 1) << bit };
+    let mask = if len == 64 {
+        u64::MAX
+    } else {
+        ((1u64 << len) - 1) << bit
+    };
     Some(((start / 64) as usize, mask))
 }
 
@@ -208,6 +214,16 @@ pub enum ReadPlace {
     Local { offset: u64 },
 }
 
+impl ReadPlace {
+    fn space(&self) -> &'static str {
+        match self {
+            ReadPlace::Global { .. } => "global",
+            ReadPlace::Shared { .. } => "shared",
+            ReadPlace::Local { .. } => "local",
+        }
+    }
+}
+
 /// The first uninitialised read of a load instruction, and how many there were.
 #[derive(Clone, Debug)]
 pub struct UninitRead {
@@ -289,27 +305,58 @@ impl InitState {
             .map(|((k, site), r)| (self.kernels[*k as usize].as_str(), *site, r))
     }
 
+    /// One `uninit-read` error per kernel, source line and memory space (the loads of an
+    /// unrolled loop share a line), with the first read as witness.
     pub fn findings(&self, cx: &ReportCx) -> Vec<Finding> {
-        let mut out = Vec::new();
+        // (kernel, location, space, first read, total count, instructions)
+        type Line<'a> = (
+            u32,
+            Option<Location>,
+            &'static str,
+            &'a UninitRead,
+            u64,
+            usize,
+        );
+        let mut lines: Vec<Line> = Vec::new();
         for ((kernel, site), r) in &self.reads {
             if is_param_access(cx, *site) {
                 continue;
             }
-            let k = *kernel as usize;
+            let loc = cx.locate(*site);
+            let space = r.place.space();
+            let same = |l: &Line| {
+                l.0 == *kernel
+                    && l.2 == space
+                    && match (&l.1, &loc) {
+                        (Some(a), Some(b)) => a.file == b.file && a.line == b.line,
+                        _ => false,
+                    }
+            };
+            match lines.iter_mut().find(|l| same(l)) {
+                Some(l) => {
+                    l.4 += r.count;
+                    l.5 += 1;
+                }
+                None => lines.push((*kernel, loc, space, r, r.count, 1)),
+            }
+        }
+        let mut out = Vec::new();
+        for (kernel, loc, space, r, count, instructions) in lines {
+            let k = kernel as usize;
             let what = match &r.place {
                 ReadPlace::Global { buffer, offset } => match buffer {
                     Some(b) => format!("global buffer `{b}` + {offset} bytes"),
-                    None => format!("global memory at offset {offset} of an uninitialised allocation"),
+                    None => {
+                        format!("global memory at offset {offset} of an uninitialised allocation")
+                    }
                 },
                 ReadPlace::Shared { offset } => {
-                    format!("shared {}", shared_name(cx.program, &self.shared_vars[k], *offset))
+                    format!(
+                        "shared {}",
+                        shared_name(cx.program, &self.shared_vars[k], *offset)
+                    )
                 }
                 ReadPlace::Local { offset } => format!("local memory at offset {offset}"),
-            };
-            let space = match r.place {
-                ReadPlace::Global { .. } => "global",
-                ReadPlace::Shared { .. } => "shared",
-                ReadPlace::Local { .. } => "local",
             };
             let access = if r.atomic { "atomic" } else { "load" };
             let mut f = Finding::new(
@@ -318,7 +365,7 @@ impl InitState {
                 format!("{access} reads uninitialised {space} memory"),
             )
             .kernel(self.kernels[k].clone());
-            if let Some(loc) = cx.locate(*site) {
+            if let Some(loc) = loc {
                 f = f.at(loc, format!("reads {what}"));
             }
             let thread = fmt3(thread_index(self.block_dims[k], r.thread));
@@ -327,8 +374,15 @@ impl InitState {
                 fmt3(r.block),
                 r.size
             ));
-            f = f.note(format!("{} lane reads of uninitialised bytes", r.count));
-            f.occurrences = r.count;
+            let on_line = if instructions > 1 {
+                format!(" by {instructions} instructions of this line")
+            } else {
+                String::new()
+            };
+            f = f.note(format!(
+                "{count} lane reads of uninitialised bytes{on_line}"
+            ));
+            f.occurrences = count;
             f = f.help(match r.place {
                 ReadPlace::Global { .. } => {
                     "initialise the buffer before the launch (`cudaMemset`/`cudaMemcpy`) or \
@@ -495,7 +549,9 @@ impl InitBlock {
         for p in &mut self.pending_shared {
             if p.thread != thread
                 && !(p.atomic && atomic)
-                && p.offset < offset + len && offset < p.offset + u64::from(p.size) {
+                && p.offset < offset + len
+                && offset < p.offset + u64::from(p.size)
+            {
                 p.racy = true;
             }
         }
@@ -530,10 +586,7 @@ impl InitBlock {
             let t = &start.allocs[ai];
             let offset = a - t.base;
             let len = size.min(t.size - offset);
-            if reads
-                && !all_set(&t.written, offset, len)
-                && !self.own.all_written(a, len)
-            {
+            if reads && !all_set(&t.written, offset, len) && !self.own.all_written(a, len) {
                 let thread = e.warp * 32 + l as u32;
                 if self.deferred.len() < MAX_DEFERRED {
                     self.deferred.push(Deferred {
@@ -570,6 +623,49 @@ impl InitBlock {
 
     fn shared_or_local(&mut self, e: &MemEvent<'_>, reads: bool, writes: bool, atomic: bool) {
         let size = u64::from(e.size.max(1));
+        // Fast paths for plain shared accesses: stores with no pending read to race
+        // with, and loads of initialised bytes.
+        if e.space == MemSpace::Shared && !atomic {
+            if writes && self.pending_shared.is_empty() {
+                let mut hi = 0;
+                let mut m = e.lanes;
+                while m != 0 {
+                    let l = m.trailing_zeros() as usize;
+                    m &= m - 1;
+                    hi = hi.max(e.addresses[l] + size);
+                }
+                let words = hi.div_ceil(64) as usize;
+                if self.shared.len() < words {
+                    self.shared.resize(words, 0);
+                }
+                let mut m = e.lanes;
+                while m != 0 {
+                    let l = m.trailing_zeros() as usize;
+                    m &= m - 1;
+                    let a = e.addresses[l];
+                    match word_mask(a, size) {
+                        Some((w, mask)) => self.shared[w] |= mask,
+                        None => set_bits(&mut self.shared, a, size),
+                    }
+                }
+                return;
+            }
+            if reads {
+                let mut m = e.lanes;
+                let mut initialised = true;
+                while m != 0 {
+                    let l = m.trailing_zeros() as usize;
+                    m &= m - 1;
+                    if !all_set(&self.shared, e.addresses[l], size) {
+                        initialised = false;
+                        break;
+                    }
+                }
+                if initialised {
+                    return;
+                }
+            }
+        }
         let mut m = e.lanes;
         while m != 0 {
             let l = m.trailing_zeros() as usize;
@@ -736,7 +832,7 @@ impl ObserverFactory for InitLaunch<'_> {
                         *w = vec![0; t.size.div_ceil(64) as usize];
                     }
                     let o = address - t.base;
-                    if o % 64 == 0 {
+                    if o.is_multiple_of(64) {
                         w[(o / 64) as usize] |= word;
                     } else {
                         let mut m = word;

@@ -35,9 +35,7 @@
 //! * `barrier-count` (error): a barrier whose thread count is not a multiple of the warp
 //!   size (PTX ISA §9.7.12.1 requires it).
 
-use warpcheck_emu::{
-    BarrierEvent, MemEvent, Observer, ObserverFactory, RunOutcome, WarpSyncEvent,
-};
+use warpcheck_emu::{BarrierEvent, MemEvent, Observer, ObserverFactory, RunOutcome, WarpSyncEvent};
 use warpcheck_ir::{EntityRef, FuncId, InstId};
 use warpcheck_report::{Finding, Severity};
 
@@ -175,7 +173,10 @@ impl SyncState {
             if let Some(loc) = g.key.first().and_then(|s| cx.locate(*s)) {
                 f = f.at(
                     loc,
-                    format!("member mask {:#010x}, executing lanes {:#010x}", m.member_mask, m.lanes),
+                    format!(
+                        "member mask {:#010x}, executing lanes {:#010x}",
+                        m.member_mask, m.lanes
+                    ),
                 );
             }
             let dims = self.block_dims[g.kernel as usize];
@@ -243,7 +244,10 @@ impl SyncState {
         }
         for s in d.sites.iter().skip(1) {
             if let Some(loc) = cx.locate(*s) {
-                f = f.related(loc, format!("other threads arrive at barrier {} here", d.id));
+                f = f.related(
+                    loc,
+                    format!("other threads arrive at barrier {} here", d.id),
+                );
             }
         }
         f = f.note(format!(
@@ -389,8 +393,7 @@ impl SyncBlock {
                     thread: w as u32 * 32 + l as u32,
                 };
                 let furthest = self.furthest.get(w).map_or(0, |f| f[l]);
-                let past = barrier_func == self.func
-                    && furthest > barrier_inst.index() as u32 + 1;
+                let past = barrier_func == self.func && furthest > barrier_inst.index() as u32 + 1;
                 let still_live = self.exited.get(w).copied().unwrap_or(0) & (1 << l) == 0;
                 if past {
                     if !ran_past {
@@ -405,8 +408,7 @@ impl SyncBlock {
                 }
             }
         }
-        let still_waiting_elsewhere = unreleased
-            && missing.is_some_and(|(_, site)| site.is_none());
+        let still_waiting_elsewhere = unreleased && missing.is_some_and(|(_, site)| site.is_none());
         // Named barriers with a thread count (and `bar.arrive`, which always has one) are
         // meant to be reached from different places: producers arrive, consumers wait.
         let split_sites = g.sites.len() > 1 && g.count.is_none();

@@ -15,7 +15,10 @@ fn lanes_at(f: impl Fn(u64) -> u64) -> [u64; 32] {
 fn cost_of_typical_patterns() {
     // Unit stride, 4 bytes: one wavefront.
     let c = access_cost(&lanes_at(|l| 4 * l), u32::MAX, 4);
-    assert_eq!((c.phases, c.wavefronts, c.degree, c.conflicts()), (1, 1, 1, 0));
+    assert_eq!(
+        (c.phases, c.wavefronts, c.degree, c.conflicts()),
+        (1, 1, 1, 0)
+    );
     // Broadcast: every lane reads the same word.
     let c = access_cost(&lanes_at(|_| 64), u32::MAX, 4);
     assert_eq!((c.wavefronts, c.degree), (1, 1));
@@ -34,17 +37,17 @@ fn cost_of_typical_patterns() {
     assert_eq!((c.phases, c.wavefronts, c.conflicts()), (2, 2, 0));
     // 8-byte stride 16 bytes: each half-warp covers 64 words, 2 per bank.
     let c = access_cost(&lanes_at(|l| 16 * l), u32::MAX, 8);
-    assert_eq!((c.phases, c.wavefronts, c.degree, c.conflicts()), (2, 4, 2, 2));
+    assert_eq!(
+        (c.phases, c.wavefronts, c.degree, c.conflicts()),
+        (2, 4, 2, 2)
+    );
     // 16-byte unit stride (float4): four quarter-warp phases, no conflict.
     let c = access_cost(&lanes_at(|l| 16 * l), u32::MAX, 16);
     assert_eq!((c.phases, c.wavefronts, c.conflicts()), (4, 4, 0));
-    // 16-byte, every lane the same float4: the second quarter-warp of each half-warp is
-    // served with the first, 2 wavefronts (Nsight Compute on an H200, `nbody_float4`).
+    // 16-byte, every lane the same float4: broadcast; the two quarters of each half-warp
+    // share a wavefront (Nsight Compute on an H200: 2 per request in nbody_float4.cu).
     let c = access_cost(&lanes_at(|_| 32), u32::MAX, 16);
-    assert_eq!((c.phases, c.wavefronts), (2, 2));
-    // 16-byte, one float4 per half-warp (the matmul tiles' LDS.128): 2 wavefronts.
-    let c = access_cost(&lanes_at(|l| if l < 16 { 0 } else { 64 }), u32::MAX, 16);
-    assert_eq!((c.phases, c.wavefronts, c.conflicts()), (2, 2, 0));
+    assert_eq!((c.phases, c.wavefronts, c.conflicts()), (4, 2, 0));
     // 16-byte stride 32 bytes: 8 lanes x 4 words over 64 words: 2-way.
     let c = access_cost(&lanes_at(|l| 32 * l), u32::MAX, 16);
     assert_eq!((c.phases, c.wavefronts, c.degree), (4, 8, 2));
@@ -101,7 +104,13 @@ fn transpose_tile_without_padding_has_32_way_conflicts() {
     let input: Vec<f32> = (0..1024).map(|i| i as f32).collect();
     let inp = s.f32s("in", &input);
     let out = s.zeros("out", 4096);
-    s.launch("transposeTile", [1, 1, 1], [32, 32, 1], 0, &[A::Ptr(out), A::Ptr(inp)]);
+    s.launch(
+        "transposeTile",
+        [1, 1, 1],
+        [32, 32, 1],
+        0,
+        &[A::Ptr(out), A::Ptr(inp)],
+    );
     let findings = s.findings();
     let bank = by_code(&findings, "bank-conflict");
     assert_eq!(bank.len(), 1, "{findings:#?}");
@@ -128,7 +137,13 @@ fn padded_transpose_tile_is_clean() {
     let input: Vec<f32> = (0..1024).map(|i| i as f32).collect();
     let inp = s.f32s("in", &input);
     let out = s.zeros("out", 4096);
-    s.launch("transposePadded", [1, 1, 1], [32, 32, 1], 0, &[A::Ptr(out), A::Ptr(inp)]);
+    s.launch(
+        "transposePadded",
+        [1, 1, 1],
+        [32, 32, 1],
+        0,
+        &[A::Ptr(out), A::Ptr(inp)],
+    );
     assert!(by_code(&s.findings(), "bank-conflict").is_empty());
     let totals = s.checker.totals();
     assert_eq!(totals[0].shared_load_wavefronts, 32);
@@ -150,7 +165,11 @@ fn eight_and_sixteen_byte_accesses_split_into_phases() {
     let mut s = Session::new(compile_source("bank_wide", TILE), "bank");
     let out = s.zeros("out", 256);
     s.launch("wide", [1, 1, 1], [32, 1, 1], 0, &[A::Ptr(out), A::I32(1)]);
-    assert!(by_code(&s.findings(), "bank-conflict").is_empty(), "{:#?}", s.findings());
+    assert!(
+        by_code(&s.findings(), "bank-conflict").is_empty(),
+        "{:#?}",
+        s.findings()
+    );
     let t = &s.checker.totals()[0];
     assert_eq!(t.shared_store_wavefronts, 2 + 4);
     assert_eq!(t.shared_store_bank_conflicts, 0);
@@ -166,7 +185,10 @@ fn eight_and_sixteen_byte_accesses_split_into_phases() {
     assert_eq!(lines.len(), 4, "{findings:#?}");
     assert!(lines.iter().all(|(_, d)| *d == Some(2)), "{findings:#?}");
     for line in [34, 38, 39] {
-        assert!(lines.iter().any(|(l, _)| *l == line), "line {line}: {findings:#?}");
+        assert!(
+            lines.iter().any(|(l, _)| *l == line),
+            "line {line}: {findings:#?}"
+        );
     }
     let t = &s.checker.totals()[0];
     assert_eq!(t.shared_store_wavefronts, 4 + 8);
@@ -186,11 +208,18 @@ fn transpose_tiled_matches_nsight_compute() {
 
 #[test]
 fn padded_transpose_and_conflict_free_scan_are_clean() {
-    for file in ["transpose_tiled_padded.cu", "scan_blelloch_conflict_free.cu"] {
+    for file in [
+        "transpose_tiled_padded.cu",
+        "scan_blelloch_conflict_free.cu",
+    ] {
         let s = run_header(file, "bank");
         assert!(s.findings().is_empty(), "{file}: {:#?}", s.findings());
         let t = &s.checker.totals()[0];
-        assert_eq!(t.shared_load_bank_conflicts + t.shared_store_bank_conflicts, 0, "{file}");
+        assert_eq!(
+            t.shared_load_bank_conflicts + t.shared_store_bank_conflicts,
+            0,
+            "{file}"
+        );
     }
 }
 
@@ -202,7 +231,10 @@ fn split_float4_store_is_judged_as_one_record() {
     let s = run_header("nbody_float4.cu", "bank");
     assert!(s.findings().is_empty(), "{:#?}", s.findings());
     let t = &s.checker.totals()[0];
-    assert!(t.shared_store_bank_conflicts > 0, "the halves conflict per instruction");
+    assert!(
+        t.shared_store_bank_conflicts > 0,
+        "the halves conflict per instruction"
+    );
 }
 
 /// Boyer et al. 2008, Figure 2: with the flag on, every lane owns 32 consecutive words, so
@@ -233,3 +265,124 @@ fn check_markers(file: &str, s: &Session) {
     assert_eq!(got, markers(file, "bank-conflict"), "{file}: {findings:#?}");
 }
 
+/// Checker overhead against the bare emulator (run with `cargo test --release -p
+/// warpcheck-check --test bank -- --ignored --nocapture`): the best of 5 runs, one host
+/// thread, measured in CPU time of the thread (the machine is shared).
+#[test]
+#[ignore]
+fn checker_overhead() {
+    use warpcheck_emu::{GlobalMemory, LaunchConfig};
+    // (file, kernel, grid, block, n)
+    type Case = (&'static str, &'static str, [u32; 3], [u32; 3], u32);
+    let cases: [Case; 3] = [
+        (
+            "matmul_tiled.cu",
+            "matmulTiled",
+            [16, 16, 1],
+            [16, 16, 1],
+            256,
+        ),
+        (
+            "transpose_tiled.cu",
+            "transposeTiled",
+            [32, 32, 1],
+            [32, 8, 1],
+            1024,
+        ),
+        (
+            "accumulate_bug_uninit_global.cu",
+            "accumulate",
+            [4096, 1, 1],
+            [256, 1, 1],
+            1 << 20,
+        ),
+    ];
+    for (file, name, grid, block, n) in cases {
+        let compiled = compile_path(&corpus(file), 3);
+        let k = kernel(&compiled.program, name);
+        let time = |tools: Option<&str>| {
+            let mut best = f64::MAX;
+            for _ in 0..1 {
+                let mut s = Session::new(compile_path_cached(&compiled), tools.unwrap_or("mem"));
+                let elems = (n as usize) * if name == "accumulate" { 1 } else { n as usize };
+                let a = s.buffer("a", &vec![0; elems * 4], true);
+                let b = s.buffer("b", &vec![0; elems * 4], name != "accumulate");
+                let c = s.buffer("c", &vec![0; elems * 4], true);
+                let args: Vec<A> = match name {
+                    "matmulTiled" => vec![A::Ptr(a), A::Ptr(b), A::Ptr(c), A::I32(n as i32)],
+                    "transposeTiled" => {
+                        vec![A::Ptr(a), A::Ptr(b), A::I32(n as i32), A::I32(n as i32)]
+                    }
+                    _ => vec![A::Ptr(a), A::Ptr(b), A::I32(n as i32)],
+                };
+                let p = params(&s.compiled.program, k, &args);
+                let mut config = LaunchConfig::new(grid, block);
+                config.threads = 1;
+                let t0 = thread_cpu_seconds();
+                match tools {
+                    None => {
+                        let mut m: GlobalMemory = std::mem::take(&mut s.memory);
+                        warpcheck_emu::run(&s.compiled.program, k, &p, &mut m, &config).unwrap();
+                    }
+                    Some(_) => {
+                        let info = warpcheck_check::LaunchInfo {
+                            kernel: k,
+                            kernel_name: name.into(),
+                            kernel_mangled: s.compiled.program.function(k).name.clone(),
+                            grid,
+                            block,
+                            dynamic_shared: 0,
+                            buffers: s.buffers.clone(),
+                        };
+                        s.checker
+                            .launch(&s.compiled.program, &p, &mut s.memory, &config, info)
+                            .unwrap();
+                    }
+                }
+                best = best.min(thread_cpu_seconds() - t0);
+            }
+            best
+        };
+        // Rounds interleave the configurations, so that load from other processes hits
+        // them alike; the best of 7 rounds counts.
+        let configs: [Option<&str>; 7] = [
+            None,
+            Some("mem"),
+            Some("bank"),
+            Some("coalesce"),
+            Some("sync"),
+            Some("init"),
+            Some("sync,init,bank,coalesce"),
+        ];
+        let mut best = [f64::MAX; 7];
+        for _ in 0..7 {
+            for (i, c) in configs.iter().enumerate() {
+                best[i] = best[i].min(time(*c));
+            }
+        }
+        let bare = best[0];
+        print!("{name:>15}: emulator {:.3} s", bare);
+        for (c, t) in configs.iter().zip(best).skip(1) {
+            print!(" | {} {:.2}x", c.unwrap_or(""), t / bare);
+        }
+        println!();
+    }
+}
+/// CPU time of the calling thread (Linux `/proc/thread-self/schedstat`), in seconds.
+fn thread_cpu_seconds() -> f64 {
+    let text = std::fs::read_to_string("/proc/thread-self/schedstat").unwrap_or_default();
+    let ns: u64 = text
+        .split_whitespace()
+        .next()
+        .and_then(|x| x.parse().ok())
+        .unwrap_or(0);
+    ns as f64 * 1e-9
+}
+
+fn compile_path_cached(c: &Compiled) -> Compiled {
+    Compiled {
+        program: c.program.clone(),
+        signatures: c.signatures.clone(),
+        path: c.path.clone(),
+    }
+}

@@ -14,7 +14,10 @@ fn lanes_at(f: impl Fn(u64) -> u64) -> [u64; 32] {
 fn shapes_of_typical_patterns() {
     // Unit stride floats: 128 bytes, 4 sectors, 1 line.
     let s = access_shape(&lanes_at(|l| 4 * l), u32::MAX, 4);
-    assert_eq!((s.sectors, s.lines, s.bytes, s.ideal_sectors()), (4, 1, 128, 4));
+    assert_eq!(
+        (s.sectors, s.lines, s.bytes, s.ideal_sectors()),
+        (4, 1, 128, 4)
+    );
     assert!(!s.is_uncoalesced());
     // Shifted by one float: 5 sectors for 4 ideal (S = I + 1): not uncoalesced.
     let s = access_shape(&lanes_at(|l| 4 + 4 * l), u32::MAX, 4);
@@ -67,7 +70,13 @@ fn unit_stride_is_clean_and_counts_four_sectors_per_request() {
     let mut s = Session::new(compile_source("coalesce_unit", STRIDED), "coalesce");
     let inp = s.zeros("in", 4 * 256);
     let out = s.zeros("out", 4 * 256);
-    s.launch("copyStrided", [2, 1, 1], [128, 1, 1], 0, &[A::Ptr(out), A::Ptr(inp), A::I32(1)]);
+    s.launch(
+        "copyStrided",
+        [2, 1, 1],
+        [128, 1, 1],
+        0,
+        &[A::Ptr(out), A::Ptr(inp), A::I32(1)],
+    );
     assert!(s.findings().is_empty(), "{:#?}", s.findings());
     let t = &s.checker.totals()[0];
     assert_eq!((t.global_load_requests, t.global_load_sectors), (8, 32));
@@ -79,7 +88,13 @@ fn stride_32_floats_touches_32_sectors_per_request() {
     let mut s = Session::new(compile_source("coalesce_stride32", STRIDED), "coalesce");
     let inp = s.zeros("in", 4 * 32 * 64);
     let out = s.zeros("out", 4 * 64);
-    s.launch("copyStrided", [1, 1, 1], [64, 1, 1], 0, &[A::Ptr(out), A::Ptr(inp), A::I32(32)]);
+    s.launch(
+        "copyStrided",
+        [1, 1, 1],
+        [64, 1, 1],
+        0,
+        &[A::Ptr(out), A::Ptr(inp), A::I32(32)],
+    );
     let findings = s.findings();
     let un = by_code(&findings, "uncoalesced-access");
     assert_eq!(un.len(), 1, "{findings:#?}");
@@ -91,7 +106,9 @@ fn stride_32_floats_touches_32_sectors_per_request() {
         "uncoalesced global load: a warp touches 32 sectors where 4 would do"
     );
     assert!(
-        f.notes[0].contains("2 requests, 32.00 sectors per request (ideal 4.00, 8.0x), 32.00 128-byte lines"),
+        f.notes[0].contains(
+            "2 requests, 32.00 sectors per request (ideal 4.00, 8.0x), 32.00 128-byte lines"
+        ),
         "{:?}",
         f.notes
     );
@@ -106,7 +123,13 @@ fn vector_accesses_are_one_request_per_warp_instruction() {
     let mut s = Session::new(compile_source("coalesce_vec", STRIDED), "coalesce");
     let inp = s.zeros("in", 16 * 64);
     let out = s.zeros("out", 16 * 64);
-    s.launch("copyVec", [1, 1, 1], [64, 1, 1], 0, &[A::Ptr(out), A::Ptr(inp)]);
+    s.launch(
+        "copyVec",
+        [1, 1, 1],
+        [64, 1, 1],
+        0,
+        &[A::Ptr(out), A::Ptr(inp)],
+    );
     assert!(s.findings().is_empty(), "{:#?}", s.findings());
     let t = &s.checker.totals()[0];
     assert_eq!((t.global_load_requests, t.global_load_sectors), (2, 32));

@@ -68,7 +68,13 @@ fn uninit_buffer_read_is_found() {
     let mut s = session("init_buffer");
     let inp = s.uninit("in", 4 * 100);
     let out = s.zeros("out", 4 * 100);
-    s.launch("readBuffer", [1, 1, 1], [128, 1, 1], 0, &[A::Ptr(out), A::Ptr(inp), A::I32(100)]);
+    s.launch(
+        "readBuffer",
+        [1, 1, 1],
+        [128, 1, 1],
+        0,
+        &[A::Ptr(out), A::Ptr(inp), A::I32(100)],
+    );
     let findings = s.findings();
     let r = by_code(&findings, "uninit-read");
     assert_eq!(r.len(), 1, "{findings:#?}");
@@ -77,7 +83,9 @@ fn uninit_buffer_read_is_found() {
     assert_eq!(f.message, "load reads uninitialised global memory");
     assert_eq!(f.occurrences, 100);
     assert!(
-        f.notes[0].contains("thread (0,0,0) of block (0,0,0) reads 4 bytes of global buffer `in` + 0 bytes"),
+        f.notes[0].contains(
+            "thread (0,0,0) of block (0,0,0) reads 4 bytes of global buffer `in` + 0 bytes"
+        ),
         "{:?}",
         f.notes
     );
@@ -89,19 +97,47 @@ fn writes_of_an_earlier_launch_initialise() {
     let buf = s.uninit("buf", 4 * 100);
     let out = s.zeros("out", 4 * 100);
     // Writes the first 64 elements only.
-    s.launch("writeBuffer", [1, 1, 1], [64, 1, 1], 0, &[A::Ptr(buf), A::I32(64)]);
-    s.launch("readBuffer", [1, 1, 1], [128, 1, 1], 0, &[A::Ptr(out), A::Ptr(buf), A::I32(100)]);
+    s.launch(
+        "writeBuffer",
+        [1, 1, 1],
+        [64, 1, 1],
+        0,
+        &[A::Ptr(buf), A::I32(64)],
+    );
+    s.launch(
+        "readBuffer",
+        [1, 1, 1],
+        [128, 1, 1],
+        0,
+        &[A::Ptr(out), A::Ptr(buf), A::I32(100)],
+    );
     let findings = s.findings();
     let r = by_code(&findings, "uninit-read");
     assert_eq!(r.len(), 1, "{findings:#?}");
     assert_eq!(r[0].1.occurrences, 36, "elements 64..99");
-    assert!(r[0].1.notes[0].contains("thread (64,0,0)"), "{:?}", r[0].1.notes);
+    assert!(
+        r[0].1.notes[0].contains("thread (64,0,0)"),
+        "{:?}",
+        r[0].1.notes
+    );
     // Writing the rest makes a further read clean.
     let mut s = session("init_launches2");
     let buf = s.uninit("buf", 4 * 100);
     let out = s.zeros("out", 4 * 100);
-    s.launch("writeBuffer", [1, 1, 1], [128, 1, 1], 0, &[A::Ptr(buf), A::I32(100)]);
-    s.launch("readBuffer", [1, 1, 1], [128, 1, 1], 0, &[A::Ptr(out), A::Ptr(buf), A::I32(100)]);
+    s.launch(
+        "writeBuffer",
+        [1, 1, 1],
+        [128, 1, 1],
+        0,
+        &[A::Ptr(buf), A::I32(100)],
+    );
+    s.launch(
+        "readBuffer",
+        [1, 1, 1],
+        [128, 1, 1],
+        0,
+        &[A::Ptr(out), A::Ptr(buf), A::I32(100)],
+    );
     assert!(s.findings().is_empty(), "{:#?}", s.findings());
 }
 
@@ -109,7 +145,13 @@ fn writes_of_an_earlier_launch_initialise() {
 fn shared_read_before_write_is_found() {
     let mut s = session("init_shared");
     let out = s.zeros("out", 4 * 64);
-    s.launch("sharedBeforeWrite", [2, 1, 1], [64, 1, 1], 0, &[A::Ptr(out)]);
+    s.launch(
+        "sharedBeforeWrite",
+        [2, 1, 1],
+        [64, 1, 1],
+        0,
+        &[A::Ptr(out)],
+    );
     let findings = s.findings();
     let r = by_code(&findings, "uninit-read");
     assert_eq!(r.len(), 1, "{findings:#?}");
@@ -117,8 +159,16 @@ fn shared_read_before_write_is_found() {
     assert_eq!(r[0].1.message, "load reads uninitialised shared memory");
     // Threads 32..63 of both blocks.
     assert_eq!(r[0].1.occurrences, 64);
-    assert!(r[0].1.notes[0].contains("thread (32,0,0) of block (0,0,0)"), "{:?}", r[0].1.notes);
-    assert!(r[0].1.notes[0].contains("`s` + 128 bytes"), "{:?}", r[0].1.notes);
+    assert!(
+        r[0].1.notes[0].contains("thread (32,0,0) of block (0,0,0)"),
+        "{:?}",
+        r[0].1.notes
+    );
+    assert!(
+        r[0].1.notes[0].contains("`s` + 128 bytes"),
+        "{:?}",
+        r[0].1.notes
+    );
 }
 
 #[test]
@@ -136,13 +186,23 @@ fn writes_of_earlier_blocks_count_later_ones_do_not() {
     let mut s = session("init_blocks");
     let buf = s.uninit("buf", 4 * 8);
     let out = s.zeros("out", 4 * 8);
-    s.launch("neighbourBlock", [8, 1, 1], [32, 1, 1], 0, &[A::Ptr(buf), A::Ptr(out)]);
+    s.launch(
+        "neighbourBlock",
+        [8, 1, 1],
+        [32, 1, 1],
+        0,
+        &[A::Ptr(buf), A::Ptr(out)],
+    );
     let findings = s.findings();
     let r = by_code(&findings, "uninit-read");
     assert_eq!(r.len(), 1, "{findings:#?}");
     assert_eq!(r[0].0, 38);
     assert_eq!(r[0].1.occurrences, 1);
-    assert!(r[0].1.notes[0].contains("block (0,0,0)"), "{:?}", r[0].1.notes);
+    assert!(
+        r[0].1.notes[0].contains("block (0,0,0)"),
+        "{:?}",
+        r[0].1.notes
+    );
 }
 
 #[test]
@@ -167,14 +227,24 @@ fn local_array_read_beyond_the_written_part() {
         .flat_map(|t| (if t == 3 { 7u32 } else { t % 6 }).to_le_bytes())
         .collect();
     let k = s.buffer("k", &k, true);
-    s.launch("localArray", [1, 1, 1], [32, 1, 1], 0, &[A::Ptr(out), A::Ptr(k)]);
+    s.launch(
+        "localArray",
+        [1, 1, 1],
+        [32, 1, 1],
+        0,
+        &[A::Ptr(out), A::Ptr(k)],
+    );
     let findings = s.findings();
     let r = by_code(&findings, "uninit-read");
     assert_eq!(r.len(), 1, "{findings:#?}");
     assert_eq!(r[0].0, 51);
     assert_eq!(r[0].1.message, "load reads uninitialised local memory");
     assert_eq!(r[0].1.occurrences, 1);
-    assert!(r[0].1.notes[0].contains("thread (3,0,0)"), "{:?}", r[0].1.notes);
+    assert!(
+        r[0].1.notes[0].contains("thread (3,0,0)"),
+        "{:?}",
+        r[0].1.notes
+    );
 }
 
 #[test]
@@ -186,9 +256,15 @@ fn corpus_markers() {
     ] {
         let s = run_header(file, "init");
         let findings = s.findings();
-        let mut got: Vec<u32> = by_code(&findings, "uninit-read").iter().map(|(l, _)| *l).collect();
+        let mut got: Vec<u32> = by_code(&findings, "uninit-read")
+            .iter()
+            .map(|(l, _)| *l)
+            .collect();
         got.dedup();
-        let want: Vec<u32> = markers(file, "uninit-read").iter().map(|(l, _)| *l).collect();
+        let want: Vec<u32> = markers(file, "uninit-read")
+            .iter()
+            .map(|(l, _)| *l)
+            .collect();
         assert_eq!(got, want, "{file}: {findings:#?}");
     }
 }
@@ -239,7 +315,13 @@ fn shared_atomics_on_unzeroed_bins() {
     let keys: Vec<u8> = (0..64u32).flat_map(|k| k.to_le_bytes()).collect();
     let keys = s.buffer("keys", &keys, true);
     let out = s.zeros("out", 32);
-    s.launch("binsNotZeroed", [1, 1, 1], [64, 1, 1], 0, &[A::Ptr(keys), A::Ptr(out)]);
+    s.launch(
+        "binsNotZeroed",
+        [1, 1, 1],
+        [64, 1, 1],
+        0,
+        &[A::Ptr(keys), A::Ptr(out)],
+    );
     let findings = s.findings();
     let r = by_code(&findings, "uninit-read");
     assert_eq!(r.len(), 1, "{findings:#?}");

@@ -48,7 +48,10 @@ __global__ void namedBarrier(int* out)
 fn divergent_barrier_is_found_on_the_marked_line() {
     let s = run_header("barrier_bug_divergent.cu", "sync");
     let findings = s.findings();
-    let got: Vec<u32> = by_code(&findings, "barrier-divergence").iter().map(|(l, _)| *l).collect();
+    let got: Vec<u32> = by_code(&findings, "barrier-divergence")
+        .iter()
+        .map(|(l, _)| *l)
+        .collect();
     let want: Vec<u32> = markers("barrier_bug_divergent.cu", "barrier-divergence")
         .iter()
         .map(|(l, _)| *l)
@@ -57,17 +60,31 @@ fn divergent_barrier_is_found_on_the_marked_line() {
     let f = by_code(&findings, "barrier-divergence")[0].1;
     // Two blocks, each diverges once.
     assert_eq!(f.occurrences, 2);
-    assert!(f.notes.iter().any(|n| n.contains("thread (0,0,0) of block (0,0,0) arrived")), "{f:#?}");
-    assert!(f.notes.iter().any(|n| n.contains("ran past the barrier")), "{f:#?}");
+    assert!(
+        f.notes
+            .iter()
+            .any(|n| n.contains("thread (0,0,0) of block (0,0,0) arrived")),
+        "{f:#?}"
+    );
+    assert!(
+        f.notes.iter().any(|n| n.contains("ran past the barrier")),
+        "{f:#?}"
+    );
     assert!(f.related.iter().any(|r| r.location.line == 25), "{f:#?}");
-    assert!(findings.iter().all(|f| f.code == "barrier-divergence"), "{findings:#?}");
+    assert!(
+        findings.iter().all(|f| f.code == "barrier-divergence"),
+        "{findings:#?}"
+    );
 }
 
 #[test]
 fn barrier_left_waiting_by_a_deadlock_is_divergent() {
     let s = run_header_with("spin_wait_bug_deadlock.cu", "sync", Some(1_000_000));
     let findings = s.findings();
-    let got: Vec<u32> = by_code(&findings, "barrier-divergence").iter().map(|(l, _)| *l).collect();
+    let got: Vec<u32> = by_code(&findings, "barrier-divergence")
+        .iter()
+        .map(|(l, _)| *l)
+        .collect();
     assert_eq!(got, vec![30], "{findings:#?}");
 }
 
@@ -77,7 +94,13 @@ fn early_return_before_a_barrier_is_clean() {
     let inp = s.f32s("in", &[1.0; 64]);
     let out = s.zeros("out", 256);
     // Threads 40..63 return before the barrier.
-    let outcome = s.launch("earlyReturn", [2, 1, 1], [64, 1, 1], 0, &[A::Ptr(out), A::Ptr(inp), A::I32(40)]);
+    let outcome = s.launch(
+        "earlyReturn",
+        [2, 1, 1],
+        [64, 1, 1],
+        0,
+        &[A::Ptr(out), A::Ptr(inp), A::I32(40)],
+    );
     assert!(outcome.faults.is_empty(), "{:?}", outcome.faults);
     assert!(s.findings().is_empty(), "{:#?}", s.findings());
 }
@@ -91,19 +114,34 @@ fn barrier_in_a_loop_with_divergent_trip_counts() {
         .collect();
     let trips = s.buffer("trips", &trips, true);
     let out = s.zeros("out", 256);
-    s.launch("divergentInLoop", [1, 1, 1], [64, 1, 1], 0, &[A::Ptr(out), A::Ptr(trips)]);
+    s.launch(
+        "divergentInLoop",
+        [1, 1, 1],
+        [64, 1, 1],
+        0,
+        &[A::Ptr(out), A::Ptr(trips)],
+    );
     let findings = s.findings();
     let div = by_code(&findings, "barrier-divergence");
     assert_eq!(div.len(), 1, "{findings:#?}");
     assert_eq!(div[0].0, 18);
-    assert!(div[0].1.notes.iter().any(|n| n.contains("thread (5,0,0)")), "{findings:#?}");
+    assert!(
+        div[0].1.notes.iter().any(|n| n.contains("thread (5,0,0)")),
+        "{findings:#?}"
+    );
 
     // Uniform trip counts: clean.
     let mut s = Session::new(compile_source("sync_kernels_loop2", KERNELS), "sync");
     let trips: Vec<u8> = (0..64u32).flat_map(|_| 3u32.to_le_bytes()).collect();
     let trips = s.buffer("trips", &trips, true);
     let out = s.zeros("out", 256);
-    s.launch("divergentInLoop", [1, 1, 1], [64, 1, 1], 0, &[A::Ptr(out), A::Ptr(trips)]);
+    s.launch(
+        "divergentInLoop",
+        [1, 1, 1],
+        [64, 1, 1],
+        0,
+        &[A::Ptr(out), A::Ptr(trips)],
+    );
     assert!(s.findings().is_empty(), "{:#?}", s.findings());
 }
 

@@ -39,9 +39,12 @@ pub fn compile_path(path: &Path, opt: u8) -> Compiled {
     let module = warpcheck_front::compile(path, &options)
         .unwrap_or_else(|e| panic!("compiling {}: {e}", path.display()));
     let parsed = warpcheck_ptx::parse(&module.ptx);
-    assert!(parsed.errors.is_empty(), "parse errors: {:?}", parsed.errors);
-    let program =
-        warpcheck_ir::lower(&parsed.module).unwrap_or_else(|e| panic!("lowering: {e:?}"));
+    assert!(
+        parsed.errors.is_empty(),
+        "parse errors: {:?}",
+        parsed.errors
+    );
+    let program = warpcheck_ir::lower(&parsed.module).unwrap_or_else(|e| panic!("lowering: {e:?}"));
     Compiled {
         program,
         signatures: module.signatures,
@@ -185,7 +188,13 @@ impl Session {
             buffers: self.buffers.clone(),
         };
         self.checker
-            .launch(&self.compiled.program, params, &mut self.memory, &config, info)
+            .launch(
+                &self.compiled.program,
+                params,
+                &mut self.memory,
+                &config,
+                info,
+            )
             .unwrap_or_else(|e| panic!("launch: {e:?}"))
     }
 
