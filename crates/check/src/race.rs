@@ -34,13 +34,17 @@
 //! ordered after it iff its warp's vector has caught up with the recorded warp-clock, and
 //! the same for lanes of one warp.
 //!
-//! Each block keeps a log of its memory events (one record per warp-instruction, 24 bytes)
-//! and a shadow word per byte touched (8 bytes: the last write and the last read, as
-//! references `event << 5 | lane` into the log). Shared memory's shadow is dense; global
-//! memory's is paged and lazily allocated. A read replaces the recorded read (so a write
-//! races with the latest unordered read of another thread; earlier readers of the same
-//! byte in the same interval are not remembered, which can hide a second witness but not
-//! a racing pair of instructions that keeps recurring).
+//! Each block keeps a log of its memory events (one record per warp-instruction, 24 bytes;
+//! re-executions between two synchronisations reuse their record) and a shadow cell per
+//! 4-byte word touched (8 bytes: the last write and the last read, as references
+//! `event << 5 | lane` into the log), or per byte for words that sub-word accesses split.
+//! Shared memory's shadow is dense; global memory's is paged and lazily allocated. A read
+//! replaces the recorded read (so a write races with the latest unordered read of another
+//! thread; earlier readers of the same word in the same interval are not remembered, which
+//! can hide a second witness but not a racing pair of instructions that keeps recurring).
+//! A write that a thread overwrites itself in the same interval at another instruction is
+//! kept in a sparse side table (flagged in the cell), so it still races with another
+//! thread's later access.
 //!
 //! Races between blocks are found when the blocks' observers are merged (in block order):
 //! each block's global shadow is summarised (per byte: one write and one read, preferring
@@ -338,7 +342,10 @@ struct EventRecord {
     kind: AccessKind,
 }
 
-const MAX_EVENTS: usize = 1 << 26;
+/// Event references are `(event + 1) << 5 | lane` below 2^31; `SUPERSEDED` (bit 31) marks a
+/// write slot whose unit also has a superseded write (see `RaceBlock::superseded`).
+const MAX_EVENTS: usize = (1 << 26) - 2;
+const SUPERSEDED: u32 = 1 << 31;
 /// Recent events remembered per warp for reuse (direct-mapped by instruction).
 const RECENT: usize = 8;
 
@@ -623,6 +630,10 @@ pub struct RaceBlock {
     events: Vec<EventRecord>,
     /// Per warp, the last events of a few instructions (`RECENT` slots), for reuse.
     recent: Vec<u32>,
+    /// Writes superseded by a later write of the same thread in the same synchronisation
+    /// interval at another instruction, by (shared?, unit address); `SUPERSEDED` in the
+    /// unit's write slot says an entry is current. Sparse: one per such unit.
+    superseded: HashMap<(bool, u64), u32>,
     /// Events of other warps that the current event is known to be ordered after (reset
     /// at every event).
     safe_events: [u32; 2],
@@ -724,13 +735,42 @@ impl RaceBlock {
                 && !this.safe_events.contains(&(r >> 5))
                 && this.events[(r >> 5) as usize - 1].kind.conflicts(kind)
         };
-        let raced = may_race(cell.write, self)
-            && self.check(space, cell.write, me, w, l, event, kind, address);
+        let flagged = cell.write & SUPERSEDED != 0;
+        let last_write = cell.write & !SUPERSEDED;
+        let mut raced = may_race(last_write, self)
+            && self.check(space, last_write, me, w, l, event, kind, address);
+        let key = (space == MemSpace::Shared, address);
+        if flagged
+            && let Some(&old) = self.superseded.get(&key)
+            && may_race(old, self)
+        {
+            raced |= self.check(space, old, me, w, l, event, kind, address);
+        }
         if kind.is_write() {
             if !raced && may_race(cell.read, self) {
                 self.check(space, cell.read, me, w, l, event, kind, address);
             }
-            cell.write = me;
+            // A thread overwriting its own write of the same interval at another
+            // instruction: keep the first write too, it may race with another thread's
+            // later access (the root clear of a Blelloch scan, then its own down-sweep).
+            let mut flag = 0;
+            if last_write != 0 && last_write != me {
+                let (old, k) = self.decode(last_write);
+                let cur = &self.events[event as usize - 1];
+                let same_thread = old.warp as usize == w && k as usize == l;
+                if same_thread
+                    && (old.func, old.inst) != (cur.func, cur.inst)
+                    && old.warp_clock == cur.warp_clock
+                    && old.lane_snapshot == cur.lane_snapshot
+                {
+                    // Keep the latest superseded write (one per unit).
+                    self.superseded.insert(key, last_write);
+                    flag = SUPERSEDED;
+                } else if same_thread && flagged {
+                    flag = SUPERSEDED;
+                }
+            }
+            cell.write = me | flag;
         } else {
             cell.read = me;
         }
@@ -781,7 +821,7 @@ impl RaceBlock {
             .map(|(address, len, c)| Summary {
                 address,
                 len,
-                write: (c.write != 0).then(|| self.access_of(c.write)),
+                write: (c.write != 0).then(|| self.access_of(c.write & !SUPERSEDED)),
                 read: (c.read != 0).then(|| self.access_of(c.read)),
             })
             .collect();
@@ -1090,6 +1130,7 @@ impl ObserverFactory for RaceLaunch<'_> {
             warps: self.warps,
             events: Vec::new(),
             recent: Vec::new(),
+            superseded: HashMap::default(),
             safe_events: [0; 2],
             safe_next: 0,
             shared: Some(Box::new(Shadow::dense())),

@@ -12,11 +12,7 @@ use std::process::Command;
 
 /// Markers the checkers miss, each with the reason: (file and flags, missing mark). A
 /// listed mark that is found fails the test, so the list stays honest.
-const KNOWN_MISSES: &[(&str, (&str, u32, u32), &str)] = &[(
-    "scan_blelloch.cu -DREMOVE_BARRIER=2",
-    ("shared-race", 56, 0),
-    "FIXME: one write witness per word: thread 0's clear of the root (line 56) is superseded by its own down-sweep write (line 72) before thread 1 reads the root, so only the 72/71 pair is reported (racecheck on an H200 reports 56 too, tests/gpu-anchors)",
-)];
+const KNOWN_MISSES: &[(&str, (&str, u32, u32), &str)] = &[];
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
