@@ -71,6 +71,8 @@ if [ ! -x /usr/bin/time ]; then
 fi
 
 TARGET="${CARGO_TARGET_DIR:-$ROOT/target}"
+binary_label="commit $(git rev-parse --short HEAD 2>/dev/null || echo '?')"
+[ -n "${WARPCHECK:-}" ] && binary_label="binary $WARPCHECK"
 if [ -z "${WARPCHECK:-}" ]; then
     WARPCHECK="$TARGET/release/warpcheck"
     if [ "$build" = 1 ]; then
@@ -194,7 +196,7 @@ run_emu() {
         "stencil_5point:next"
     )
     echo
-    echo "Emulator benchmarks: $(nproc) cores, $(date -u '+%Y-%m-%d %H:%M UTC'), commit $(git rev-parse --short HEAD 2>/dev/null || echo '?'), repeat $repeat"
+    echo "Emulator benchmarks: $(nproc) cores, $(date -u '+%Y-%m-%d %H:%M UTC'), $binary_label, repeat $repeat"
     local header="%-17s %3s %11s %7s %11s %7s %7s %7s %7s %9s"
     # shellcheck disable=SC2059
     printf "$header" kernel thr lane-inst emu-s lane-inst/s wall-s cpu-s rss-MiB buf-MiB load/idle
@@ -256,7 +258,7 @@ run_oclgrind() {
         apt_install oclgrind >&2
     fi
     echo
-    echo "Oclgrind $(oclgrind-kernel --version 2>/dev/null | awk '/Oclgrind/ { print $2; exit }') vs warpcheck, same kernels and sizes: $(nproc) cores, $(date -u '+%Y-%m-%d %H:%M UTC'), commit $(git rev-parse --short HEAD 2>/dev/null || echo '?'), repeat $repeat"
+    echo "Oclgrind $(oclgrind-kernel --version 2>/dev/null | awk '/Oclgrind/ { print $2; exit }') vs warpcheck, same kernels and sizes: $(nproc) cores, $(date -u '+%Y-%m-%d %H:%M UTC'), $binary_label, repeat $repeat"
     local header="%-13s %3s %10s %7s %9s %11s %7s %9s %9s %10s %9s"
     # shellcheck disable=SC2059
     printf "$header\n" kernel thr oclgrind-s cpu-s load/idle warpcheck-s emu-s lane-inst load/idle wall-ratio emu-ratio
