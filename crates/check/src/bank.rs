@@ -33,7 +33,6 @@
 //! distinct words. A finding (`bank-conflict`) is reported per source line whose worst
 //! degree is at least 2.
 
-use std::collections::HashMap;
 
 use warpcheck_emu::{MemEvent, MemKind, Observer, ObserverFactory, RunOutcome};
 use warpcheck_ir::modifiers::MemSpace;
@@ -368,7 +367,7 @@ impl SiteStats {
 
 /// Kernel-wide counts of one kernel (by name).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-struct Totals {
+pub struct Totals {
     load_wavefronts: u64,
     store_wavefronts: u64,
     load_conflicts: u64,
@@ -376,43 +375,15 @@ struct Totals {
 }
 
 /// Bank-conflict statistics of a session, per kernel and instruction.
-#[derive(Default)]
-pub struct BankState {
-    /// Kernel names, indexed by the `u32` in `sites`' keys.
-    kernels: Vec<String>,
-    totals: Vec<Totals>,
-    sites: HashMap<(u32, Site), SiteStats>,
-}
+pub type BankState = crate::PerSite<Totals, SiteStats>;
 
 impl BankState {
     pub fn launch(&mut self, info: &LaunchInfo) -> BankLaunch<'_> {
-        let kernel = match self.kernels.iter().position(|k| *k == info.kernel_name) {
-            Some(i) => i,
-            None => {
-                self.kernels.push(info.kernel_name.clone());
-                self.totals.push(Totals::default());
-                self.kernels.len() - 1
-            }
-        } as u32;
+        let kernel = self.kernel_index(&info.kernel_name);
         BankLaunch {
             state: self,
             kernel,
         }
-    }
-
-    /// The statistics of every instruction seen so far, for a kernel by name.
-    pub fn site_stats(&self, kernel: &str) -> Vec<(Site, &SiteStats)> {
-        let Some(k) = self.kernels.iter().position(|n| n == kernel) else {
-            return Vec::new();
-        };
-        let mut out: Vec<(Site, &SiteStats)> = self
-            .sites
-            .iter()
-            .filter(|((ki, _), _)| *ki as usize == k)
-            .map(|((_, site), s)| (*site, s))
-            .collect();
-        out.sort_by_key(|(site, _)| *site);
-        out
     }
 
     /// One `bank-conflict` warning per kernel and source line whose worst degree is at

@@ -30,7 +30,6 @@
 //! units, not as L1 requests). Generic accesses that resolve to global memory count as
 //! global accesses.
 
-use std::collections::HashMap;
 
 use warpcheck_emu::{MemEvent, MemKind, Observer, ObserverFactory, RunOutcome};
 use warpcheck_ir::modifiers::MemSpace;
@@ -473,7 +472,7 @@ impl SiteStats {
 }
 
 #[derive(Clone, Copy, Debug, Default)]
-struct Totals {
+pub struct Totals {
     load_requests: u64,
     store_requests: u64,
     load_sectors: u64,
@@ -481,42 +480,15 @@ struct Totals {
 }
 
 /// Coalescing statistics of a session, per kernel and instruction.
-#[derive(Default)]
-pub struct CoalesceState {
-    kernels: Vec<String>,
-    totals: Vec<Totals>,
-    sites: HashMap<(u32, Site), SiteStats>,
-}
+pub type CoalesceState = crate::PerSite<Totals, SiteStats>;
 
 impl CoalesceState {
     pub fn launch(&mut self, info: &LaunchInfo) -> CoalesceLaunch<'_> {
-        let kernel = match self.kernels.iter().position(|k| *k == info.kernel_name) {
-            Some(i) => i,
-            None => {
-                self.kernels.push(info.kernel_name.clone());
-                self.totals.push(Totals::default());
-                self.kernels.len() - 1
-            }
-        } as u32;
+        let kernel = self.kernel_index(&info.kernel_name);
         CoalesceLaunch {
             state: self,
             kernel,
         }
-    }
-
-    /// The statistics of every instruction seen so far, for a kernel by name.
-    pub fn site_stats(&self, kernel: &str) -> Vec<(Site, &SiteStats)> {
-        let Some(k) = self.kernels.iter().position(|n| n == kernel) else {
-            return Vec::new();
-        };
-        let mut out: Vec<(Site, &SiteStats)> = self
-            .sites
-            .iter()
-            .filter(|((ki, _), _)| *ki as usize == k)
-            .map(|((_, site), s)| (*site, s))
-            .collect();
-        out.sort_by_key(|(site, _)| *site);
-        out
     }
 
     /// One `uncoalesced-access` warning per kernel and source line with an uncoalesced

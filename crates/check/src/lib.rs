@@ -218,6 +218,54 @@ pub fn shared_name(program: &Program, vars: &[SharedVar], offset: u64) -> String
     }
 }
 
+/// Per-kernel totals and per-instruction statistics that a checker accumulates over a
+/// session (the bank-conflict and coalescing checkers).
+pub struct PerSite<T, S> {
+    /// Kernel names, indexed by the `u32` in `sites`' keys.
+    pub(crate) kernels: Vec<String>,
+    pub(crate) totals: Vec<T>,
+    pub(crate) sites: rustc_hash::FxHashMap<(u32, Site), S>,
+}
+
+impl<T, S> Default for PerSite<T, S> {
+    fn default() -> Self {
+        PerSite {
+            kernels: Vec::new(),
+            totals: Vec::new(),
+            sites: Default::default(),
+        }
+    }
+}
+
+impl<T: Default, S> PerSite<T, S> {
+    /// The index of a kernel (by name), added on first use.
+    pub(crate) fn kernel_index(&mut self, name: &str) -> u32 {
+        match self.kernels.iter().position(|k| k == name) {
+            Some(i) => i as u32,
+            None => {
+                self.kernels.push(name.to_string());
+                self.totals.push(T::default());
+                (self.kernels.len() - 1) as u32
+            }
+        }
+    }
+
+    /// The statistics of every instruction seen so far, for a kernel by name.
+    pub fn site_stats(&self, kernel: &str) -> Vec<(Site, &S)> {
+        let Some(k) = self.kernels.iter().position(|n| n == kernel) else {
+            return Vec::new();
+        };
+        let mut out: Vec<(Site, &S)> = self
+            .sites
+            .iter()
+            .filter(|((ki, _), _)| *ki as usize == k)
+            .map(|((_, site), s)| (*site, s))
+            .collect();
+        out.sort_by_key(|(site, _)| *site);
+        out
+    }
+}
+
 /// Kernel-wide counts of one launch sequence, comparable with Nsight Compute's metrics.
 #[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize)]
 pub struct KernelTotals {
