@@ -33,7 +33,6 @@
 //! distinct words. A finding (`bank-conflict`) is reported per source line whose worst
 //! degree is at least 2.
 
-
 use warpcheck_emu::{MemEvent, MemKind, Observer, ObserverFactory, RunOutcome};
 use warpcheck_ir::modifiers::MemSpace;
 use warpcheck_report::{Finding, Location, Severity};

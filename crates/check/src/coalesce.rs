@@ -30,7 +30,6 @@
 //! units, not as L1 requests). Generic accesses that resolve to global memory count as
 //! global accesses.
 
-
 use warpcheck_emu::{MemEvent, MemKind, Observer, ObserverFactory, RunOutcome};
 use warpcheck_ir::modifiers::MemSpace;
 use warpcheck_report::{Finding, Location, Severity};

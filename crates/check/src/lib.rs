@@ -204,9 +204,10 @@ pub fn fmt3(v: [u32; 3]) -> String {
 
 /// The name of a shared-memory offset: the variable holding it and the offset in it.
 pub fn shared_name(program: &Program, vars: &[SharedVar], offset: u64) -> String {
-    let found = vars.iter().rev().find(|v| {
-        offset >= v.offset && v.size.is_none_or(|size| offset < v.offset + size)
-    });
+    let found = vars
+        .iter()
+        .rev()
+        .find(|v| offset >= v.offset && v.size.is_none_or(|size| offset < v.offset + size));
     match found {
         Some(v) => {
             let var = program.variable(v.var);
@@ -337,14 +338,8 @@ impl Checker {
             bank: t.bank.then(|| self.bank.launch(&info)),
             coalesce: t.coalesce.then(|| self.coalesce.launch(&info)),
         };
-        let outcome = warpcheck_emu::run_observed(
-            program,
-            info.kernel,
-            params,
-            memory,
-            config,
-            &mut launch,
-        )?;
+        let outcome =
+            warpcheck_emu::run_observed(program, info.kernel, params, memory, config, &mut launch)?;
         let Launch {
             race,
             sync,

@@ -224,7 +224,14 @@ impl RaceState {
     pub fn findings(&self, cx: &ReportCx) -> Vec<Finding> {
         // Races of different instructions on the same pair of source lines (unrolled
         // loops, vector halves) are one finding.
-        type LineKey = (String, MemSpace, Option<Location>, AccessKind, Option<Location>, AccessKind);
+        type LineKey = (
+            String,
+            MemSpace,
+            Option<Location>,
+            AccessKind,
+            Option<Location>,
+            AccessKind,
+        );
         let mut groups: Vec<(usize, u64)> = Vec::new();
         let mut by_lines: HashMap<LineKey, usize> = HashMap::default();
         for (i, r) in self.races.iter().enumerate() {
@@ -266,7 +273,9 @@ impl RaceState {
             let target = match r.space {
                 MemSpace::Shared => shared_name(
                     cx.program,
-                    self.shared_vars.get(&r.kernel).map_or(&[], |v| v.as_slice()),
+                    self.shared_vars
+                        .get(&r.kernel)
+                        .map_or(&[], |v| v.as_slice()),
                     r.address,
                 ),
                 _ => r.target.clone(),
@@ -433,10 +442,10 @@ impl Clocks {
         }
         let m = self.lanes_of(w);
         let mut join = [0u32; 32];
-        for l in 0..32 {
+        for (l, row) in m.iter().enumerate() {
             if lanes >> l & 1 == 1 {
-                for k in 0..32 {
-                    join[k] = join[k].max(m[l][k]);
+                for (j, &c) in join.iter_mut().zip(row) {
+                    *j = (*j).max(c);
                 }
             }
         }
@@ -488,7 +497,10 @@ impl Clocks {
             }
         }
         for &(w, lanes) in &lanes_by_warp {
-            if p.arrived.iter().any(|&(x, _, waits)| x as usize == w && waits) {
+            if p.arrived
+                .iter()
+                .any(|&(x, _, waits)| x as usize == w && waits)
+            {
                 self.warp_vc[w * self.warps + w] += 1;
             }
             self.sync_lanes(w, lanes);
@@ -509,7 +521,7 @@ struct Shadow {
     is_dense: bool,
     dense: Vec<Cell>,
     page_index: HashMap<u64, usize>,
-    pages: Vec<Box<[Cell; PAGE_WORDS]>>,
+    pages: Vec<[Cell; PAGE_WORDS]>,
     /// Recently used pages, direct-mapped by page number: (page number + 1, index).
     recent: [(u64, u32); 16],
     split: HashMap<u64, [Cell; 4]>,
@@ -541,7 +553,7 @@ impl Shadow {
             let next = self.pages.len();
             let i = *self.page_index.entry(page).or_insert(next);
             if i == next {
-                self.pages.push(Box::new([Cell::default(); PAGE_WORDS]));
+                self.pages.push([Cell::default(); PAGE_WORDS]);
             }
             self.recent[slot] = (page + 1, i as u32);
             i
@@ -553,7 +565,7 @@ impl Shadow {
     /// of the `size` bytes from `address`.
     #[inline(always)]
     fn for_each_unit(&mut self, address: u64, size: u64, mut f: impl FnMut(u64, u64, &mut Cell)) {
-        if address % 4 == 0 && size % 4 == 0 {
+        if address.is_multiple_of(4) && size.is_multiple_of(4) {
             for k in 0..size / 4 {
                 let wa = address / 4 + k;
                 let c = self.word(wa);
@@ -849,7 +861,7 @@ impl Observer for RaceBlock {
             self.warps as usize,
             self.intra_warp == IntraWarp::Independent,
         );
-        if threads % 32 != 0
+        if !threads.is_multiple_of(32)
             && let Some(last) = clocks.live.last_mut()
         {
             *last = (1u32 << (threads % 32)) - 1;
@@ -881,7 +893,13 @@ impl Observer for RaceBlock {
         // record (lock-step needs distinct executions: lanes of one execution race).
         let slot = w * RECENT + e.inst.index() % RECENT;
         let event = match self.recent.get(slot).copied() {
-            Some(r) if r != 0 && self.intra_warp == IntraWarp::Independent && self.events[r as usize - 1] == record => r,
+            Some(r)
+                if r != 0
+                    && self.intra_warp == IntraWarp::Independent
+                    && self.events[r as usize - 1] == record =>
+            {
+                r
+            }
             _ => {
                 self.events.push(record);
                 let r = self.events.len() as u32;
@@ -893,8 +911,11 @@ impl Observer for RaceBlock {
         };
         self.safe_events = [0; 2];
         let shared = e.space == MemSpace::Shared;
-        let Some(mut shadow) = (if shared { self.shared.take() } else { self.global.take() })
-        else {
+        let Some(mut shadow) = (if shared {
+            self.shared.take()
+        } else {
+            self.global.take()
+        }) else {
             return;
         };
         let me_base = event << 5;
@@ -906,7 +927,11 @@ impl Observer for RaceBlock {
                 self.visit(e.space, cell, me_base | l as u32, w, l, event, kind, a)
             });
         }
-        *(if shared { &mut self.shared } else { &mut self.global }) = Some(shadow);
+        *(if shared {
+            &mut self.shared
+        } else {
+            &mut self.global
+        }) = Some(shadow);
     }
 
     fn on_barrier_arrive(&mut self, e: &BarrierEvent) {
@@ -1021,7 +1046,15 @@ impl RaceLaunch<'_> {
         }
     }
 
-    fn add_found(&mut self, space: MemSpace, scope: Scope, first: Access, second: Access, address: u64, n: u64) {
+    fn add_found(
+        &mut self,
+        space: MemSpace,
+        scope: Scope,
+        first: Access,
+        second: Access,
+        address: u64,
+        n: u64,
+    ) {
         let key = found_key(space, &first, &second);
         if let Some(&i) = self.found_index.get(&key) {
             self.found[i].occurrences += n;
@@ -1049,15 +1082,26 @@ impl RaceLaunch<'_> {
         for u in summary {
             let full = self.witnesses.len() >= MAX_WITNESSES;
             self.saturated |= full;
-            let w_ref = if full { None } else { u.write.map(|a| self.witness_ref(&mut table, &mut last_w, &a)) };
-            let r_ref = if full { None } else { u.read.map(|a| self.witness_ref(&mut table, &mut last_r, &a)) };
+            let w_ref = if full {
+                None
+            } else {
+                u.write
+                    .map(|a| self.witness_ref(&mut table, &mut last_w, &a))
+            };
+            let r_ref = if full {
+                None
+            } else {
+                u.read
+                    .map(|a| self.witness_ref(&mut table, &mut last_r, &a))
+            };
             shadow.for_each_unit(u.address, u.len, |a, _, cell| {
                 // Fast path: only reads, before and now (inputs read by every block).
                 if u.write.is_none() && cell.write == 0 {
                     match r_ref {
                         Some(r) if cell.read == 0 => cell.read = r,
-                        Some(r) if u.read.is_some_and(|x| !x.kind.is_strong())
-                            && self.witness(cell.read).kind.is_strong() =>
+                        Some(r)
+                            if u.read.is_some_and(|x| !x.kind.is_strong())
+                                && self.witness(cell.read).kind.is_strong() =>
                         {
                             cell.read = r
                         }
@@ -1112,7 +1156,9 @@ impl RaceLaunch<'_> {
             }
             state.add(r);
         }
-        state.shared_vars.insert(kernel.clone(), outcome.shared_vars.clone());
+        state
+            .shared_vars
+            .insert(kernel.clone(), outcome.shared_vars.clone());
         if saturated && !state.saturated.contains(&kernel) {
             state.saturated.push(kernel);
         }
@@ -1146,7 +1192,14 @@ impl ObserverFactory for RaceLaunch<'_> {
         for (_, o) in observers {
             self.saturated |= o.saturated;
             for f in o.found {
-                self.add_found(f.space, f.scope, f.first, f.second, f.address, f.occurrences);
+                self.add_found(
+                    f.space,
+                    f.scope,
+                    f.first,
+                    f.second,
+                    f.address,
+                    f.occurrences,
+                );
             }
             self.merge_block(&o.summary);
         }

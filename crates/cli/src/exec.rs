@@ -7,12 +7,11 @@ use crate::input::{self, Loaded};
 use crate::launch::{self, ParamSlot};
 use crate::output::CliError;
 use std::collections::HashMap;
+use warpcheck_check::Checker;
 use warpcheck_emu::args::{ElemType, Limits, parse_arg};
 use warpcheck_emu::{
-    BlockProgress, DeviceAddr, Fault, FaultKind, GlobalMemory, LaunchConfig, RunOutcome,
-    Scheduling,
+    BlockProgress, DeviceAddr, Fault, FaultKind, GlobalMemory, LaunchConfig, RunOutcome, Scheduling,
 };
-use warpcheck_check::Checker;
 use warpcheck_front::KernelSignature;
 use warpcheck_ir::{EntityRef, Program, SourceLoc};
 use warpcheck_report::{Finding, Location, Severity};

@@ -95,7 +95,11 @@ fn found(file: &Path, extra: &[&str]) -> Result<BTreeSet<Mark>, String> {
     }
     let json: serde_json::Value =
         serde_json::from_slice(&out.stdout).map_err(|e| format!("bad JSON: {e}"))?;
-    let name = file.file_name().unwrap_or_default().to_string_lossy().to_string();
+    let name = file
+        .file_name()
+        .unwrap_or_default()
+        .to_string_lossy()
+        .to_string();
     let mut marks = BTreeSet::new();
     let empty = Vec::new();
     for f in json["findings"].as_array().unwrap_or(&empty) {
@@ -215,7 +219,11 @@ fn sanitizer_findings_are_all_marked() {
         let marker = match (tool, kind) {
             ("racecheck", "Race reported") => "shared-race",
             ("memcheck", k) if k.starts_with("Invalid") => {
-                if stem.contains("misaligned") { "misaligned" } else { "out-of-bounds" }
+                if stem.contains("misaligned") {
+                    "misaligned"
+                } else {
+                    "out-of-bounds"
+                }
             }
             ("synccheck", k) if k.starts_with("Barrier error") => "barrier-divergence",
             ("initcheck", k) if k.starts_with("Uninitialized") => "uninit-read",
@@ -226,8 +234,9 @@ fn sanitizer_findings_are_all_marked() {
             Some((b, v)) => (b, Some(v.replace("REMOVE_BARRIER_", "-DREMOVE_BARRIER="))),
             None => (stem, None),
         };
-        let source = std::fs::read_to_string(root().join("tests/kernels").join(format!("{base}.cu")))
-            .expect("kernel source");
+        let source =
+            std::fs::read_to_string(root().join("tests/kernels").join(format!("{base}.cu")))
+                .expect("kernel source");
         let mut marks = markers(&source);
         if let Some(v) = &variant {
             for (flag, extra) in variants(&source) {
@@ -243,7 +252,9 @@ fn sanitizer_findings_are_all_marked() {
             let line: u32 = line.parse().expect("line number");
             checked += 1;
             if !marks.iter().any(|(k, l, _)| k == marker && *l == line) {
-                failures.push(format!("{stem}: {tool} reports {kind} at line {line}, no {marker} marker"));
+                failures.push(format!(
+                    "{stem}: {tool} reports {kind} at line {line}, no {marker} marker"
+                ));
             }
         }
     }

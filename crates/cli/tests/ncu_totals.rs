@@ -161,7 +161,10 @@ fn bank_and_coalescing_totals_equal_nsight_compute() {
             for (kernel, metrics) in &mut want {
                 for (metric, v) in metrics.iter_mut() {
                     if metric.contains("mem_shared_op_st")
-                        && let Some(x) = o3.get(stem).and_then(|k| k.get(kernel)).and_then(|m| m.get(metric))
+                        && let Some(x) = o3
+                            .get(stem)
+                            .and_then(|k| k.get(kernel))
+                            .and_then(|m| m.get(metric))
                     {
                         *v = *x;
                     }

@@ -716,7 +716,7 @@ pub mod npy {
             return Err("Fortran-order arrays are not supported; save with C order".into());
         }
         let body = &data[end..];
-        if body.len() % elem.size() != 0 {
+        if !body.len().is_multiple_of(elem.size()) {
             return Err("the .npy data is not a whole number of elements".into());
         }
         Ok(body.to_vec())

@@ -89,26 +89,31 @@ fn normalize_template_name(s: &str) -> String {
     while i < chars.len() {
         let c = chars[i];
         // A cast: `(` letters `)` followed by a digit or minus sign.
-        if c == '(' {
-            if let Some(close) = chars[i..].iter().position(|&c| c == ')') {
-                let inner = &chars[i + 1..i + close];
-                let next = chars.get(i + close + 1);
-                if !inner.is_empty()
-                    && inner.iter().all(|c| c.is_ascii_alphabetic())
-                    && next.is_some_and(|n| n.is_ascii_digit() || *n == '-')
-                {
-                    i += close + 1;
-                    continue;
-                }
+        if c == '('
+            && let Some(close) = chars[i..].iter().position(|&c| c == ')')
+        {
+            let inner = &chars[i + 1..i + close];
+            let next = chars.get(i + close + 1);
+            if !inner.is_empty()
+                && inner.iter().all(|c| c.is_ascii_alphabetic())
+                && next.is_some_and(|n| n.is_ascii_digit() || *n == '-')
+            {
+                i += close + 1;
+                continue;
             }
         }
         // An integer suffix: letters u/l after a digit, before a non-identifier character.
-        if (c == 'u' || c == 'U' || c == 'l' || c == 'L') && out.chars().last().is_some_and(|p| p.is_ascii_digit()) {
+        if (c == 'u' || c == 'U' || c == 'l' || c == 'L')
+            && out.chars().last().is_some_and(|p| p.is_ascii_digit())
+        {
             let mut j = i;
             while j < chars.len() && matches!(chars[j], 'u' | 'U' | 'l' | 'L') {
                 j += 1;
             }
-            if chars.get(j).is_none_or(|n| !(n.is_alphanumeric() || *n == '_')) {
+            if chars
+                .get(j)
+                .is_none_or(|n| !(n.is_alphanumeric() || *n == '_'))
+            {
                 i = j;
                 continue;
             }
@@ -191,7 +196,10 @@ mod tests {
         assert!(matches_user_name(full, "reduce<256u>"));
         assert!(!matches_user_name(full, "reduce<128>"));
         assert!(!matches_user_name(full, "reduce"));
-        assert!(matches_user_name("void scale<float, 4>(float*)", "scale<float,4>"));
+        assert!(matches_user_name(
+            "void scale<float, 4>(float*)",
+            "scale<float,4>"
+        ));
         assert!(matches_user_name("ns::k<8ul>(int)", "k<8>"));
     }
 

@@ -274,7 +274,9 @@ impl Program {
                     .iter()
                     .filter(|(_, f)| {
                         name.contains('<')
-                            && f.demangled.as_ref().is_some_and(|d| crate::demangle::matches_user_name(&d.full, name))
+                            && f.demangled
+                                .as_ref()
+                                .is_some_and(|d| crate::demangle::matches_user_name(&d.full, name))
                     })
                     .map(|(id, _)| id),
             )

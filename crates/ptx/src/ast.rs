@@ -42,9 +42,16 @@ pub enum Item {
     /// `.section .debug_info { ... }`
     Section(Section),
     /// `.pragma "nounroll";`
-    Pragma { args: Vec<Spanned<String>>, span: Span },
+    Pragma {
+        args: Vec<Spanned<String>>,
+        span: Span,
+    },
     /// `.alias fAlias, fTarget;`
-    Alias { alias: Ident, aliasee: Ident, span: Span },
+    Alias {
+        alias: Ident,
+        aliasee: Ident,
+        span: Span,
+    },
 }
 
 /// `.file INDEX "PATH" [, TIMESTAMP, SIZE]` (§11.5.2).
@@ -257,12 +264,21 @@ pub enum Statement {
     /// `.reg`, `.local`, `.shared`, `.param` … declarations inside a body.
     Variable(VariableDecl),
     Loc(Loc),
-    Pragma { args: Vec<Spanned<String>>, span: Span },
+    Pragma {
+        args: Vec<Spanned<String>>,
+        span: Span,
+    },
     Block(Block),
     /// `$L_brx_0: .branchtargets $L__BB0_1, $L__BB0_2;` (the label is a separate statement).
-    BranchTargets { targets: Vec<Ident>, span: Span },
+    BranchTargets {
+        targets: Vec<Ident>,
+        span: Span,
+    },
     /// `.calltargets f1, f2;`
-    CallTargets { targets: Vec<Ident>, span: Span },
+    CallTargets {
+        targets: Vec<Ident>,
+        span: Span,
+    },
     /// `prototype_0 : .callprototype (.param .b32 _) _ (.param .b64 _);`
     CallPrototype(CallPrototype),
 }
@@ -325,7 +341,10 @@ pub struct Operand {
 pub enum OperandKind {
     /// A register, special register, variable, function or label name, optionally with a
     /// vector component: `%r1`, `%tid.x`, `_Z3foov`, `$L__BB0_2`.
-    Name { name: Ident, component: Option<Spanned<Component>> },
+    Name {
+        name: Ident,
+        component: Option<Spanned<Component>>,
+    },
     /// A constant expression: `-1`, `0f3F800000`, `sym+8`.
     Expr(Expr),
     /// `[%rd1+-4]`, `[sym]`, `[tex, {%r1, %r2}]` (§6.4.1).
@@ -376,7 +395,11 @@ pub struct Section {
 pub enum SectionEntry {
     Label(Ident),
     /// `.b8 1, 17, 0` or `.b32 .debug_abbrev` or `.b64 $L__func_begin0`.
-    Data { ty: Spanned<ScalarType>, values: Vec<Expr>, span: Span },
+    Data {
+        ty: Spanned<ScalarType>,
+        values: Vec<Expr>,
+        span: Span,
+    },
 }
 
 impl ScalarType {

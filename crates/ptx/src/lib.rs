@@ -38,6 +38,6 @@ pub mod printer;
 pub mod span;
 
 pub use erase::{erase_spans, for_each_span_mut, without_spans};
-pub use parser::{parse, ParseError, Parsed};
+pub use parser::{ParseError, Parsed, parse};
 pub use printer::print;
 pub use span::{LineCol, LineIndex, Span, Spanned};

@@ -17,12 +17,18 @@ impl Span {
     pub const DUMMY: Span = Span { start: 0, end: 0 };
 
     pub fn new(start: usize, end: usize) -> Span {
-        Span { start: start as u32, end: end as u32 }
+        Span {
+            start: start as u32,
+            end: end as u32,
+        }
     }
 
     /// The smallest span covering both `self` and `other`.
     pub fn to(self, other: Span) -> Span {
-        Span { start: self.start.min(other.start), end: self.end.max(other.end) }
+        Span {
+            start: self.start.min(other.start),
+            end: self.end.max(other.end),
+        }
     }
 
     pub fn range(self) -> Range<usize> {
@@ -96,8 +102,13 @@ impl LineIndex {
         };
         let start = self.line_starts[line] as usize;
         let end = (offset as usize).min(text.len());
-        let col = text.get(start..end).map_or(end - start, |s| s.chars().count());
-        LineCol { line: line as u32 + 1, col: col as u32 + 1 }
+        let col = text
+            .get(start..end)
+            .map_or(end - start, |s| s.chars().count());
+        LineCol {
+            line: line as u32 + 1,
+            col: col as u32 + 1,
+        }
     }
 }
 

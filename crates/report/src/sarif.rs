@@ -20,7 +20,7 @@ pub fn render(findings: &[Finding], version: &str) -> Value {
             let rule_index = rules.iter().position(|r| *r == f.code).unwrap_or(0);
             let mut text = f.message.clone();
             for n in &f.notes {
-                text.push_str("\n");
+                text.push('\n');
                 text.push_str(n);
             }
             let mut result = json!({

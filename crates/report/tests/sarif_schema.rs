@@ -21,14 +21,28 @@ fn findings() -> Vec<Finding> {
         "data race on shared memory (read-after-write) at `s` + 4 bytes",
     )
     .kernel("kernel")
-    .at(at("k.cu", 19, 15), "(2) read by thread (0,0,0) of block (0,0,0)")
-    .related(at("k.cu", 18, 11), "(1) write by thread (1,0,0) of block (0,0,0)")
+    .at(
+        at("k.cu", 19, 15),
+        "(2) read by thread (0,0,0) of block (0,0,0)",
+    )
+    .related(
+        at("k.cu", 18, 11),
+        "(1) write by thread (1,0,0) of block (0,0,0)",
+    )
     .note("between lanes of one warp")
     .help("put a `__syncwarp()` between the accesses");
     race.occurrences = 64;
-    let bank = Finding::new("bank-conflict", Severity::Warning, "shared load with 32-way bank conflict")
-        .at(at("t.cu", 29, 0), "here");
-    let summary = Finding::new("race-check-incomplete", Severity::Note, "not every access was checked");
+    let bank = Finding::new(
+        "bank-conflict",
+        Severity::Warning,
+        "shared load with 32-way bank conflict",
+    )
+    .at(at("t.cu", 29, 0), "here");
+    let summary = Finding::new(
+        "race-check-incomplete",
+        Severity::Note,
+        "not every access was checked",
+    );
     vec![race, bank, summary]
 }
 
@@ -37,7 +51,10 @@ fn sarif_output_is_a_valid_sarif_2_1_0_log() {
     let value = sarif::render(&findings(), "0.1.0");
     let log: serde_sarif::sarif::Sarif = serde_json::from_value(value.clone())
         .unwrap_or_else(|e| panic!("not a SARIF 2.1.0 log: {e}\n{value:#}"));
-    assert_eq!(serde_json::to_value(&log.version).ok(), Some(serde_json::json!("2.1.0")));
+    assert_eq!(
+        serde_json::to_value(&log.version).ok(),
+        Some(serde_json::json!("2.1.0"))
+    );
     assert_eq!(log.runs.len(), 1);
     let run = &log.runs[0];
     assert_eq!(run.tool.driver.name, "warpcheck");
@@ -45,15 +62,24 @@ fn sarif_output_is_a_valid_sarif_2_1_0_log() {
     assert_eq!(results.len(), 3);
     // ruleIndex points at the rule with the result's ruleId.
     let rules = run.tool.driver.rules.as_ref().expect("rules");
-    for (r, raw) in results.iter().zip(value["runs"][0]["results"].as_array().expect("array")) {
+    for (r, raw) in results
+        .iter()
+        .zip(value["runs"][0]["results"].as_array().expect("array"))
+    {
         let index = raw["ruleIndex"].as_u64().expect("ruleIndex") as usize;
         assert_eq!(Some(&rules[index].id), r.rule_id.as_ref());
     }
     // Regions are 1-based; a whole-line location has no column.
     let race = &value["runs"][0]["results"][0];
     assert_eq!(race["level"], "error");
-    assert_eq!(race["locations"][0]["physicalLocation"]["region"]["startLine"], 19);
-    assert_eq!(race["relatedLocations"][0]["physicalLocation"]["region"]["startLine"], 18);
+    assert_eq!(
+        race["locations"][0]["physicalLocation"]["region"]["startLine"],
+        19
+    );
+    assert_eq!(
+        race["relatedLocations"][0]["physicalLocation"]["region"]["startLine"],
+        18
+    );
     let bank = &value["runs"][0]["results"][1];
     assert_eq!(bank["level"], "warning");
     assert!(bank["locations"][0]["physicalLocation"]["region"]["startColumn"].is_null());

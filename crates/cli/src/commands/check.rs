@@ -10,14 +10,13 @@ use std::fmt::Write as _;
 use std::io::IsTerminal;
 
 use crate::Outcome;
-use crate::commands::launch_args::{LaunchArgs, select_launches};
+use crate::commands::launch_args::{EmuArgs, LaunchArgs, select_launches};
 use crate::commands::lint::Format;
-use crate::exec::{EmuOptions, Session, fault_finding, site_location};
+use crate::exec::{Session, fault_finding, site_location};
 use crate::input::{self, CompileArgs};
 use crate::output::{self, CliError};
 use warpcheck_check::{CheckOptions, Checker, IntraWarp, KernelTotals, ReportCx, Tools};
 use warpcheck_emu::FaultKind;
-use warpcheck_emu::args::Limits;
 use warpcheck_report::{Finding, Severity, Sources, json, sarif, text};
 
 #[derive(clap::Args, Debug)]
@@ -53,17 +52,8 @@ pub struct Args {
     /// Exit code when an error was found.
     #[arg(long, default_value_t = 1)]
     pub error_exitcode: u8,
-    /// Host threads running blocks in parallel (0: one per core).
-    #[arg(long, default_value_t = 0)]
-    pub threads: usize,
-    /// Warp-instructions one warp may execute before the run stops as a runaway loop.
-    #[arg(long, default_value_t = warpcheck_emu::DEFAULT_BUDGET)]
-    pub budget: u64,
-    /// Emulate independent thread scheduling (interleave warps and divergent paths,
-    /// seeded by --seed) instead of lock-step execution. Race detection does not depend
-    /// on it (see --intra-warp).
-    #[arg(long)]
-    pub independent_scheduling: bool,
+    #[command(flatten)]
+    pub emu: EmuArgs,
 }
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -108,12 +98,7 @@ pub fn run(args: Args) -> Result<Outcome, CliError> {
         from.compiler = crate::input::CompilerArg::Clang;
         signatures = input::compile(&from)?.signatures;
     }
-    let opts = EmuOptions {
-        threads: args.threads,
-        budget: args.budget,
-        independent_scheduling: args.independent_scheduling,
-        limits: Limits::default(),
-    };
+    let opts = args.emu.options();
     let mut checker = Checker::new(CheckOptions {
         tools: args.tool,
         intra_warp: match args.intra_warp {

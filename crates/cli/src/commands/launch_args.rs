@@ -153,3 +153,30 @@ pub fn select_launches(
     }
     Ok(l)
 }
+
+/// Emulator options shared by `run` and `check`.
+#[derive(clap::Args, Debug, Clone)]
+pub struct EmuArgs {
+    /// Host threads running blocks in parallel (0: one per core).
+    #[arg(long, default_value_t = 0)]
+    pub threads: usize,
+    /// Warp-instructions one warp may execute before the run stops as a runaway loop.
+    #[arg(long, default_value_t = warpcheck_emu::DEFAULT_BUDGET)]
+    pub budget: u64,
+    /// Independent thread scheduling (sm_70+): interleave warps and divergent paths,
+    /// seeded by --seed. The default runs warps in lock-step. (`check`'s race detection
+    /// does not depend on it; see --intra-warp.)
+    #[arg(long)]
+    pub independent_scheduling: bool,
+}
+
+impl EmuArgs {
+    pub fn options(&self) -> crate::exec::EmuOptions {
+        crate::exec::EmuOptions {
+            threads: self.threads,
+            budget: self.budget,
+            independent_scheduling: self.independent_scheduling,
+            limits: warpcheck_emu::args::Limits::default(),
+        }
+    }
+}

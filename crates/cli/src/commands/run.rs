@@ -2,8 +2,8 @@
 //! or save its buffers.
 
 use crate::Outcome;
-use crate::commands::launch_args::{LaunchArgs, select_launches};
-use crate::exec::{EmuOptions, NamedBuffer, Session, fault_finding};
+use crate::commands::launch_args::{EmuArgs, LaunchArgs, select_launches};
+use crate::exec::{NamedBuffer, Session, fault_finding};
 use crate::input::{self, CompileArgs};
 use crate::output::{self, CliError};
 use std::fmt::Write as _;
@@ -11,7 +11,7 @@ use std::io::IsTerminal;
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 use warpcheck_emu::BlockProgress;
-use warpcheck_emu::args::{ElemType, Limits, npy};
+use warpcheck_emu::args::{ElemType, npy};
 use warpcheck_report::{Sources, text};
 
 #[derive(clap::Args, Debug)]
@@ -29,16 +29,8 @@ pub struct Args {
     /// summarised.
     #[arg(long, value_name = "NAME[=PATH]")]
     pub dump: Vec<String>,
-    /// Host threads running blocks in parallel (0: one per core).
-    #[arg(long, default_value_t = 0)]
-    pub threads: usize,
-    /// Warp-instructions one warp may execute before the run stops as a runaway loop.
-    #[arg(long, default_value_t = warpcheck_emu::DEFAULT_BUDGET)]
-    pub budget: u64,
-    /// Independent thread scheduling (sm_70+): interleave warps and divergent paths, seeded
-    /// by --seed. The default runs warps in lock-step.
-    #[arg(long)]
-    pub independent_scheduling: bool,
+    #[command(flatten)]
+    pub emu: EmuArgs,
 }
 
 pub fn run(args: Args) -> Result<Outcome, CliError> {
@@ -47,12 +39,7 @@ pub fn run(args: Args) -> Result<Outcome, CliError> {
     let loaded = input::load_compiled(&args.compile, compiled)?;
     let program = input::lower(&loaded)?;
     let launches = select_launches(&args.compile.file, args.from_header, None, &args.launch)?;
-    let opts = EmuOptions {
-        threads: args.threads,
-        budget: args.budget,
-        independent_scheduling: args.independent_scheduling,
-        limits: Limits::default(),
-    };
+    let opts = args.emu.options();
     let mut session = Session::new(&program, &signatures);
     if std::io::stderr().is_terminal() {
         session.progress = Some(BlockProgress::new());
@@ -60,8 +47,7 @@ pub fn run(args: Args) -> Result<Outcome, CliError> {
     let mut out = String::new();
     let mut findings = Vec::new();
     for l in &launches {
-        let report =
-            with_progress_bar(&mut session, l.grid.count(), |s| s.launch(l, opts, None))?;
+        let report = with_progress_bar(&mut session, l.grid.count(), |s| s.launch(l, opts, None))?;
         let _ = writeln!(
             out,
             "kernel {}  grid {}  block {}  shared {}",
