@@ -156,15 +156,15 @@ pub struct Race {
     pub occurrences: u64,
 }
 
-type RaceKey = (String, MemSpace, Site, AccessKind, Site, AccessKind);
+type RaceKey = (String, MemSpace, Scope, Site, AccessKind, Site, AccessKind);
 
-fn race_key(kernel: &str, space: MemSpace, a: &Access, b: &Access) -> RaceKey {
+fn race_key(kernel: &str, space: MemSpace, scope: Scope, a: &Access, b: &Access) -> RaceKey {
     let (x, y) = if (a.site, a.kind) <= (b.site, b.kind) {
         (a, b)
     } else {
         (b, a)
     };
-    (kernel.to_string(), space, x.site, x.kind, y.site, y.kind)
+    (kernel.to_string(), space, scope, x.site, x.kind, y.site, y.kind)
 }
 
 /// Races found in a session, in order of discovery.
@@ -211,7 +211,7 @@ impl RaceState {
     }
 
     fn add(&mut self, race: Race) {
-        let key = race_key(&race.kernel, race.space, &race.first, &race.second);
+        let key = race_key(&race.kernel, race.space, race.scope, &race.first, &race.second);
         match self.index.get(&key) {
             Some(&i) => self.races[i].occurrences += race.occurrences,
             None => {
@@ -240,7 +240,14 @@ impl RaceState {
             let (x, y) = if a <= b { (a, b) } else { (b, a) };
             let key = (r.kernel.clone(), r.space, x.0, x.1, y.0, y.1);
             match by_lines.get(&key) {
-                Some(&g) => groups[g].1 += r.occurrences,
+                Some(&g) => {
+                    groups[g].1 += r.occurrences;
+                    // The widest scope names the finding (and its fix): a race that also
+                    // happens between warps needs a barrier, not a __syncwarp.
+                    if r.scope > self.races[groups[g].0].scope {
+                        groups[g].0 = i;
+                    }
+                }
                 None => {
                     by_lines.insert(key, groups.len());
                     groups.push((i, r.occurrences));
@@ -707,7 +714,7 @@ impl RaceBlock {
         } else {
             Scope::InterWarp
         };
-        let key = found_key(space, &first, &second);
+        let key = found_key(space, scope, &first, &second);
         match self.found_index.get(&key) {
             Some(&i) => self.found[i].occurrences += 1,
             None => {
@@ -999,15 +1006,15 @@ pub struct RaceLaunch<'s> {
     state: &'s mut RaceState,
 }
 
-type FoundKey = (MemSpace, Site, AccessKind, Site, AccessKind);
+type FoundKey = (MemSpace, Scope, Site, AccessKind, Site, AccessKind);
 
-fn found_key(space: MemSpace, a: &Access, b: &Access) -> FoundKey {
+fn found_key(space: MemSpace, scope: Scope, a: &Access, b: &Access) -> FoundKey {
     let (x, y) = if (a.site, a.kind) <= (b.site, b.kind) {
         (a, b)
     } else {
         (b, a)
     };
-    (space, x.site, x.kind, y.site, y.kind)
+    (space, scope, x.site, x.kind, y.site, y.kind)
 }
 
 impl RaceLaunch<'_> {
@@ -1055,7 +1062,7 @@ impl RaceLaunch<'_> {
         address: u64,
         n: u64,
     ) {
-        let key = found_key(space, &first, &second);
+        let key = found_key(space, scope, &first, &second);
         if let Some(&i) = self.found_index.get(&key) {
             self.found[i].occurrences += n;
             return;
