@@ -29,8 +29,9 @@ pub struct Args {
     /// buffers by name) instead of one given on the command line.
     #[arg(long, conflicts_with_all = ["kernel", "args"])]
     pub from_header: bool,
-    /// Run the `// warpcheck-launch:` lines of another file, e.g. the `.cu` that FILE's
-    /// PTX was compiled from. Parameters are named as in that file: when FILE is PTX
+    /// Run the launches of a launch file (`.toml`, as for `run`), or the
+    /// `// warpcheck-launch:` lines of another file, e.g. the `.cu` that FILE's PTX was
+    /// compiled from. Parameters are named as in that file: when FILE is PTX
     /// (whose parameters have no names), that file is compiled for its kernel signatures.
     #[arg(long, value_name = "FILE", conflicts_with_all = ["kernel", "args", "from_header"])]
     pub launches: Option<std::path::PathBuf>,
@@ -90,7 +91,7 @@ pub fn run(args: Args) -> Result<Outcome, CliError> {
     )?;
     if let Some(source) = &args.launches
         && args.compile.file.extension().is_some_and(|e| e == "ptx")
-        && source.extension().is_some_and(|e| e != "ptx")
+        && source.extension().is_some_and(|e| e != "ptx" && e != "toml")
     {
         // PTX input: name the parameters as the source the launch lines come from.
         let mut from = args.compile.clone();

@@ -101,9 +101,94 @@ pub fn header_launches(source: &str) -> Result<Vec<LaunchArgs>, CliError> {
     Ok(out)
 }
 
+/// A launch file (TOML): a sequence of launches over buffers shared by name, e.g.
+///
+/// ```toml
+/// [[launch]]
+/// kernel = "scale"
+/// grid = [64]
+/// block = [256]
+/// args = ["n=16384", "x=f32[n]:rand"]
+///
+/// [[launch]]
+/// kernel = "reduce"
+/// grid = [1]
+/// block = [256]
+/// shared = 1024
+/// args = ["n=16384", "x=f32[n]:rand", "out=f32[1]"]
+/// ```
+///
+/// Each launch takes the fields of the command line (`kernel`, `grid`, `block`, `shared`,
+/// `seed`, `args` with the `--arg` syntax); a buffer named in an earlier launch is the same
+/// buffer (see `tests/kernels/README.md`).
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct LaunchFile {
+    launch: Vec<LaunchEntry>,
+}
+
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct LaunchEntry {
+    kernel: Option<String>,
+    grid: Option<Vec<u32>>,
+    block: Option<Vec<u32>>,
+    #[serde(default)]
+    shared: u32,
+    #[serde(default)]
+    seed: u64,
+    #[serde(default)]
+    args: Vec<String>,
+}
+
+fn dims(v: Option<Vec<u32>>, what: &str, n: usize) -> Result<Dim3, CliError> {
+    let Some(v) = v else {
+        return Ok(Dim3::default());
+    };
+    let text = v.iter().map(u32::to_string).collect::<Vec<_>>().join(",");
+    parse_dim3(&text).map_err(|e| CliError::msg(format!("launch {n}: `{what}`: {e}")))
+}
+
+/// The launches of a TOML launch file.
+pub fn toml_launches(text: &str) -> Result<Vec<LaunchArgs>, CliError> {
+    let file: LaunchFile =
+        toml::from_str(text).map_err(|e| CliError::msg(format!("bad launch file: {e}")))?;
+    file.launch
+        .into_iter()
+        .enumerate()
+        .map(|(i, e)| {
+            Ok(LaunchArgs {
+                kernel: e.kernel,
+                grid: dims(e.grid, "grid", i + 1)?,
+                block: dims(e.block, "block", i + 1)?,
+                shared: e.shared,
+                args: e.args,
+                seed: e.seed,
+            })
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn launch_files_parse_like_the_command_line() {
+        let l = toml_launches(
+            "[[launch]]\nkernel = \"k\"\ngrid = [4]\nblock = [64, 2]\nargs = [\"n=8\", \"a=f32[n]:rand\"]\n\n[[launch]]\nkernel = \"j\"\nshared = 128\n",
+        )
+        .unwrap();
+        assert_eq!(l.len(), 2);
+        assert_eq!(l[0].kernel.as_deref(), Some("k"));
+        assert_eq!(l[0].grid, Dim3([4, 1, 1]));
+        assert_eq!(l[0].block, Dim3([64, 2, 1]));
+        assert_eq!(l[0].args, ["n=8", "a=f32[n]:rand"]);
+        assert_eq!(l[1].shared, 128);
+        assert!(toml_launches("[[launch]]\nkernal = \"k\"\n").is_err());
+        assert!(toml_launches("[[launch]]\nblock = [0]\n").is_err());
+        assert!(toml_launches("[[launch]]\nblock = [1, 2, 3, 4]\n").is_err());
+    }
 
     #[test]
     fn dims_parse_and_reject_zero() {
@@ -129,8 +214,9 @@ mod tests {
     }
 }
 
-/// The launches a `run` or `check` command performs: the kernel file's (or `launches`
-/// file's) `// warpcheck-launch:` header lines, or the one launch of the command line.
+/// The launches a `run` or `check` command performs: those of a launch file (`.toml`, see
+/// [`toml_launches`]), the `// warpcheck-launch:` header lines of `launches` or of the
+/// kernel file, or the one launch of the command line.
 pub fn select_launches(
     file: &std::path::Path,
     from_header: bool,
@@ -144,6 +230,13 @@ pub fn select_launches(
     };
     let source = std::fs::read_to_string(header)
         .map_err(|e| CliError::msg(format!("cannot read {}: {e}", header.display())))?;
+    if header.extension().is_some_and(|e| e == "toml") {
+        let l = toml_launches(&source)?;
+        if l.is_empty() {
+            return Err(CliError::msg(format!("{} has no launches", header.display())));
+        }
+        return Ok(l);
+    }
     let l = header_launches(&source)?;
     if l.is_empty() {
         return Err(CliError::msg(format!(

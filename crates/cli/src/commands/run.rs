@@ -24,6 +24,10 @@ pub struct Args {
     /// buffers by name) instead of one given on the command line.
     #[arg(long, conflicts_with_all = ["kernel", "args"])]
     pub from_header: bool,
+    /// Run the launches of a launch file (`.toml`: `[[launch]]` tables with kernel, grid,
+    /// block, shared, seed and args) or the `// warpcheck-launch:` lines of another file.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["kernel", "args", "from_header"])]
+    pub launches: Option<std::path::PathBuf>,
     /// Show a buffer (first and last elements, checksum), or write it to PATH: `.npy` for
     /// NumPy, anything else raw little-endian. Repeatable. Without --dump every buffer is
     /// summarised.
@@ -38,7 +42,12 @@ pub fn run(args: Args) -> Result<Outcome, CliError> {
     let signatures = compiled.signatures.clone();
     let loaded = input::load_compiled(&args.compile, compiled)?;
     let program = input::lower(&loaded)?;
-    let launches = select_launches(&args.compile.file, args.from_header, None, &args.launch)?;
+    let launches = select_launches(
+        &args.compile.file,
+        args.from_header,
+        args.launches.as_deref(),
+        &args.launch,
+    )?;
     let opts = args.emu.options();
     let mut session = Session::new(&program, &signatures);
     if std::io::stderr().is_terminal() {
