@@ -164,7 +164,15 @@ fn race_key(kernel: &str, space: MemSpace, scope: Scope, a: &Access, b: &Access)
     } else {
         (b, a)
     };
-    (kernel.to_string(), space, scope, x.site, x.kind, y.site, y.kind)
+    (
+        kernel.to_string(),
+        space,
+        scope,
+        x.site,
+        x.kind,
+        y.site,
+        y.kind,
+    )
 }
 
 /// Races found in a session, in order of discovery.
@@ -211,7 +219,13 @@ impl RaceState {
     }
 
     fn add(&mut self, race: Race) {
-        let key = race_key(&race.kernel, race.space, race.scope, &race.first, &race.second);
+        let key = race_key(
+            &race.kernel,
+            race.space,
+            race.scope,
+            &race.first,
+            &race.second,
+        );
         match self.index.get(&key) {
             Some(&i) => self.races[i].occurrences += race.occurrences,
             None => {

@@ -91,7 +91,9 @@ pub fn run(args: Args) -> Result<Outcome, CliError> {
     )?;
     if let Some(source) = &args.launches
         && args.compile.file.extension().is_some_and(|e| e == "ptx")
-        && source.extension().is_some_and(|e| e != "ptx" && e != "toml")
+        && source
+            .extension()
+            .is_some_and(|e| e != "ptx" && e != "toml")
     {
         // PTX input: name the parameters as the source the launch lines come from.
         let mut from = args.compile.clone();

@@ -233,7 +233,10 @@ pub fn select_launches(
     if header.extension().is_some_and(|e| e == "toml") {
         let l = toml_launches(&source)?;
         if l.is_empty() {
-            return Err(CliError::msg(format!("{} has no launches", header.display())));
+            return Err(CliError::msg(format!(
+                "{} has no launches",
+                header.display()
+            )));
         }
         return Ok(l);
     }
