@@ -38,7 +38,7 @@ use warpcheck_ir::modifiers::MemSpace;
 use warpcheck_report::{Finding, Location, Severity};
 
 use crate::coalesce::{Siblings, SiteTable};
-use crate::{KernelTotals, LaunchInfo, ReportCx, Site};
+use crate::{KernelTotals, LaunchInfo, ReportCx, Site, same_line};
 
 /// Number of shared-memory banks and lanes of a warp.
 const BANKS: usize = 32;
@@ -686,14 +686,5 @@ impl ObserverFactory for BankLaunch<'_> {
                 self.state.sites.entry((k, site)).or_default().merge(&stats);
             }
         }
-    }
-}
-
-/// Whether two locations are on the same source line (columns differ between the
-/// instructions of one line).
-fn same_line(a: &Option<Location>, b: &Option<Location>) -> bool {
-    match (a, b) {
-        (Some(a), Some(b)) => a.file == b.file && a.line == b.line,
-        _ => false,
     }
 }

@@ -34,7 +34,7 @@ use warpcheck_emu::{MemEvent, MemKind, Observer, ObserverFactory, RunOutcome};
 use warpcheck_ir::modifiers::MemSpace;
 use warpcheck_report::{Finding, Location, Severity};
 
-use crate::{KernelTotals, LaunchInfo, ReportCx, Site};
+use crate::{KernelTotals, LaunchInfo, ReportCx, Site, same_line};
 
 /// What one warp-level global access touches.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -735,14 +735,5 @@ impl ObserverFactory for CoalesceLaunch<'_> {
                 self.state.sites.entry((k, site)).or_default().merge(&stats);
             }
         }
-    }
-}
-
-/// Whether two locations are on the same source line (columns differ between the
-/// instructions of one line).
-fn same_line(a: &Option<Location>, b: &Option<Location>) -> bool {
-    match (a, b) {
-        (Some(a), Some(b)) => a.file == b.file && a.line == b.line,
-        _ => false,
     }
 }

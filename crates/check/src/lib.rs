@@ -197,6 +197,15 @@ impl ReportCx<'_> {
     }
 }
 
+/// Whether two locations are on the same source line (columns differ between the
+/// instructions of one line).
+pub(crate) fn same_line(a: &Option<Location>, b: &Option<Location>) -> bool {
+    match (a, b) {
+        (Some(a), Some(b)) => a.file == b.file && a.line == b.line,
+        _ => false,
+    }
+}
+
 /// `(x,y,z)`.
 pub fn fmt3(v: [u32; 3]) -> String {
     format!("({},{},{})", v[0], v[1], v[2])
