@@ -63,47 +63,6 @@ impl AccessShape {
 /// Counts the sectors, lines and distinct bytes of one warp-level access.
 pub fn access_shape(addresses: &[u64; 32], lanes: u32, size: u32) -> AccessShape {
     let size = u64::from(size.max(1));
-    // Lanes usually access ascending addresses: count in one pass, without sorting.
-    let mut shape = AccessShape {
-        sectors: 0,
-        lines: 0,
-        bytes: 0,
-    };
-    let (mut last_sector, mut last_line, mut covered_to) = (None::<u64>, None::<u64>, 0u64);
-    let mut previous_start = 0;
-    let mut ascending = true;
-    let mut active = lanes;
-    while active != 0 {
-        let lane = active.trailing_zeros() as usize;
-        active &= active - 1;
-        let start = addresses[lane];
-        let end = start.saturating_add(size);
-        if start < previous_start {
-            ascending = false;
-            break;
-        }
-        previous_start = start;
-        let from = start.max(covered_to);
-        if end > from {
-            shape.bytes += (end - from) as u32;
-            covered_to = end;
-        }
-        for sector in start / 32..=(end - 1) / 32 {
-            if last_sector.is_none_or(|l| sector > l) {
-                shape.sectors += 1;
-                last_sector = Some(sector);
-            }
-        }
-        for line in start / 128..=(end - 1) / 128 {
-            if last_line.is_none_or(|l| line > l) {
-                shape.lines += 1;
-                last_line = Some(line);
-            }
-        }
-    }
-    if ascending {
-        return shape;
-    }
     // Each lane's byte range; sorted, overlapping ranges merge.
     let mut ranges = [(0u64, 0u64); 32];
     let mut n = 0;
