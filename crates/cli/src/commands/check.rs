@@ -10,7 +10,7 @@ use std::fmt::Write as _;
 use std::io::IsTerminal;
 
 use crate::Outcome;
-use crate::commands::launch_args::{EmuArgs, LaunchArgs, select_launches};
+use crate::commands::launch_args::{EmuArgs, LaunchArgs, LaunchSource};
 use crate::commands::lint::Format;
 use crate::exec::{Session, fault_finding, site_location};
 use crate::input::{self, CompileArgs};
@@ -25,16 +25,8 @@ pub struct Args {
     pub compile: CompileArgs,
     #[command(flatten)]
     pub launch: LaunchArgs,
-    /// Run the launches of FILE's `// warpcheck-launch:` header lines (in order, sharing
-    /// buffers by name) instead of one given on the command line.
-    #[arg(long, conflicts_with_all = ["kernel", "args"])]
-    pub from_header: bool,
-    /// Run the launches of a launch file (`.toml`, as for `run`), or the
-    /// `// warpcheck-launch:` lines of another file, e.g. the `.cu` that FILE's PTX was
-    /// compiled from. Parameters are named as in that file: when FILE is PTX
-    /// (whose parameters have no names), that file is compiled for its kernel signatures.
-    #[arg(long, value_name = "FILE", conflicts_with_all = ["kernel", "args", "from_header"])]
-    pub launches: Option<std::path::PathBuf>,
+    #[command(flatten)]
+    pub source: LaunchSource,
     /// The checkers: `all` or a comma-separated list of race, sync, mem, init, bank,
     /// coalesce.
     #[arg(long, default_value = "all", value_parser = Tools::parse)]
@@ -83,24 +75,9 @@ pub fn run(args: Args) -> Result<Outcome, CliError> {
     let mut signatures = compiled.signatures.clone();
     let loaded = input::load_compiled(&args.compile, compiled)?;
     let program = input::lower(&loaded)?;
-    let launches = select_launches(
-        &args.compile.file,
-        args.from_header,
-        args.launches.as_deref(),
-        &args.launch,
-    )?;
-    if let Some(source) = &args.launches
-        && args.compile.file.extension().is_some_and(|e| e == "ptx")
-        && source
-            .extension()
-            .is_some_and(|e| e != "ptx" && e != "toml")
-    {
-        // PTX input: name the parameters as the source the launch lines come from.
-        let mut from = args.compile.clone();
-        from.file = source.clone();
-        from.compiler = crate::input::CompilerArg::Clang;
-        signatures = input::compile(&from)?.signatures;
-    }
+    let launches = args
+        .source
+        .select(&args.compile, &args.launch, &mut signatures)?;
     let opts = args.emu.options();
     let mut checker = Checker::new(CheckOptions {
         tools: args.tool,

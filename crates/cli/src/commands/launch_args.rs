@@ -214,40 +214,70 @@ mod tests {
     }
 }
 
-/// The launches a `run` or `check` command performs: those of a launch file (`.toml`, see
-/// [`toml_launches`]), the `// warpcheck-launch:` header lines of `launches` or of the
-/// kernel file, or the one launch of the command line.
-pub fn select_launches(
-    file: &std::path::Path,
-    from_header: bool,
-    launches: Option<&std::path::Path>,
-    command_line: &LaunchArgs,
-) -> Result<Vec<LaunchArgs>, CliError> {
-    let header = match (launches, from_header) {
-        (Some(path), _) => path,
-        (None, true) => file,
-        (None, false) => return Ok(vec![command_line.clone()]),
-    };
-    let source = std::fs::read_to_string(header)
-        .map_err(|e| CliError::msg(format!("cannot read {}: {e}", header.display())))?;
-    if header.extension().is_some_and(|e| e == "toml") {
-        let l = toml_launches(&source)?;
+/// Where `run` and `check` take their launches from, besides the command line.
+#[derive(clap::Args, Debug, Clone)]
+pub struct LaunchSource {
+    /// Run the launches of FILE's `// warpcheck-launch:` header lines (in order, sharing
+    /// buffers by name) instead of one given on the command line.
+    #[arg(long, conflicts_with_all = ["kernel", "args"])]
+    pub from_header: bool,
+    /// Run the launches of a launch file (`.toml`: `[[launch]]` tables with kernel, grid,
+    /// block, shared, seed and args), or the `// warpcheck-launch:` lines of another file,
+    /// e.g. the `.cu` that FILE's PTX was compiled from. Parameters are named as in that
+    /// file: when FILE is PTX (whose parameters have no names), that file is compiled for
+    /// its kernel signatures.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["kernel", "args", "from_header"])]
+    pub launches: Option<std::path::PathBuf>,
+}
+
+impl LaunchSource {
+    /// The launches to perform: those of a launch file (`.toml`, see [`toml_launches`]),
+    /// the `// warpcheck-launch:` header lines of `--launches` or of the kernel file, or the
+    /// one launch of the command line. For PTX input launched from a source file's lines,
+    /// `signatures` become that source's (so parameters have names).
+    pub fn select(
+        &self,
+        compile: &crate::input::CompileArgs,
+        command_line: &LaunchArgs,
+        signatures: &mut Vec<warpcheck_front::KernelSignature>,
+    ) -> Result<Vec<LaunchArgs>, CliError> {
+        if let Some(source) = &self.launches
+            && compile.file.extension().is_some_and(|e| e == "ptx")
+            && source
+                .extension()
+                .is_some_and(|e| e != "ptx" && e != "toml")
+        {
+            let mut from = compile.clone();
+            from.file = source.clone();
+            from.compiler = crate::input::CompilerArg::Clang;
+            *signatures = crate::input::compile(&from)?.signatures;
+        }
+        let header = match (&self.launches, self.from_header) {
+            (Some(path), _) => path.as_path(),
+            (None, true) => compile.file.as_path(),
+            (None, false) => return Ok(vec![command_line.clone()]),
+        };
+        let source = std::fs::read_to_string(header)
+            .map_err(|e| CliError::msg(format!("cannot read {}: {e}", header.display())))?;
+        if header.extension().is_some_and(|e| e == "toml") {
+            let l = toml_launches(&source)?;
+            if l.is_empty() {
+                return Err(CliError::msg(format!(
+                    "{} has no launches",
+                    header.display()
+                )));
+            }
+            return Ok(l);
+        }
+        let l = header_launches(&source)?;
         if l.is_empty() {
             return Err(CliError::msg(format!(
-                "{} has no launches",
+                "{} has no `// warpcheck-launch:` lines",
                 header.display()
             )));
         }
-        return Ok(l);
+        Ok(l)
     }
-    let l = header_launches(&source)?;
-    if l.is_empty() {
-        return Err(CliError::msg(format!(
-            "{} has no `// warpcheck-launch:` lines",
-            header.display()
-        )));
-    }
-    Ok(l)
 }
 
 /// Emulator options shared by `run` and `check`.

@@ -2,7 +2,7 @@
 //! or save its buffers.
 
 use crate::Outcome;
-use crate::commands::launch_args::{EmuArgs, LaunchArgs, select_launches};
+use crate::commands::launch_args::{EmuArgs, LaunchArgs, LaunchSource};
 use crate::exec::{NamedBuffer, Session, fault_finding};
 use crate::input::{self, CompileArgs};
 use crate::output::{self, CliError};
@@ -20,14 +20,8 @@ pub struct Args {
     pub compile: CompileArgs,
     #[command(flatten)]
     pub launch: LaunchArgs,
-    /// Run the launches of FILE's `// warpcheck-launch:` header lines (in order, sharing
-    /// buffers by name) instead of one given on the command line.
-    #[arg(long, conflicts_with_all = ["kernel", "args"])]
-    pub from_header: bool,
-    /// Run the launches of a launch file (`.toml`: `[[launch]]` tables with kernel, grid,
-    /// block, shared, seed and args) or the `// warpcheck-launch:` lines of another file.
-    #[arg(long, value_name = "FILE", conflicts_with_all = ["kernel", "args", "from_header"])]
-    pub launches: Option<std::path::PathBuf>,
+    #[command(flatten)]
+    pub source: LaunchSource,
     /// Show a buffer (first and last elements, checksum), or write it to PATH: `.npy` for
     /// NumPy, anything else raw little-endian. Repeatable. Without --dump every buffer is
     /// summarised.
@@ -39,15 +33,12 @@ pub struct Args {
 
 pub fn run(args: Args) -> Result<Outcome, CliError> {
     let compiled = input::compile(&args.compile)?;
-    let signatures = compiled.signatures.clone();
+    let mut signatures = compiled.signatures.clone();
     let loaded = input::load_compiled(&args.compile, compiled)?;
     let program = input::lower(&loaded)?;
-    let launches = select_launches(
-        &args.compile.file,
-        args.from_header,
-        args.launches.as_deref(),
-        &args.launch,
-    )?;
+    let launches = args
+        .source
+        .select(&args.compile, &args.launch, &mut signatures)?;
     let opts = args.emu.options();
     let mut session = Session::new(&program, &signatures);
     if std::io::stderr().is_terminal() {
