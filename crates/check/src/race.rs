@@ -207,7 +207,6 @@ impl RaceState {
             intra_warp: self.intra_warp,
             warps: threads.div_ceil(32),
             block_dim: info.block,
-            grid: info.grid,
             kernel: info.kernel_name.clone(),
             global: Shadow::default(),
             witnesses: Vec::new(),
@@ -1006,8 +1005,6 @@ pub struct RaceLaunch<'s> {
     intra_warp: IntraWarp,
     warps: u32,
     block_dim: [u32; 3],
-    #[allow(dead_code)]
-    grid: [u32; 3],
     kernel: String,
     /// The launch's global memory for the comparison between blocks: per unit, a write
     /// and a read of earlier blocks (plain ones preferred over strong ones), as references
