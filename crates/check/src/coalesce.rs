@@ -63,52 +63,93 @@ impl AccessShape {
 /// Counts the sectors, lines and distinct bytes of one warp-level access.
 pub fn access_shape(addresses: &[u64; 32], lanes: u32, size: u32) -> AccessShape {
     let size = u64::from(size.max(1));
-    // Each lane's byte range; sorted, overlapping ranges merge.
-    let mut ranges = [(0u64, 0u64); 32];
-    let mut n = 0;
-    let mut sorted = true;
+    // The commonest access: all 32 lanes, consecutive elements (a vectorisable test).
+    if lanes == u32::MAX {
+        let base = addresses[0];
+        let contiguous = (0..32u64).fold(true, |ok, l| {
+            ok & (addresses[l as usize] == base.wrapping_add(l * size))
+        });
+        if contiguous && let Some(end) = base.checked_add(32 * size) {
+            return AccessShape {
+                sectors: ((end - 1) / 32 - base / 32 + 1) as u32,
+                lines: ((end - 1) / 128 - base / 128 + 1) as u32,
+                bytes: (32 * size) as u32,
+            };
+        }
+    }
+    // Lanes usually access ascending addresses: then one sweep over the lanes in order
+    // counts everything; otherwise the lanes' starts are sorted first.
+    let mut ascending = true;
+    let mut previous = 0u64;
     let mut active = lanes;
     while active != 0 {
         let lane = active.trailing_zeros() as usize;
         active &= active - 1;
-        let start = addresses[lane];
-        if n > 0 && start < ranges[n - 1].0 {
-            sorted = false;
+        if addresses[lane] < previous {
+            ascending = false;
+            break;
         }
-        ranges[n] = (start, start.saturating_add(size));
+        previous = addresses[lane];
+    }
+    if ascending {
+        return sweep(Lanes(lanes).map(|l| addresses[l]), size);
+    }
+    let mut starts = [0u64; 32];
+    let mut n = 0;
+    for lane in Lanes(lanes) {
+        starts[n] = addresses[lane];
         n += 1;
     }
-    let ranges = &mut ranges[..n];
-    // Lanes usually access ascending addresses; sort only when they do not.
-    if !sorted {
-        ranges.sort_unstable();
+    let starts = &mut starts[..n];
+    starts.sort_unstable();
+    sweep(starts.iter().copied(), size)
+}
+
+/// The active lanes of a mask, in ascending order.
+struct Lanes(u32);
+
+impl Iterator for Lanes {
+    type Item = usize;
+    #[inline(always)]
+    fn next(&mut self) -> Option<usize> {
+        if self.0 == 0 {
+            return None;
+        }
+        let lane = self.0.trailing_zeros() as usize;
+        self.0 &= self.0 - 1;
+        Some(lane)
     }
+}
+
+/// Counts sectors, lines and distinct bytes of `size`-byte ranges given by ascending
+/// starts: each range counts the sectors and lines past the last one counted (ranges of
+/// one size sorted by start have sorted ends, so overlaps are always with the previous
+/// ranges' tail).
+#[inline(always)]
+fn sweep(starts: impl Iterator<Item = u64>, size: u64) -> AccessShape {
     let mut shape = AccessShape {
         sectors: 0,
         lines: 0,
         bytes: 0,
     };
-    // Sweep: the last sector and line counted, and the end of the bytes counted so far.
-    let mut last_sector: Option<u64> = None;
-    let mut last_line: Option<u64> = None;
-    let mut covered_to = 0u64;
-    for &(start, end) in ranges.iter() {
+    // The first sector and line not yet counted, and the end of the bytes counted.
+    let (mut next_sector, mut next_line, mut covered_to) = (0u64, 0u64, 0u64);
+    for start in starts {
+        let end = start.saturating_add(size);
         let from = start.max(covered_to);
         if end > from {
             shape.bytes += (end - from) as u32;
             covered_to = end;
         }
-        for sector in start / 32..=(end - 1) / 32 {
-            if last_sector.is_none_or(|l| sector > l) {
-                shape.sectors += 1;
-                last_sector = Some(sector);
-            }
+        let (first, last) = ((start / 32).max(next_sector), (end - 1) / 32);
+        if last >= first {
+            shape.sectors += (last - first + 1) as u32;
+            next_sector = last + 1;
         }
-        for line in start / 128..=(end - 1) / 128 {
-            if last_line.is_none_or(|l| line > l) {
-                shape.lines += 1;
-                last_line = Some(line);
-            }
+        let (first, last) = ((start / 128).max(next_line), (end - 1) / 128);
+        if last >= first {
+            shape.lines += (last - first + 1) as u32;
+            next_line = last + 1;
         }
     }
     shape
@@ -693,6 +734,52 @@ impl ObserverFactory for CoalesceLaunch<'_> {
                 }
                 self.state.sites.entry((k, site)).or_default().merge(&stats);
             }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// Sectors, lines and bytes counted one byte at a time.
+    fn naive(addresses: &[u64; 32], lanes: u32, size: u32) -> AccessShape {
+        let mut bytes = std::collections::BTreeSet::new();
+        for l in 0..32 {
+            if lanes >> l & 1 == 1 {
+                for b in 0..u64::from(size.max(1)) {
+                    bytes.insert(addresses[l] + b);
+                }
+            }
+        }
+        let sectors: std::collections::BTreeSet<u64> = bytes.iter().map(|b| b / 32).collect();
+        let lines: std::collections::BTreeSet<u64> = bytes.iter().map(|b| b / 128).collect();
+        AccessShape {
+            sectors: sectors.len() as u32,
+            lines: lines.len() as u32,
+            bytes: bytes.len() as u32,
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn shape_counts_like_byte_sets(
+            base in 0u64..4096,
+            stride in 0u64..300,
+            jitter in proptest::collection::vec(0u64..64, 32),
+            shuffle in any::<bool>(),
+            lanes in prop_oneof![Just(u32::MAX), any::<u32>()],
+            size in prop_oneof![Just(1u32), Just(2), Just(4), Just(8), Just(16)],
+        ) {
+            let mut addresses = [0u64; 32];
+            for (l, a) in addresses.iter_mut().enumerate() {
+                let l = if shuffle { (l * 7) % 32 } else { l };
+                *a = base + stride * l as u64 + jitter[l] * u64::from(stride == 0);
+            }
+            let a = access_shape(&addresses, lanes, size);
+            let b = naive(&addresses, lanes, size);
+            prop_assert_eq!((a.sectors, a.lines, a.bytes), (b.sectors, b.lines, b.bytes));
         }
     }
 }

@@ -28,7 +28,10 @@ pub mod bank;
 pub mod coalesce;
 pub mod init;
 pub mod race;
+pub mod sample;
 pub mod sync;
+
+pub use sample::{BlockSample, RaceBlocks};
 
 use std::fmt;
 
@@ -134,6 +137,8 @@ impl fmt::Display for IntraWarp {
 pub struct CheckOptions {
     pub tools: Tools,
     pub intra_warp: IntraWarp,
+    /// Which blocks of big launches the race checker watches ([`sample`]).
+    pub race_blocks: RaceBlocks,
 }
 
 impl Default for CheckOptions {
@@ -141,6 +146,7 @@ impl Default for CheckOptions {
         CheckOptions {
             tools: Tools::all(),
             intra_warp: IntraWarp::default(),
+            race_blocks: RaceBlocks::default(),
         }
     }
 }
@@ -341,7 +347,16 @@ impl Checker {
             self.init.prepare(memory);
         }
         let mut launch = Launch {
-            race: t.race.then(|| self.race.launch(&info)),
+            race: t.race.then(|| {
+                // Seeded by the launch's position in the session: deterministic, and
+                // repeated launches of one kernel watch different blocks.
+                let sample = BlockSample::new(
+                    info.grid,
+                    self.options.race_blocks,
+                    self.launches.len() as u64,
+                );
+                self.race.launch(&info, sample)
+            }),
             sync: t.sync.then(|| self.sync.launch(&info)),
             init: t.init.then(|| self.init.launch(&info)),
             bank: t.bank.then(|| self.bank.launch(&info)),
@@ -498,7 +513,11 @@ impl ObserverFactory for Launch<'_> {
 
     fn create(&self, block: [u32; 3]) -> Blocks {
         Blocks {
-            race: self.race.as_ref().map(|l| l.create(block)),
+            race: self
+                .race
+                .as_ref()
+                .filter(|l| l.watches(block))
+                .map(|l| l.create(block)),
             sync: self.sync.as_ref().map(|l| l.create(block)),
             init: self.init.as_ref().map(|l| l.create(block)),
             bank: self.bank.as_ref().map(|l| l.create(block)),

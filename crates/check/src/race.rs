@@ -64,7 +64,7 @@ use warpcheck_ir::modifiers::MemSpace;
 use warpcheck_ir::{EntityRef, FuncId, InstId};
 use warpcheck_report::{Finding, Location, Severity};
 
-use crate::{IntraWarp, LaunchInfo, ReportCx, Site, fmt3, shared_name};
+use crate::{BlockSample, IntraWarp, LaunchInfo, ReportCx, Site, fmt3, shared_name};
 
 /// What an access does, as bits: write, strong, atomic.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -184,6 +184,8 @@ pub struct RaceState {
     saturated: Vec<String>,
     /// Each kernel's shared variables, to name shared addresses.
     shared_vars: HashMap<String, Vec<warpcheck_emu::SharedVar>>,
+    /// Per kernel whose launches were sampled: blocks watched and blocks run.
+    sampled: Vec<(String, u64, u64)>,
 }
 
 impl RaceState {
@@ -194,6 +196,7 @@ impl RaceState {
             index: HashMap::default(),
             saturated: Vec::new(),
             shared_vars: HashMap::default(),
+            sampled: Vec::new(),
         }
     }
 
@@ -201,7 +204,7 @@ impl RaceState {
         &self.races
     }
 
-    pub fn launch(&mut self, info: &LaunchInfo) -> RaceLaunch<'_> {
+    pub fn launch(&mut self, info: &LaunchInfo, sample: BlockSample) -> RaceLaunch<'_> {
         let threads = info.block[0] * info.block[1] * info.block[2];
         RaceLaunch {
             intra_warp: self.intra_warp,
@@ -213,6 +216,7 @@ impl RaceState {
             found: Vec::new(),
             found_index: HashMap::default(),
             saturated: false,
+            sample,
             state: self,
         }
     }
@@ -330,6 +334,19 @@ impl RaceState {
                 _ => "put a `__syncthreads()` between the two accesses",
             });
             out.push(f);
+        }
+        for (k, watched, total) in &self.sampled {
+            out.push(
+                Finding::new(
+                    "race-check-sampled",
+                    Severity::Note,
+                    format!(
+                        "the race checker watched {watched} of the {total} blocks run (the first and last blocks along each grid dimension and pairs of neighbouring blocks); races confined to other blocks were not checked"
+                    ),
+                )
+                .kernel(k.clone())
+                .help("`--race-blocks all` watches every block (slower); `--race-blocks N` watches up to N"),
+            );
         }
         for k in &self.saturated {
             out.push(
@@ -1014,6 +1031,7 @@ pub struct RaceLaunch<'s> {
     found: Vec<Race>,
     found_index: HashMap<FoundKey, usize>,
     saturated: bool,
+    sample: BlockSample,
     state: &'s mut RaceState,
 }
 
@@ -1029,6 +1047,11 @@ fn found_key(space: MemSpace, scope: Scope, a: &Access, b: &Access) -> FoundKey 
 }
 
 impl RaceLaunch<'_> {
+    /// Whether the race checker watches this block of the launch.
+    pub fn watches(&self, block: [u32; 3]) -> bool {
+        self.sample.watches(block)
+    }
+
     fn witness_ref(
         &mut self,
         table: &mut HashMap<Witness, u32>,
@@ -1163,8 +1186,19 @@ impl RaceLaunch<'_> {
             saturated,
             state,
             kernel,
+            sample,
             ..
         } = self;
+        if !sample.is_complete() {
+            let (watched, total) = sample.counts();
+            match state.sampled.iter_mut().find(|s| s.0 == kernel) {
+                Some(s) => {
+                    s.1 += watched;
+                    s.2 += total;
+                }
+                None => state.sampled.push((kernel.clone(), watched, total)),
+            }
+        }
         for mut r in found {
             if r.space != MemSpace::Shared {
                 r.target = match info.buffer_at(r.address) {

@@ -15,7 +15,9 @@ use crate::commands::lint::Format;
 use crate::exec::{Session, fault_finding, site_location};
 use crate::input::{self, CompileArgs};
 use crate::output::{self, CliError};
-use warpcheck_check::{CheckOptions, Checker, IntraWarp, KernelTotals, ReportCx, Tools};
+use warpcheck_check::{
+    CheckOptions, Checker, IntraWarp, KernelTotals, RaceBlocks, ReportCx, Tools,
+};
 use warpcheck_emu::FaultKind;
 use warpcheck_report::{Finding, Severity, Sources, json, sarif, text};
 
@@ -36,6 +38,12 @@ pub struct Args {
     /// (pre-Volta warps).
     #[arg(long, value_enum, default_value_t = RaceModel::Its)]
     pub intra_warp: RaceModel,
+    /// Which blocks of a big launch the race checker watches: `all`, or at most N blocks
+    /// (the first and last along each grid dimension and pairs of neighbouring blocks;
+    /// grids of at most N blocks are watched entirely). Every other checker sees every
+    /// block.
+    #[arg(long, default_value = "256", value_parser = RaceBlocks::parse)]
+    pub race_blocks: RaceBlocks,
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
@@ -85,6 +93,7 @@ pub fn run(args: Args) -> Result<Outcome, CliError> {
             RaceModel::Its => IntraWarp::Independent,
             RaceModel::Lockstep => IntraWarp::LockStep,
         },
+        race_blocks: args.race_blocks,
     });
     let mut session = Session::new(&program, &signatures);
     if std::io::stderr().is_terminal() {
