@@ -37,7 +37,7 @@ use warpcheck_emu::{MemEvent, MemKind, Observer, ObserverFactory, RunOutcome};
 use warpcheck_ir::modifiers::MemSpace;
 use warpcheck_report::{Finding, Location, Severity};
 
-use crate::coalesce::{Siblings, SiteTable};
+use crate::coalesce::{Memo, Pattern, Siblings, SiteTable};
 use crate::{KernelTotals, LaunchInfo, ReportCx, Site, same_line};
 
 /// Number of shared-memory banks and lanes of a warp.
@@ -574,6 +574,7 @@ impl BankLaunch<'_> {
 #[derive(Default)]
 pub struct BankBlock {
     sites: SiteTable<SiteStats>,
+    memo: Memo<AccessCost>,
     groups: Vec<Option<Box<[Siblings; 2]>>>,
     /// The histograms of the pending members (parallel to each group's members).
     histograms: Vec<Vec<[u8; BANKS]>>,
@@ -624,8 +625,11 @@ impl Observer for BankBlock {
             MemKind::Store => true,
             MemKind::Atomic { .. } => return,
         };
-        let cost = access_cost(e.addresses, e.lanes, e.size);
         let i = self.site_index((e.func, e.inst), is_store, e.size);
+        let pattern = Pattern::of(e.addresses, e.lanes, e.size);
+        let cost = self
+            .memo
+            .get(i, &pattern, || access_cost(e.addresses, e.lanes, e.size));
         self.sites.entries[i].1.count(&cost);
         if cost.degree < 2 {
             return;

@@ -62,21 +62,10 @@ impl AccessShape {
 
 /// Counts the sectors, lines and distinct bytes of one warp-level access.
 pub fn access_shape(addresses: &[u64; 32], lanes: u32, size: u32) -> AccessShape {
-    let size = u64::from(size.max(1));
-    // The commonest access: all 32 lanes, consecutive elements (a vectorisable test).
-    if lanes == u32::MAX {
-        let base = addresses[0];
-        let contiguous = (0..32u64).fold(true, |ok, l| {
-            ok & (addresses[l as usize] == base.wrapping_add(l * size))
-        });
-        if contiguous && let Some(end) = base.checked_add(32 * size) {
-            return AccessShape {
-                sectors: ((end - 1) / 32 - base / 32 + 1) as u32,
-                lines: ((end - 1) / 128 - base / 128 + 1) as u32,
-                bytes: (32 * size) as u32,
-            };
-        }
+    if let Some(shape) = contiguous_shape(addresses, lanes, size) {
+        return shape;
     }
+    let size = u64::from(size.max(1));
     // Lanes usually access ascending addresses: then one sweep over the lanes in order
     // counts everything; otherwise the lanes' starts are sorted first.
     let mut ascending = true;
@@ -103,6 +92,26 @@ pub fn access_shape(addresses: &[u64; 32], lanes: u32, size: u32) -> AccessShape
     let starts = &mut starts[..n];
     starts.sort_unstable();
     sweep(starts.iter().copied(), size)
+}
+
+/// The shape of the commonest access, all 32 lanes on consecutive elements, in closed
+/// form (the test vectorises); `None` for any other access.
+#[inline(always)]
+pub fn contiguous_shape(addresses: &[u64; 32], lanes: u32, size: u32) -> Option<AccessShape> {
+    let size = u64::from(size.max(1));
+    if lanes != u32::MAX {
+        return None;
+    }
+    let base = addresses[0];
+    let contiguous = (0..32u64).fold(true, |ok, l| {
+        ok & (addresses[l as usize] == base.wrapping_add(l * size))
+    });
+    let end = base.checked_add(32 * size).filter(|_| contiguous)?;
+    Some(AccessShape {
+        sectors: ((end - 1) / 32 - base / 32 + 1) as u32,
+        lines: ((end - 1) / 128 - base / 128 + 1) as u32,
+        bytes: (32 * size) as u32,
+    })
 }
 
 /// The active lanes of a mask, in ascending order.
@@ -299,6 +308,69 @@ impl Siblings {
             }
         }
         shape
+    }
+}
+
+/// A warp access's address pattern up to a shift by a multiple of 128 bytes: the active
+/// lanes, the width, the first active lane's address modulo 128 and every active lane's
+/// offset from it. Sectors and lines (32 and 128 bytes) and banks (4-byte words modulo
+/// 32) are the same for two accesses with equal patterns, so a site's last result can be
+/// reused when its pattern recurs (a loop walking a tile; Park, Sen, Iancu §4.1 cache
+/// per-site results the same way).
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Pattern {
+    lanes: u32,
+    size: u32,
+    phase: u64,
+    offsets: [u64; 32],
+}
+
+impl Pattern {
+    #[inline(always)]
+    pub fn of(addresses: &[u64; 32], lanes: u32, size: u32) -> Pattern {
+        let base = addresses[lanes.trailing_zeros() as usize & 31];
+        let mut offsets = [0u64; 32];
+        for (l, o) in offsets.iter_mut().enumerate() {
+            // Branch-free so that it vectorises; inactive lanes are 0.
+            let active = 0u64.wrapping_sub(u64::from(lanes >> l & 1));
+            *o = addresses[l].wrapping_sub(base) & active;
+        }
+        Pattern {
+            lanes,
+            size,
+            phase: base % 128,
+            offsets,
+        }
+    }
+}
+
+/// Per site entry, the last pattern seen and its result.
+pub(crate) struct Memo<V> {
+    slots: Vec<Option<Box<(Pattern, V)>>>,
+}
+
+impl<V> Default for Memo<V> {
+    fn default() -> Self {
+        Memo { slots: Vec::new() }
+    }
+}
+
+impl<V: Copy> Memo<V> {
+    /// The result for `pattern` at site entry `i`: the remembered one if the site's last
+    /// pattern was the same, else `compute()` (remembered).
+    #[inline(always)]
+    pub fn get(&mut self, i: usize, pattern: &Pattern, compute: impl FnOnce() -> V) -> V {
+        if self.slots.len() <= i {
+            self.slots.resize_with(i + 1, || None);
+        }
+        match &mut self.slots[i] {
+            Some(slot) if slot.0 == *pattern => slot.1,
+            slot => {
+                let v = compute();
+                *slot = Some(Box::new((*pattern, v)));
+                v
+            }
+        }
     }
 }
 
@@ -626,6 +698,7 @@ impl CoalesceLaunch<'_> {
 #[derive(Default)]
 pub struct CoalesceBlock {
     sites: SiteTable<SiteStats>,
+    memo: Memo<AccessShape>,
     groups: Vec<Option<Box<[Siblings; 2]>>>,
 }
 
@@ -677,8 +750,16 @@ impl Observer for CoalesceBlock {
             MemKind::Store => true,
             MemKind::Atomic { .. } => return,
         };
-        let shape = access_shape(e.addresses, e.lanes, e.size);
         let i = self.site_index((e.func, e.inst), is_store, e.size);
+        // Contiguous warps are counted in closed form; other shapes are remembered.
+        let shape = match contiguous_shape(e.addresses, e.lanes, e.size) {
+            Some(shape) => shape,
+            None => {
+                let pattern = Pattern::of(e.addresses, e.lanes, e.size);
+                self.memo
+                    .get(i, &pattern, || access_shape(e.addresses, e.lanes, e.size))
+            }
+        };
         self.sites.entries[i].1.count(&shape);
         if !shape.is_uncoalesced() {
             return;

@@ -93,6 +93,22 @@ fn all_set(bits: &[u64], start: u64, len: u64) -> bool {
     })
 }
 
+/// Whether every active lane's `size` bytes of shared memory end at or below `limit`.
+/// Branch-free over the 32 lanes in 32-bit arithmetic so that it vectorises (shared
+/// offsets are below 2^32; a limit at or above it is clamped, which only makes the
+/// answer more conservative).
+#[inline(always)]
+fn below(addresses: &[u64; 32], lanes: u32, size: u64, limit: u64) -> bool {
+    let limit = limit.min(u64::from(u32::MAX) - 64) as u32;
+    let size = size.min(64) as u32;
+    let mut ok = 0u32;
+    for (l, &a) in addresses.iter().enumerate() {
+        let end = (a.min(u64::from(u32::MAX) - 64) as u32) + size;
+        ok |= u32::from(end > limit) & (lanes >> l);
+    }
+    ok & 1 == 0
+}
+
 /// Whether any byte of `start..start + len` has its bit set.
 fn any_set(bits: &[u64], start: u64, len: u64) -> bool {
     if let Some((w, mask)) = word_mask(start, len) {
@@ -495,6 +511,9 @@ pub struct InitBlock {
     own: Pages,
     /// Shared bytes written in the block.
     shared: Vec<u64>,
+    /// Shared bytes `0..shared_prefix` are all written (a multiple of 64): reads below
+    /// it need no per-lane look-up.
+    shared_prefix: u64,
     /// Local bytes written, per linear thread index.
     local: Vec<Vec<u64>>,
     deferred: Vec<Deferred>,
@@ -621,22 +640,30 @@ impl InitBlock {
         }
     }
 
+    /// Extends the fully written prefix of shared memory over the words now all set.
+    fn advance_shared_prefix(&mut self) {
+        let mut w = (self.shared_prefix / 64) as usize;
+        while self.shared.get(w) == Some(&u64::MAX) {
+            w += 1;
+        }
+        self.shared_prefix = w as u64 * 64;
+    }
+
     fn shared_or_local(&mut self, e: &MemEvent<'_>, reads: bool, writes: bool, atomic: bool) {
         let size = u64::from(e.size.max(1));
         // Fast paths for plain shared accesses: stores with no pending read to race
         // with, and loads of initialised bytes.
         if e.space == MemSpace::Shared && !atomic {
             if writes && self.pending_shared.is_empty() {
-                let mut hi = 0;
-                let mut m = e.lanes;
-                while m != 0 {
-                    let l = m.trailing_zeros() as usize;
-                    m &= m - 1;
-                    hi = hi.max(e.addresses[l] + size);
-                }
-                let words = hi.div_ceil(64) as usize;
-                if self.shared.len() < words {
-                    self.shared.resize(words, 0);
+                if !below(e.addresses, e.lanes, size, self.shared.len() as u64 * 64) {
+                    let mut hi = 0;
+                    let mut m = e.lanes;
+                    while m != 0 {
+                        let l = m.trailing_zeros() as usize;
+                        m &= m - 1;
+                        hi = hi.max(e.addresses[l] + size);
+                    }
+                    self.shared.resize(hi.div_ceil(64) as usize, 0);
                 }
                 let mut m = e.lanes;
                 while m != 0 {
@@ -648,9 +675,14 @@ impl InitBlock {
                         None => set_bits(&mut self.shared, a, size),
                     }
                 }
+                self.advance_shared_prefix();
                 return;
             }
             if reads {
+                // Below the written prefix (tiles filled before they are read).
+                if below(e.addresses, e.lanes, size, self.shared_prefix) {
+                    return;
+                }
                 let mut m = e.lanes;
                 let mut initialised = true;
                 while m != 0 {
@@ -733,6 +765,9 @@ impl InitBlock {
                 }
             }
         }
+        if writes && e.space == MemSpace::Shared {
+            self.advance_shared_prefix();
+        }
     }
 }
 
@@ -768,6 +803,7 @@ impl ObserverFactory for InitLaunch<'_> {
             any_tracked: self.start.allocs.iter().any(|a| !a.fully_written),
             own: Pages::default(),
             shared: Vec::new(),
+            shared_prefix: 0,
             local: Vec::new(),
             deferred: Vec::new(),
             reads: Vec::new(),

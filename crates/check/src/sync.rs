@@ -350,13 +350,9 @@ impl SyncBlock {
             return;
         };
         let at = inst.index() as u32 + 1;
-        let mut m = lanes;
-        while m != 0 {
-            let l = m.trailing_zeros() as usize;
-            m &= m - 1;
-            if per_lane[l] < at {
-                per_lane[l] = at;
-            }
+        // Branch-free over the 32 lanes (vectorises): inactive lanes compare with 0.
+        for (l, furthest) in per_lane.iter_mut().enumerate() {
+            *furthest = (*furthest).max(at * (lanes >> l & 1));
         }
     }
 

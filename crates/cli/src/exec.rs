@@ -134,7 +134,9 @@ impl<'a> Session<'a> {
                     .map(|b| warpcheck_check::Buffer {
                         name: b.name.clone(),
                         address: b.address,
-                        size: b.value.bytes.len() as u64,
+                        // The host copy is freed once in emulator memory: the size
+                        // comes from the element type and count.
+                        size: (b.value.len * b.value.elem.size()) as u64,
                     })
                     .collect();
                 let info = warpcheck_check::LaunchInfo {

@@ -272,3 +272,60 @@ fn lockstep_model_orders_a_warp() {
     let lockstep = found(&file, &["--tool", "race", "--intra-warp", "lockstep"]).expect("check");
     assert!(lockstep.is_empty(), "{lockstep:?}");
 }
+
+/// Big launches: the race checker watches a sample of blocks (the edges and neighbouring
+/// pairs) and says so; `--race-blocks all` watches every block and finds the same race.
+#[test]
+fn big_grids_sample_the_race_checker() {
+    let file = root().join("tests/check-cases/sampled_grid_edge_race.cu");
+    let run = |extra: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_warpcheck"))
+            .arg("check")
+            .arg(&file)
+            .args(["--from-header", "--tool", "race", "--format", "json"])
+            .args(extra)
+            .output()
+            .expect("warpcheck runs");
+        assert_eq!(
+            out.status.code(),
+            Some(1),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+        json["findings"]
+            .as_array()
+            .expect("findings")
+            .iter()
+            .map(|f| {
+                (
+                    f["code"].as_str().unwrap_or_default().to_string(),
+                    f["message"].as_str().unwrap_or_default().to_string(),
+                )
+            })
+            .collect::<Vec<_>>()
+    };
+    let sampled = run(&[]);
+    // Named by the kernel parameter and the offset of the last element of block 4094.
+    assert!(
+        sampled
+            .iter()
+            .any(|(c, m)| c == "global-race" && m.contains("at `out` + 1048316 bytes")),
+        "{sampled:?}"
+    );
+    let note = sampled
+        .iter()
+        .find(|(c, _)| c == "race-check-sampled")
+        .expect("a note says the launch was sampled");
+    assert!(
+        note.1.contains("watched 256 of the 4096 blocks"),
+        "{}",
+        note.1
+    );
+    let full = run(&["--race-blocks", "all"]);
+    assert!(full.iter().any(|(c, _)| c == "global-race"), "{full:?}");
+    assert!(
+        !full.iter().any(|(c, _)| c == "race-check-sampled"),
+        "{full:?}"
+    );
+}
