@@ -827,10 +827,10 @@ mod tests {
     /// Sectors, lines and bytes counted one byte at a time.
     fn naive(addresses: &[u64; 32], lanes: u32, size: u32) -> AccessShape {
         let mut bytes = std::collections::BTreeSet::new();
-        for l in 0..32 {
+        for (l, &a) in addresses.iter().enumerate() {
             if lanes >> l & 1 == 1 {
                 for b in 0..u64::from(size.max(1)) {
-                    bytes.insert(addresses[l] + b);
+                    bytes.insert(a + b);
                 }
             }
         }

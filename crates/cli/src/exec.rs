@@ -92,14 +92,21 @@ impl<'a> Session<'a> {
             }
             let address = self
                 .memory
-                .alloc(b.value.bytes.len() as u64, b.value.initialized)
+                .alloc(b.value.byte_len() as u64, b.value.initialized)
                 .map_err(|e| CliError::msg(format!("cannot allocate `{}`: {e}", b.name)))?;
-            self.memory
-                .write(address, &b.value.bytes)
-                .map_err(|e| CliError::msg(format!("cannot initialise `{}`: {e}", b.name)))?;
-            // The emulator's memory holds the contents now: free the host copy, so that a
-            // launch does not keep every buffer twice (peak memory, issue 3).
-            b.value.bytes = Vec::new();
+            // Generated a chunk at a time straight into the emulator's memory, so that no
+            // second copy of the buffer exists (peak memory, issue 3). Fresh memory is
+            // zeroed already.
+            if !b.value.is_zeros() {
+                let memory = &mut self.memory;
+                b.value
+                    .generate(|offset, chunk| {
+                        memory
+                            .write(address + offset as u64, chunk)
+                            .map_err(|e| e.to_string())
+                    })
+                    .map_err(|e| CliError::msg(format!("cannot initialise `{}`: {e}", b.name)))?;
+            }
             b.address = address;
             self.by_name.insert(b.name.clone(), self.buffers.len());
             self.buffers.push(NamedBuffer {
@@ -134,9 +141,7 @@ impl<'a> Session<'a> {
                     .map(|b| warpcheck_check::Buffer {
                         name: b.name.clone(),
                         address: b.address,
-                        // The host copy is freed once in emulator memory: the size
-                        // comes from the element type and count.
-                        size: (b.value.len * b.value.elem.size()) as u64,
+                        size: b.value.byte_len() as u64,
                     })
                     .collect();
                 let info = warpcheck_check::LaunchInfo {
@@ -166,11 +171,26 @@ impl<'a> Session<'a> {
         })
     }
 
-    /// The current contents of a buffer.
-    pub fn read(&self, b: &NamedBuffer) -> Result<Vec<u8>, CliError> {
-        self.memory
-            .read(b.address, (b.len * b.elem.size()) as u64)
-            .map_err(|e| CliError::msg(format!("cannot read `{}`: {e}", b.name)))
+    /// The current contents of a buffer, a chunk of whole elements (at most 1 MiB) at a
+    /// time, so that summarising or writing a buffer needs no copy of all of it.
+    pub fn read_chunks(
+        &self,
+        b: &NamedBuffer,
+        mut f: impl FnMut(&[u8]) -> Result<(), CliError>,
+    ) -> Result<(), CliError> {
+        const CHUNK: usize = 1 << 20;
+        let total = b.len * b.elem.size();
+        let mut offset = 0;
+        while offset < total {
+            let n = CHUNK.min(total - offset);
+            let chunk = self
+                .memory
+                .read(b.address + offset as u64, n as u64)
+                .map_err(|e| CliError::msg(format!("cannot read `{}`: {e}", b.name)))?;
+            f(&chunk)?;
+            offset += n;
+        }
+        Ok(())
     }
 }
 

@@ -20,7 +20,7 @@
 use crate::output::CliError;
 use std::collections::HashMap;
 use warpcheck_emu::args::{
-    Arg, ArgSpec, BufferValue, ElemType, Init, Limits, Number, SizeExpr, materialize,
+    Arg, ArgSpec, ElemType, Init, Limits, Number, PlannedBuffer, SizeExpr, plan,
 };
 use warpcheck_front::{KernelSignature, ParamKind, Pointee, ScalarType};
 use warpcheck_ir::{Program, VarRole};
@@ -68,11 +68,11 @@ pub fn param_slots(
         .collect()
 }
 
-/// A buffer argument after binding: its contents and the parameter it feeds.
+/// A buffer argument after binding: its (planned) contents and the parameter it feeds.
 pub struct BoundBuffer {
     pub param: usize,
     pub name: String,
-    pub value: BufferValue,
+    pub value: PlannedBuffer,
     /// Filled in by the caller once the buffer is placed in device memory.
     pub address: u64,
 }
@@ -209,7 +209,7 @@ pub fn bind(
             }
             ArgSpec::Buffer { elem, len, init } => {
                 check_pointer(slot, *elem)?;
-                let value = materialize(
+                let value = plan(
                     &slot.name,
                     *elem,
                     len.as_ref(),

@@ -516,8 +516,133 @@ impl Default for Limits {
     }
 }
 
-/// Materialises one buffer argument. `scalars` are the integer scalar arguments, for sizes.
-pub fn materialize(
+/// A buffer argument whose contents are generated on demand, a chunk at a time, so that a
+/// caller can write them straight into the emulator's memory without first building a
+/// second copy of the whole buffer (peak memory, issue 3).
+#[derive(Clone, Debug)]
+pub struct PlannedBuffer {
+    pub elem: ElemType,
+    pub len: usize,
+    /// False when the buffer was given as `:uninit`: every byte starts uninitialised.
+    pub initialized: bool,
+    source: Source,
+}
+
+/// Where a planned buffer's bytes come from.
+#[derive(Clone, Debug)]
+enum Source {
+    Zeros,
+    /// `:uninit`: filled with 0xCD so that a read of it is visible.
+    Uninit,
+    Iota,
+    Rand(SplitMix64),
+    /// One encoded element, repeated.
+    Fill(Vec<u8>),
+    /// Literal lists and files: already bytes.
+    Bytes(Vec<u8>),
+}
+
+/// Elements generated per chunk by [`PlannedBuffer::generate`].
+const CHUNK_ELEMENTS: usize = 1 << 16;
+
+impl PlannedBuffer {
+    /// Bytes of the buffer.
+    pub fn byte_len(&self) -> usize {
+        self.len * self.elem.size()
+    }
+
+    /// Whether every byte is zero (the caller's fresh, zeroed memory needs no writes).
+    pub fn is_zeros(&self) -> bool {
+        matches!(self.source, Source::Zeros)
+    }
+
+    /// Calls `sink(byte offset, bytes)` for consecutive chunks covering the buffer, in
+    /// order. The contents are those [`materialize`] gives.
+    pub fn generate(
+        &self,
+        mut sink: impl FnMut(usize, &[u8]) -> Result<(), String>,
+    ) -> Result<(), String> {
+        let size = self.elem.size();
+        if let Source::Bytes(b) = &self.source {
+            for (k, chunk) in b.chunks(CHUNK_ELEMENTS * size).enumerate() {
+                sink(k * CHUNK_ELEMENTS * size, chunk)?;
+            }
+            return Ok(());
+        }
+        let mut rng = match &self.source {
+            Source::Rand(r) => r.clone(),
+            _ => SplitMix64(0),
+        };
+        let mut chunk = Vec::with_capacity(CHUNK_ELEMENTS.min(self.len) * size);
+        let mut first = 0;
+        while first < self.len {
+            let n = CHUNK_ELEMENTS.min(self.len - first);
+            chunk.clear();
+            match &self.source {
+                Source::Zeros => chunk.resize(n * size, 0),
+                Source::Uninit => chunk.resize(n * size, 0xCD),
+                Source::Fill(one) => {
+                    for _ in 0..n {
+                        chunk.extend_from_slice(one);
+                    }
+                }
+                Source::Iota => {
+                    for i in first..first + n {
+                        self.elem.encode(iota_value(self.elem, i), &mut chunk)?;
+                    }
+                }
+                Source::Rand(_) => {
+                    for _ in 0..n {
+                        let r = rng.next_u64();
+                        let v = if self.elem.is_float() {
+                            Number::Float((r >> 11) as f64 / (1u64 << 53) as f64)
+                        } else {
+                            Number::Int((r % 100) as i128)
+                        };
+                        self.elem.encode(v, &mut chunk)?;
+                    }
+                }
+                Source::Bytes(_) => unreachable!("handled above"),
+            }
+            sink(first * size, &chunk)?;
+            first += n;
+        }
+        Ok(())
+    }
+
+    /// The whole contents as one vector.
+    pub fn to_bytes(&self) -> Result<Vec<u8>, String> {
+        let mut out = Vec::with_capacity(self.byte_len());
+        self.generate(|_, chunk| {
+            out.extend_from_slice(chunk);
+            Ok(())
+        })?;
+        Ok(out)
+    }
+}
+
+/// Element `i` of `:iota`: integer types wrap, as `(T)i` would in C.
+fn iota_value(elem: ElemType, i: usize) -> Number {
+    if elem.is_float() {
+        return Number::Int(i as i128);
+    }
+    let bits = elem.size() * 8;
+    let m = (i as u128) & ((1u128 << bits) - 1);
+    let signed = matches!(
+        elem,
+        ElemType::I8 | ElemType::I16 | ElemType::I32 | ElemType::I64
+    );
+    if signed && m >> (bits - 1) == 1 {
+        Number::Int(m as i128 - (1i128 << bits))
+    } else {
+        Number::Int(m as i128)
+    }
+}
+
+/// Plans one buffer argument: checks its size against the limits and its initialiser
+/// against the element type; the contents are generated later ([`PlannedBuffer::generate`]).
+/// `scalars` are the integer scalar arguments, for sizes.
+pub fn plan(
     name: &str,
     elem: ElemType,
     len: Option<&SizeExpr>,
@@ -525,7 +650,7 @@ pub fn materialize(
     scalars: &HashMap<String, Number>,
     seed: u64,
     limits: Limits,
-) -> Result<BufferValue, String> {
+) -> Result<PlannedBuffer, String> {
     let declared = match len {
         Some(e) => {
             let n = e.eval(scalars).map_err(|m| format!("`{name}`: {m}"))?;
@@ -545,63 +670,30 @@ pub fn materialize(
         }
         None => None,
     };
-    let mut bytes = Vec::new();
-    let mut initialized = true;
-    let count = |n: Option<usize>| -> Result<usize, String> {
-        n.or(declared)
-            .ok_or_else(|| format!("`{name}`: the buffer needs a size"))
+    let count = || -> Result<usize, String> {
+        declared.ok_or_else(|| format!("`{name}`: the buffer needs a size"))
     };
-    match init {
-        Init::Zeros => bytes = vec![0; count(None)? * elem.size()],
-        Init::Uninit => {
-            bytes = vec![0xCD; count(None)? * elem.size()];
-            initialized = false;
-        }
-        Init::Iota => {
-            let n = count(None)?;
-            bytes.reserve(n * elem.size());
-            for i in 0..n {
-                // Integer types wrap, as `(T)i` would in C.
-                let v = if elem.is_float() {
-                    Number::Int(i as i128)
-                } else {
-                    let bits = elem.size() * 8;
-                    let m = (i as u128) & ((1u128 << bits) - 1);
-                    let signed = matches!(
-                        elem,
-                        ElemType::I8 | ElemType::I16 | ElemType::I32 | ElemType::I64
-                    );
-                    if signed && m >> (bits - 1) == 1 {
-                        Number::Int(m as i128 - (1i128 << bits))
-                    } else {
-                        Number::Int(m as i128)
-                    }
-                };
-                elem.encode(v, &mut bytes)
-                    .map_err(|m| format!("`{name}`: {m}"))?;
-            }
-        }
-        Init::Rand => {
-            let n = count(None)?;
-            let mut rng = SplitMix64::for_arg(seed, name);
-            bytes.reserve(n * elem.size());
-            for _ in 0..n {
-                let r = rng.next_u64();
-                let v = if elem.is_float() {
-                    Number::Float((r >> 11) as f64 / (1u64 << 53) as f64)
-                } else {
-                    Number::Int((r % 100) as i128)
-                };
-                elem.encode(v, &mut bytes)
-                    .map_err(|m| format!("`{name}`: {m}"))?;
-            }
-        }
+    let planned = |len: usize, initialized: bool, source: Source| PlannedBuffer {
+        elem,
+        len,
+        initialized,
+        source,
+    };
+    Ok(match init {
+        Init::Zeros => planned(count()?, true, Source::Zeros),
+        Init::Uninit => planned(count()?, false, Source::Uninit),
+        Init::Iota => planned(count()?, true, Source::Iota),
+        Init::Rand => planned(
+            count()?,
+            true,
+            Source::Rand(SplitMix64::for_arg(seed, name)),
+        ),
         Init::Fill(v) => {
-            let n = count(None)?;
+            let n = count()?;
             let mut one = Vec::new();
             elem.encode(*v, &mut one)
                 .map_err(|m| format!("`{name}`: {m}"))?;
-            bytes = one.repeat(n);
+            planned(n, true, Source::Fill(one))
         }
         Init::Literal(items) => {
             if let Some(d) = declared
@@ -612,13 +704,15 @@ pub fn materialize(
                     items.len()
                 ));
             }
+            let mut bytes = Vec::new();
             for v in items {
                 elem.encode(*v, &mut bytes)
                     .map_err(|m| format!("`{name}`: {m}"))?;
             }
+            planned(items.len(), true, Source::Bytes(bytes))
         }
         Init::File(path) => {
-            bytes = read_elements(path, elem, limits).map_err(|m| format!("`{name}`: {m}"))?;
+            let bytes = read_elements(path, elem, limits).map_err(|m| format!("`{name}`: {m}"))?;
             let n = bytes.len() / elem.size();
             if let Some(d) = declared
                 && d != n
@@ -628,14 +722,28 @@ pub fn materialize(
                     path.display()
                 ));
             }
+            planned(n, true, Source::Bytes(bytes))
         }
-    }
-    let len = bytes.len() / elem.size();
+    })
+}
+
+/// Materialises one buffer argument: [`plan`], then every byte in one vector.
+pub fn materialize(
+    name: &str,
+    elem: ElemType,
+    len: Option<&SizeExpr>,
+    init: &Init,
+    scalars: &HashMap<String, Number>,
+    seed: u64,
+    limits: Limits,
+) -> Result<BufferValue, String> {
+    let p = plan(name, elem, len, init, scalars, seed, limits)?;
+    let bytes = p.to_bytes().map_err(|m| format!("`{name}`: {m}"))?;
     Ok(BufferValue {
         elem,
-        len,
+        len: p.len,
         bytes,
-        initialized,
+        initialized: p.initialized,
     })
 }
 
@@ -734,7 +842,14 @@ pub mod npy {
 
     /// Encodes raw element bytes as a 1-D `.npy` file (version 1.0).
     pub fn encode(bytes: &[u8], elem: ElemType) -> Vec<u8> {
-        let n = bytes.len() / elem.size();
+        let mut out = header(bytes.len() / elem.size(), elem);
+        out.extend_from_slice(bytes);
+        out
+    }
+
+    /// The header of a 1-D `.npy` file (version 1.0) of `n` elements; the raw
+    /// little-endian elements follow it.
+    pub fn header(n: usize, elem: ElemType) -> Vec<u8> {
         let mut header = format!(
             "{{'descr': '{}', 'fortran_order': False, 'shape': ({n},), }}",
             elem.npy_descr()
@@ -743,12 +858,11 @@ pub mod npy {
         let total = MAGIC.len() + 4 + header.len() + 1;
         header.push_str(&" ".repeat((64 - total % 64) % 64));
         header.push('\n');
-        let mut out = Vec::with_capacity(10 + header.len() + bytes.len());
+        let mut out = Vec::with_capacity(10 + header.len());
         out.extend_from_slice(MAGIC);
         out.extend_from_slice(&[1, 0]);
         out.extend_from_slice(&(header.len() as u16).to_le_bytes());
         out.extend_from_slice(header.as_bytes());
-        out.extend_from_slice(bytes);
         out
     }
 }

@@ -234,15 +234,34 @@ impl Allocation {
         }
     }
 
+    /// Host reads and writes: byte by byte up to an 8-byte boundary, then whole words.
     fn read_bytes(&self, offset: u64, out: &mut [u8]) {
-        for (i, b) in out.iter_mut().enumerate() {
-            *b = self.load(offset + i as u64, 1) as u8;
+        let mut i = 0;
+        while i < out.len() {
+            let at = offset + i as u64;
+            if at.is_multiple_of(8) && out.len() - i >= 8 {
+                out[i..i + 8].copy_from_slice(&self.load(at, 8).to_ne_bytes());
+                i += 8;
+            } else {
+                out[i] = self.load(at, 1) as u8;
+                i += 1;
+            }
         }
     }
 
     fn write_bytes(&self, offset: u64, bytes: &[u8]) {
-        for (i, b) in bytes.iter().enumerate() {
-            self.store(offset + i as u64, 1, *b as u64);
+        let mut i = 0;
+        while i < bytes.len() {
+            let at = offset + i as u64;
+            if at.is_multiple_of(8) && bytes.len() - i >= 8 {
+                let mut word = [0u8; 8];
+                word.copy_from_slice(&bytes[i..i + 8]);
+                self.store(at, 8, u64::from_ne_bytes(word));
+                i += 8;
+                continue;
+            }
+            self.store(at, 1, bytes[i] as u64);
+            i += 1;
         }
     }
 }

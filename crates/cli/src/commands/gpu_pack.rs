@@ -119,11 +119,11 @@ fn pack_one(file: &std::path::Path, dir: &std::path::Path) -> Result<usize, CliE
                 let next = buffer_index.len();
                 let idx = *buffer_index.entry(b.name.clone()).or_insert_with(|| {
                     let path = dir.join(format!("in{next}.bin"));
-                    let _ = std::fs::write(&path, &b.value.bytes);
+                    let _ = std::fs::write(&path, b.value.to_bytes().unwrap_or_default());
                     let _ = writeln!(
                         manifest,
                         "buffer {next} {} in{next}.bin",
-                        b.value.bytes.len()
+                        b.value.byte_len()
                     );
                     let _ = writeln!(
                         buffers_txt,

@@ -188,16 +188,20 @@ fn dump_buffers(session: &Session, dumps: &[String]) -> Result<String, CliError>
                     names.join(", ")
                 ))
             })?;
-        let bytes = session.read(b)?;
         match path {
             Some(p) => {
-                let data = if p.ends_with(".npy") {
-                    npy::encode(&bytes, b.elem)
-                } else {
-                    bytes.clone()
-                };
-                std::fs::write(&p, data)
+                let file = std::fs::File::create(&p)
                     .map_err(|e| CliError::msg(format!("cannot write {p}: {e}")))?;
+                let mut w = std::io::BufWriter::new(file);
+                use std::io::Write as _;
+                let write_error =
+                    |e: std::io::Error| CliError::msg(format!("cannot write {p}: {e}"));
+                if p.ends_with(".npy") {
+                    w.write_all(&npy::header(b.len, b.elem))
+                        .map_err(write_error)?;
+                }
+                session.read_chunks(b, |chunk| w.write_all(chunk).map_err(write_error))?;
+                w.flush().map_err(write_error)?;
                 let _ = writeln!(
                     out,
                     "  {name}: wrote {} elements of {} to {p}",
@@ -205,37 +209,86 @@ fn dump_buffers(session: &Session, dumps: &[String]) -> Result<String, CliError>
                 );
             }
             None => {
-                let _ = writeln!(out, "  {}", summary(b, &bytes));
+                let mut s = Summary::new(b);
+                session.read_chunks(b, |chunk| {
+                    s.add(chunk);
+                    Ok(())
+                })?;
+                let _ = writeln!(out, "  {}", s.finish());
             }
         }
     }
     Ok(out)
 }
 
-/// `name f32[n]  [a, b, c, … x, y, z]  sum=… fnv=…`
-pub fn summary(b: &NamedBuffer, bytes: &[u8]) -> String {
-    let n = b.len;
-    let show: Vec<String> = if n <= 8 {
-        (0..n).map(|i| format_elem(b.elem, bytes, i)).collect()
-    } else {
-        let mut v: Vec<String> = (0..4).map(|i| format_elem(b.elem, bytes, i)).collect();
-        v.push("…".into());
-        v.extend((n - 4..n).map(|i| format_elem(b.elem, bytes, i)));
-        v
-    };
-    let sum: f64 = (0..n).map(|i| elem_f64(b.elem, bytes, i)).sum();
-    let mut fnv: u64 = 0xcbf2_9ce4_8422_2325;
-    for &x in bytes {
-        fnv = (fnv ^ x as u64).wrapping_mul(0x0000_0100_0000_01b3);
+/// A buffer's summary, accumulated over its contents chunk by chunk: the first and last
+/// four elements (all of them up to eight), the sum in element order and the FNV-1a hash
+/// of the bytes.
+pub struct Summary<'b> {
+    buffer: &'b NamedBuffer,
+    index: usize,
+    first: Vec<String>,
+    /// The last elements' bytes (at most four).
+    last: std::collections::VecDeque<Vec<u8>>,
+    sum: f64,
+    fnv: u64,
+}
+
+impl<'b> Summary<'b> {
+    pub fn new(buffer: &'b NamedBuffer) -> Summary<'b> {
+        Summary {
+            buffer,
+            index: 0,
+            first: Vec::new(),
+            last: Default::default(),
+            sum: 0.0,
+            fnv: 0xcbf2_9ce4_8422_2325,
+        }
     }
-    format!(
-        "{} {}[{}]  [{}]  sum={} fnv1a={fnv:016x}",
-        b.name,
-        b.elem,
-        n,
-        show.join(", "),
-        sum
-    )
+
+    /// Adds the next bytes (whole elements).
+    pub fn add(&mut self, bytes: &[u8]) {
+        let e = self.buffer.elem;
+        let keep_first = if self.buffer.len <= 8 { 8 } else { 4 };
+        for i in 0..bytes.len() / e.size() {
+            if self.index < keep_first {
+                self.first.push(format_elem(e, bytes, i));
+            }
+            self.index += 1;
+            self.sum += elem_f64(e, bytes, i);
+        }
+        let size = e.size();
+        let n = bytes.len() / size;
+        for i in n.saturating_sub(4)..n {
+            if self.last.len() == 4 {
+                self.last.pop_front();
+            }
+            self.last
+                .push_back(bytes[i * size..(i + 1) * size].to_vec());
+        }
+        for &x in bytes {
+            self.fnv = (self.fnv ^ x as u64).wrapping_mul(0x0000_0100_0000_01b3);
+        }
+    }
+
+    /// `name f32[n]  [a, b, c, … x, y, z]  sum=… fnv=…`
+    pub fn finish(self) -> String {
+        let b = self.buffer;
+        let mut show = self.first;
+        if b.len > 8 {
+            show.push("…".into());
+            show.extend(self.last.iter().map(|x| format_elem(b.elem, x, 0)));
+        }
+        format!(
+            "{} {}[{}]  [{}]  sum={} fnv1a={:016x}",
+            b.name,
+            b.elem,
+            b.len,
+            show.join(", "),
+            self.sum,
+            self.fnv
+        )
+    }
 }
 
 fn elem_f64(e: ElemType, b: &[u8], i: usize) -> f64 {
