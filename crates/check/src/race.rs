@@ -51,6 +51,10 @@
 //! plain over strong accesses) and compared with the summary of all earlier blocks, kept
 //! at word granularity until an access splits a word (2 to 8 bytes of shadow per byte).
 //!
+//! On big launches only a sample of blocks is watched (`crate::sample`: the edges of the
+//! grid and pairs of neighbouring blocks, 256 by default); the other blocks run unobserved
+//! by this checker and a `race-check-sampled` note says how many were watched.
+//!
 //! Each distinct race (memory space, pair of instructions with their access kinds) is
 //! reported once with its first witness and an occurrence count (one per racing lane
 //! access).
