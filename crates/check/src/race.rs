@@ -37,7 +37,8 @@
 //! Each block keeps a log of its memory events (one record per warp-instruction, 24 bytes;
 //! re-executions between two synchronisations reuse their record) and a shadow cell per
 //! 4-byte word touched (8 bytes: the last write and the last read, as references
-//! `event << 5 | lane` into the log), or per byte for words that sub-word accesses split.
+//! `event << 5 | lane` into the log), or per byte for words that sub-word accesses split:
+//! 2 bytes of shadow per byte of memory, at most 8 where words are split ([`Page`]).
 //! Shared memory's shadow is dense; global memory's is paged and lazily allocated. A read
 //! replaces the recorded read (so a write races with the latest unordered read of another
 //! thread; earlier readers of the same word in the same interval are not remembered, which
@@ -373,7 +374,7 @@ fn thread_index(block: [u32; 3], linear: u32) -> [u32; 3] {
 
 /// A shadow word: the last write and the last read of one byte, as references into the
 /// block's event log (`(event + 1) << 5 | lane`, 0 = none).
-#[derive(Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 struct Cell {
     write: u32,
     read: u32,
@@ -549,23 +550,63 @@ impl Clocks {
     }
 }
 
-/// A `Cell::write` value marking a word whose bytes have separate histories (kept in
-/// `Shadow::split`).
-const SPLIT: u32 = u32::MAX;
 const PAGE_WORDS: usize = 64;
 
-/// Shadow memory: one [`Cell`] per 4-byte word, or per byte for words that sub-word
-/// accesses split (different bytes of one word never race). Dense for shared memory,
-/// paged and lazily allocated for global memory.
+/// The shadow of 64 words (256 bytes) of memory: a [`Cell`] per word, or per byte for
+/// words that sub-word accesses split (different bytes of one word never race). A split
+/// word keeps byte 0's history in its word cell and bytes 1–3 in the page's byte cells,
+/// allocated when the page's first word splits. So shadow takes 8 bytes per word touched
+/// only whole (2 per byte), and at most 8 bytes per byte on pages with split words, plus
+/// 16 bytes of bookkeeping per page.
+#[derive(Clone)]
+struct Page {
+    cells: [Cell; PAGE_WORDS],
+    /// Bit `k`: word `k` is split.
+    split: u64,
+    bytes: Option<Box<[[Cell; 3]; PAGE_WORDS]>>,
+}
+
+impl Default for Page {
+    fn default() -> Self {
+        Page {
+            cells: [Cell::default(); PAGE_WORDS],
+            split: 0,
+            bytes: None,
+        }
+    }
+}
+
+impl Page {
+    /// The cell of byte `b` (0–3) of split word `k`.
+    #[inline(always)]
+    fn byte(&mut self, k: usize, b: usize) -> &mut Cell {
+        match (b, &mut self.bytes) {
+            (1..=3, Some(bytes)) => &mut bytes[k][b - 1],
+            _ => &mut self.cells[k],
+        }
+    }
+
+    /// Splits word `k`: every byte starts with the word's history.
+    fn split_word(&mut self, k: usize) {
+        let word = self.cells[k];
+        let bytes = self
+            .bytes
+            .get_or_insert_with(|| Box::new([[Cell::default(); 3]; PAGE_WORDS]));
+        bytes[k] = [word; 3];
+        self.split |= 1 << k;
+    }
+}
+
+/// Shadow memory: [`Page`]s of cells for the memory touched. Dense for shared memory (page
+/// `n` at index `n`), found through a map with a small direct-mapped cache for global
+/// memory (allocated on first touch).
 #[derive(Default)]
 struct Shadow {
     is_dense: bool,
-    dense: Vec<Cell>,
-    page_index: HashMap<u64, usize>,
-    pages: Vec<[Cell; PAGE_WORDS]>,
+    pages: Vec<Page>,
+    page_index: HashMap<u64, u32>,
     /// Recently used pages, direct-mapped by page number: (page number + 1, index).
     recent: [(u64, u32); 16],
-    split: HashMap<u64, [Cell; 4]>,
 }
 
 impl Shadow {
@@ -577,87 +618,89 @@ impl Shadow {
     }
 
     #[inline(always)]
-    fn word(&mut self, word: u64) -> &mut Cell {
+    fn page(&mut self, page: u64) -> &mut Page {
         if self.is_dense {
-            let i = word as usize;
-            if i >= self.dense.len() {
-                self.dense
-                    .resize((i + 1).next_power_of_two().max(64), Cell::default());
+            let i = page as usize;
+            if i >= self.pages.len() {
+                self.pages.resize(i + 1, Page::default());
             }
-            return &mut self.dense[i];
+            return &mut self.pages[i];
         }
-        let page = word / PAGE_WORDS as u64;
         let slot = page as usize % 16;
         let index = if self.recent[slot].0 == page + 1 {
             self.recent[slot].1 as usize
         } else {
-            let next = self.pages.len();
+            let next = self.pages.len() as u32;
             let i = *self.page_index.entry(page).or_insert(next);
             if i == next {
-                self.pages.push([Cell::default(); PAGE_WORDS]);
+                self.pages.push(Page::default());
             }
-            self.recent[slot] = (page + 1, i as u32);
-            i
+            self.recent[slot] = (page + 1, i);
+            i as usize
         };
-        &mut self.pages[index][word as usize % PAGE_WORDS]
+        &mut self.pages[index]
     }
 
     /// Calls `f(address, len, cell)` for each unit (a word, or a byte of a split word)
-    /// of the `size` bytes from `address`.
+    /// of the `size` bytes from `address`; a sub-word access splits the words it touches.
     #[inline(always)]
     fn for_each_unit(&mut self, address: u64, size: u64, mut f: impl FnMut(u64, u64, &mut Cell)) {
         if address.is_multiple_of(4) && size.is_multiple_of(4) {
-            for k in 0..size / 4 {
-                let wa = address / 4 + k;
-                let c = self.word(wa);
-                if c.write != SPLIT {
-                    f(wa * 4, 4, c);
-                } else if let Some(bytes) = self.split.get_mut(&wa) {
-                    for (b, c) in bytes.iter_mut().enumerate() {
-                        f(wa * 4 + b as u64, 1, c);
+            for w in address / 4..(address + size) / 4 {
+                let p = self.page(w / PAGE_WORDS as u64);
+                let k = (w % PAGE_WORDS as u64) as usize;
+                if p.split >> k & 1 == 0 {
+                    f(w * 4, 4, &mut p.cells[k]);
+                } else {
+                    for b in 0..4 {
+                        f(w * 4 + b as u64, 1, p.byte(k, b));
                     }
                 }
             }
             return;
         }
         for a in address..address + size {
-            let wa = a / 4;
-            let c = self.word(wa);
-            if c.write != SPLIT {
-                let old = *c;
-                *c = Cell {
-                    write: SPLIT,
-                    read: 0,
-                };
-                self.split.insert(wa, [old; 4]);
+            let w = a / 4;
+            let p = self.page(w / PAGE_WORDS as u64);
+            let k = (w % PAGE_WORDS as u64) as usize;
+            if p.split >> k & 1 == 0 {
+                p.split_word(k);
             }
-            if let Some(bytes) = self.split.get_mut(&wa) {
-                f(a, 1, &mut bytes[(a % 4) as usize]);
-            }
+            f(a, 1, p.byte(k, (a % 4) as usize));
         }
     }
 
     /// Every unit with a recorded access, in address order: (address, len, cell).
     fn units(&self) -> Vec<(u64, u64, Cell)> {
-        let mut pages: Vec<(u64, usize)> = self.page_index.iter().map(|(&p, &i)| (p, i)).collect();
-        pages.sort_unstable();
+        let mut order: Vec<(u64, usize)> = if self.is_dense {
+            (0..self.pages.len()).map(|i| (i as u64, i)).collect()
+        } else {
+            self.page_index
+                .iter()
+                .map(|(&p, &i)| (p, i as usize))
+                .collect()
+        };
+        order.sort_unstable();
         let mut out = Vec::new();
-        let mut push_word = |wa: u64, c: Cell| {
-            if c.write == SPLIT {
-                if let Some(bytes) = self.split.get(&wa) {
-                    for (b, c) in bytes.iter().enumerate() {
-                        if *c != Cell::default() {
-                            out.push((wa * 4 + b as u64, 1, *c));
-                        }
+        for (n, i) in order {
+            let page = &self.pages[i];
+            for k in 0..PAGE_WORDS {
+                let w = n * PAGE_WORDS as u64 + k as u64;
+                if page.split >> k & 1 == 0 {
+                    if page.cells[k] != Cell::default() {
+                        out.push((w * 4, 4, page.cells[k]));
+                    }
+                    continue;
+                }
+                for b in 0..4 {
+                    let c = match (b, &page.bytes) {
+                        (1..=3, Some(bytes)) => bytes[k][b - 1],
+                        _ => page.cells[k],
+                    };
+                    if c != Cell::default() {
+                        out.push((w * 4 + b as u64, 1, c));
                     }
                 }
-            } else if c != Cell::default() {
-                out.push((wa * 4, 4, c));
-            }
-        };
-        for (p, i) in pages {
-            for (k, &c) in self.pages[i].iter().enumerate() {
-                push_word(p * PAGE_WORDS as u64 + k as u64, c);
             }
         }
         out
@@ -1018,7 +1061,7 @@ struct Witness {
     kind: AccessKind,
 }
 
-/// Witness references must stay below [`SPLIT`].
+/// Witness references (`witness << 10 | thread`) must fit in 32 bits.
 const MAX_WITNESSES: usize = (1 << 22) - 2;
 
 /// The race checker of one launch.
@@ -1259,5 +1302,70 @@ impl ObserverFactory for RaceLaunch<'_> {
             }
             self.merge_block(&o.summary);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cell(write: u32, read: u32) -> Cell {
+        Cell { write, read }
+    }
+
+    #[test]
+    fn sub_word_accesses_split_a_word_and_keep_its_history_per_byte() {
+        let mut s = Shadow::default();
+        // A word written whole, then byte 2 read: bytes 0, 1, 3 keep the word's write.
+        s.for_each_unit(0x1000, 4, |_, _, c| *c = cell(7, 0));
+        let mut seen = Vec::new();
+        s.for_each_unit(0x1002, 1, |a, len, c| {
+            seen.push((a, len, *c));
+            c.read = 9;
+        });
+        assert_eq!(seen, vec![(0x1002, 1, cell(7, 0))]);
+        assert_eq!(
+            s.units(),
+            vec![
+                (0x1000, 1, cell(7, 0)),
+                (0x1001, 1, cell(7, 0)),
+                (0x1002, 1, cell(7, 9)),
+                (0x1003, 1, cell(7, 0)),
+            ]
+        );
+        // A whole-word access to a split word visits its four bytes.
+        let mut n = 0;
+        s.for_each_unit(0x1000, 4, |_, len, _| {
+            assert_eq!(len, 1);
+            n += 1;
+        });
+        assert_eq!(n, 4);
+    }
+
+    #[test]
+    fn units_come_in_address_order_across_pages() {
+        for dense in [false, true] {
+            let mut s = if dense {
+                Shadow::dense()
+            } else {
+                Shadow::default()
+            };
+            for a in [0x2000u64, 0x10, 0x900, 0x4] {
+                s.for_each_unit(a, 4, |_, _, c| c.write = a as u32);
+            }
+            let addresses: Vec<u64> = s.units().iter().map(|u| u.0).collect();
+            assert_eq!(addresses, vec![0x4, 0x10, 0x900, 0x2000]);
+        }
+    }
+
+    #[test]
+    fn shadow_takes_at_most_8_bytes_per_byte_plus_page_bookkeeping() {
+        let page_bytes = (PAGE_WORDS * 4) as f64;
+        let whole = std::mem::size_of::<[Cell; PAGE_WORDS]>() as f64;
+        let split = whole + std::mem::size_of::<[[Cell; 3]; PAGE_WORDS]>() as f64;
+        assert_eq!(whole / page_bytes, 2.0);
+        assert_eq!(split / page_bytes, 8.0);
+        // The rest of a page: the split bitmap and the byte cells' pointer.
+        assert_eq!(std::mem::size_of::<Page>() as f64 - whole, 16.0);
     }
 }
