@@ -102,8 +102,36 @@ pub fn with_bounds(ctx: &Context, bounds: &[Bound]) -> Context {
 /// Whether `a ≥ b` is shown; when the engine cannot decide, a symbol known (or assumed)
 /// positive that divides every term of `a − b` is cancelled first (`4·c·r − 4·c ≥ 0`
 /// from `r ≥ 1`), since interval arithmetic loses the correlation between the terms.
+/// A `min`/`max` on either side is decided argument by argument.
 pub fn proves_ge(a: &Expr, b: &Expr, ctx: &Context) -> bool {
+    if let Some((is_min, args)) = lone_min_max(a) {
+        return if is_min {
+            args.iter().all(|x| proves_ge(x, b, ctx))
+        } else {
+            args.iter().any(|x| proves_ge(x, b, ctx))
+        };
+    }
+    if let Some((is_min, args)) = lone_min_max(b) {
+        return if is_min {
+            args.iter().any(|x| proves_ge(a, x, ctx))
+        } else {
+            args.iter().all(|x| proves_ge(a, x, ctx))
+        };
+    }
     nonnegative(&a.sub(b), ctx, 3)
+}
+
+/// `min(args)` or `max(args)` as a whole expression.
+fn lone_min_max(e: &Expr) -> Option<(bool, Vec<Expr>)> {
+    let [t] = e.terms() else { return None };
+    if !t.coef.is_one() {
+        return None;
+    }
+    match t.mono.factors() {
+        [(Atom::Min(args), 1)] => Some((true, args.clone())),
+        [(Atom::Max(args), 1)] => Some((false, args.clone())),
+        _ => None,
+    }
 }
 
 fn nonnegative(d: &Expr, ctx: &Context, depth: u32) -> bool {
@@ -411,5 +439,28 @@ mod tests {
         assert_eq!(r.lo, Expr::zero());
         // k − 1 for k ≥ 1 and k = 0 otherwise: at most R − 1 (R ≥ 1).
         assert_eq!(r.hi, p("R").sub(&Expr::int(2)).maximum(&Expr::zero()));
+    }
+}
+
+#[cfg(test)]
+mod more_tests {
+    use super::*;
+
+    #[test]
+    fn clamped_row_times_width_starts_at_zero() {
+        let k = Symbol::var("k");
+        let ke = Expr::sym(k.clone());
+        let cols = Expr::sym(Symbol::param("cols"));
+        let rows = Expr::sym(Symbol::param("rows"));
+        let c = Cond::compare(Relation::Lt, &ke.add(&Expr::one()), &rows);
+        let e = Expr::select(c, ke.add(&Expr::one()), ke.clone()).mul(&cols).mul(&Expr::int(4));
+        let b = [Bound { symbol: k, lo: Expr::zero(), hi: rows.sub(&Expr::one()) }];
+        let r = range(&e, &b, &Context::assuming_positive_params()).unwrap();
+        // rows = 1 takes the else branch at k = 0: the bound stays a min.
+        assert_eq!(r.lo.to_string(), "min(-4·cols + 4·cols·rows, 4·cols)");
+        assert_eq!(r.hi.to_string(), "-4·cols + 4·cols·rows");
+        // Joined with an unclamped access starting at 0, the min resolves.
+        let ctx = Context::assuming_positive_params();
+        assert_eq!(smin(&r.lo, &Expr::zero(), &ctx), Expr::zero());
     }
 }
