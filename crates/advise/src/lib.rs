@@ -19,6 +19,7 @@
 //! variables keep their source shape) and passes the source text.
 
 pub mod advisor;
+pub mod emit;
 pub mod facts;
 pub mod model;
 pub mod range;

@@ -453,8 +453,14 @@ mod more_tests {
         let cols = Expr::sym(Symbol::param("cols"));
         let rows = Expr::sym(Symbol::param("rows"));
         let c = Cond::compare(Relation::Lt, &ke.add(&Expr::one()), &rows);
-        let e = Expr::select(c, ke.add(&Expr::one()), ke.clone()).mul(&cols).mul(&Expr::int(4));
-        let b = [Bound { symbol: k, lo: Expr::zero(), hi: rows.sub(&Expr::one()) }];
+        let e = Expr::select(c, ke.add(&Expr::one()), ke.clone())
+            .mul(&cols)
+            .mul(&Expr::int(4));
+        let b = [Bound {
+            symbol: k,
+            lo: Expr::zero(),
+            hi: rows.sub(&Expr::one()),
+        }];
         let r = range(&e, &b, &Context::assuming_positive_params()).unwrap();
         // rows = 1 takes the else branch at k = 0: the bound stays a min.
         assert_eq!(r.lo.to_string(), "min(-4·cols + 4·cols·rows, 4·cols)");

@@ -20,6 +20,8 @@ pub struct Field {
     pub size: u64,
     /// For a pointer field: the pointed-to type as written (`unsigned char`, `image_t`).
     pub pointee: Option<String>,
+    /// The field's type as written (`int`, `unsigned char*`).
+    pub ty: String,
 }
 
 /// The layout of one struct type.
@@ -183,6 +185,11 @@ fn layout_fields(body: &str) -> Option<Vec<Field>> {
                 offset,
                 size,
                 pointee: is_pointer.then(|| base.trim().to_string()),
+                ty: if is_pointer {
+                    format!("{}*", base.trim())
+                } else {
+                    base.trim().to_string()
+                },
             });
             offset += size;
         }

@@ -92,12 +92,21 @@ fn check_file(path: &Path) -> Result<Vec<(String, String, String)>, String> {
         };
         let sec = section(&report, key);
         if sec.is_empty() {
-            failures.push((key.into(), "(section)".into(), format!("no `{key}` in the report:\n{report}")));
+            failures.push((
+                key.into(),
+                "(section)".into(),
+                format!("no `{key}` in the report:\n{report}"),
+            ));
             continue;
         }
         if key == "parallel" {
             let want = claim.split_whitespace().next().unwrap_or("");
-            let got = sec.trim_start().trim_start_matches("parallel:").split_whitespace().next().unwrap_or("");
+            let got = sec
+                .trim_start()
+                .trim_start_matches("parallel:")
+                .split_whitespace()
+                .next()
+                .unwrap_or("");
             if want != got {
                 failures.push((key.into(), want.into(), format!("verdict `{got}`:\n{sec}")));
             }
@@ -124,14 +133,18 @@ fn advisor_corpus_expectations_hold() {
     let mut problems = Vec::new();
     let mut gaps_seen = Vec::new();
     for f in &files {
-        let name = f.file_name().and_then(|n| n.to_str()).unwrap_or_default().to_string();
+        let name = f
+            .file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or_default()
+            .to_string();
         match check_file(f) {
             Err(e) => problems.push(format!("{name}: {e}")),
             Ok(failures) => {
                 for (key, fragment, why) in failures {
-                    let known = KNOWN_GAPS
-                        .iter()
-                        .any(|(g, k, fr, _)| *g == name && *k == key && normalise(fr) == normalise(&fragment));
+                    let known = KNOWN_GAPS.iter().any(|(g, k, fr, _)| {
+                        *g == name && *k == key && normalise(fr) == normalise(&fragment)
+                    });
                     if known {
                         gaps_seen.push((name.clone(), key.clone(), normalise(&fragment)));
                     } else {
@@ -143,7 +156,9 @@ fn advisor_corpus_expectations_hold() {
     }
     for (g, k, fr, why) in KNOWN_GAPS {
         if !gaps_seen.contains(&(g.to_string(), k.to_string(), normalise(fr))) {
-            problems.push(format!("{g}: {k}: `{fr}` now holds; remove it from KNOWN_GAPS ({why})"));
+            problems.push(format!(
+                "{g}: {k}: `{fr}` now holds; remove it from KNOWN_GAPS ({why})"
+            ));
         }
     }
     assert!(problems.is_empty(), "{}", problems.join("\n\n"));
@@ -159,11 +174,24 @@ fn loop_count_instantiates_n_200() {
         .args(["--function", "add_every_fourth", "--values", "loop:i=100"])
         .output()
         .expect("runs");
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let report = String::from_utf8_lossy(&out.stdout);
-    assert!(report.contains("solved: n = 200 from 100 iterations of loop i"), "{report}");
-    assert!(report.contains("b [0, 16·((2·n + 3) / 4) - 16] bytes (instantiated [0, 1584])"), "{report}");
-    assert!(report.contains("a [4·n, 4·n + 16·((2·n + 3) / 4) - 16] bytes (instantiated [800, 2384])"), "{report}");
+    assert!(
+        report.contains("solved: n = 200 from 100 iterations of loop i"),
+        "{report}"
+    );
+    assert!(
+        report.contains("b [0, 16·((2·n + 3) / 4) - 16] bytes (instantiated [0, 1584])"),
+        "{report}"
+    );
+    assert!(
+        report.contains("a [4·n, 4·n + 16·((2·n + 3) / 4) - 16] bytes (instantiated [800, 2384])"),
+        "{report}"
+    );
 }
 
 #[test]
@@ -178,9 +206,15 @@ fn bad_input_exits_2_with_a_message() {
     let file = corpus().join("vector_stride4.c");
     let file = file.to_str().unwrap_or_default();
     for (args, message) in [
-        (vec![file, "--values", "q=3"], "unknown name in --values: `q`"),
+        (
+            vec![file, "--values", "q=3"],
+            "unknown name in --values: `q`",
+        ),
         (vec![file, "--values", "n=abc"], "must be an integer"),
-        (vec![file, "--function", "nope"], "no kernel or function named `nope`"),
+        (
+            vec![file, "--function", "nope"],
+            "no kernel or function named `nope`",
+        ),
         (vec!["missing.cu"], "advise takes a C file"),
     ] {
         let out = run(&args);
@@ -210,4 +244,71 @@ fn json_has_the_matrix_addition_factors() {
     assert_eq!(row["factors"][1]["factor"], "1");
     assert_eq!(nest["outbound"][0]["name"], "c->data");
     assert_eq!(nest["outbound"][0]["section"][1], "4·N^2 - 4");
+}
+
+/// `--emit-cuda`: the generated kernel for matrix addition (with the swapped mapping) and
+/// for the RGB convolution computes the same bytes as the original loops in the
+/// emulator, and the race checker finds no dependence between iterations.
+#[test]
+fn emitted_kernels_are_verified_equal_to_their_loops() {
+    let dir = std::env::temp_dir().join(format!("warpcheck-advise-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    for (file, values, output) in [
+        ("matrix_add_mapping.c", "N=256", "c__data"),
+        (
+            "conv2d_rgb.c",
+            "in_image->width=64,in_image->height=48,filter->width=5,filter->height=5,filter_gain=1",
+            "out_image__pixmap",
+        ),
+        ("vector_stride4.c", "n=200", "a"),
+    ] {
+        let cu = dir.join(format!("{file}.cu"));
+        let out = Command::new(env!("CARGO_BIN_EXE_warpcheck"))
+            .arg("advise")
+            .arg(corpus().join(file))
+            .args(["--values", values, "--emit-cuda"])
+            .arg(&cu)
+            .output()
+            .expect("runs");
+        let report = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{file}: {report}{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(
+            report.contains(&format!("verified: `{output}`")),
+            "{file}: {report}"
+        );
+        assert!(
+            !report.contains(", 0 of them changed"),
+            "{file}: the loop must write: {report}"
+        );
+        assert!(
+            report.contains("no race between iterations"),
+            "{file}: {report}"
+        );
+        assert!(report.contains("outputs agree"), "{file}: {report}");
+        let text = std::fs::read_to_string(&cu).expect("emitted file");
+        assert!(text.contains("__global__ void"), "{file}");
+        assert!(text.contains("<<<grid, block>>>"), "{file}");
+    }
+    let matrix = std::fs::read_to_string(dir.join("matrix_add_mapping.c.cu")).expect("emitted");
+    // The recommended mapping: j on threadIdx.x.
+    assert!(matrix.contains("long long k_j = (long long)blockIdx.x * blockDim.x + threadIdx.x;"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A loop that is not GPU friendly gets no kernel.
+#[test]
+fn emit_refuses_a_loop_carried_dependency() {
+    let out = Command::new(env!("CARGO_BIN_EXE_warpcheck"))
+        .arg("advise")
+        .arg(corpus().join("prefix_sum.c"))
+        .args(["--values", "n=64", "--emit-cuda", "/dev/null"])
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no loop nest that is GPU friendly"));
 }
