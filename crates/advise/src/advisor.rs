@@ -1074,8 +1074,7 @@ impl<'f, 'a> Advisor<'f, 'a> {
                 let look = |s: &Symbol| {
                     env.iter()
                         .find(|(x, _)| x == s)
-                        .map(|(_, v)| Rational::new(*v, 1))
-                        .flatten()
+                        .and_then(|(_, v)| Rational::new(*v, 1))
                 };
                 if cond.eval(&look) == Some(false) {
                     return true;
@@ -1105,7 +1104,7 @@ impl<'f, 'a> Advisor<'f, 'a> {
         trips: &[(Symbol, Expr)],
         depth: usize,
         env: &mut Vec<(Symbol, i128)>,
-        visit: &mut dyn FnMut(&[(Symbol, i128)]) -> bool,
+        visit: &mut Visit<'_>,
     ) -> Option<()> {
         let Some((k, t)) = trips.get(depth) else {
             return visit(env).then_some(());
@@ -1552,6 +1551,9 @@ impl<'f, 'a> Advisor<'f, 'a> {
         out
     }
 }
+
+/// A visitor of one point of an iteration space (counter values); `false` stops.
+type Visit<'v> = dyn FnMut(&[(Symbol, i128)]) -> bool + 'v;
 
 /// `e = s·k + r` with `r` free of `k`: the stride `s` (possibly 0).
 fn affine_in(e: &Expr, k: &Symbol) -> Option<Expr> {

@@ -207,7 +207,7 @@ pub fn pointee_struct<'a>(structs: &'a [StructLayout], c_type: &str) -> Option<&
         .filter(|w| !matches!(*w, "const" | "volatile" | "restrict" | "__restrict__"))
         .collect::<Vec<_>>()
         .join(" ");
-    structs.iter().find(|s| s.names.iter().any(|n| *n == t))
+    structs.iter().find(|s| s.names.contains(&t))
 }
 
 /// The parts of a `for` loop header: `for (INIT; COND; STEP)`.

@@ -180,6 +180,9 @@ pub fn run(args: Args) -> Result<Outcome, CliError> {
     Ok(Outcome::Clean)
 }
 
+/// Written buffers after a run: (name, bytes).
+type Outputs = Vec<(String, Vec<u8>)>;
+
 /// What the verification of an emitted kernel found.
 struct Verification {
     agree: bool,
@@ -284,7 +287,7 @@ fn verify(
     };
     let run_one = |l: &LaunchArgs,
                    checker: Option<&mut warpcheck_check::Checker>|
-     -> Result<(Vec<(String, Vec<u8>)>, usize), CliError> {
+     -> Result<(Outputs, usize), CliError> {
         let mut session = Session::new(&program, &signatures);
         let report = session.launch(l, opts, checker)?;
         let faults = report.outcome.faults.len();
@@ -300,10 +303,10 @@ fn verify(
     // The inputs as bound, before any iteration: the kernel with zero iterations.
     let mut untouched = kernel.clone();
     for a in untouched.args.iter_mut() {
-        if count_names.iter().any(|n| a.starts_with(&format!("{n}="))) {
-            if let Some((name, _)) = a.split_once('=') {
-                *a = format!("{name}=0");
-            }
+        if count_names.iter().any(|n| a.starts_with(&format!("{n}=")))
+            && let Some((name, _)) = a.split_once('=')
+        {
+            *a = format!("{name}=0");
         }
     }
     let (initial, _) = run_one(&untouched, None)?;
