@@ -670,6 +670,15 @@ impl<'f, 'a> Advisor<'f, 'a> {
                         if lo_ok && hi_ok {
                             continue;
                         }
+                        // §6.2: decided by the values where the symbols cannot be.
+                        let holds = |e: &Expr| self.eval(e).is_some_and(|v| v >= 0);
+                        if holds(&r.lo.sub(&bw.sub(&s_abs))) && holds(&s_abs.sub(&by).sub(&r.hi)) {
+                            assumptions.insert(format!(
+                                "{} on lines {} and {}: independent iterations of {var} shown with the given values only",
+                                w.base.name(), w.line, y.line
+                            ));
+                            continue;
+                        }
                     }
                     // A constant difference: the distance.
                     if let (Some(dc), Some(sc)) = (d.as_integer(), s.as_integer())
@@ -981,6 +990,10 @@ impl<'f, 'a> Advisor<'f, 'a> {
                 failed = true;
                 continue;
             };
+            // The access's guard narrows the counters (`if (n > 0) … src[n - 1]`).
+            let Some(b) = range::narrow(&b, &a.cond, &self.ctx) else {
+                continue; // never executed
+            };
             match range::range(&a.offset, &b, &self.ctx) {
                 Some(r) => {
                     for x in &r.assuming {
@@ -1005,8 +1018,13 @@ impl<'f, 'a> Advisor<'f, 'a> {
             .then(|| lo.clone().zip(hi.clone()))
             .flatten()
             .map(|(a, b)| [a.to_string(), b.to_string()]);
+        let data_dependent = list
+            .iter()
+            .any(|a| a.offset.mentions(&|s| matches!(s, Symbol::Opaque(_))));
         let section_note = (!exact).then(|| {
-            if failed {
+            if data_dependent {
+                "static bounds unknown: an index is loaded from memory".to_string()
+            } else if failed {
                 "static bounds unknown (an index is not monotonic in the loop variables)".to_string()
             } else {
                 "static bounds not comparable: the section keeps min/max of incomparable expressions".to_string()
@@ -1356,6 +1374,10 @@ impl<'f, 'a> Advisor<'f, 'a> {
             };
             let w = a.bytes as i128;
             for alt in alternatives(&a.offset) {
+                // An index loaded from memory (`c[jE[j]]`) has no static footprint.
+                if alt.mentions(&|s| matches!(s, Symbol::Opaque(_))) {
+                    continue;
+                }
                 let depends = mapped.iter().any(|s| alt.depends_on(s));
                 // 2-D split: W·row + col, W the coefficient of y when symbolic.
                 let (row, col) = match &y {

@@ -206,6 +206,9 @@ fn function_text(source: &str, name: &str) -> Option<(String, String)> {
 }
 
 fn elem_of(c_type: &str) -> Option<(&'static str, i128)> {
+    if c_type.matches('*').count() != 1 {
+        return None; // pointers to pointers: the emulator's buffers cannot hold them
+    }
     let t: Vec<&str> = c_type
         .split_whitespace()
         .filter(|w| !matches!(*w, "const" | "volatile" | "restrict"))
@@ -272,13 +275,15 @@ pub fn emit_cuda(
         let (outer_body, _, _) = braced_after(source, nest.loops[0].line)
             .ok_or_else(|| format!("the body of loop {} is not in braces", nest.loops[0].var))?;
         let inner_start = outer_body.find("for").unwrap_or(0);
-        let before = outer_body[..inner_start].trim();
+        let before = code_only(&outer_body[..inner_start]);
+        let before = before.trim();
         let (_, open, close) = braced_after(source, innermost.line).ok_or("inner loop body")?;
         let _ = open;
         let outer_open = braced_after(source, nest.loops[0].line)
             .map(|x| x.2)
             .unwrap_or(close);
-        let after = source[close + 1..outer_open].trim();
+        let after = code_only(&source[close + 1..outer_open]);
+        let after = after.trim();
         if !before.is_empty() || !after.is_empty() {
             return Err("statements between the two loops (outer-loop computations, Juravle Fig. 4.1) are not moved into the inner loop yet".into());
         }
@@ -291,6 +296,27 @@ pub fn emit_cuda(
     })?;
     let structs = source::parse_structs(source);
     let f = &advice.function;
+    // Declarations between the function's `{` and the nest: the iteration's private
+    // variables (`int k; float D;` declared at function scope, as OpenMP code does).
+    let outer_line = nest.loops[0].line as usize;
+    let def_line = source
+        .lines()
+        .position(|l| l.contains(&format!("{f}(")))
+        .unwrap_or(0);
+    let locals: String = source
+        .lines()
+        .enumerate()
+        .filter(|(i, _)| *i > def_line && *i + 1 < outer_line)
+        .map(|(_, l)| l.split("//").next().unwrap_or("").trim())
+        .filter(|l| l.ends_with(';') && !l.contains('(') && !l.starts_with("return"))
+        .filter_map(|l| {
+            without_loop_vars(
+                l,
+                &nest.loops.iter().map(|x| x.var.clone()).collect::<Vec<_>>(),
+            )
+        })
+        .map(|l| format!("    {l}\n"))
+        .collect();
     let params: Vec<String> = param_names
         .iter()
         .zip(param_types)
@@ -386,7 +412,7 @@ pub fn emit_cuda(
     ));
     cuda.push_str(&prelude);
     cuda.push_str(&format!(
-        "\n__device__ static void {f}_iteration({})\n{{{body}}}\n\n",
+        "\n__device__ static void {f}_iteration({})\n{{\n{locals}{body}}}\n\n",
         iter_params.join(", ")
     ));
     cuda.push_str(&format!(
@@ -495,6 +521,43 @@ pub fn emit_cuda(
         block,
         outputs,
     })
+}
+
+/// A declaration `T a, b, c;` without the loop variables (which the iteration function
+/// takes as parameters); `None` when nothing is left.
+fn without_loop_vars(decl: &str, vars: &[String]) -> Option<String> {
+    let body = decl.trim_end_matches(';');
+    let mut parts = body.split(',');
+    let first = parts.next()?.trim();
+    let name_at = first
+        .rfind(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .map_or(0, |i| i + 1);
+    let (ty, first_name) = first.split_at(name_at);
+    let mut names: Vec<String> = std::iter::once(first_name.trim().to_string())
+        .chain(parts.map(|p| p.trim().to_string()))
+        .collect();
+    let plain = |n: &str| {
+        n.trim_start_matches('*')
+            .split('=')
+            .next()
+            .unwrap_or("")
+            .trim()
+            .to_string()
+    };
+    names.retain(|n| !vars.contains(&plain(n)));
+    if names.is_empty() {
+        return None;
+    }
+    Some(format!("{} {};", ty.trim(), names.join(", ")))
+}
+
+/// Text without comments and preprocessor lines (`#pragma omp simd` between two loops).
+fn code_only(text: &str) -> String {
+    text.lines()
+        .map(|l| l.split("//").next().unwrap_or(""))
+        .filter(|l| !l.trim_start().starts_with('#'))
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 fn struct_name(layout: &StructLayout) -> String {

@@ -200,7 +200,24 @@ pub fn collect<'a>(
                 continue;
             };
             let Some(off) = offset.as_integer() else {
-                continue; // an element of an array of pointers: not a field
+                // An element of an array of pointers (`wall[t + 1]`): named by its index
+                // when the index does not change in the loops.
+                let invariant = !offset
+                    .mentions(&|s| matches!(s, Symbol::Iteration { .. } | Symbol::Opaque(_)));
+                if a.bytes == 8 && invariant {
+                    let index = offset.scale(Rational::new(1, 8).unwrap_or(Rational::ONE));
+                    let path = format!("{root}[{index}]");
+                    let info = pointers[&root].clone();
+                    pointers.entry(path.clone()).or_insert(PointerInfo {
+                        root: info.root.clone(),
+                        nested: true,
+                        pointee: None,
+                    });
+                    for s in syms {
+                        names.insert(s.clone(), Expr::sym(Symbol::param(&path)));
+                    }
+                }
+                continue;
             };
             let info = pointers[&root].clone();
             let field = info

@@ -259,7 +259,7 @@ fn decide_cond(c: &Cond, ctx: &Context, assuming: &mut Vec<Assumption>) -> Optio
 
 /// Narrows the box by the linear one-counter conjuncts of `cond`; `None` when a counter's
 /// range becomes provably empty.
-fn narrow(bounds: &[Bound], cond: &Cond, ctx: &Context) -> Option<Vec<Bound>> {
+pub fn narrow(bounds: &[Bound], cond: &Cond, ctx: &Context) -> Option<Vec<Bound>> {
     let mut out = bounds.to_vec();
     let conjuncts: Vec<&Cond> = match cond {
         Cond::And(cs) => cs.iter().collect(),

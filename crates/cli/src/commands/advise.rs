@@ -157,7 +157,7 @@ pub fn run(args: Args) -> Result<Outcome, CliError> {
             .map_err(|e| CliError::msg(format!("--emit-cuda: {e}")))?;
         std::fs::write(path, &emitted.cuda)
             .map_err(|e| CliError::msg(format!("cannot write `{}`: {e}", path.display())))?;
-        verification = Some(verify(&emitted, path)?);
+        verification = Some(verify(&emitted, path, &args.define)?);
     }
     let rendered = match args.format {
         Format::Text => advices
@@ -194,6 +194,7 @@ struct Verification {
 fn verify(
     e: &warpcheck_advise::emit::Emitted,
     path: &std::path::Path,
+    defines: &[String],
 ) -> Result<Verification, CliError> {
     use crate::commands::launch_args::{Dim3, LaunchArgs};
     use crate::exec::{EmuOptions, Session};
@@ -208,7 +209,7 @@ fn verify(
         file: harness,
         arch: "sm_80".into(),
         include: Vec::new(),
-        define: Vec::new(),
+        define: defines.to_vec(),
         opt_level: 1,
         compiler: CompilerArg::Clang,
     };
@@ -217,6 +218,7 @@ fn verify(
         &warpcheck_front::CompileOptions {
             opt_level: 1,
             compiler: warpcheck_front::CompilerChoice::Clang,
+            defines: defines.to_vec(),
             ..warpcheck_front::CompileOptions::default()
         },
     )
@@ -360,10 +362,14 @@ fn verify(
             text.push_str(&format!("    {}\n", r.message));
         }
     }
-    text.push_str(&format!(
-        "  outputs {}\n",
-        if agree { "agree" } else { "DISAGREE" }
-    ));
+    let verdict = if ref_faults > 0 {
+        "inconclusive: the original loop faults on the generated random inputs (an index read from an input array?)"
+    } else if agree {
+        "agree"
+    } else {
+        "DISAGREE"
+    };
+    text.push_str(&format!("  outputs {verdict}\n"));
     Ok(Verification { agree, text })
 }
 
