@@ -1340,6 +1340,8 @@ impl<'f, 'a> Advisor<'f, 'a> {
             /// Per-thread footprint extents for the overlap: x (lo(k), hi(k)).
             thread_x: (Expr, Expr),
             thread_y: Option<(Expr, Expr)>,
+            /// The footprint moves with `y` only: threads of a row read the same elements.
+            row_broadcast: bool,
         }
         let mut groups: BTreeMap<String, Vec<Foot>> = BTreeMap::new();
         for a in self.accs_in(outer) {
@@ -1417,7 +1419,10 @@ impl<'f, 'a> Advisor<'f, 'a> {
                     let (lo, _) = block_of(&t.lo, ys, &bdy);
                     let (_, hi) = block_of(&t.hi, ys, &bdy);
                     yr = Some((lo, hi));
-                } else if let Some(ys) = &y {
+                }
+                let row_broadcast =
+                    y.as_ref().is_some_and(|ys| alt.depends_on(ys)) && !alt.depends_on(&x);
+                if let (None, Some(ys)) = (&ty, &y) {
                     // 1-D offset in a 2-D nest: y moves the x range.
                     xr = (
                         xr.0.subst_one(ys, &Expr::zero()),
@@ -1432,6 +1437,7 @@ impl<'f, 'a> Advisor<'f, 'a> {
                     y: yr,
                     thread_x: (tx.lo.clone(), tx.hi.clone()),
                     thread_y: ty.map(|t| (t.lo, t.hi)),
+                    row_broadcast,
                 });
             }
         }
@@ -1442,6 +1448,7 @@ impl<'f, 'a> Advisor<'f, 'a> {
             for f in foots {
                 let slot = merged.iter_mut().find(|g| {
                     g.uniform == f.uniform
+                        && g.row_broadcast == f.row_broadcast
                         && g.width == f.width
                         && g.x.0.sub(&f.x.0).as_integer().is_some()
                         && match (&g.y, &f.y) {
@@ -1515,7 +1522,8 @@ impl<'f, 'a> Advisor<'f, 'a> {
                     }
                     _ => elements.to_string(),
                 };
-                let mut tile = vec![format!("x: [{}, {}]", elems(&g.x.0), elems(&g.x.1))];
+                let axis = if g.row_broadcast { "indexed by y" } else { "x" };
+                let mut tile = vec![format!("{axis}: [{}, {}]", elems(&g.x.0), elems(&g.x.1))];
                 if let Some((lo, hi)) = &g.y {
                     tile.push(format!("y: [{lo}, {hi}]"));
                 }
@@ -1536,7 +1544,13 @@ impl<'f, 'a> Advisor<'f, 'a> {
                             Some(r) => cols.mul(r),
                             None => cols,
                         };
-                        overlap.push(format!("x-axis neighbours: {size}"));
+                        if g.row_broadcast {
+                            overlap.push(format!(
+                                "x-axis neighbours: {size} (the same element: a broadcast)"
+                            ));
+                        } else {
+                            overlap.push(format!("x-axis neighbours: {size}"));
+                        }
                     }
                     if let Some(o) = &ov_y {
                         let cols = elems(&g.thread_x.1.sub(&g.thread_x.0)).add(&Expr::one());
