@@ -1642,3 +1642,51 @@ fn term_expr(t: &warpcheck_sym::Term) -> Expr {
     }
     e
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn request_factor_follows_the_byte_span_of_a_warp() {
+        assert_eq!(request_factor(&Expr::zero()), Expr::one());
+        assert_eq!(request_factor(&Expr::int(4)), Expr::one());
+        assert_eq!(request_factor(&Expr::int(16)), Expr::int(4));
+        assert_eq!(request_factor(&Expr::int(4096)), Expr::int(32));
+        let n = Expr::sym(Symbol::param("N"));
+        assert_eq!(
+            request_factor(&n.mul(&Expr::int(4))).to_string(),
+            "min(N, 32)"
+        );
+    }
+
+    #[test]
+    fn rows_split_off_a_symbolic_width() {
+        // 3·w·(y + fy) + 3·x + 2 with width 3·w.
+        let w = Expr::sym(Symbol::param("w"));
+        let (y, fy, x) = (
+            Expr::sym(Symbol::var("y")),
+            Expr::sym(Symbol::var("fy")),
+            Expr::sym(Symbol::var("x")),
+        );
+        let width = w.mul(&Expr::int(3));
+        let e = width
+            .mul(&y.add(&fy))
+            .add(&x.mul(&Expr::int(3)))
+            .add(&Expr::int(2));
+        let (row, col) = split_rows(&e, &width);
+        assert_eq!(row.map(|(_, r)| r), Some(y.add(&fy)));
+        assert_eq!(col, x.mul(&Expr::int(3)).add(&Expr::int(2)));
+    }
+
+    #[test]
+    fn affine_strides() {
+        let k = Symbol::var("k");
+        let n = Expr::sym(Symbol::param("n"));
+        let e = Expr::sym(k.clone()).mul(&n).add(&Expr::int(3));
+        assert_eq!(affine_in(&e, &k), Some(n.clone()));
+        assert_eq!(affine_in(&n, &k), Some(Expr::zero()));
+        let sq = Expr::sym(k.clone()).mul(&Expr::sym(k.clone()));
+        assert_eq!(affine_in(&sq, &k), None);
+    }
+}

@@ -487,3 +487,47 @@ pub fn trip_count(exits: &[Cond], k: &Symbol) -> Option<(Expr, Expr)> {
         _ => None,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn p(n: &str) -> Expr {
+        Expr::sym(Symbol::param(n))
+    }
+
+    #[test]
+    fn trip_count_of_the_stride_4_loop_is_the_thesis_tmp() {
+        // for (i = -n; i < n; i += 4): exits when 2·n ≤ 4·k.
+        let k = Symbol::iteration(0, "k1");
+        let exit = Cond::compare(
+            warpcheck_sym::Relation::Le,
+            &p("n").mul(&Expr::int(2)),
+            &Expr::sym(k.clone()).mul(&Expr::int(4)),
+        );
+        let (exact, rational) = trip_count(&[exit], &k).unwrap();
+        assert_eq!(rational.to_string(), "(1/2)·n");
+        let at = |e: &Expr, n: i128| {
+            e.subst(&|s| (*s == Symbol::param("n")).then(|| Expr::int(n)))
+                .as_integer()
+        };
+        assert_eq!(at(&exact, 200), Some(100));
+        assert_eq!(at(&exact, 201), Some(101), "⌈402/4⌉ iterations");
+    }
+
+    #[test]
+    fn trip_count_needs_one_exit_on_the_counter() {
+        let k = Symbol::iteration(0, "k1");
+        let ke = Expr::sym(k.clone());
+        let a = Cond::compare(warpcheck_sym::Relation::Le, &p("n"), &ke);
+        let b = Cond::compare(warpcheck_sym::Relation::Le, &p("m"), &ke);
+        assert!(trip_count(&[a.clone()], &k).is_some());
+        assert!(
+            trip_count(&[a, b], &k).is_none(),
+            "two exits: not normalisable"
+        );
+        // A counter that decreases towards the exit never reaches it in this form.
+        let c = Cond::compare(warpcheck_sym::Relation::Le, &ke, &p("n"));
+        assert!(trip_count(&[c], &k).is_none());
+    }
+}
