@@ -521,7 +521,7 @@ mod tests {
         let ke = Expr::sym(k.clone());
         let a = Cond::compare(warpcheck_sym::Relation::Le, &p("n"), &ke);
         let b = Cond::compare(warpcheck_sym::Relation::Le, &p("m"), &ke);
-        assert!(trip_count(&[a.clone()], &k).is_some());
+        assert!(trip_count(std::slice::from_ref(&a), &k).is_some());
         assert!(
             trip_count(&[a, b], &k).is_none(),
             "two exits: not normalisable"
