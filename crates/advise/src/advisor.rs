@@ -592,6 +592,17 @@ impl<'f, 'a> Advisor<'f, 'a> {
                 if w.base != y.base || matches!(w.base, Base::Global { .. }) {
                     continue;
                 }
+                // An index read from memory (`a[idx[i]]`) may differ in every iteration.
+                let opaque = |e: &Expr| e.mentions(&|s| matches!(s, Symbol::Opaque(_)));
+                if opaque(&w.offset) || opaque(&y.offset) {
+                    unknown.push(format!(
+                        "unknown: {} on lines {} and {} is indexed by a value read from memory; run the dynamic test (--emit-cuda with --values)",
+                        w.base.name(),
+                        w.line,
+                        y.line
+                    ));
+                    continue;
+                }
                 if w.base == Base::Unknown {
                     unknown.push(format!(
                         "unknown: a store on line {} through a pointer the analysis cannot name",
@@ -1011,7 +1022,11 @@ impl<'f, 'a> Advisor<'f, 'a> {
                 None => failed = true,
             }
         }
+        let data_dependent_index = list
+            .iter()
+            .any(|a| a.offset.mentions(&|s| matches!(s, Symbol::Opaque(_))));
         let exact = !failed
+            && !data_dependent_index
             && lo.as_ref().is_some_and(|x| !range::has_min_max(x))
             && hi.as_ref().is_some_and(|x| !range::has_min_max(x));
         let section = (!failed)
@@ -1202,6 +1217,11 @@ impl<'f, 'a> Advisor<'f, 'a> {
                 let mut worst: Option<(Expr, Expr)> = None; // (stride, factor)
                 let mut affine = true;
                 for alt in alternatives(&a.offset) {
+                    // An index read from memory: adjacent threads may be anywhere.
+                    if alt.mentions(&|s| matches!(s, Symbol::Opaque(_))) {
+                        affine = false;
+                        break;
+                    }
                     let Some(s) = affine_in(&alt, x) else {
                         affine = false;
                         break;

@@ -239,6 +239,13 @@ pub fn emit_cuda(
         .nests
         .iter()
         .find(|n| n.verdict.parallel == "yes")
+        // A nest the static test could not decide gets the dynamic test.
+        .or_else(|| {
+            advice
+                .nests
+                .iter()
+                .find(|n| n.verdict.parallel == "unknown")
+        })
         .ok_or_else(|| {
             format!(
                 "`{}` has no loop nest that is GPU friendly",
@@ -461,6 +468,25 @@ pub fn emit_cuda(
             }
         }
         hi.map(|h| h / elem + 1)
+    };
+    // Arrays whose section is unknown (indexed by data) get as many elements as the
+    // largest known array: the emulator's `:rand` integers are below 100, so indices read
+    // from an input array stay inside it.
+    let largest = nest
+        .inbound
+        .iter()
+        .chain(&nest.outbound)
+        .filter_map(|p| p.instantiated.map(|[_, hi]| hi / 4 + 1))
+        .max()
+        .unwrap_or(1024)
+        .max(100);
+    let section_count = |name: &str, elem: i128| -> Option<i128> {
+        let accessed = nest
+            .inbound
+            .iter()
+            .chain(&nest.outbound)
+            .any(|p| p.name == name);
+        section_count(name, elem).or(accessed.then_some(largest))
     };
     for (name, ty) in param_names.iter().zip(param_types) {
         if let Some(layout) = source::pointee_struct(&structs, ty) {

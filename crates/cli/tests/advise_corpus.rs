@@ -312,3 +312,43 @@ fn emit_refuses_a_loop_carried_dependency() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("no loop nest that is GPU friendly"));
 }
+
+/// The dynamic dependence test (§4.1): a scatter through an index array is undecided
+/// statically; its kernel, run under the race checker on random indices (with
+/// repeats), races — a dependence between iterations.
+#[test]
+fn dynamic_test_finds_the_scatter_dependence() {
+    let dir = std::env::temp_dir().join(format!("warpcheck-advise-scatter-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let c = dir.join("scatter.c");
+    std::fs::write(
+        &c,
+        "void scatter(int *a, const int *idx, const int *b, int n)\n{\n    for (int i = 0; i < n; i++) {\n        a[idx[i]] = b[i];\n    }\n}\n",
+    )
+    .expect("write");
+    let out = Command::new(env!("CARGO_BIN_EXE_warpcheck"))
+        .arg("advise")
+        .arg(&c)
+        .args(["--values", "n=256", "--emit-cuda"])
+        .arg(dir.join("scatter.cu"))
+        .output()
+        .expect("runs");
+    let report = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        report.contains(
+            "parallel: unknown (unknown: a on lines 4 and 4 is indexed by a value read from memory"
+        ),
+        "{report}"
+    );
+    assert!(
+        report.contains("line 4 store a[4·ld@4]: i -> Grid.x: 32"),
+        "{report}"
+    );
+    assert!(
+        report.contains("dynamic dependence test: 1 race(s) between iterations"),
+        "{report}"
+    );
+    assert!(report.contains("write-after-write"), "{report}");
+    assert_eq!(out.status.code(), Some(1), "a race is a finding");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -362,7 +362,9 @@ fn verify(
             text.push_str(&format!("    {}\n", r.message));
         }
     }
-    let verdict = if ref_faults > 0 {
+    let verdict = if !races.is_empty() {
+        "of a dependent loop: iterations race, so the loop is not parallel for these inputs"
+    } else if ref_faults > 0 {
         "inconclusive: the original loop faults on the generated random inputs (an index read from an input array?)"
     } else if agree {
         "agree"
