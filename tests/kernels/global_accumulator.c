@@ -5,10 +5,10 @@
 // a loop-carried dependency. As a GPU kernel it must become a reduction.
 //
 // warpcheck-advise: --function accumulate_energy --values n=100000
-// warpcheck-expect-advice: parallel: no (writes to the static variable total_energy and the global samples_seen in every iteration: loop-carried dependency through them)
-// warpcheck-expect-advice: inbound: e [0, 4n-4] bytes, n, total_energy, samples_seen
-// warpcheck-expect-advice: outbound: total_energy, samples_seen
-// warpcheck-expect-advice: mapping: rewrite as a sum reduction (per-block partial sums in shared memory, then atomics or a second pass); count samples_seen as n after the loop
+// warpcheck-expect-advice: parallel: no (`writes to the static variable total_energy and the global samples_seen in every iteration: a loop-carried dependency through them`)
+// warpcheck-expect-advice: inbound: `e [0, 4·n - 4] bytes`, `samples_seen (global)`, `total_energy (static)`, `n`
+// warpcheck-expect-advice: outbound: `samples_seen (global), total_energy (static)`
+// warpcheck-expect-advice: mapping: `rewrite as a sum reduction (per-block partial sums in shared memory, then atomics or a second pass)`; `a counter incremented in every iteration is the trip count after the loop` (samples_seen = n)
 
 static double total_energy;
 long samples_seen;

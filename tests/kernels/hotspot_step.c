@@ -6,12 +6,12 @@
 // makes temp a shared-memory tile candidate.
 //
 // warpcheck-advise: --function hotspot_step --values rows=512,cols=512
-// warpcheck-expect-advice: parallel: yes (2-D nest r, c; reads temp and power, writes result[r*cols + c] once; no calls)
-// warpcheck-expect-advice: inbound: temp [0, 4*rows*cols-4] bytes, power [0, 4*rows*cols-4] bytes, rows, cols, step, rx_1, ry_1, rz_1, amb
-// warpcheck-expect-advice: outbound: result [0, 4*rows*cols-4] bytes
-// warpcheck-expect-advice: coalescing: c -> Grid.x: 1 request per warp for power and result, at most 2 for the shifted temp loads; r -> Grid.x would give min(cols, 32) = 32
-// warpcheck-expect-advice: mapping: c -> Grid.x, r -> Grid.y
-// warpcheck-expect-advice: shared: temp tile of (BlockDim.y + 2) x (BlockDim.x + 2) elements; adjacent threads overlap on 3 of 5 loads
+// warpcheck-expect-advice: parallel: yes (`2-D nest r, c`; reads temp and power, writes result[r*cols + c] once; no calls)
+// warpcheck-expect-advice: inbound: `temp [0, 4·cols·rows - 4] bytes`, `power [0, 4·cols·rows - 4] bytes`, `amb, cols, rows, rx_1, ry_1, rz_1, step`
+// warpcheck-expect-advice: outbound: `result [0, 4·cols·rows - 4] bytes`
+// warpcheck-expect-advice: coalescing: `c -> Grid.x, r -> Grid.y: 1 (stride 4 bytes)` for every access (the shifted temp loads may straddle one more 128-byte line when a row is not 128-byte aligned); `r -> Grid.x, c -> Grid.y: min(cols, 32) = 32`
+// warpcheck-expect-advice: mapping: `mapping: c -> Grid.x, r -> Grid.y`
+// warpcheck-expect-advice: shared: `temp (lines 25, 27, 28): adjacent threads overlap; tile x: [-1, blockDim.x], y: [-1, blockDim.y] = (blockDim.x + 2)·(blockDim.y + 2) elements`; a thread's 5 loads lie in a 3 x 3 square, of which adjacent threads share `x-axis neighbours: 6, y-axis neighbours: 6`
 
 void hotspot_step(const float* temp, const float* power, float* result, int rows, int cols,
                   float step, float rx_1, float ry_1, float rz_1, float amb)

@@ -6,11 +6,11 @@
 // writes N/4, counting 128-element lines). Mapping j -> Grid.x, i -> Grid.y gives 1.
 //
 // warpcheck-advise: --function add --values N=1024
-// warpcheck-expect-advice: parallel: yes (2-D nest i, j; no loop-carried dependencies; affine, normalised bounds; no calls)
-// warpcheck-expect-advice: inbound: a [0, 4*N*N-4] bytes, b [0, 4*N*N-4] bytes, c, N
-// warpcheck-expect-advice: outbound: c->data [0, 4*N*N-4] bytes (nested through c)
-// warpcheck-expect-advice: coalescing: direct mapping i -> Grid.x gives min(N, 32) requests per warp for a[idx], b[idx] and c->data[idx] (32 with N = 1024)
-// warpcheck-expect-advice: mapping: map j to Grid.x (threadIdx.x) and i to Grid.y: 1 request per warp for every access
+// warpcheck-expect-advice: parallel: yes (`2-D nest i, j`; no loop-carried dependencies; affine, normalised bounds; no calls)
+// warpcheck-expect-advice: inbound: `a [0, 4·N^2 - 4] bytes`, `b [0, 4·N^2 - 4] bytes`, `c,` `N` (the thesis's a ⇒ [0, 4*N*N - 4])
+// warpcheck-expect-advice: outbound: `c->data [0, 4·N^2 - 4] bytes (instantiated [0, 4194300]) (nested through c)`
+// warpcheck-expect-advice: coalescing: direct mapping `i -> Grid.x, j -> Grid.y: min(N, 32) = 32 (stride 4·N bytes)` for a[idx], b[idx] and c->data[idx]; swapped `j -> Grid.x, i -> Grid.y: 1 (stride 4 bytes)`
+// warpcheck-expect-advice: mapping: map j to Grid.x (threadIdx.x) and i to Grid.y: `mapping: j -> Grid.x, i -> Grid.y` with 1 request per warp for every access
 
 typedef struct {
     int* data;

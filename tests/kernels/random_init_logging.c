@@ -5,10 +5,11 @@
 // matters for both. A correct advisor rejects the loop and names the calls.
 //
 // warpcheck-advise: --function init_and_log --values n=65536
-// warpcheck-expect-advice: parallel: no (calls rand() and fprintf(), which are not on the device white-list; rand() carries state between iterations; the file is opened with fopen() outside the loop)
-// warpcheck-expect-advice: calls: rand, fprintf (in the loop); fopen, fclose (outside the loop)
-// warpcheck-expect-advice: outbound: v [0, 4n-4] bytes
-// warpcheck-expect-advice: mapping: none as written; use a counter-based generator per element (e.g. cuRAND Philox with subsequence i) and collect outliers in a device array that the host logs
+// warpcheck-expect-advice: parallel: no (`calls fprintf() and rand(), which are not on the device white-list`; `rand() carries hidden generator state from one iteration to the next`; the file is opened with fopen() outside the loop)
+// warpcheck-expect-advice: calls: `fprintf, rand (in the loop)`
+// warpcheck-expect-advice: calls outside the loops: `fopen, fclose`
+// warpcheck-expect-advice: outbound: `v [0, 4·n - 4] bytes`
+// warpcheck-expect-advice: mapping: `none as written`; replace `rand: a counter-based generator per element (e.g. cuRAND Philox with subsequence i)`; `fprintf: collect what to log in a device array that the host writes after the kernel`
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -37,6 +37,9 @@ enum Command {
     /// Run a kernel in the emulator under the dynamic checkers: data races, barrier
     /// misuse, out-of-bounds and uninitialised accesses, bank conflicts, coalescing.
     Check(Box<commands::check::Args>),
+    /// Advise on porting the loops of a sequential C function to GPU kernels: verdict,
+    /// kernel parameters and sections, coalescing per mapping, shared-memory tiles.
+    Advise(commands::advise::Args),
     /// Pack kernel files' launch lines for the GPU launcher (tools/gpu).
     #[command(hide = true)]
     GpuPack(commands::gpu_pack::Args),
@@ -59,6 +62,7 @@ fn main() -> ExitCode {
         Command::Run(a) => commands::run::run(*a),
         Command::Lint(a) => commands::lint::run(a),
         Command::Check(a) => commands::check::run(*a),
+        Command::Advise(a) => commands::advise::run(a),
         Command::GpuPack(a) => commands::gpu_pack::run(a),
     };
     match result {

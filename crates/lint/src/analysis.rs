@@ -117,6 +117,17 @@ pub struct Access {
     pub region: Region,
 }
 
+/// A load or store of a per-thread cell (a `.local` or call-`.param` variable at a
+/// constant offset: where `-O0` code keeps its scalar variables). The porting advisor
+/// reads these to find scalars carried from one loop iteration to the next.
+#[derive(Clone, Debug)]
+pub struct CellAccess {
+    pub inst: InstId,
+    pub block: BlockId,
+    pub kind: AccessKind,
+    pub loc: Loc,
+}
+
 /// How the values of a geometric recurrence evolve.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum GeoStep {
@@ -230,6 +241,12 @@ pub struct Analysis<'a> {
     pub func: FuncId,
     pub body: &'a Body,
     pub accesses: Vec<Access>,
+    /// Loads and stores of per-thread cells, in the order of the last pass.
+    pub cell_accesses: Vec<CellAccess>,
+    /// Whether the address of a `.local` variable may have escaped (stored to memory
+    /// that is not a tracked cell, or passed to a call): then a call may write any
+    /// `.local` cell.
+    pub local_address_escaped: bool,
     /// `bar.sync`/`barrier.sync` instructions (not warp barriers) and their blocks.
     pub barriers: Vec<(InstId, BlockId)>,
     /// Per block: the condition under which a thread executes it (`false`: never).
@@ -309,6 +326,8 @@ pub fn analyze<'a>(
         func,
         body,
         accesses: Vec::new(),
+        cell_accesses: Vec::new(),
+        local_address_escaped: false,
         barriers: Vec::new(),
         block_cond: vec![Cond::Const(false); n],
         branch_cond: vec![None; n],
@@ -332,8 +351,10 @@ pub fn analyze<'a>(
     a.collect_pointer_params();
     let mut stable = false;
     for _ in 0..MAX_ROUNDS {
+        let escaped_before = a.local_address_escaped;
         a.run_pass();
-        if !a.reclassify() {
+        // An escape found late in a pass changes what earlier calls may have written.
+        if !a.reclassify() && escaped_before == a.local_address_escaped {
             stable = true;
             break;
         }
@@ -374,7 +395,7 @@ impl<'a> Analysis<'a> {
     }
 
     /// The source line of an instruction, for names.
-    pub(crate) fn line_of(&self, inst: InstId) -> u32 {
+    pub fn line_of(&self, inst: InstId) -> u32 {
         self.body
             .inst_locs
             .get(inst.index())
@@ -425,6 +446,32 @@ impl<'a> Analysis<'a> {
         }
     }
 
+    /// The load instruction whose loaded value `symbol` stands for (the advisor follows
+    /// pointers loaded through pointers back to their origin this way, Juravle §4.2).
+    pub fn loaded_by(&self, symbol: &Symbol) -> Option<InstId> {
+        let Symbol::Opaque(o) = symbol else {
+            return None;
+        };
+        self.syms.ids.iter().find_map(|(key, &id)| match key {
+            Key::Value(inst, 0) if id == o.id => {
+                let is_load = self
+                    .accesses
+                    .iter()
+                    .any(|a| a.inst == *inst && matches!(a.kind, AccessKind::Load));
+                is_load.then_some(*inst)
+            }
+            _ => None,
+        })
+    }
+
+    /// Whether `e` adds the base address of a `.local` variable.
+    pub(crate) fn mentions_local_address(&self, e: &Expr) -> bool {
+        e.symbols().iter().any(|s| {
+            self.base_var(s)
+                .is_some_and(|v| self.program.variable(v).space == StateSpace::Local)
+        })
+    }
+
     /// Whether the opaque symbol was created inside the loop.
     fn created_in_loop(&self, id: u32, l: usize) -> bool {
         self.syms
@@ -450,6 +497,7 @@ impl<'a> Analysis<'a> {
 
     fn run_pass(&mut self) {
         self.accesses.clear();
+        self.cell_accesses.clear();
         self.barriers.clear();
         self.out_edges.clear();
         for v in &mut self.latch_vals {

@@ -625,11 +625,26 @@ impl<'a> Analysis<'a> {
                         }
                     }
                 }
+                // A callee can write a `.local` cell only through its address: when no
+                // such address was passed (arguments travel in call-`.param` cells) or
+                // has escaped to memory, `.local` cells keep their values (clang's -O0
+                // code keeps every variable in `.local`; calls such as `rand()` would
+                // otherwise make every loop variable unknown).
+                let passes_local = self.call_passes_local_address(state, &ops);
+                if passes_local {
+                    self.local_address_escaped = true;
+                }
+                let may_write_locals = self.local_address_escaped;
                 let line = self.line_of(inst);
                 let cells: Vec<Loc> = state
                     .vals
                     .keys()
-                    .filter(|l| matches!(l, Loc::Cell(..)))
+                    .filter(|l| match l {
+                        Loc::Cell(v, _) => {
+                            may_write_locals || self.program.variable(*v).space != StateSpace::Local
+                        }
+                        Loc::Reg(_) => false,
+                    })
                     .copied()
                     .collect();
                 for (n, loc) in cells.into_iter().enumerate() {
@@ -671,6 +686,38 @@ impl<'a> Analysis<'a> {
                 self.def_all_opaque(state, inst, b, d, &guard);
             }
         }
+    }
+
+    /// Whether a call's arguments include the address of a `.local` variable, directly
+    /// or through the call-`.param` cells the arguments are stored in.
+    fn call_passes_local_address(&self, state: &State, ops: &[Operand]) -> bool {
+        for op in ops {
+            let Operand::List(list) = op else { continue };
+            for e in self.body.list(*list) {
+                let (Operand::SymbolAddress {
+                    symbol: IrSymbol::Var(v),
+                    ..
+                }
+                | Operand::Address(warpcheck_ir::Address {
+                    base: AddressBase::Var(v),
+                    ..
+                })) = *e
+                else {
+                    continue;
+                };
+                if self.program.variable(v).space == StateSpace::Local {
+                    return true;
+                }
+                let passes = state.vals.iter().any(|(loc, val)| {
+                    matches!(loc, Loc::Cell(cv, _) if *cv == v)
+                        && matches!(val, Val::Int(x) if self.mentions_local_address(x))
+                });
+                if passes {
+                    return true;
+                }
+            }
+        }
+        false
     }
 
     /// `and`/`or`/`xor` of integers: masks and disjoint bits are arithmetic.
@@ -762,6 +809,25 @@ impl<'a> Analysis<'a> {
             return;
         }
         let cell = self.cell_of(&addr);
+        if let Some((v, off)) = cell
+            && matches!(access.kind, AccessKind::Load | AccessKind::Store)
+        {
+            self.cell_accesses.push(crate::analysis::CellAccess {
+                inst,
+                block: b,
+                kind: access.kind,
+                loc: Loc::Cell(v, off),
+            });
+        }
+        if access.kind == AccessKind::Store
+            && !matches!(region, Region::CallParam(_))
+            && cell.is_none()
+            && let Some(Operand::Reg(r)) = ops.get(1).copied()
+            && let Some(Val::Int(data)) = state.vals.get(&Loc::Reg(r))
+            && self.mentions_local_address(data)
+        {
+            self.local_address_escaped = true;
+        }
         match access.kind {
             AccessKind::Load => {
                 let dst = ops.first().copied().unwrap_or(Operand::Sink);

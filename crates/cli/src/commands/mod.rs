@@ -1,3 +1,4 @@
+pub mod advise;
 pub mod check;
 pub mod gpu_pack;
 pub mod ir;

@@ -1,0 +1,1712 @@
+//! The advisor's analyses over [`crate::facts`]: for each outermost loop, the GPU
+//! friendliness test (Juravle §4.1), the kernel parameters and their accessed sections
+//! (§4.2), the coalescing factor of every global access under each mapping of the loop
+//! variables to `Grid.x` (§5.1), shared-memory opportunities (§5.2), and instantiation
+//! with run-time values (§6).
+//!
+//! # Dependence test (§4.1)
+//!
+//! The thesis tests dependences dynamically; the advisor tests them statically, exactly
+//! for the affine forms it can decide, and says "unknown" otherwise. For a loop with
+//! counter `k`, two accesses to the same array, at least one a store, at byte offsets
+//! `s·k + R₁` and `s·k' + R₂` (`R` free of `k`; the loop's inner counters renamed apart
+//! in the second), overlap in different iterations only if `s·(k' − k) + D` meets the
+//! width of the other access, `D = R₂ − R₁`. With the range `[D.lo, D.hi]` of `D` over the
+//! inner loops, the accesses are independent when `D.lo ≥ w₁ − s` and `D.hi ≤ s − w₂`
+//! (`s > 0`; the mirror image for `s < 0`): a Banerjee-style bound test that is exact
+//! for constant `D`, where a dependence has the distance `−D/s` and its direction tells
+//! RAW from WAR. Different strides fall back to the GCD test on constant differences.
+//! Scalars: a `.local` cell the loop writes and reads before writing it in an iteration
+//! (an upward-exposed use) carries a value between iterations — a reduction (`x += …`)
+//! or a recurrence — unless it is the loop's own variable.
+//!
+//! # Coalescing (§5.1)
+//!
+//! With the loop variable `k` mapped to `Grid.x`, adjacent threads of a warp are
+//! `s = f(k + 1) − f(k)` bytes apart, and a warp spans `32·s` bytes: `32·s/128` requests
+//! of 128 bytes, at least 1 and at most 32 (the thesis leaves the cap implicit and counts
+//! elements; the corpus files use this byte form, so that matrix addition gives
+//! `min(N, 32)` where the thesis writes `N/4`). A selection gives one affine alternative
+//! per branch; the factor is the largest.
+//!
+//! # Shared memory (§5.2)
+//!
+//! A thread's footprint on an array is the range of its offsets over the loops inside
+//! the kernel body, as a function of the mapped counters. A footprint that does not
+//! depend on them is read by every thread (stage it once per block). Otherwise adjacent
+//! threads overlap when `hi(k) ≥ lo(k + 1)`; the block's tile is the footprint with the
+//! mapped counters over `[0, blockDim − 1]`, reconstructed in 2-D when the offset is
+//! `W·row + col` for a symbolic row width `W` (§5.2.1). Reads of one array whose
+//! footprints start a constant distance apart are grouped (§5.2.2, scheme 1).
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use warpcheck_ir::access::AccessKind;
+use warpcheck_ir::{BlockId, FuncId, Program};
+use warpcheck_lint::analysis::Loc;
+use warpcheck_sym::{Context, Expr, Rational, Relation, Symbol};
+
+use crate::facts::{self, Acc, Base, Facts, LoopFacts};
+use crate::model::*;
+use crate::range::{self, Bound, alternatives, smax, smin};
+use crate::source::{self, StructLayout};
+
+/// What the advisor is told besides the program.
+#[derive(Clone, Debug, Default)]
+pub struct AdviseOptions {
+    /// The C parameter names, by position.
+    pub param_names: Vec<String>,
+    /// The C parameter types (`matrix_t *`), by position.
+    pub param_types: Vec<String>,
+    /// The C source text (for struct layouts and loop headers).
+    pub source: Option<String>,
+    /// Run-time values: `n`, `in_image->width`, `blockDim.x`, and loop counts written
+    /// `loop:i` (solved for the parameters, §6.1).
+    pub values: BTreeMap<String, i128>,
+}
+
+/// Why there is no advice.
+#[derive(Debug, thiserror::Error)]
+pub enum AdviseError {
+    #[error("function `{0}` has no body")]
+    NoBody(String),
+    #[error(
+        "unknown name in --values: `{0}` (expected a parameter, a field path such as `img->width`, blockDim.x/y, or loop:VAR)"
+    )]
+    UnknownValue(String),
+}
+
+/// The block size assumed for shared bytes per block when none is given.
+const DEFAULT_BLOCK_1D: i128 = 256;
+const DEFAULT_BLOCK_2D: [i128; 2] = [32, 8];
+/// At most this many iterations are enumerated for instantiated sections (§6.2).
+const MAX_ENUMERATED: u64 = 4_000_000;
+
+/// Advises on every outermost loop of `func`.
+pub fn advise(
+    program: &Program,
+    func: FuncId,
+    options: &AdviseOptions,
+) -> Result<FunctionAdvice, AdviseError> {
+    let name = program.function(func).name.clone();
+    let structs: Vec<StructLayout> = options
+        .source
+        .as_deref()
+        .map(source::parse_structs)
+        .unwrap_or_default();
+    let facts = facts::collect(
+        program,
+        func,
+        &options.param_names,
+        &options.param_types,
+        &structs,
+    )
+    .ok_or_else(|| AdviseError::NoBody(name.clone()))?;
+    let advisor = Advisor::new(&facts, options)?;
+    let mut nests = Vec::new();
+    for l in &facts.loops {
+        if l.parent.is_none() {
+            nests.push(advisor.nest(l.index));
+        }
+    }
+    let in_loops: BTreeSet<BlockId> = facts
+        .loops
+        .iter()
+        .flat_map(|l| l.blocks.iter().copied())
+        .collect();
+    let mut calls_outside: Vec<String> = facts
+        .calls
+        .iter()
+        .filter(|c| !in_loops.contains(&c.block))
+        .map(|c| c.callee.clone())
+        .collect();
+    calls_outside.dedup();
+    Ok(FunctionAdvice {
+        function: name,
+        nests,
+        calls_outside_loops: calls_outside,
+        values: advisor
+            .values
+            .iter()
+            .map(|(k, v)| (k.clone(), *v))
+            .collect(),
+        solved: advisor.solved.clone(),
+    })
+}
+
+struct Advisor<'f, 'a> {
+    f: &'f Facts<'a>,
+    source: Option<&'f str>,
+    ctx: Context,
+    /// Values by symbol name (parameters and field paths).
+    values: BTreeMap<String, i128>,
+    solved: Vec<String>,
+    block: Option<[i128; 2]>,
+}
+
+/// A normalised loop for the analyses.
+struct LoopView {
+    var: String,
+    counter: Symbol,
+}
+
+impl<'f, 'a> Advisor<'f, 'a> {
+    fn new(f: &'f Facts<'a>, options: &'f AdviseOptions) -> Result<Self, AdviseError> {
+        let mut a = Advisor {
+            f,
+            source: options.source.as_deref(),
+            ctx: Context::assuming_positive_params(),
+            values: BTreeMap::new(),
+            solved: Vec::new(),
+            block: None,
+        };
+        let known = a.known_names();
+        let mut loop_counts = Vec::new();
+        let (mut bx, mut by) = (None, None);
+        for (k, v) in &options.values {
+            if let Some(var) = k.strip_prefix("loop:") {
+                loop_counts.push((var.to_string(), *v));
+            } else if k == "blockDim.x" {
+                bx = Some(*v);
+            } else if k == "blockDim.y" {
+                by = Some(*v);
+            } else if known.contains(k) {
+                a.values.insert(k.clone(), *v);
+            } else {
+                return Err(AdviseError::UnknownValue(k.clone()));
+            }
+        }
+        if bx.is_some() || by.is_some() {
+            a.block = Some([bx.unwrap_or(DEFAULT_BLOCK_2D[0]), by.unwrap_or(1)]);
+        }
+        for (var, count) in loop_counts {
+            a.solve_loop_count(&var, count)?;
+        }
+        Ok(a)
+    }
+
+    /// Every name a value can be given for: parameters and named fields.
+    fn known_names(&self) -> BTreeSet<String> {
+        let mut names: BTreeSet<String> = self.f.param_cells.keys().cloned().collect();
+        names.extend(self.f.analysis.pointer_params.iter().cloned());
+        names.extend(self.f.pointers.keys().cloned());
+        let mut syms = BTreeSet::new();
+        for a in &self.f.accs {
+            syms.extend(a.offset.symbols());
+        }
+        for l in &self.f.loops {
+            if let Some(t) = &l.trip {
+                syms.extend(t.symbols());
+            }
+        }
+        for s in syms {
+            if let Symbol::Param(n) = s {
+                names.insert(n.to_string());
+            }
+        }
+        names
+    }
+
+    /// §6.1: the loop with variable `var` ran `count` times; solve its rational trip
+    /// count (`2·n/4`) for its one unknown parameter and check the exact count.
+    fn solve_loop_count(&mut self, var: &str, count: i128) -> Result<(), AdviseError> {
+        let unknown = || AdviseError::UnknownValue(format!("loop:{var}"));
+        let l = self
+            .f
+            .loops
+            .iter()
+            .find(|l| self.loop_var(l) == var)
+            .ok_or_else(unknown)?;
+        let (Some(exact), Some(rational)) = (&l.trip, &l.trip_rational) else {
+            return Err(unknown());
+        };
+        let r = self.instantiate(rational);
+        let free: Vec<Symbol> = r.symbols().into_iter().collect();
+        let [p] = free.as_slice() else {
+            return Err(unknown());
+        };
+        let Symbol::Param(pname) = p else {
+            return Err(unknown());
+        };
+        let coef = r
+            .linear_coefficient(p)
+            .and_then(|c| c.as_constant())
+            .ok_or_else(unknown)?;
+        let rest = r.without_symbol(p).as_constant().ok_or_else(unknown)?;
+        let value = Rational::new(count, 1)
+            .and_then(|c| c.checked_sub(rest))
+            .and_then(|x| x.checked_div(coef))
+            .and_then(|x| x.as_integer())
+            .ok_or_else(unknown)?;
+        let check = exact
+            .subst(&|s| (s == p).then(|| Expr::int(value)))
+            .eval(&|_| None)
+            .and_then(|x| x.as_integer());
+        self.solved.push(format!(
+            "{pname} = {value} from {count} iterations of loop {var} ({} = {count}{})",
+            rational,
+            if check == Some(count) {
+                ""
+            } else {
+                "; the exact count differs"
+            }
+        ));
+        self.values.insert(pname.to_string(), value);
+        Ok(())
+    }
+
+    fn loop_var(&self, l: &LoopFacts) -> String {
+        self.source
+            .and_then(|s| source::for_header(s, l.line))
+            .and_then(|h| h.var)
+            .unwrap_or_else(|| format!("k{}", l.index + 1))
+    }
+
+    fn view(&self, l: usize) -> LoopView {
+        let lf = &self.f.loops[l];
+        LoopView {
+            var: self.loop_var(lf),
+            counter: lf.counter.clone(),
+        }
+    }
+
+    /// An expression with loop counters named after their loops: the variable itself
+    /// when the loop runs it from 0 in steps of 1, `k_var` otherwise.
+    fn show(&self, e: &Expr) -> Expr {
+        e.subst(&|s| {
+            let l = self.f.loops.iter().find(|l| l.counter == *s)?;
+            let var = self.loop_var(l);
+            let identity = l
+                .induction
+                .as_ref()
+                .is_some_and(|(_, init, step)| init.is_zero() && step.as_integer() == Some(1));
+            Some(Expr::sym(Symbol::var(&if identity {
+                var
+            } else {
+                format!("k_{var}")
+            })))
+        })
+    }
+
+    /// Substitutes the known values.
+    fn instantiate(&self, e: &Expr) -> Expr {
+        if self.values.is_empty() {
+            return e.clone();
+        }
+        e.subst(&|s| match s {
+            Symbol::Param(n) => self.values.get(&**n).map(|v| Expr::int(*v)),
+            _ => None,
+        })
+    }
+
+    fn eval(&self, e: &Expr) -> Option<i128> {
+        let x = self.instantiate(e);
+        x.eval(&|_| None).map(|r| r.floor())
+    }
+
+    /// The box of loop counters for `loops` (outermost first), innermost first, with
+    /// trip counts; `None` if a trip count is unknown.
+    fn bounds(&self, loops: &[usize]) -> Option<Vec<Bound>> {
+        let mut out = Vec::new();
+        for &l in loops.iter().rev() {
+            let lf = &self.f.loops[l];
+            let trip = lf.trip.clone()?;
+            out.push(Bound {
+                symbol: lf.counter.clone(),
+                lo: Expr::zero(),
+                hi: trip.sub(&Expr::one()),
+            });
+        }
+        Some(out)
+    }
+
+    fn descendants(&self, l: usize) -> Vec<usize> {
+        let lf = &self.f.loops[l];
+        self.f
+            .loops
+            .iter()
+            .filter(|o| o.index != l && lf.contains(self.f.loops[o.index].blocks[0]))
+            .map(|o| o.index)
+            .collect()
+    }
+
+    fn children(&self, l: usize) -> Vec<usize> {
+        self.f
+            .loops
+            .iter()
+            .filter(|o| o.parent == Some(l))
+            .map(|o| o.index)
+            .collect()
+    }
+
+    fn accs_in(&self, l: usize) -> Vec<&'f Acc> {
+        self.f
+            .accs
+            .iter()
+            .filter(|a| a.loops.contains(&l))
+            .collect()
+    }
+
+    // ---------------------------------------------------------------------------------
+    // The nest.
+
+    fn nest(&self, outer: usize) -> NestAdvice {
+        let lf = &self.f.loops[outer];
+        let mut assumptions: BTreeSet<String> = self.f.assumed.iter().cloned().collect();
+        let outer_reasons = self.dependences(outer, &mut assumptions);
+        let mut dims = vec![outer];
+        let mut sequential_inner = Vec::new();
+        let kids = self.children(outer);
+        if let [inner] = kids.as_slice() {
+            let inner_trip_ok = self.f.loops[*inner]
+                .trip
+                .as_ref()
+                .is_some_and(|t| !t.depends_on(&lf.counter));
+            let inner_reasons = self.dependences(*inner, &mut assumptions);
+            if inner_trip_ok && inner_reasons.is_empty() {
+                dims.push(*inner);
+            } else {
+                let v = self.view(*inner);
+                let why = if !inner_trip_ok {
+                    "its bounds depend on the outer loop".to_string()
+                } else {
+                    inner_reasons.join("; ")
+                };
+                sequential_inner.push(format!(
+                    "loop {} (line {}): {why}",
+                    v.var, self.f.loops[*inner].line
+                ));
+            }
+        }
+        for d in self.descendants(outer) {
+            if dims.contains(&d) || kids.contains(&d) && dims.len() == 1 {
+                continue;
+            }
+            let v = self.view(d);
+            let reasons = self.dependences(d, &mut BTreeSet::new());
+            let why = if reasons.is_empty() {
+                "independent iterations, run inside each thread".to_string()
+            } else {
+                reasons.join("; ")
+            };
+            sequential_inner.push(format!(
+                "loop {} (line {}): {why}",
+                v.var, self.f.loops[d].line
+            ));
+        }
+        let parallel = if outer_reasons.is_empty() {
+            "yes"
+        } else if outer_reasons.iter().all(|r| r.starts_with("unknown:")) {
+            "unknown"
+        } else {
+            "no"
+        };
+        let loops: Vec<LoopDesc> = dims.iter().map(|&d| self.describe_loop(d)).collect();
+        let verdict = Verdict {
+            parallel: parallel.into(),
+            dims: loops.iter().map(|l| l.var.clone()).collect(),
+            reasons: outer_reasons.clone(),
+            sequential_inner,
+        };
+        let (inbound, outbound) = self.parameters(outer, &mut assumptions);
+        let mut calls: Vec<String> = self
+            .f
+            .calls
+            .iter()
+            .filter(|c| lf.contains(c.block))
+            .map(|c| c.callee.clone())
+            .collect();
+        calls.sort();
+        calls.dedup();
+        let (coalescing, mapping) = if parallel == "no" {
+            (Vec::new(), None)
+        } else {
+            self.coalescing(&dims, &mut assumptions)
+        };
+        let shared = if parallel == "no" {
+            Vec::new()
+        } else {
+            self.shared(&dims, &mapping, &mut assumptions)
+        };
+        let rewrite = self.rewrites(outer, &outer_reasons);
+        if self
+            .f
+            .accs
+            .iter()
+            .any(|a| a.loops.contains(&outer) && matches!(a.base, Base::Pointer(_)))
+            && self.f.pointers.len() > 1
+        {
+            assumptions.insert("pointer parameters do not overlap (as if restrict)".into());
+        }
+        NestAdvice {
+            lines: [lf.line, lf.last_line],
+            loops,
+            verdict,
+            inbound,
+            outbound,
+            calls,
+            coalescing,
+            mapping,
+            shared,
+            rewrite,
+            assumptions: assumptions.into_iter().collect(),
+        }
+    }
+
+    fn describe_loop(&self, l: usize) -> LoopDesc {
+        let lf = &self.f.loops[l];
+        let v = self.view(l);
+        let header = self.source.and_then(|s| source::for_header(s, lf.line));
+        let normalised = lf.induction.as_ref().map(|(_, init, step)| {
+            let k = Expr::sym(Symbol::var(&format!("k_{}", v.var)));
+            format!("{} = {}", v.var, init.add(&step.mul(&k)))
+        });
+        LoopDesc {
+            var: v.var,
+            line: header.as_ref().map_or(lf.line, |h| h.line),
+            header,
+            normalised,
+            trip_count: lf.trip.as_ref().map(|t| t.to_string()),
+            trip_value: lf
+                .trip
+                .as_ref()
+                .and_then(|t| self.eval(t))
+                .map(|t| t.max(0)),
+        }
+    }
+
+    // ---------------------------------------------------------------------------------
+    // §4.1: the friendliness test.
+
+    /// Reasons why loop `l`'s iterations cannot run as independent threads; reasons the
+    /// static test cannot decide start with `unknown:`.
+    fn dependences(&self, l: usize, assumptions: &mut BTreeSet<String>) -> Vec<String> {
+        let lf = &self.f.loops[l];
+        let v = self.view(l);
+        let mut reasons = Vec::new();
+        if lf.trip.is_none() || lf.induction.is_none() {
+            reasons.push(format!(
+                "loop {} is not normalisable (no affine induction variable with a bound invariant in the loop)",
+                v.var
+            ));
+        }
+        // Calls.
+        let mut bad_calls: Vec<String> = self
+            .f
+            .calls
+            .iter()
+            .filter(|c| lf.contains(c.block) && !source::gpu_available(&c.callee))
+            .map(|c| format!("{}()", c.callee))
+            .collect();
+        bad_calls.sort();
+        bad_calls.dedup();
+        if !bad_calls.is_empty() {
+            reasons.push(format!(
+                "calls {}, which {} not on the device white-list",
+                bad_calls.join(" and "),
+                if bad_calls.len() == 1 { "is" } else { "are" }
+            ));
+        }
+        if self
+            .f
+            .calls
+            .iter()
+            .any(|c| lf.contains(c.block) && c.callee == "rand")
+        {
+            reasons.push(
+                "rand() carries hidden generator state from one iteration to the next".into(),
+            );
+        }
+        // Globals and statics.
+        let mut globals: Vec<String> = Vec::new();
+        for a in self.accs_in(l) {
+            if let (AccessKind::Store, Base::Global { name, is_static }) = (a.kind, &a.base) {
+                let what = if *is_static {
+                    format!("the static variable {name}")
+                } else {
+                    format!("the global {name}")
+                };
+                if !globals.contains(&what) {
+                    globals.push(what);
+                }
+            }
+        }
+        if !globals.is_empty() {
+            reasons.push(format!(
+                "writes to {} in every iteration: a loop-carried dependency through them",
+                globals.join(" and ")
+            ));
+        }
+        // Memory.
+        reasons.extend(self.memory_dependences(l, assumptions));
+        // Scalars.
+        let lines: Vec<String> = self
+            .carried_scalars(l)
+            .iter()
+            .map(|x| x.to_string())
+            .collect();
+        if !lines.is_empty() {
+            reasons.push(format!(
+                "{} on line{} {} {} read by the next iteration of loop {} (a reduction or recurrence)",
+                if lines.len() == 1 { "a scalar written" } else { "scalars written" },
+                if lines.len() == 1 { "" } else { "s" },
+                lines.join(", "),
+                if lines.len() == 1 { "is" } else { "are" },
+                v.var
+            ));
+        }
+        reasons
+    }
+
+    fn memory_dependences(&self, l: usize, assumptions: &mut BTreeSet<String>) -> Vec<String> {
+        let lf = &self.f.loops[l];
+        let k = &lf.counter;
+        let var = self.loop_var(lf);
+        let accs = self.accs_in(l);
+        let mut out = Vec::new();
+        let mut unknown = Vec::new();
+        // Counters of the loops inside l, and their renamed copies for the second access.
+        let inner: Vec<usize> = self.descendants(l);
+        let mut outer_chain = Vec::new();
+        let mut p = lf.parent;
+        while let Some(x) = p {
+            outer_chain.push(x);
+            p = self.f.loops[x].parent;
+        }
+        let rename = |e: &Expr| {
+            e.subst(&|s| {
+                inner
+                    .iter()
+                    .find(|&&i| self.f.loops[i].counter == *s)
+                    .map(|&i| Expr::sym(Symbol::var(&format!("{}'", self.f.loops[i].counter))))
+            })
+        };
+        for (i, w) in accs.iter().enumerate() {
+            if w.kind != AccessKind::Store {
+                continue;
+            }
+            for (j, y) in accs.iter().enumerate() {
+                if j < i && y.kind == AccessKind::Store {
+                    continue; // store pairs once
+                }
+                if w.base != y.base || matches!(w.base, Base::Global { .. }) {
+                    continue;
+                }
+                // An index read from memory (`a[idx[i]]`) may differ in every iteration.
+                let opaque = |e: &Expr| e.mentions(&|s| matches!(s, Symbol::Opaque(_)));
+                if opaque(&w.offset) || opaque(&y.offset) {
+                    unknown.push(format!(
+                        "unknown: {} on lines {} and {} is indexed by a value read from memory; run the dynamic test (--emit-cuda with --values)",
+                        w.base.name(),
+                        w.line,
+                        y.line
+                    ));
+                    continue;
+                }
+                if w.base == Base::Unknown {
+                    unknown.push(format!(
+                        "unknown: a store on line {} through a pointer the analysis cannot name",
+                        w.line
+                    ));
+                    continue;
+                }
+                let (Some(sw), Some(sy)) = (affine_in(&w.offset, k), affine_in(&y.offset, k))
+                else {
+                    unknown.push(format!(
+                        "unknown: {} on lines {} and {} is not indexed affinely by {var}",
+                        w.base.name(),
+                        w.line,
+                        y.line
+                    ));
+                    continue;
+                };
+                let rw = w.offset.without_symbol(k);
+                let ry = rename(&y.offset.without_symbol(k));
+                let d = ry.sub(&rw);
+                let mut box_: Vec<Bound> = Vec::new();
+                for &i in &inner {
+                    let Some(t) = &self.f.loops[i].trip else {
+                        continue;
+                    };
+                    let c = &self.f.loops[i].counter;
+                    box_.push(Bound {
+                        symbol: c.clone(),
+                        lo: Expr::zero(),
+                        hi: t.sub(&Expr::one()),
+                    });
+                    let c2 = Symbol::var(&format!("{c}'"));
+                    box_.push(Bound {
+                        symbol: c2,
+                        lo: Expr::zero(),
+                        hi: rename(t).sub(&Expr::one()),
+                    });
+                }
+                if let Some(b) = self.bounds(&outer_chain) {
+                    box_.extend(b);
+                }
+                let (bw, by) = (Expr::int(w.bytes as i128), Expr::int(y.bytes as i128));
+                if sw == sy {
+                    let s = sw;
+                    let sign = self.ctx.sign(&s);
+                    let positive = sign.value.is_positive();
+                    let negative = sign.value.is_negative();
+                    for a in &sign.assuming {
+                        assumptions.insert(a.to_string());
+                    }
+                    if !positive && !negative {
+                        if d.is_zero() && s.is_zero() {
+                            out.push(self.dep_text(w, y, &var, Some(0)));
+                        } else {
+                            unknown.push(format!(
+                                "unknown: the stride of {} in {var} has no known sign",
+                                w.base.name()
+                            ));
+                        }
+                        continue;
+                    }
+                    let (s_abs, d_dir) = if positive {
+                        (s.clone(), d.clone())
+                    } else {
+                        (s.neg(), d.neg())
+                    };
+                    let ctx = range::with_bounds(&self.ctx, &box_);
+                    if let Some(r) = range::range(&d_dir, &box_, &self.ctx) {
+                        for a in &r.assuming {
+                            assumptions.insert(a.to_string());
+                        }
+                        let lo_ok =
+                            ctx.decide(Relation::Ge, &r.lo, &bw.sub(&s_abs)).value == Some(true);
+                        let hi_ok =
+                            ctx.decide(Relation::Le, &r.hi, &s_abs.sub(&by)).value == Some(true);
+                        if lo_ok && hi_ok {
+                            continue;
+                        }
+                        // §6.2: decided by the values where the symbols cannot be.
+                        let holds = |e: &Expr| self.eval(e).is_some_and(|v| v >= 0);
+                        if holds(&r.lo.sub(&bw.sub(&s_abs))) && holds(&s_abs.sub(&by).sub(&r.hi)) {
+                            assumptions.insert(format!(
+                                "{} on lines {} and {}: independent iterations of {var} shown with the given values only",
+                                w.base.name(), w.line, y.line
+                            ));
+                            continue;
+                        }
+                    }
+                    // A constant difference: the distance.
+                    if let (Some(dc), Some(sc)) = (d.as_integer(), s.as_integer())
+                        && sc != 0
+                        && dc % sc == 0
+                    {
+                        out.push(self.dep_text(w, y, &var, Some(-dc / sc)));
+                    } else if let (Some(dc), Some(sc)) = (d.as_integer(), s.as_integer())
+                        && sc != 0
+                        && dc.abs() % sc.abs() >= w.bytes.max(y.bytes) as i128
+                        && sc.abs() - dc.abs() % sc.abs() >= w.bytes.max(y.bytes) as i128
+                    {
+                        // Misaligned by more than the widths: never the same bytes.
+                    } else {
+                        unknown.push(format!(
+                            "unknown: {} written on line {} may be accessed on line {} by another iteration of {var}",
+                            w.base.name(), w.line, y.line
+                        ));
+                    }
+                } else if let (Some(a), Some(b), Some(dc)) =
+                    (sw.as_integer(), sy.as_integer(), d.as_integer())
+                {
+                    // GCD test: a·k − b·k' = D has no integer solution.
+                    let g = warpcheck_sym::gcd_i128(a, b);
+                    if g != 0 && dc % g != 0 && w.bytes == 1 && y.bytes == 1 {
+                        continue;
+                    }
+                    unknown.push(format!(
+                        "unknown: {} is accessed with different strides in {var} on lines {} and {}",
+                        w.base.name(), w.line, y.line
+                    ));
+                } else {
+                    unknown.push(format!(
+                        "unknown: {} is accessed with different strides in {var} on lines {} and {}",
+                        w.base.name(), w.line, y.line
+                    ));
+                }
+            }
+        }
+        out.sort();
+        out.dedup();
+        unknown.sort();
+        unknown.dedup();
+        out.extend(unknown);
+        out
+    }
+
+    fn dep_text(&self, w: &Acc, y: &Acc, var: &str, distance: Option<i128>) -> String {
+        let name = w.base.name();
+        match (y.kind, distance) {
+            (AccessKind::Load, Some(d)) if d > 0 => format!(
+                "loop-carried RAW dependency: {name} read on line {} in iteration {var} + {d} was written on line {} in iteration {var} (distance {d})",
+                y.line, w.line
+            ),
+            (AccessKind::Load, Some(d)) if d < 0 => format!(
+                "loop-carried WAR dependency: {name} read on line {} is overwritten on line {} by a later iteration (distance {})",
+                y.line, w.line, -d
+            ),
+            (AccessKind::Store, Some(d)) if d != 0 => format!(
+                "loop-carried WAW dependency: {name} written on lines {} and {} by iterations {} apart",
+                w.line,
+                y.line,
+                d.abs()
+            ),
+            _ => format!(
+                "{name} written on line {} and accessed on line {} by every iteration of {var} at the same place",
+                w.line, y.line
+            ),
+        }
+    }
+
+    /// Lines of stores to `.local` cells that loop `l` reads before writing them in an
+    /// iteration (upward-exposed), other than the loop's own variable.
+    fn carried_scalars(&self, l: usize) -> Vec<u32> {
+        let lf = &self.f.loops[l];
+        let a = &self.f.analysis;
+        let body = a.body;
+        let own: BTreeSet<Loc> = a.loops[l]
+            .inductions
+            .iter()
+            .map(|(loc, _, _)| *loc)
+            .filter(|loc| matches!(loc, Loc::Cell(..)))
+            .collect();
+        let header = a.loops[l].header;
+        let written: BTreeSet<Loc> = a
+            .cell_accesses
+            .iter()
+            .filter(|c| c.kind == AccessKind::Store && lf.contains(c.block))
+            .map(|c| c.loc)
+            .collect();
+        // Must-written cells at block entry, forward over the loop without its back edges.
+        let blocks = &lf.blocks;
+        let mut entry: BTreeMap<BlockId, Option<BTreeSet<Loc>>> =
+            blocks.iter().map(|&b| (b, None)).collect();
+        entry.insert(header, Some(BTreeSet::new()));
+        let per_block = |b: BlockId, mut set: BTreeSet<Loc>, exposed: &mut BTreeSet<Loc>| {
+            for inst in body.blocks[b].insts() {
+                for c in a.cell_accesses.iter().filter(|c| c.inst == inst) {
+                    match c.kind {
+                        AccessKind::Load if !set.contains(&c.loc) => {
+                            exposed.insert(c.loc);
+                        }
+                        AccessKind::Store => {
+                            set.insert(c.loc);
+                        }
+                        _ => {}
+                    }
+                }
+            }
+            set
+        };
+        let mut exposed = BTreeSet::new();
+        for _ in 0..blocks.len() + 2 {
+            let mut changed = false;
+            for &b in blocks {
+                let Some(Some(set)) = entry.get(&b).cloned() else {
+                    continue;
+                };
+                let out = per_block(b, set, &mut BTreeSet::new());
+                for &s in body.cfg.succs(b) {
+                    if s == header || !lf.contains(s) {
+                        continue;
+                    }
+                    let cur = entry.get(&s).cloned().flatten();
+                    let new = match cur {
+                        None => out.clone(),
+                        Some(c) => c.intersection(&out).copied().collect(),
+                    };
+                    if entry.get(&s).cloned().flatten().as_ref() != Some(&new) {
+                        entry.insert(s, Some(new));
+                        changed = true;
+                    }
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+        for &b in blocks {
+            if let Some(Some(set)) = entry.get(&b).cloned() {
+                per_block(b, set, &mut exposed);
+            }
+        }
+        let mut lines: Vec<u32> = a
+            .cell_accesses
+            .iter()
+            .filter(|c| {
+                c.kind == AccessKind::Store
+                    && lf.contains(c.block)
+                    && exposed.contains(&c.loc)
+                    && written.contains(&c.loc)
+                    && !own.contains(&c.loc)
+            })
+            .map(|c| a.line_of(c.inst))
+            .filter(|&x| x > 0)
+            .collect();
+        lines.sort_unstable();
+        lines.dedup();
+        lines
+    }
+
+    fn rewrites(&self, l: usize, reasons: &[String]) -> Vec<String> {
+        let mut out = Vec::new();
+        if reasons
+            .iter()
+            .any(|r| r.contains("RAW dependency") && r.contains("distance 1"))
+        {
+            out.push("none as written; a recurrence x[i] = f(x[i - 1], ...) with an associative f is a scan: use a parallel scan (Hillis-Steele, or a Blelloch work-efficient scan per block plus a scan of block sums)".into());
+        }
+        if reasons.iter().any(|r| r.contains("writes to the"))
+            || reasons.iter().any(|r| r.contains("(a reduction"))
+        {
+            out.push("rewrite as a sum reduction (per-block partial sums in shared memory, then atomics or a second pass); a counter incremented in every iteration is the trip count after the loop".into());
+        }
+        let lf = &self.f.loops[l];
+        let mut repl: Vec<String> = self
+            .f
+            .calls
+            .iter()
+            .filter(|c| lf.contains(c.block))
+            .filter_map(|c| {
+                source::gpu_replacement(&c.callee).map(|r| format!("{}: {r}", c.callee))
+            })
+            .collect();
+        repl.dedup();
+        if !repl.is_empty() {
+            out.push(format!("none as written; replace {}", repl.join("; ")));
+        }
+        out
+    }
+
+    // ---------------------------------------------------------------------------------
+    // §4.2: kernel parameters.
+
+    fn parameters(&self, l: usize, assumptions: &mut BTreeSet<String>) -> (Vec<Param>, Vec<Param>) {
+        let lf = &self.f.loops[l];
+        let accs = self.accs_in(l);
+        let mut inbound: Vec<Param> = Vec::new();
+        let mut outbound: Vec<Param> = Vec::new();
+        let mut bases: BTreeMap<(Base, bool), Vec<&Acc>> = BTreeMap::new();
+        for a in &accs {
+            bases
+                .entry((a.base.clone(), a.kind == AccessKind::Store))
+                .or_default()
+                .push(a);
+        }
+        let mut roots_used: BTreeSet<String> = BTreeSet::new();
+        for ((base, is_store), list) in &bases {
+            let p = match base {
+                Base::Pointer(name) => {
+                    let info = &self.f.pointers[name];
+                    if info.nested {
+                        roots_used.insert(info.root.clone());
+                    }
+                    // A pointer read only to load other pointers or fields is a scalar input.
+                    if !is_store
+                        && self
+                            .f
+                            .pointers
+                            .values()
+                            .any(|o| o.nested && o.root == *name)
+                        && list.iter().all(|a| a.offset.as_integer().is_some())
+                    {
+                        inbound.push(Param {
+                            name: name.clone(),
+                            kind: "pointer".into(),
+                            nested_in: None,
+                            section: None,
+                            section_note: None,
+                            instantiated: None,
+                            runs: Vec::new(),
+                        });
+                        continue;
+                    }
+                    let mut p = self.section(name, list, l, assumptions);
+                    p.nested_in = info.nested.then(|| info.root.clone());
+                    p
+                }
+                Base::Global { name, is_static } => Param {
+                    name: name.clone(),
+                    kind: if *is_static { "static" } else { "global" }.into(),
+                    nested_in: None,
+                    section: None,
+                    section_note: None,
+                    instantiated: None,
+                    runs: Vec::new(),
+                },
+                Base::Unknown => continue,
+            };
+            if *is_store {
+                outbound.push(p);
+            } else {
+                inbound.push(p);
+            }
+        }
+        // Globals written are also read (x += ...): inbound too when loaded.
+        // Scalars: parameters whose cells the loop reads.
+        let read_cells: BTreeSet<Loc> = self
+            .f
+            .analysis
+            .cell_accesses
+            .iter()
+            .filter(|c| c.kind == AccessKind::Load && lf.contains(c.block))
+            .map(|c| c.loc)
+            .collect();
+        for (name, cell) in &self.f.param_cells {
+            if !read_cells.contains(cell) {
+                continue;
+            }
+            if inbound.iter().any(|p| p.name == *name) || outbound.iter().any(|p| p.name == *name) {
+                continue;
+            }
+            let is_pointer = self.f.pointers.contains_key(name);
+            inbound.push(Param {
+                name: name.clone(),
+                kind: if is_pointer { "pointer" } else { "scalar" }.into(),
+                nested_in: None,
+                section: None,
+                section_note: None,
+                instantiated: None,
+                runs: Vec::new(),
+            });
+        }
+        let order = |p: &Param| {
+            self.f
+                .param_cells
+                .keys()
+                .position(|k| *k == p.name)
+                .unwrap_or(usize::MAX)
+        };
+        inbound.sort_by_key(|p| (p.kind == "scalar", order(p)));
+        let _ = roots_used;
+        (inbound, outbound)
+    }
+
+    fn section(
+        &self,
+        name: &str,
+        list: &[&Acc],
+        l: usize,
+        assumptions: &mut BTreeSet<String>,
+    ) -> Param {
+        let mut lo: Option<Expr> = None;
+        let mut hi: Option<Expr> = None;
+        let mut failed = false;
+        for a in list {
+            let loops: Vec<usize> = a.loops.iter().copied().skip_while(|&x| x != l).collect();
+            let Some(b) = self.bounds(&loops) else {
+                failed = true;
+                continue;
+            };
+            // The access's guard narrows the counters (`if (n > 0) … src[n - 1]`).
+            let Some(b) = range::narrow(&b, &a.cond, &self.ctx) else {
+                continue; // never executed
+            };
+            match range::range(&a.offset, &b, &self.ctx) {
+                Some(r) => {
+                    for x in &r.assuming {
+                        assumptions.insert(x.to_string());
+                    }
+                    lo = Some(match lo {
+                        None => r.lo,
+                        Some(x) => smin(&x, &r.lo, &self.ctx),
+                    });
+                    hi = Some(match hi {
+                        None => r.hi,
+                        Some(x) => smax(&x, &r.hi, &self.ctx),
+                    });
+                }
+                None => failed = true,
+            }
+        }
+        let data_dependent_index = list
+            .iter()
+            .any(|a| a.offset.mentions(&|s| matches!(s, Symbol::Opaque(_))));
+        let exact = !failed
+            && !data_dependent_index
+            && lo.as_ref().is_some_and(|x| !range::has_min_max(x))
+            && hi.as_ref().is_some_and(|x| !range::has_min_max(x));
+        let section = (!failed)
+            .then(|| lo.clone().zip(hi.clone()))
+            .flatten()
+            .map(|(a, b)| [a.to_string(), b.to_string()]);
+        let data_dependent = list
+            .iter()
+            .any(|a| a.offset.mentions(&|s| matches!(s, Symbol::Opaque(_))));
+        let section_note = (!exact).then(|| {
+            if data_dependent {
+                "static bounds unknown: an index is loaded from memory".to_string()
+            } else if failed {
+                "static bounds unknown (an index is not monotonic in the loop variables)".to_string()
+            } else {
+                "static bounds not comparable: the section keeps min/max of incomparable expressions".to_string()
+            }
+        });
+        // Instantiation.
+        let mut instantiated = None;
+        let mut runs = Vec::new();
+        if !self.values.is_empty() {
+            if exact {
+                if let (Some(a), Some(b)) = (
+                    lo.as_ref().and_then(|x| self.eval(x)),
+                    hi.as_ref().and_then(|x| self.eval(x)),
+                ) {
+                    instantiated = Some([a, b]);
+                }
+            } else if let Some(found) = self.enumerate(list, l) {
+                instantiated = found.first().zip(found.last()).map(|(a, b)| [a[0], b[1]]);
+                runs = found;
+            }
+        }
+        Param {
+            name: name.to_string(),
+            kind: "pointer".into(),
+            nested_in: None,
+            section,
+            section_note,
+            instantiated,
+            runs,
+        }
+    }
+
+    /// §6.2: with the values, the byte offsets (element starts) the accesses touch, by
+    /// running the loops' counters over their instantiated trip counts; contiguous runs
+    /// (elements at most one width apart) merged. `None` if the space is too large or a
+    /// trip count or offset cannot be evaluated.
+    fn enumerate(&self, list: &[&Acc], l: usize) -> Option<Vec<[i128; 2]>> {
+        let mut offsets: Vec<(i128, i128)> = Vec::new();
+        for a in list {
+            let loops: Vec<usize> = a.loops.iter().copied().skip_while(|&x| x != l).collect();
+            let mut trips = Vec::new();
+            let mut total: u64 = 1;
+            for &x in &loops {
+                let t = self.f.loops[x].trip.as_ref()?;
+                trips.push((self.f.loops[x].counter.clone(), self.instantiate(t)));
+            }
+            // Trip counts may depend on outer counters; bound the total by the maxima.
+            for (_, t) in &trips {
+                let max = t.eval(&|_| None).map(|r| r.floor()).unwrap_or(1 << 20);
+                total = total.saturating_mul(max.max(1) as u64);
+            }
+            if total > MAX_ENUMERATED {
+                return None;
+            }
+            let offset = self.instantiate(&a.offset);
+            let cond = {
+                let c = &a.cond;
+                c.subst(&|s| match s {
+                    Symbol::Param(n) => self.values.get(&**n).map(|v| Expr::int(*v)),
+                    _ => None,
+                })
+            };
+            let mut env: Vec<(Symbol, i128)> = Vec::new();
+            self.walk(&trips, 0, &mut env, &mut |env| {
+                let look = |s: &Symbol| {
+                    env.iter()
+                        .find(|(x, _)| x == s)
+                        .and_then(|(_, v)| Rational::new(*v, 1))
+                };
+                if cond.eval(&look) == Some(false) {
+                    return true;
+                }
+                match offset.eval(&look) {
+                    Some(v) => {
+                        offsets.push((v.floor(), a.bytes as i128));
+                        true
+                    }
+                    None => false,
+                }
+            })?;
+        }
+        offsets.sort_unstable();
+        let mut runs: Vec<[i128; 2]> = Vec::new();
+        for (o, w) in offsets {
+            match runs.last_mut() {
+                Some(r) if o <= r[1] + w => r[1] = r[1].max(o),
+                _ => runs.push([o, o]),
+            }
+        }
+        Some(runs)
+    }
+
+    fn walk(
+        &self,
+        trips: &[(Symbol, Expr)],
+        depth: usize,
+        env: &mut Vec<(Symbol, i128)>,
+        visit: &mut Visit<'_>,
+    ) -> Option<()> {
+        let Some((k, t)) = trips.get(depth) else {
+            return visit(env).then_some(());
+        };
+        let look = |s: &Symbol| {
+            env.iter()
+                .find(|(x, _)| x == s)
+                .and_then(|(_, v)| Rational::new(*v, 1))
+        };
+        let n = t.eval(&look)?.floor();
+        for i in 0..n.max(0) {
+            env.push((k.clone(), i));
+            let r = self.walk(trips, depth + 1, env, visit);
+            env.pop();
+            r?;
+        }
+        Some(())
+    }
+
+    /// Whether `e > 0` may hold: not provably `≤ 0`, and true with the values when
+    /// they decide it.
+    fn may_be_positive(&self, e: &Expr) -> bool {
+        if let Some(v) = self.eval(e) {
+            return v > 0;
+        }
+        self.ctx.decide(Relation::Le, e, &Expr::zero()).value != Some(true)
+    }
+
+    // ---------------------------------------------------------------------------------
+    // §5.1: coalescing.
+
+    fn mappings(&self, dims: &[usize]) -> Vec<(String, Symbol, Option<Symbol>)> {
+        let v: Vec<LoopView> = dims.iter().map(|&d| self.view(d)).collect();
+        match v.as_slice() {
+            [a] => vec![(format!("{} -> Grid.x", a.var), a.counter.clone(), None)],
+            [a, b] => vec![
+                (
+                    format!("{} -> Grid.x, {} -> Grid.y", a.var, b.var),
+                    a.counter.clone(),
+                    Some(b.counter.clone()),
+                ),
+                (
+                    format!("{} -> Grid.x, {} -> Grid.y", b.var, a.var),
+                    b.counter.clone(),
+                    Some(a.counter.clone()),
+                ),
+            ],
+            _ => Vec::new(),
+        }
+    }
+
+    fn coalescing(
+        &self,
+        dims: &[usize],
+        assumptions: &mut BTreeSet<String>,
+    ) -> (Vec<CoalescingRow>, Option<Mapping>) {
+        let mappings = self.mappings(dims);
+        let outer = dims[0];
+        let mut rows = Vec::new();
+        let mut cost = vec![0i128; mappings.len()];
+        for a in self.accs_in(outer) {
+            if !matches!(a.base, Base::Pointer(_)) {
+                continue;
+            }
+            // Loads of the pointers themselves (c->data) are per-kernel constants.
+            if a.offset.as_integer().is_some()
+                && self
+                    .f
+                    .pointers
+                    .values()
+                    .any(|p| p.nested && p.root == a.base.name())
+            {
+                continue;
+            }
+            let mut factors = Vec::new();
+            for (m, (name, x, _)) in mappings.iter().enumerate() {
+                let mut worst: Option<(Expr, Expr)> = None; // (stride, factor)
+                let mut affine = true;
+                for alt in alternatives(&a.offset) {
+                    // An index read from memory: adjacent threads may be anywhere.
+                    if alt.mentions(&|s| matches!(s, Symbol::Opaque(_))) {
+                        affine = false;
+                        break;
+                    }
+                    let Some(s) = affine_in(&alt, x) else {
+                        affine = false;
+                        break;
+                    };
+                    let sign = self.ctx.sign(&s);
+                    for x in &sign.assuming {
+                        assumptions.insert(x.to_string());
+                    }
+                    let s_abs = if sign.value.is_negative() {
+                        s.neg()
+                    } else {
+                        s.clone()
+                    };
+                    let f = request_factor(&s_abs);
+                    worst = Some(match worst {
+                        None => (s_abs, f),
+                        Some((ps, pf)) => {
+                            if self.ctx.compare(&f, &pf).value == Some(std::cmp::Ordering::Greater)
+                            {
+                                (s_abs, f)
+                            } else {
+                                (ps, pf)
+                            }
+                        }
+                    });
+                }
+                let (stride, factor) = match (affine, worst) {
+                    (true, Some((s, f))) => (Some(s.to_string()), f),
+                    _ => (None, Expr::int(32)),
+                };
+                let value = self.eval(&factor);
+                cost[m] += value.unwrap_or_else(|| {
+                    if factor.as_integer() == Some(1) {
+                        1
+                    } else {
+                        32
+                    }
+                });
+                factors.push(MappingFactor {
+                    mapping: name.clone(),
+                    stride,
+                    factor: factor.to_string(),
+                    value,
+                });
+            }
+            rows.push(CoalescingRow {
+                line: a.line,
+                kind: if a.kind == AccessKind::Store {
+                    "store"
+                } else {
+                    "load"
+                }
+                .into(),
+                access: format!("{}[{}]", a.base.name(), self.show(&a.offset)),
+                base: a.base.name(),
+                factors,
+            });
+        }
+        if mappings.is_empty() {
+            return (rows, None);
+        }
+        let best = (0..mappings.len())
+            .min_by_key(|&m| (cost[m], m))
+            .unwrap_or(0);
+        let trips: Option<i128> = dims
+            .iter()
+            .map(|&d| self.f.loops[d].trip.as_ref().and_then(|t| self.eval(t)))
+            .try_fold(1i128, |acc, t| t.map(|t| acc * t.max(0)));
+        let all_one = rows.iter().all(|r| r.factors[best].factor == "1");
+        let reason = if best == 0 && mappings.len() == 1 {
+            if all_one {
+                "adjacent iterations access adjacent elements: 1 request per warp".to_string()
+            } else {
+                let worst = rows
+                    .iter()
+                    .map(|r| r.factors[0].factor.clone())
+                    .find(|f| f != "1")
+                    .unwrap_or_default();
+                format!(
+                    "adjacent iterations are a stride apart ({worst} requests per warp instead of 1): compact the data or have each thread handle consecutive elements to coalesce"
+                )
+            }
+        } else if best == 0 {
+            "the direct mapping is already the best".to_string()
+        } else {
+            format!(
+                "reverse the loops: {} gives {} requests per warp for every access",
+                mappings[best].0,
+                if all_one {
+                    "1".to_string()
+                } else {
+                    "fewer".to_string()
+                }
+            )
+        };
+        (
+            rows,
+            Some(Mapping {
+                recommended: mappings[best].0.clone(),
+                is_direct: best == 0,
+                reason,
+                work_items: trips,
+            }),
+        )
+    }
+
+    // ---------------------------------------------------------------------------------
+    // §5.2: shared memory.
+
+    fn shared(
+        &self,
+        dims: &[usize],
+        mapping: &Option<Mapping>,
+        assumptions: &mut BTreeSet<String>,
+    ) -> Vec<SharedOpportunity> {
+        let mappings = self.mappings(dims);
+        let Some(m) = mapping else { return Vec::new() };
+        let Some((_, x, y)) = mappings
+            .iter()
+            .find(|(n, _, _)| *n == m.recommended)
+            .cloned()
+        else {
+            return Vec::new();
+        };
+        let outer = dims[0];
+        let mapped: Vec<Symbol> = std::iter::once(x.clone()).chain(y.clone()).collect();
+        let bdx = Expr::sym(Symbol::BlockDim(warpcheck_sym::Axis::X));
+        let bdy = Expr::sym(Symbol::BlockDim(warpcheck_sym::Axis::Y));
+        // Footprints per base: (lines, width, alternatives of (x-range, y-range)).
+        struct Foot {
+            lines: Vec<u32>,
+            width: i128,
+            uniform: bool,
+            x: (Expr, Expr),
+            y: Option<(Expr, Expr)>,
+            /// Per-thread footprint extents for the overlap: x (lo(k), hi(k)).
+            thread_x: (Expr, Expr),
+            thread_y: Option<(Expr, Expr)>,
+            /// The footprint moves with `y` only: threads of a row read the same elements.
+            row_broadcast: bool,
+        }
+        let mut groups: BTreeMap<String, Vec<Foot>> = BTreeMap::new();
+        for a in self.accs_in(outer) {
+            let Base::Pointer(name) = &a.base else {
+                continue;
+            };
+            if a.kind != AccessKind::Load {
+                continue;
+            }
+            if a.offset.as_integer().is_some()
+                && self
+                    .f
+                    .pointers
+                    .values()
+                    .any(|p| p.nested && p.root == *name)
+            {
+                continue;
+            }
+            // Inner sequential loops of this access (inside the nest's dims).
+            let inner: Vec<usize> = a
+                .loops
+                .iter()
+                .copied()
+                .filter(|l| {
+                    !dims.contains(l)
+                        && self.f.loops[*l].parent.is_some()
+                        && self.f.loops[outer].contains(self.f.loops[*l].blocks[0])
+                })
+                .collect();
+            let Some(inner_box) = self.bounds(&inner) else {
+                continue;
+            };
+            let w = a.bytes as i128;
+            for alt in alternatives(&a.offset) {
+                // An index loaded from memory (`c[jE[j]]`) has no static footprint.
+                if alt.mentions(&|s| matches!(s, Symbol::Opaque(_))) {
+                    continue;
+                }
+                let depends = mapped.iter().any(|s| alt.depends_on(s));
+                // 2-D split: W·row + col, W the coefficient of y when symbolic.
+                let (row, col) = match &y {
+                    Some(ys) => match alt.linear_coefficient(ys) {
+                        Some(wc) if wc.as_integer().is_none() => split_rows(&alt, &wc),
+                        _ => (None, alt.clone()),
+                    },
+                    None => (None, alt.clone()),
+                };
+                let thread = |e: &Expr| range::range(e, &inner_box, &self.ctx);
+                let Some(tx) = thread(&col) else { continue };
+                let ty = match &row {
+                    Some((_, r)) => match thread(r) {
+                        Some(t) => Some(t),
+                        None => continue,
+                    },
+                    None => None,
+                };
+                for a in tx
+                    .assuming
+                    .iter()
+                    .chain(ty.iter().flat_map(|t| t.assuming.iter()))
+                {
+                    assumptions.insert(a.to_string());
+                }
+                let block_of = |e: &Expr, s: &Symbol, bd: &Expr| -> (Expr, Expr) {
+                    (
+                        e.subst_one(s, &Expr::zero()),
+                        e.subst_one(s, &bd.sub(&Expr::one())),
+                    )
+                };
+                let (bx_lo, _) = block_of(&tx.lo, &x, &bdx);
+                let (_, bx_hi) = block_of(&tx.hi, &x, &bdx);
+                let mut xr = (bx_lo, bx_hi);
+                let mut yr = None;
+                if let (Some(t), Some(ys)) = (&ty, &y) {
+                    let (lo, _) = block_of(&t.lo, ys, &bdy);
+                    let (_, hi) = block_of(&t.hi, ys, &bdy);
+                    yr = Some((lo, hi));
+                }
+                let row_broadcast =
+                    y.as_ref().is_some_and(|ys| alt.depends_on(ys)) && !alt.depends_on(&x);
+                if let (None, Some(ys)) = (&ty, &y) {
+                    // 1-D offset in a 2-D nest: y moves the x range.
+                    xr = (
+                        xr.0.subst_one(ys, &Expr::zero()),
+                        xr.1.subst_one(ys, &bdy.sub(&Expr::one())),
+                    );
+                }
+                groups.entry(name.clone()).or_default().push(Foot {
+                    lines: vec![a.line],
+                    width: w,
+                    uniform: !depends,
+                    x: xr,
+                    y: yr,
+                    thread_x: (tx.lo.clone(), tx.hi.clone()),
+                    thread_y: ty.map(|t| (t.lo, t.hi)),
+                    row_broadcast,
+                });
+            }
+        }
+        let mut out = Vec::new();
+        for (name, foots) in groups {
+            // Group footprints whose x starts differ by a constant (§5.2.2 scheme 1).
+            let mut merged: Vec<Foot> = Vec::new();
+            for f in foots {
+                let slot = merged.iter_mut().find(|g| {
+                    g.uniform == f.uniform
+                        && g.row_broadcast == f.row_broadcast
+                        && g.width == f.width
+                        && g.x.0.sub(&f.x.0).as_integer().is_some()
+                        && match (&g.y, &f.y) {
+                            (Some(a), Some(b)) => a.0.sub(&b.0).as_integer().is_some(),
+                            (None, None) => true,
+                            _ => false,
+                        }
+                });
+                match slot {
+                    Some(g) => {
+                        g.lines.extend(f.lines);
+                        g.x = (
+                            smin(&g.x.0, &f.x.0, &self.ctx),
+                            smax(&g.x.1, &f.x.1, &self.ctx),
+                        );
+                        g.thread_x = (
+                            smin(&g.thread_x.0, &f.thread_x.0, &self.ctx),
+                            smax(&g.thread_x.1, &f.thread_x.1, &self.ctx),
+                        );
+                        if let (Some(a), Some(b)) = (&mut g.y, &f.y) {
+                            *a = (smin(&a.0, &b.0, &self.ctx), smax(&a.1, &b.1, &self.ctx));
+                        }
+                        if let (Some(a), Some(b)) = (&mut g.thread_y, &f.thread_y) {
+                            *a = (smin(&a.0, &b.0, &self.ctx), smax(&a.1, &b.1, &self.ctx));
+                        }
+                    }
+                    None => merged.push(f),
+                }
+            }
+            for mut g in merged {
+                g.lines.sort_unstable();
+                g.lines.dedup();
+                let w = Expr::int(g.width);
+                let inv_w = Rational::new(1, g.width.max(1)).unwrap_or(Rational::ONE);
+                let elems = |e: &Expr| e.scale(inv_w);
+                // Overlap with the x neighbour: hi(k) − lo(k + 1) + w bytes.
+                let ov_x = g
+                    .thread_x
+                    .1
+                    .sub(
+                        &g.thread_x
+                            .0
+                            .subst_one(&x, &Expr::sym(x.clone()).add(&Expr::one())),
+                    )
+                    .add(&w);
+                // Overlap unless provably none; with values, decided by them.
+                let ov_x_pos = g.uniform || self.may_be_positive(&ov_x);
+                let ov_y = match (&g.thread_y, &y) {
+                    (Some(t), Some(ys)) => {
+                        let o =
+                            t.1.sub(&t.0.subst_one(ys, &Expr::sym(ys.clone()).add(&Expr::one())))
+                                .add(&Expr::one());
+                        self.may_be_positive(&o).then_some(o)
+                    }
+                    _ => None,
+                };
+                if !ov_x_pos && ov_y.is_none() {
+                    continue; // no sharing between adjacent threads
+                }
+                let x_len = elems(&g.x.1.sub(&g.x.0)).add(&Expr::one());
+                let rows = g.y.as_ref().map(|(lo, hi)| hi.sub(lo).add(&Expr::one()));
+                let elements = match &rows {
+                    Some(r) => x_len.mul(r),
+                    None => x_len.clone(),
+                };
+                let elements_text = match &rows {
+                    Some(r)
+                        if !x_len.is_zero() && x_len.terms().len() > 1 && r.terms().len() > 1 =>
+                    {
+                        format!("({x_len})·({r})")
+                    }
+                    _ => elements.to_string(),
+                };
+                let axis = if g.row_broadcast { "indexed by y" } else { "x" };
+                let mut tile = vec![format!("{axis}: [{}, {}]", elems(&g.x.0), elems(&g.x.1))];
+                if let Some((lo, hi)) = &g.y {
+                    tile.push(format!("y: [{lo}, {hi}]"));
+                }
+                let per_thread_rows = g
+                    .thread_y
+                    .as_ref()
+                    .map(|(lo, hi)| hi.sub(lo).add(&Expr::one()));
+                let mut overlap = Vec::new();
+                if g.uniform {
+                    overlap.push(format!(
+                        "{} (all threads read the same elements)",
+                        elems(&g.thread_x.1.sub(&g.thread_x.0)).add(&Expr::one())
+                    ));
+                } else {
+                    if ov_x_pos {
+                        let cols = elems(&ov_x);
+                        let size = match &per_thread_rows {
+                            Some(r) => cols.mul(r),
+                            None => cols,
+                        };
+                        if g.row_broadcast {
+                            overlap.push(format!(
+                                "x-axis neighbours: {size} (the same element: a broadcast)"
+                            ));
+                        } else {
+                            overlap.push(format!("x-axis neighbours: {size}"));
+                        }
+                    }
+                    if let Some(o) = &ov_y {
+                        let cols = elems(&g.thread_x.1.sub(&g.thread_x.0)).add(&Expr::one());
+                        overlap.push(format!("y-axis neighbours: {}", cols.mul(o)));
+                    }
+                }
+                let block = self.block.unwrap_or(if y.is_some() {
+                    DEFAULT_BLOCK_2D
+                } else {
+                    [DEFAULT_BLOCK_1D, 1]
+                });
+                let bytes = if self.values.is_empty() && self.block.is_none() {
+                    None
+                } else {
+                    let e = elements.subst(&|s| match s {
+                        Symbol::BlockDim(warpcheck_sym::Axis::X) => Some(Expr::int(block[0])),
+                        Symbol::BlockDim(warpcheck_sym::Axis::Y) => Some(Expr::int(block[1])),
+                        _ => None,
+                    });
+                    self.eval(&e).map(|n| n * g.width)
+                };
+                out.push(SharedOpportunity {
+                    base: name.clone(),
+                    lines: g.lines,
+                    kind: if g.uniform { "uniform" } else { "tile" }.into(),
+                    tile,
+                    elements: Some(elements_text),
+                    overlap,
+                    bytes_per_block: bytes,
+                    block: bytes.map(|_| block),
+                });
+            }
+        }
+        out
+    }
+}
+
+/// A visitor of one point of an iteration space (counter values); `false` stops.
+type Visit<'v> = dyn FnMut(&[(Symbol, i128)]) -> bool + 'v;
+
+/// `e = s·k + r` with `r` free of `k`: the stride `s` (possibly 0).
+fn affine_in(e: &Expr, k: &Symbol) -> Option<Expr> {
+    if !e.depends_on(k) {
+        return Some(Expr::zero());
+    }
+    let s = e.linear_coefficient(k)?;
+    if s.depends_on(k) || e.without_symbol(k).depends_on(k) {
+        return None;
+    }
+    Some(s)
+}
+
+/// 128-byte requests per warp for adjacent threads `s ≥ 0` bytes apart:
+/// `min(32, max(1, 32·s/128))`.
+fn request_factor(s: &Expr) -> Expr {
+    if s.is_zero() {
+        return Expr::one();
+    }
+    let f = s.scale(Rational::new(1, 4).unwrap_or(Rational::ONE));
+    if let Some(c) = f.as_constant() {
+        let v = c.ceil().clamp(1, 32);
+        return Expr::int(v);
+    }
+    Expr::int(32).minimum(&f)
+}
+
+/// Splits `e = W·row + col`: the terms divisible by `W` form `W·row`.
+fn split_rows(e: &Expr, w: &Expr) -> (Option<(Expr, Expr)>, Expr) {
+    let mut row = Expr::zero();
+    let mut col = Expr::zero();
+    for t in e.terms() {
+        let te = term_expr(t);
+        match te.exact_quotient(w) {
+            Some(q) if !te.is_zero() && t.mono.degree() > 0 => row = row.add(&q),
+            _ => col = col.add(&te),
+        }
+    }
+    if row.is_zero() {
+        (None, e.clone())
+    } else {
+        (Some((w.clone(), row)), col)
+    }
+}
+
+fn term_expr(t: &warpcheck_sym::Term) -> Expr {
+    let mut e = Expr::constant(t.coef);
+    for (atom, p) in t.mono.factors() {
+        e = e.mul(&range::atom_expr(atom).pow(*p));
+    }
+    e
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn request_factor_follows_the_byte_span_of_a_warp() {
+        assert_eq!(request_factor(&Expr::zero()), Expr::one());
+        assert_eq!(request_factor(&Expr::int(4)), Expr::one());
+        assert_eq!(request_factor(&Expr::int(16)), Expr::int(4));
+        assert_eq!(request_factor(&Expr::int(4096)), Expr::int(32));
+        let n = Expr::sym(Symbol::param("N"));
+        assert_eq!(
+            request_factor(&n.mul(&Expr::int(4))).to_string(),
+            "min(N, 32)"
+        );
+    }
+
+    #[test]
+    fn rows_split_off_a_symbolic_width() {
+        // 3·w·(y + fy) + 3·x + 2 with width 3·w.
+        let w = Expr::sym(Symbol::param("w"));
+        let (y, fy, x) = (
+            Expr::sym(Symbol::var("y")),
+            Expr::sym(Symbol::var("fy")),
+            Expr::sym(Symbol::var("x")),
+        );
+        let width = w.mul(&Expr::int(3));
+        let e = width
+            .mul(&y.add(&fy))
+            .add(&x.mul(&Expr::int(3)))
+            .add(&Expr::int(2));
+        let (row, col) = split_rows(&e, &width);
+        assert_eq!(row.map(|(_, r)| r), Some(y.add(&fy)));
+        assert_eq!(col, x.mul(&Expr::int(3)).add(&Expr::int(2)));
+    }
+
+    #[test]
+    fn affine_strides() {
+        let k = Symbol::var("k");
+        let n = Expr::sym(Symbol::param("n"));
+        let e = Expr::sym(k.clone()).mul(&n).add(&Expr::int(3));
+        assert_eq!(affine_in(&e, &k), Some(n.clone()));
+        assert_eq!(affine_in(&n, &k), Some(Expr::zero()));
+        let sq = Expr::sym(k.clone()).mul(&Expr::sym(k.clone()));
+        assert_eq!(affine_in(&sq, &k), None);
+    }
+}

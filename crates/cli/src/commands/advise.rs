@@ -1,0 +1,397 @@
+//! `warpcheck advise FILE.c [--function F] [--values n=1024,…] [--format text|json]`: the
+//! porting advisor (issue 6, Juravle 2011). For each loop nest of the function: whether
+//! its iterations can run as GPU threads and why (not), the kernel's inbound and outbound
+//! variables with the byte sections they access, the coalescing factor of every global
+//! access under each mapping of the loop variables to `Grid.x`, the recommended mapping,
+//! shared-memory opportunities, and — with `--values` — the same instantiated.
+//!
+//! The C file is compiled at `-O0` by default, where every loop and variable keeps its
+//! source shape (`-O1` and higher rotate, unroll and promote loops, which the advisor's
+//! loop tests do not undo). Exit codes: 0 when the advice was given (whatever it says),
+//! 2 for a bad file, function or value.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+use crate::Outcome;
+use crate::input::{self, CompileArgs, CompilerArg};
+use crate::output::{self, CliError};
+
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// The C file (.c) whose loops to advise on.
+    pub file: PathBuf,
+    /// The function to analyse; every function with loops if omitted.
+    #[arg(long, short = 'f')]
+    pub function: Option<String>,
+    /// Run-time values, comma-separated `NAME=INT`: parameters (`n=1024`), fields reached
+    /// through parameters (`img->width=640`), `blockDim.x`/`blockDim.y` (for shared bytes
+    /// per block), and loop counts `loop:VAR=COUNT` that are solved for a parameter
+    /// (Juravle §6.1).
+    #[arg(long, value_name = "NAME=V,...")]
+    pub values: Option<String>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+    /// Add a directory to the include search path.
+    #[arg(short = 'I', value_name = "DIR")]
+    pub include: Vec<PathBuf>,
+    /// Define a preprocessor macro (NAME or NAME=VALUE).
+    #[arg(short = 'D', value_name = "MACRO")]
+    pub define: Vec<String>,
+    /// Write a CUDA kernel and launch code for the first GPU-friendly loop nest (with the
+    /// recommended mapping) to PATH, then verify it: compile it with warpcheck's front
+    /// end, run the original function and the kernel in the emulator on the same inputs
+    /// (sizes from --values), compare the outputs, and race-check the kernel (a race
+    /// between iterations is a loop-carried dependency). Needs --values for the sizes.
+    #[arg(long, value_name = "PATH")]
+    pub emit_cuda: Option<PathBuf>,
+    /// Optimisation level of the compilation (0 keeps loops as written).
+    #[arg(short = 'O', default_value_t = 0, value_parser = clap::value_parser!(u8).range(0..=3))]
+    pub opt_level: u8,
+}
+
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    Text,
+    Json,
+}
+
+/// `n=1024,img->width=640,loop:i=100` as a map; clear errors for anything else.
+pub fn parse_values(text: &str) -> Result<BTreeMap<String, i128>, CliError> {
+    let mut out = BTreeMap::new();
+    for item in text.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+        let Some((name, value)) = item.split_once('=') else {
+            return Err(CliError::msg(format!(
+                "--values: `{item}` is not NAME=INTEGER (e.g. n=1024 or img->width=640)"
+            )));
+        };
+        let name = name.trim();
+        let value: i128 = value.trim().parse().map_err(|_| {
+            CliError::msg(format!(
+                "--values: the value of `{name}` must be an integer, got `{}`",
+                value.trim()
+            ))
+        })?;
+        if name.is_empty() {
+            return Err(CliError::msg(format!("--values: `{item}` has no name")));
+        }
+        if out.insert(name.to_string(), value).is_some() {
+            return Err(CliError::msg(format!("--values: `{name}` is given twice")));
+        }
+    }
+    Ok(out)
+}
+
+pub fn run(args: Args) -> Result<Outcome, CliError> {
+    if args.file.extension().is_none_or(|e| e != "c") {
+        return Err(CliError::msg(format!(
+            "advise takes a C file (.c), got `{}`",
+            args.file.display()
+        )));
+    }
+    let values = match &args.values {
+        Some(v) => parse_values(v)?,
+        None => BTreeMap::new(),
+    };
+    let compile = CompileArgs {
+        file: args.file.clone(),
+        arch: "sm_80".into(),
+        include: args.include.clone(),
+        define: args.define.clone(),
+        opt_level: args.opt_level,
+        compiler: CompilerArg::Clang,
+    };
+    let source = std::fs::read_to_string(&args.file)
+        .map_err(|e| CliError::msg(format!("cannot read `{}`: {e}", args.file.display())))?;
+    let compiled = input::compile(&compile)?;
+    let signatures = compiled.signatures.clone();
+    let loaded = input::load_compiled(&compile, compiled)?;
+    let program = input::lower(&loaded)?;
+    let functions: Vec<warpcheck_ir::FuncId> = match &args.function {
+        Some(name) => vec![input::select_function(&program, name)?],
+        None => program
+            .functions
+            .iter()
+            .filter(|(_, f)| f.body.as_ref().is_some_and(|b| !b.loops.loops.is_empty()))
+            .map(|(id, _)| id)
+            .collect(),
+    };
+    if functions.is_empty() {
+        return Err(CliError::msg(format!(
+            "`{}` has no function with a loop",
+            args.file.display()
+        )));
+    }
+    if args.emit_cuda.is_some() && functions.len() != 1 {
+        return Err(CliError::msg(
+            "--emit-cuda needs one function: name it with --function",
+        ));
+    }
+    let file = args.file.display().to_string();
+    let mut advices = Vec::new();
+    let mut emitted_for = None;
+    for f in functions {
+        let name = &program.function(f).name;
+        let sig = signatures.iter().find(|s| &s.mangled_name == name);
+        let options = warpcheck_advise::AdviseOptions {
+            param_names: sig
+                .map(|s| s.params.iter().map(|p| p.name.clone()).collect())
+                .unwrap_or_default(),
+            param_types: sig
+                .map(|s| s.params.iter().map(|p| p.c_type.clone()).collect())
+                .unwrap_or_default(),
+            source: Some(source.clone()),
+            values: values.clone(),
+        };
+        let advice = warpcheck_advise::advise(&program, f, &options)
+            .map_err(|e| CliError::msg(e.to_string()))?;
+        emitted_for = Some((options.param_names, options.param_types));
+        advices.push(advice);
+    }
+    let mut verification = None;
+    if let (Some(path), Some((names, types)), Some(advice)) =
+        (&args.emit_cuda, &emitted_for, advices.first())
+    {
+        let emitted = warpcheck_advise::emit::emit_cuda(advice, &source, names, types, &file)
+            .map_err(|e| CliError::msg(format!("--emit-cuda: {e}")))?;
+        std::fs::write(path, &emitted.cuda)
+            .map_err(|e| CliError::msg(format!("cannot write `{}`: {e}", path.display())))?;
+        verification = Some(verify(&emitted, path, &args.define)?);
+    }
+    let rendered = match args.format {
+        Format::Text => advices
+            .iter()
+            .map(|a| warpcheck_advise::render::text(a, &file))
+            .collect::<Vec<_>>()
+            .join("\n"),
+        Format::Json => {
+            let json = serde_json::json!({ "file": file, "functions": advices });
+            format!("{json:#}\n")
+        }
+    };
+    output::print(&rendered)?;
+    if let Some(v) = verification {
+        output::print(&v.text)?;
+        if !v.agree {
+            return Ok(Outcome::Findings);
+        }
+    }
+    Ok(Outcome::Clean)
+}
+
+/// Written buffers after a run: (name, bytes).
+type Outputs = Vec<(String, Vec<u8>)>;
+
+/// What the verification of an emitted kernel found.
+struct Verification {
+    agree: bool,
+    text: String,
+}
+
+/// Compiles the harness, runs the reference (one thread) and the kernel on the same
+/// seeded inputs, compares the written buffers byte for byte, and race-checks the kernel.
+fn verify(
+    e: &warpcheck_advise::emit::Emitted,
+    path: &std::path::Path,
+    defines: &[String],
+) -> Result<Verification, CliError> {
+    use crate::commands::launch_args::{Dim3, LaunchArgs};
+    use crate::exec::{EmuOptions, Session};
+    let dir = tempfile::Builder::new()
+        .prefix("warpcheck-advise-")
+        .tempdir()
+        .map_err(|err| CliError::msg(format!("cannot create a temporary directory: {err}")))?;
+    let harness = dir.path().join("harness.cu");
+    std::fs::write(&harness, &e.harness)
+        .map_err(|err| CliError::msg(format!("cannot write the harness: {err}")))?;
+    let compile = CompileArgs {
+        file: harness,
+        arch: "sm_80".into(),
+        include: Vec::new(),
+        define: defines.to_vec(),
+        opt_level: 1,
+        compiler: CompilerArg::Clang,
+    };
+    let compiled = warpcheck_front::compile(
+        &compile.file,
+        &warpcheck_front::CompileOptions {
+            opt_level: 1,
+            compiler: warpcheck_front::CompilerChoice::Clang,
+            defines: defines.to_vec(),
+            ..warpcheck_front::CompileOptions::default()
+        },
+    )
+    .map_err(|err| CliError::msg(format!("the emitted kernel does not compile: {err}")))?;
+    let signatures = compiled.signatures.clone();
+    let loaded = input::load_compiled(&compile, compiled)?;
+    let program = input::lower(&loaded)?;
+    let specs: Vec<String> = e.args.iter().map(|a| a.spec()).collect();
+    let opts = EmuOptions {
+        threads: 0,
+        budget: warpcheck_emu::DEFAULT_BUDGET,
+        independent_scheduling: false,
+        limits: warpcheck_emu::args::Limits::default(),
+    };
+    let reference = LaunchArgs {
+        kernel: Some("warpcheck_reference".into()),
+        grid: Dim3([1, 1, 1]),
+        block: Dim3([1, 1, 1]),
+        shared: 0,
+        args: specs.clone(),
+        seed: 7,
+    };
+    let (x_count, y_count) = match e.counts.as_slice() {
+        [a] => (*a, 1),
+        [outer, inner] => {
+            // The kernel's x is the recommended mapping's first variable; the harness
+            // launches enough blocks for either order.
+            let m = (*outer).max(*inner);
+            (m, m)
+        }
+        _ => (1, 1),
+    };
+    let blocks = |count: i128, per: u32| -> u32 {
+        u32::try_from((count.max(1) + per as i128 - 1) / per as i128).unwrap_or(u32::MAX)
+    };
+    let grid = Dim3([
+        blocks(x_count, e.block[0]),
+        if e.counts.len() == 2 {
+            blocks(y_count, e.block[1])
+        } else {
+            1
+        },
+        1,
+    ]);
+    let mut kernel_args = specs.clone();
+    let count_names: Vec<String> = e
+        .harness
+        .split("warpcheck_kernel(")
+        .nth(1)
+        .and_then(|s| s.split(')').next())
+        .map(|ps| {
+            ps.split(',')
+                .filter_map(|p| p.trim().strip_prefix("long long "))
+                .map(str::to_string)
+                .collect()
+        })
+        .unwrap_or_default();
+    for (name, count) in count_names.iter().zip(&e.counts) {
+        kernel_args.push(format!("{name}={count}"));
+    }
+    let kernel = LaunchArgs {
+        kernel: Some("warpcheck_kernel".into()),
+        grid,
+        block: Dim3([e.block[0], e.block[1], 1]),
+        shared: 0,
+        args: kernel_args,
+        seed: 7,
+    };
+    let run_one = |l: &LaunchArgs,
+                   checker: Option<&mut warpcheck_check::Checker>|
+     -> Result<(Outputs, usize), CliError> {
+        let mut session = Session::new(&program, &signatures);
+        let report = session.launch(l, opts, checker)?;
+        let faults = report.outcome.faults.len();
+        let mut outs = Vec::new();
+        for b in &session.buffers {
+            if e.outputs.contains(&b.name) {
+                outs.push((b.name.clone(), session.read(b)?));
+            }
+        }
+        Ok((outs, faults))
+    };
+    let (want, ref_faults) = run_one(&reference, None)?;
+    // The inputs as bound, before any iteration: the kernel with zero iterations.
+    let mut untouched = kernel.clone();
+    for a in untouched.args.iter_mut() {
+        if count_names.iter().any(|n| a.starts_with(&format!("{n}=")))
+            && let Some((name, _)) = a.split_once('=')
+        {
+            *a = format!("{name}=0");
+        }
+    }
+    let (initial, _) = run_one(&untouched, None)?;
+    let mut checker = warpcheck_check::Checker::new(warpcheck_check::CheckOptions {
+        tools: warpcheck_check::Tools::parse("race").map_err(CliError::msg)?,
+        intra_warp: warpcheck_check::IntraWarp::Independent,
+    });
+    let (got, kernel_faults) = run_one(&kernel, Some(&mut checker))?;
+    let locate = |func, inst| crate::exec::site_location(&program, &loaded, func, inst);
+    let cx = warpcheck_check::ReportCx {
+        program: &program,
+        locate: &locate,
+    };
+    let races = checker.findings(&cx);
+    let mut text = format!("\nemitted CUDA: {}\n", path.display());
+    let mut agree = ref_faults == 0 && kernel_faults == 0 && want.len() == got.len();
+    for (((name, a), (_, b)), (_, before)) in want.iter().zip(&got).zip(&initial) {
+        let differing = a.iter().zip(b).filter(|(x, y)| x != y).count() + a.len().abs_diff(b.len());
+        let written = a.iter().zip(before).filter(|(x, y)| x != y).count();
+        if differing == 0 {
+            text.push_str(&format!(
+                "  verified: `{name}` ({} bytes, {written} of them changed by the loop) is identical after the original loop and the kernel\n",
+                a.len()
+            ));
+        } else {
+            agree = false;
+            text.push_str(&format!(
+                "  MISMATCH: `{name}` differs in {differing} of {} bytes\n",
+                a.len()
+            ));
+        }
+    }
+    if ref_faults + kernel_faults > 0 {
+        text.push_str(&format!(
+            "  faults: {ref_faults} in the original, {kernel_faults} in the kernel\n"
+        ));
+    }
+    text.push_str(&format!(
+        "  kernel grid {}x{} of {}x{} threads, same seeded inputs for both runs\n",
+        grid.0[0], grid.0[1], e.block[0], e.block[1]
+    ));
+    if races.is_empty() {
+        text.push_str("  dynamic dependence test: no race between iterations (race checker)\n");
+    } else {
+        agree = false;
+        text.push_str(&format!(
+            "  dynamic dependence test: {} race(s) between iterations, i.e. loop-carried dependencies:\n",
+            races.len()
+        ));
+        for r in &races {
+            text.push_str(&format!("    {}\n", r.message));
+        }
+    }
+    let verdict = if !races.is_empty() {
+        "of a dependent loop: iterations race, so the loop is not parallel for these inputs"
+    } else if ref_faults > 0 {
+        "inconclusive: the original loop faults on the generated random inputs (an index read from an input array?)"
+    } else if agree {
+        "agree"
+    } else {
+        "DISAGREE"
+    };
+    text.push_str(&format!("  outputs {verdict}\n"));
+    Ok(Verification { agree, text })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn values_parse_with_field_paths_and_reject_junk() {
+        let v = parse_values("n=1024, img->width=640,loop:i=100").ok();
+        assert_eq!(
+            v.map(|m| m.into_iter().collect::<Vec<_>>()),
+            Some(vec![
+                ("img->width".to_string(), 640),
+                ("loop:i".to_string(), 100),
+                ("n".to_string(), 1024)
+            ])
+        );
+        assert!(parse_values("n").is_err());
+        assert!(parse_values("n=x").is_err());
+        assert!(parse_values("n=1,n=2").is_err());
+    }
+}
