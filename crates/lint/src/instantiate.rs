@@ -21,6 +21,7 @@ use std::collections::HashMap;
 use warpcheck_sym::{Axis, Cond, Expr, Rational, Symbol};
 
 use crate::analysis::{Access, Analysis, GeoStep};
+use crate::fasteval::Compiled;
 use crate::warp;
 
 pub const MAX_ITERATIONS: i128 = 256;
@@ -125,7 +126,7 @@ impl<'x, 'a> Instance<'x, 'a> {
             Symbol::Opaque(_) if self.analysis.base_var(s).is_some() => Some(Expr::zero()),
             _ => None,
         };
-        let addr = access.addr.subst(&constants);
+        let addr = Compiled::new(&access.addr.subst(&constants));
         let cond = access.cond.subst(&constants);
         let mut exits: HashMap<usize, Vec<(warpcheck_ir::BlockId, Cond)>> = HashMap::new();
         for &l in &access.loops {
@@ -407,7 +408,7 @@ impl<'x, 'a> Instance<'x, 'a> {
                 Some(true) => {}
                 None => run.approximate = true,
             }
-            match run.addr.eval(&f).and_then(|v| v.as_integer()) {
+            match run.addr.eval_int(&f) {
                 Some(a) => addrs.push((i as u32, a)),
                 None => {
                     run.unevaluable = true;
@@ -446,7 +447,7 @@ impl<'x, 'a> Instance<'x, 'a> {
 struct Run<'x> {
     access: &'x Access,
     /// The address and condition with the launch constants folded in.
-    addr: Expr,
+    addr: Compiled,
     cond: Cond,
     exits: HashMap<usize, Vec<(warpcheck_ir::BlockId, Cond)>>,
     metric: Metric,

@@ -21,6 +21,7 @@
 
 pub mod analysis;
 pub mod dependence;
+mod fasteval;
 pub mod instantiate;
 pub mod race;
 mod rules;

@@ -59,11 +59,12 @@ use warpcheck_report::{Finding, Severity};
 use warpcheck_sym::{Axis, Cond, Expr, Rational, Symbol};
 
 use crate::analysis::{Analysis, GeoStep, Region};
+use crate::fasteval::Compiled;
 use crate::instantiate::Launch;
 use crate::rules::location_of;
 
 /// Grids with at most this many threads are walked block by block in full.
-pub const ALL_BLOCKS_THREADS: u64 = 16_384;
+pub const ALL_BLOCKS_THREADS: u64 = 2_048;
 /// Basic blocks one thread's walk may visit.
 pub const MAX_STEPS_PER_THREAD: u64 = 1 << 16;
 /// Basic blocks all walks together may visit.
@@ -118,7 +119,7 @@ struct Site {
     write: bool,
     strong: bool,
     bytes: u32,
-    addr: Expr,
+    addr: Compiled,
     cond: Cond,
     guarded: bool,
 }
@@ -159,11 +160,11 @@ impl Scope {
 
 /// One unit of memory touched by one execution: the race decision sorts these by
 /// (region, unit) and pairs the touches of each unit.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug)]
 struct Touch {
     region: u32,
     /// The address divided by the region's unit (see [`units`]).
-    unit: i128,
+    unit: i64,
     site: u32,
     /// The thread (within a block) or the block (between blocks).
     who: u32,
@@ -201,7 +202,8 @@ pub fn lint_races(a: &Analysis<'_>, launch: Launch, scalars: &HashMap<String, i1
     let [gx, gy, gz] = launch.grid.map(|v| v.max(1));
     let block_count = gx as u64 * gy as u64 * gz as u64;
     let threads = walker.threads;
-    let blocks: Vec<u64> = if block_count * threads as u64 <= ALL_BLOCKS_THREADS {
+    let blocks: Vec<u64> = if block_count * threads as u64 <= ALL_BLOCKS_THREADS || block_count <= 3
+    {
         (0..block_count).collect()
     } else {
         let mut b = vec![0, 1.min(block_count - 1), block_count - 1];
@@ -239,9 +241,18 @@ pub fn lint_races(a: &Analysis<'_>, launch: Launch, scalars: &HashMap<String, i1
         for (u, m) in unit.iter_mut().zip(&mine) {
             *u = (*u).min(*m);
         }
-        // Within the block: group by barrier interval.
-        instances.sort_by_key(|i| i.interval);
-        for group in instances.chunk_by(|x, y| x.interval == y.interval) {
+        // Within the block: group by barrier interval (a counting sort: each thread's
+        // instances come in interval order, and intervals are small numbers).
+        let intervals = instances
+            .iter()
+            .map(|i| i.interval)
+            .max()
+            .map_or(0, |m| m + 1);
+        let mut by_interval: Vec<Vec<Instance>> = vec![Vec::new(); intervals as usize];
+        for i in &instances {
+            by_interval[i.interval as usize].push(*i);
+        }
+        for group in &by_interval {
             touches.clear();
             for i in group {
                 let s = &walker.sites[i.access as usize];
@@ -249,7 +260,7 @@ pub fn lint_races(a: &Analysis<'_>, launch: Launch, scalars: &HashMap<String, i1
                 for k in 0..(s.bytes.max(1) as i128 / u).max(1) {
                     touches.push(Touch {
                         region: s.region,
-                        unit: i.addr / u + k,
+                        unit: (i.addr.div_euclid(u) + k) as i64,
                         site: i.access,
                         who: i.thread,
                         warp_interval: i.warp_interval,
@@ -276,7 +287,7 @@ pub fn lint_races(a: &Analysis<'_>, launch: Launch, scalars: &HashMap<String, i1
                 }
                 between_blocks.push(Touch {
                     region: s.region,
-                    unit: i.addr,
+                    unit: i.addr as i64,
                     site: i.access,
                     who: linear as u32,
                     warp_interval: 0,
@@ -301,7 +312,7 @@ pub fn lint_races(a: &Analysis<'_>, launch: Launch, scalars: &HashMap<String, i1
             let u = unit[s.region as usize];
             for k in 0..(s.bytes.max(1) as i128 / u).max(1) {
                 expanded.push(Touch {
-                    unit: t.unit.div_euclid(u) + k,
+                    unit: (t.unit as i128).div_euclid(u) as i64 + k as i64,
                     ..*t
                 });
             }
@@ -338,7 +349,7 @@ fn collect(
     between_blocks: bool,
     out: &mut BTreeMap<(u32, u32), Witness>,
 ) {
-    touches.sort_unstable();
+    touches.sort_unstable_by_key(|t| (t.region, t.unit, t.site));
     let mut per_site: Vec<(u32, [Option<(u32, u32, u32)>; 2])> = Vec::new();
     for run in touches.chunk_by(|x, y| x.region == y.region && x.unit == y.unit) {
         if !run.iter().any(|t| sites[t.site as usize].write) {
@@ -358,7 +369,7 @@ fn collect(
                 _ => per_site.push((t.site, [Some(who), None])),
             }
         }
-        let byte = run[0].unit * unit[run[0].region as usize];
+        let byte = run[0].unit as i128 * unit[run[0].region as usize];
         for (i, x) in per_site.iter().enumerate() {
             for y in &per_site[i..] {
                 let (sx, sy) = (&sites[x.0 as usize], &sites[y.0 as usize]);
@@ -419,8 +430,8 @@ struct Walker<'x, 'a> {
     threads: u32,
     sites: Vec<Site>,
     regions: Vec<Region>,
-    /// Per instruction: its site, or a synchronisation.
-    role: HashMap<InstId, Role>,
+    /// Per block: its sites and synchronisations, in instruction order.
+    block_roles: Vec<Vec<Role>>,
     /// Per block: the taken-edge condition of its conditional branch.
     branch: Vec<Option<Cond>>,
     /// Per block: the loop it is the header of.
@@ -430,7 +441,6 @@ struct Walker<'x, 'a> {
     /// Blocks that end in a guarded `ret`/`exit` or an indirect branch.
     opaque_exit: Vec<bool>,
     reaches_site: Vec<bool>,
-    base: HashMap<Symbol, Rational>,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -563,7 +573,7 @@ impl<'x, 'a> Walker<'x, 'a> {
                 write,
                 strong,
                 bytes: acc.bytes,
-                addr: acc.addr.subst(&fold),
+                addr: Compiled::new(&acc.addr.subst(&fold)),
                 cond: acc.cond.subst(&fold),
                 guarded: inst.guard.is_some(),
             });
@@ -596,6 +606,13 @@ impl<'x, 'a> Walker<'x, 'a> {
             }
             stack.extend(body.cfg.preds(b).iter().copied());
         }
+        let mut block_roles = vec![Vec::new(); n];
+        for b in body.blocks.keys() {
+            block_roles[b.index()] = body.blocks[b]
+                .insts()
+                .filter_map(|i| role.get(&i).copied())
+                .collect();
+        }
         let mut header_of = vec![None; n];
         for (l, info) in a.loops.iter().enumerate() {
             header_of[info.header.index()].get_or_insert(l);
@@ -617,7 +634,7 @@ impl<'x, 'a> Walker<'x, 'a> {
             threads: bx * by * bz,
             sites,
             regions,
-            role,
+            block_roles,
             branch: a
                 .branch_cond
                 .iter()
@@ -631,7 +648,6 @@ impl<'x, 'a> Walker<'x, 'a> {
                 .collect(),
             opaque_exit,
             reaches_site,
-            base,
         })
     }
 
@@ -645,18 +661,13 @@ impl<'x, 'a> Walker<'x, 'a> {
         steps_left: &mut u64,
     ) {
         let [bx, by, _] = self.launch.block.map(|v| v.max(1));
-        let tid = [t % bx, (t / bx) % by, t / (bx * by)].map(|v| v as i128);
-        let mut env: HashMap<Symbol, Rational> = HashMap::new();
-        for ax in Axis::ALL {
-            env.insert(
-                Symbol::BlockIdx(ax),
-                Rational::int(block[ax.index()] as i128),
-            );
-        }
-        let lookup = |env: &HashMap<Symbol, Rational>, s: &Symbol| match s {
-            Symbol::ThreadIdx(ax) => Some(Rational::int(tid[ax.index()])),
-            _ => env.get(s).or_else(|| self.base.get(s)).copied(),
+        let mut env = Env {
+            tid: [t % bx, (t / bx) % by, t / (bx * by)].map(|v| v as i128),
+            block: block.map(|v| v as i128),
+            counters: vec![None; self.a.loops.len()],
+            opaque: Vec::new(),
         };
+        let lookup = |env: &Env, s: &Symbol| env.get(s);
         let a = self.a;
         let body = a.body;
         let (mut interval, mut warp_interval) = (0u32, 0u32);
@@ -673,15 +684,14 @@ impl<'x, 'a> Walker<'x, 'a> {
                 return;
             }
             *steps_left -= 1;
-            for i in body.blocks[b].insts() {
-                match self.role.get(&i) {
-                    None => {}
-                    Some(Role::CtaBarrier) => {
+            for role in &self.block_roles[b.index()] {
+                match role {
+                    Role::CtaBarrier => {
                         interval += 1;
                         warp_interval += 1;
                     }
-                    Some(Role::WarpBarrier) => warp_interval += 1,
-                    Some(Role::Site(s)) => {
+                    Role::WarpBarrier => warp_interval += 1,
+                    Role::Site(s) => {
                         let site = &self.sites[*s as usize];
                         let f = |s: &Symbol| lookup(&env, s);
                         match site.cond.eval(&f) {
@@ -695,7 +705,7 @@ impl<'x, 'a> Walker<'x, 'a> {
                                 continue;
                             }
                         }
-                        match site.addr.eval(&f).and_then(|v| v.as_integer()) {
+                        match site.addr.eval_int(&f) {
                             Some(addr) => out.push(Instance {
                                 thread: t,
                                 interval,
@@ -745,13 +755,11 @@ impl<'x, 'a> Walker<'x, 'a> {
                     break;
                 }
                 if let Some(trip) = &info.trip {
-                    env.insert(trip.clone(), Rational::int(counters[li]));
+                    env.set(trip, Some(Rational::int(counters[li])));
                 }
                 for (out_sym, inner) in &info.finals {
-                    match env.get(inner).copied() {
-                        Some(v) => env.insert(out_sym.clone(), v),
-                        None => env.remove(out_sym),
-                    };
+                    let v = env.get(inner);
+                    env.set(out_sym, v);
                 }
                 l = info.parent;
             }
@@ -759,10 +767,10 @@ impl<'x, 'a> Walker<'x, 'a> {
                 let info = &a.loops[li];
                 let back = info.contains(b);
                 counters[li] = if back { counters[li] + 1 } else { 0 };
-                env.insert(info.counter.clone(), Rational::int(counters[li]));
+                env.set(&info.counter, Some(Rational::int(counters[li])));
                 for (r, init) in info.recurrences.iter().zip(&self.rec_init[li]) {
                     let v = if back {
-                        env.get(&r.symbol).copied().and_then(|x| match r.step {
+                        env.get(&r.symbol).and_then(|x| match r.step {
                             GeoStep::Mul(c) => x.checked_mul(Rational::int(c)),
                             GeoStep::Div(c) => {
                                 Some(Rational::int(x.checked_div(Rational::int(c))?.floor()))
@@ -771,13 +779,57 @@ impl<'x, 'a> Walker<'x, 'a> {
                     } else {
                         init.eval(&|s| lookup(&env, s))
                     };
-                    match v {
-                        Some(v) => env.insert(r.symbol.clone(), v),
-                        None => env.remove(&r.symbol),
-                    };
+                    env.set(&r.symbol, v);
                 }
             }
             b = next;
+        }
+    }
+}
+
+/// The values of one thread's walk: its indices, the iteration counters of the loops it
+/// is in, and the opaque symbols bound so far (recurrences, trip counts, final values).
+struct Env {
+    tid: [i128; 3],
+    block: [i128; 3],
+    counters: Vec<Option<i128>>,
+    opaque: Vec<Option<Rational>>,
+}
+
+impl Env {
+    fn get(&self, s: &Symbol) -> Option<Rational> {
+        match s {
+            Symbol::ThreadIdx(ax) => Some(Rational::int(self.tid[ax.index()])),
+            Symbol::BlockIdx(ax) => Some(Rational::int(self.block[ax.index()])),
+            Symbol::Iteration { id, .. } => self
+                .counters
+                .get(*id as usize)
+                .copied()
+                .flatten()
+                .map(Rational::int),
+            Symbol::Opaque(o) => self.opaque.get(o.id as usize).copied().flatten(),
+            // Launch dimensions and scalars are folded in; what is left is unknown.
+            _ => None,
+        }
+    }
+
+    fn set(&mut self, s: &Symbol, v: Option<Rational>) {
+        match s {
+            Symbol::Iteration { id, .. } => {
+                let id = *id as usize;
+                if id >= self.counters.len() {
+                    self.counters.resize(id + 1, None);
+                }
+                self.counters[id] = v.and_then(|v| v.as_integer());
+            }
+            Symbol::Opaque(o) => {
+                let id = o.id as usize;
+                if id >= self.opaque.len() {
+                    self.opaque.resize(id + 1, None);
+                }
+                self.opaque[id] = v;
+            }
+            _ => {}
         }
     }
 }
