@@ -18,6 +18,8 @@
 
 use std::collections::HashMap;
 
+use rustc_hash::FxHashMap;
+
 use warpcheck_sym::{Axis, Cond, Expr, Rational, Symbol};
 
 use crate::analysis::{Access, Analysis, GeoStep};
@@ -79,12 +81,12 @@ pub struct Instance<'x, 'a> {
 }
 
 struct Env {
-    map: HashMap<Symbol, Rational>,
+    map: FxHashMap<Symbol, Rational>,
 }
 
 impl<'x, 'a> Instance<'x, 'a> {
     fn base_env(&self) -> Env {
-        let mut map = HashMap::new();
+        let mut map = FxHashMap::default();
         for a in Axis::ALL {
             map.insert(
                 Symbol::BlockDim(a),
@@ -319,7 +321,7 @@ impl<'x, 'a> Instance<'x, 'a> {
             // Exits before the access in this iteration, and all exits.
             let mut before = 0u32;
             let mut any = 0u32;
-            let exits = run.exits.get(&l).cloned().unwrap_or_default();
+            let exits = std::mem::take(run.exits.entry(l).or_default());
             for (block, cond) in &exits {
                 let fired = self.lanes_where(run, env, lanes, alive_l, cond);
                 any |= fired;
@@ -329,6 +331,8 @@ impl<'x, 'a> Instance<'x, 'a> {
                     before |= fired;
                 }
             }
+            // Put them back (taken to evaluate them while `run` is borrowed mutably).
+            run.exits.insert(l, exits);
             let active = alive_l & !before;
             if active != 0 {
                 iters.push(k);

@@ -217,6 +217,7 @@ pub fn lint_races(a: &Analysis<'_>, launch: Launch, scalars: &HashMap<String, i1
     let mut walked_blocks = 0;
     let mut instances = Vec::new();
     let mut touches = Vec::new();
+    let mut written: Vec<(u32, i64)> = Vec::new();
     let mut unit: Option<Vec<i128>> = None;
     'blocks: for &linear in &blocks {
         let block = [
@@ -253,14 +254,35 @@ pub fn lint_races(a: &Analysis<'_>, launch: Launch, scalars: &HashMap<String, i1
             by_interval[i.interval as usize].push(*i);
         }
         for group in &by_interval {
+            // Only units that some thread writes in the interval can race: reads of
+            // other units are left out before sorting (most reads, in most kernels).
+            written.clear();
+            for i in group {
+                let s = &walker.sites[i.access as usize];
+                if s.write {
+                    let u = mine[s.region as usize];
+                    for k in 0..(s.bytes.max(1) as i128 / u).max(1) {
+                        written.push((s.region, (i.addr.div_euclid(u) + k) as i64));
+                    }
+                }
+            }
+            if written.is_empty() {
+                continue;
+            }
+            written.sort_unstable();
+            written.dedup();
             touches.clear();
             for i in group {
                 let s = &walker.sites[i.access as usize];
                 let u = mine[s.region as usize];
                 for k in 0..(s.bytes.max(1) as i128 / u).max(1) {
+                    let unit = (i.addr.div_euclid(u) + k) as i64;
+                    if !s.write && written.binary_search(&(s.region, unit)).is_err() {
+                        continue;
+                    }
                     touches.push(Touch {
                         region: s.region,
-                        unit: (i.addr.div_euclid(u) + k) as i64,
+                        unit,
                         site: i.access,
                         who: i.thread,
                         warp_interval: i.warp_interval,
@@ -306,15 +328,27 @@ pub fn lint_races(a: &Analysis<'_>, launch: Launch, scalars: &HashMap<String, i1
         ]
     };
     if let Some(unit) = &unit {
-        let mut expanded = Vec::with_capacity(between_blocks.len());
-        for t in &between_blocks {
+        let units_of = |t: &Touch| {
             let s = &walker.sites[t.site as usize];
             let u = unit[s.region as usize];
-            for k in 0..(s.bytes.max(1) as i128 / u).max(1) {
-                expanded.push(Touch {
-                    unit: (t.unit as i128).div_euclid(u) as i64 + k as i64,
-                    ..*t
-                });
+            let first = (t.unit as i128).div_euclid(u) as i64;
+            (s.write, first..first + (s.bytes.max(1) as i128 / u).max(1) as i64)
+        };
+        written.clear();
+        for t in &between_blocks {
+            if let (true, range) = units_of(t) {
+                written.extend(range.map(|x| (t.region, x)));
+            }
+        }
+        written.sort_unstable();
+        written.dedup();
+        let mut expanded = Vec::new();
+        for t in &between_blocks {
+            let (write, range) = units_of(t);
+            for x in range {
+                if write || written.binary_search(&(t.region, x)).is_ok() {
+                    expanded.push(Touch { unit: x, ..*t });
+                }
             }
         }
         let mut inter: BTreeMap<(u32, u32), Witness> = BTreeMap::new();

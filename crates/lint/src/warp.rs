@@ -11,6 +11,7 @@
 
 use std::collections::{BTreeSet, HashMap};
 
+
 /// Sectors touched and the fewest sectors the bytes need.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Sectors {
@@ -26,21 +27,31 @@ impl Sectors {
 
 /// `lanes`: (lane, byte address) of the active lanes; `bytes` per lane.
 pub fn sectors(lanes: &[(u32, i128)], bytes: u32) -> Sectors {
-    let mut sectors = BTreeSet::new();
-    let mut distinct = BTreeSet::new();
     let bytes = bytes.max(1) as i128;
+    let mut sectors: Vec<i128> = Vec::with_capacity(lanes.len() * 2);
+    let mut ranges: Vec<(i128, i128)> = Vec::with_capacity(lanes.len());
     for &(_, a) in lanes {
-        sectors.insert(a.div_euclid(32));
-        sectors.insert((a + bytes - 1).div_euclid(32));
-        // Byte ranges of at most 16 bytes: record them exactly.
-        for b in 0..bytes {
-            distinct.insert(a + b);
-        }
+        sectors.push(a.div_euclid(32));
+        sectors.push((a + bytes - 1).div_euclid(32));
+        ranges.push((a, a + bytes));
     }
-    // Sectors strictly inside a lane's range (accesses over 32 bytes do not occur).
+    sectors.sort_unstable();
+    sectors.dedup();
+    // Distinct bytes: the length of the union of the lanes' ranges (accesses over 32
+    // bytes do not occur, so the sectors strictly inside a range are the two ends').
+    ranges.sort_unstable();
+    let mut distinct = 0i128;
+    let mut end = i128::MIN;
+    for (lo, hi) in ranges {
+        let lo = lo.max(end);
+        if hi > lo {
+            distinct += hi - lo;
+        }
+        end = end.max(hi);
+    }
     Sectors {
         touched: sectors.len() as u32,
-        ideal: (distinct.len() as u32).div_ceil(32),
+        ideal: (distinct as u32).div_ceil(32),
     }
 }
 
