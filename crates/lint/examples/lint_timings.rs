@@ -156,7 +156,7 @@ fn main() {
             }
         }
     }
-    rows.sort_by(|a, b| b.0.cmp(&a.0));
+    rows.sort_by_key(|r| std::cmp::Reverse(r.0));
     for (_, r) in &rows {
         println!("{r}");
     }

@@ -373,6 +373,9 @@ pub fn lint_races(a: &Analysis<'_>, launch: Launch, scalars: &HashMap<String, i1
     report
 }
 
+/// (thread or block, warp interval, thread) of one touch.
+type Who = (u32, u32, u32);
+
 /// Pairs of sites that race at some unit of the touches, with a witness each. Per unit
 /// and site, two distinct threads (blocks) are enough to find a pair of distinct ones.
 fn collect(
@@ -384,7 +387,7 @@ fn collect(
     out: &mut BTreeMap<(u32, u32), Witness>,
 ) {
     touches.sort_unstable_by_key(|t| (t.region, t.unit, t.site));
-    let mut per_site: Vec<(u32, [Option<(u32, u32, u32)>; 2])> = Vec::new();
+    let mut per_site: Vec<(u32, [Option<Who>; 2])> = Vec::new();
     for run in touches.chunk_by(|x, y| x.region == y.region && x.unit == y.unit) {
         if !run.iter().any(|t| sites[t.site as usize].write) {
             continue;
