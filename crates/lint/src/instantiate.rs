@@ -130,7 +130,7 @@ impl<'x, 'a> Instance<'x, 'a> {
         };
         let addr = Compiled::new(&access.addr.subst(&constants));
         let cond = access.cond.subst(&constants);
-        let mut exits: HashMap<usize, Vec<(warpcheck_ir::BlockId, Cond)>> = HashMap::new();
+        let mut exits: FxHashMap<usize, Vec<(warpcheck_ir::BlockId, Cond)>> = FxHashMap::default();
         for &l in &access.loops {
             exits.insert(
                 l,
@@ -453,7 +453,7 @@ struct Run<'x> {
     /// The address and condition with the launch constants folded in.
     addr: Compiled,
     cond: Cond,
-    exits: HashMap<usize, Vec<(warpcheck_ir::BlockId, Cond)>>,
+    exits: FxHashMap<usize, Vec<(warpcheck_ir::BlockId, Cond)>>,
     metric: Metric,
     worst: Option<Worst>,
     executions: u64,

@@ -332,7 +332,10 @@ pub fn lint_races(a: &Analysis<'_>, launch: Launch, scalars: &HashMap<String, i1
             let s = &walker.sites[t.site as usize];
             let u = unit[s.region as usize];
             let first = (t.unit as i128).div_euclid(u) as i64;
-            (s.write, first..first + (s.bytes.max(1) as i128 / u).max(1) as i64)
+            (
+                s.write,
+                first..first + (s.bytes.max(1) as i128 / u).max(1) as i64,
+            )
         };
         written.clear();
         for t in &between_blocks {
