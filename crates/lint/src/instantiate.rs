@@ -20,10 +20,10 @@ use std::collections::HashMap;
 
 use rustc_hash::FxHashMap;
 
-use warpcheck_sym::{Axis, Cond, Expr, Rational, Symbol};
+use warpcheck_sym::{Axis, Expr, Rational, Symbol};
 
 use crate::analysis::{Access, Analysis, GeoStep};
-use crate::fasteval::Compiled;
+use crate::fasteval::{Compiled, CompiledCond};
 use crate::warp;
 
 pub const MAX_ITERATIONS: i128 = 256;
@@ -129,15 +129,18 @@ impl<'x, 'a> Instance<'x, 'a> {
             _ => None,
         };
         let addr = Compiled::new(&access.addr.subst(&constants));
-        let cond = access.cond.subst(&constants);
-        let mut exits: FxHashMap<usize, Vec<(warpcheck_ir::BlockId, Cond)>> = FxHashMap::default();
+        let cond = CompiledCond::new(&access.cond.subst(&constants));
+        let mut exits: FxHashMap<usize, Vec<Exit>> = FxHashMap::default();
         for &l in &access.loops {
             exits.insert(
                 l,
                 self.analysis.loops[l]
                     .exits
                     .iter()
-                    .map(|e| (e.block, e.cond.subst(&constants)))
+                    .map(|e| {
+                        let c = e.cond.subst(&constants);
+                        (e.block, CompiledCond::new(&c), !c.deps().varies_in_block())
+                    })
                     .collect(),
             );
         }
@@ -322,8 +325,8 @@ impl<'x, 'a> Instance<'x, 'a> {
             let mut before = 0u32;
             let mut any = 0u32;
             let exits = std::mem::take(run.exits.entry(l).or_default());
-            for (block, cond) in &exits {
-                let fired = self.lanes_where(run, env, lanes, alive_l, cond);
+            for (block, cond, uniform) in &exits {
+                let fired = self.lanes_where(run, env, lanes, alive_l, cond, *uniform);
                 any |= fired;
                 if self.analysis.body.dominators.dominates(*block, body_block)
                     && *block != body_block
@@ -364,10 +367,10 @@ impl<'x, 'a> Instance<'x, 'a> {
         env: &Env,
         lanes: &[[i128; 3]],
         mask: u32,
-        cond: &Cond,
+        cond: &CompiledCond,
+        uniform: bool,
     ) -> u32 {
         let mut out = 0;
-        let uniform = !cond.deps().varies_in_block();
         let mut first: Option<Option<bool>> = None;
         for (i, lane) in lanes.iter().enumerate() {
             if mask & (1 << i) == 0 {
@@ -448,12 +451,16 @@ impl<'x, 'a> Instance<'x, 'a> {
     }
 }
 
+/// A loop exit: its block, its condition, and whether that is the same for every thread
+/// of a block.
+type Exit = (warpcheck_ir::BlockId, CompiledCond, bool);
+
 struct Run<'x> {
     access: &'x Access,
     /// The address and condition with the launch constants folded in.
     addr: Compiled,
-    cond: Cond,
-    exits: FxHashMap<usize, Vec<(warpcheck_ir::BlockId, Cond)>>,
+    cond: CompiledCond,
+    exits: FxHashMap<usize, Vec<Exit>>,
     metric: Metric,
     worst: Option<Worst>,
     executions: u64,

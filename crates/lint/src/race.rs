@@ -56,10 +56,10 @@ use warpcheck_ir::access::AccessKind;
 use warpcheck_ir::modifiers::{BarrierMode, MemOrder, MemSpace};
 use warpcheck_ir::{BlockId, EntityRef, InstId, Op, Operand};
 use warpcheck_report::{Finding, Severity};
-use warpcheck_sym::{Axis, Cond, Expr, Rational, Symbol};
+use warpcheck_sym::{Axis, Expr, Rational, Symbol};
 
 use crate::analysis::{Analysis, GeoStep, Region};
-use crate::fasteval::Compiled;
+use crate::fasteval::{Compiled, CompiledCond};
 use crate::instantiate::Launch;
 use crate::rules::location_of;
 
@@ -120,7 +120,7 @@ struct Site {
     strong: bool,
     bytes: u32,
     addr: Compiled,
-    cond: Cond,
+    cond: CompiledCond,
     guarded: bool,
 }
 
@@ -473,7 +473,7 @@ struct Walker<'x, 'a> {
     /// Per block: its sites and synchronisations, in instruction order.
     block_roles: Vec<Vec<Role>>,
     /// Per block: the taken-edge condition of its conditional branch.
-    branch: Vec<Option<Cond>>,
+    branch: Vec<Option<CompiledCond>>,
     /// Per block: the loop it is the header of.
     header_of: Vec<Option<usize>>,
     /// Per loop: the initial values of its recurrences, folded.
@@ -614,7 +614,7 @@ impl<'x, 'a> Walker<'x, 'a> {
                 strong,
                 bytes: acc.bytes,
                 addr: Compiled::new(&acc.addr.subst(&fold)),
-                cond: acc.cond.subst(&fold),
+                cond: CompiledCond::new(&acc.cond.subst(&fold)),
                 guarded: inst.guard.is_some(),
             });
         }
@@ -678,7 +678,7 @@ impl<'x, 'a> Walker<'x, 'a> {
             branch: a
                 .branch_cond
                 .iter()
-                .map(|c| c.as_ref().map(|c| c.subst(&fold)))
+                .map(|c| c.as_ref().map(|c| CompiledCond::new(&c.subst(&fold))))
                 .collect(),
             header_of,
             rec_init: a
