@@ -7,7 +7,7 @@
 use std::collections::BTreeMap;
 
 use warpcheck_front::{CompileOptions, CompilerChoice};
-use warpcheck_lint::{Launch, LintOptions, lint_kernel};
+use warpcheck_lint::{Launch, LintOptions, lint_kernel_timed};
 
 fn dims(s: &str) -> [u32; 3] {
     let mut d = [1u32; 3];
@@ -123,7 +123,7 @@ fn main() {
         grid: grid.unwrap_or([1, 1, 1]),
     });
     let start = std::time::Instant::now();
-    let findings = lint_kernel(
+    let (findings, timings) = lint_kernel_timed(
         &program,
         k,
         &LintOptions {
@@ -146,5 +146,11 @@ fn main() {
             println!("    help: {h}");
         }
     }
-    println!("linted in {:.1} ms", elapsed.as_secs_f64() * 1000.0);
+    println!(
+        "linted in {:.1} ms (analysis {:.1} ms, coalescing/banks/divergence {:.1} ms, races {:.1} ms)",
+        elapsed.as_secs_f64() * 1000.0,
+        timings.analysis.as_secs_f64() * 1000.0,
+        timings.rules.as_secs_f64() * 1000.0,
+        timings.races.as_secs_f64() * 1000.0
+    );
 }

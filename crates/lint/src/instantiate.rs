@@ -18,9 +18,12 @@
 
 use std::collections::HashMap;
 
-use warpcheck_sym::{Axis, Cond, Expr, Rational, Symbol};
+use rustc_hash::FxHashMap;
+
+use warpcheck_sym::{Axis, Expr, Rational, Symbol};
 
 use crate::analysis::{Access, Analysis, GeoStep};
+use crate::fasteval::{Compiled, CompiledCond};
 use crate::warp;
 
 pub const MAX_ITERATIONS: i128 = 256;
@@ -78,12 +81,12 @@ pub struct Instance<'x, 'a> {
 }
 
 struct Env {
-    map: HashMap<Symbol, Rational>,
+    map: FxHashMap<Symbol, Rational>,
 }
 
 impl<'x, 'a> Instance<'x, 'a> {
     fn base_env(&self) -> Env {
-        let mut map = HashMap::new();
+        let mut map = FxHashMap::default();
         for a in Axis::ALL {
             map.insert(
                 Symbol::BlockDim(a),
@@ -125,16 +128,19 @@ impl<'x, 'a> Instance<'x, 'a> {
             Symbol::Opaque(_) if self.analysis.base_var(s).is_some() => Some(Expr::zero()),
             _ => None,
         };
-        let addr = access.addr.subst(&constants);
-        let cond = access.cond.subst(&constants);
-        let mut exits: HashMap<usize, Vec<(warpcheck_ir::BlockId, Cond)>> = HashMap::new();
+        let addr = Compiled::new(&access.addr.subst(&constants));
+        let cond = CompiledCond::new(&access.cond.subst(&constants));
+        let mut exits: FxHashMap<usize, Vec<Exit>> = FxHashMap::default();
         for &l in &access.loops {
             exits.insert(
                 l,
                 self.analysis.loops[l]
                     .exits
                     .iter()
-                    .map(|e| (e.block, e.cond.subst(&constants)))
+                    .map(|e| {
+                        let c = e.cond.subst(&constants);
+                        (e.block, CompiledCond::new(&c), !c.deps().varies_in_block())
+                    })
                     .collect(),
             );
         }
@@ -318,9 +324,9 @@ impl<'x, 'a> Instance<'x, 'a> {
             // Exits before the access in this iteration, and all exits.
             let mut before = 0u32;
             let mut any = 0u32;
-            let exits = run.exits.get(&l).cloned().unwrap_or_default();
-            for (block, cond) in &exits {
-                let fired = self.lanes_where(run, env, lanes, alive_l, cond);
+            let exits = std::mem::take(run.exits.entry(l).or_default());
+            for (block, cond, uniform) in &exits {
+                let fired = self.lanes_where(run, env, lanes, alive_l, cond, *uniform);
                 any |= fired;
                 if self.analysis.body.dominators.dominates(*block, body_block)
                     && *block != body_block
@@ -328,6 +334,8 @@ impl<'x, 'a> Instance<'x, 'a> {
                     before |= fired;
                 }
             }
+            // Put them back (taken to evaluate them while `run` is borrowed mutably).
+            run.exits.insert(l, exits);
             let active = alive_l & !before;
             if active != 0 {
                 iters.push(k);
@@ -359,10 +367,10 @@ impl<'x, 'a> Instance<'x, 'a> {
         env: &Env,
         lanes: &[[i128; 3]],
         mask: u32,
-        cond: &Cond,
+        cond: &CompiledCond,
+        uniform: bool,
     ) -> u32 {
         let mut out = 0;
-        let uniform = !cond.deps().varies_in_block();
         let mut first: Option<Option<bool>> = None;
         for (i, lane) in lanes.iter().enumerate() {
             if mask & (1 << i) == 0 {
@@ -407,7 +415,7 @@ impl<'x, 'a> Instance<'x, 'a> {
                 Some(true) => {}
                 None => run.approximate = true,
             }
-            match run.addr.eval(&f).and_then(|v| v.as_integer()) {
+            match run.addr.eval_int(&f) {
                 Some(a) => addrs.push((i as u32, a)),
                 None => {
                     run.unevaluable = true;
@@ -443,12 +451,16 @@ impl<'x, 'a> Instance<'x, 'a> {
     }
 }
 
+/// A loop exit: its block, its condition, and whether that is the same for every thread
+/// of a block.
+type Exit = (warpcheck_ir::BlockId, CompiledCond, bool);
+
 struct Run<'x> {
     access: &'x Access,
     /// The address and condition with the launch constants folded in.
-    addr: Expr,
-    cond: Cond,
-    exits: HashMap<usize, Vec<(warpcheck_ir::BlockId, Cond)>>,
+    addr: Compiled,
+    cond: CompiledCond,
+    exits: FxHashMap<usize, Vec<Exit>>,
     metric: Metric,
     worst: Option<Worst>,
     executions: u64,

@@ -4,6 +4,7 @@
 //! Program ──analysis──> symbolic values, thread dependence, accesses, loops, conditions
 //!         ──rules─────> uncoalesced-access, bank-conflict, barrier-divergence findings
 //!                        (instantiated with --block/--grid/--arg when given)
+//!         ──race──────> shared-race, global-race findings (only with a launch)
 //! ```
 //!
 //! * [`analysis`]: abstract interpretation on the CFG (GPUDrano §4) with values from the
@@ -11,7 +12,8 @@
 //! * [`dependence`]: GPUDrano's lattices read off those values;
 //! * [`warp`]: sectors per request and bank-conflict degree of one warp-level access;
 //! * [`instantiate`]: evaluation for a launch (Juravle §6);
-//! * `rules`: the lints and their messages.
+//! * `rules`: the lints and their messages;
+//! * [`race`]: races between barriers, decided for a launch by walking every thread.
 //!
 //! Only kernels (`.entry`) are linted; the accesses of called (non-inlined) device
 //! functions are not, and their results are opaque values that depend on their
@@ -19,12 +21,15 @@
 
 pub mod analysis;
 pub mod dependence;
+mod fasteval;
 pub mod instantiate;
+pub mod race;
 mod rules;
 mod transfer;
 pub mod warp;
 
 use std::collections::BTreeMap;
+use std::time::{Duration, Instant};
 
 use warpcheck_ir::{FuncId, Program};
 use warpcheck_report::Finding;
@@ -45,11 +50,47 @@ pub struct LintOptions {
 
 /// Lints one kernel. A function without a body has nothing to lint.
 pub fn lint_kernel(program: &Program, kernel: FuncId, options: &LintOptions) -> Vec<Finding> {
+    lint_kernel_timed(program, kernel, options).0
+}
+
+/// Where one kernel's lint spent its time.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct LintTimings {
+    /// The abstract interpretation ([`analyze`]).
+    pub analysis: Duration,
+    /// The coalescing, bank-conflict and barrier-divergence lints (with instantiation).
+    pub rules: Duration,
+    /// The race lint (walking every thread; only with a launch).
+    pub races: Duration,
+}
+
+/// [`lint_kernel`], also returning the time of each phase.
+pub fn lint_kernel_timed(
+    program: &Program,
+    kernel: FuncId,
+    options: &LintOptions,
+) -> (Vec<Finding>, LintTimings) {
+    let mut timings = LintTimings::default();
     let opts = AnalysisOptions {
         param_names: options.param_names.clone(),
     };
-    match analyze(program, kernel, opts) {
-        Some(a) => rules::lint(&a, options),
-        None => Vec::new(),
+    let start = Instant::now();
+    let Some(a) = analyze(program, kernel, opts) else {
+        return (Vec::new(), timings);
+    };
+    timings.analysis = start.elapsed();
+    let start = Instant::now();
+    let mut findings = rules::lint(&a, options);
+    timings.rules = start.elapsed();
+    if let Some(launch) = options.launch {
+        let start = Instant::now();
+        let scalars = options
+            .scalars
+            .iter()
+            .map(|(k, v)| (k.clone(), *v))
+            .collect();
+        findings.extend(race::lint_races(&a, launch, &scalars).findings);
+        timings.races = start.elapsed();
     }
+    (findings, timings)
 }

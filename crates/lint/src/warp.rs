@@ -9,8 +9,6 @@
 //!   each phase a bank serves its distinct words one after the other (equal words are
 //!   broadcast). The degree is the largest number of distinct words a bank serves.
 
-use std::collections::{BTreeSet, HashMap};
-
 /// Sectors touched and the fewest sectors the bytes need.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Sectors {
@@ -26,21 +24,31 @@ impl Sectors {
 
 /// `lanes`: (lane, byte address) of the active lanes; `bytes` per lane.
 pub fn sectors(lanes: &[(u32, i128)], bytes: u32) -> Sectors {
-    let mut sectors = BTreeSet::new();
-    let mut distinct = BTreeSet::new();
     let bytes = bytes.max(1) as i128;
+    let mut sectors: Vec<i128> = Vec::with_capacity(lanes.len() * 2);
+    let mut ranges: Vec<(i128, i128)> = Vec::with_capacity(lanes.len());
     for &(_, a) in lanes {
-        sectors.insert(a.div_euclid(32));
-        sectors.insert((a + bytes - 1).div_euclid(32));
-        // Byte ranges of at most 16 bytes: record them exactly.
-        for b in 0..bytes {
-            distinct.insert(a + b);
-        }
+        sectors.push(a.div_euclid(32));
+        sectors.push((a + bytes - 1).div_euclid(32));
+        ranges.push((a, a + bytes));
     }
-    // Sectors strictly inside a lane's range (accesses over 32 bytes do not occur).
+    sectors.sort_unstable();
+    sectors.dedup();
+    // Distinct bytes: the length of the union of the lanes' ranges (accesses over 32
+    // bytes do not occur, so the sectors strictly inside a range are the two ends').
+    ranges.sort_unstable();
+    let mut distinct = 0i128;
+    let mut end = i128::MIN;
+    for (lo, hi) in ranges {
+        let lo = lo.max(end);
+        if hi > lo {
+            distinct += hi - lo;
+        }
+        end = end.max(hi);
+    }
     Sectors {
         touched: sectors.len() as u32,
-        ideal: (distinct.len() as u32).div_ceil(32),
+        ideal: (distinct as u32).div_ceil(32),
     }
 }
 
@@ -53,19 +61,35 @@ pub fn bank_degree(lanes: &[(u32, i128)], bytes: u32) -> u32 {
     };
     let words_per_lane = (bytes.max(4) / 4) as i128;
     let mut worst = 0;
-    let mut phases: HashMap<u32, Vec<i128>> = HashMap::new();
-    for &(lane, a) in lanes {
-        phases.entry(lane / per_phase).or_default().push(a);
-    }
-    for addrs in phases.values() {
-        let mut banks: HashMap<i128, BTreeSet<i128>> = HashMap::new();
-        for &a in addrs {
-            let first = a.div_euclid(4);
-            for w in first..first + words_per_lane {
-                banks.entry(w.rem_euclid(32)).or_default().insert(w);
-            }
+    let sorted;
+    let lanes = if lanes.windows(2).all(|w| w[0].0 <= w[1].0) {
+        lanes
+    } else {
+        let mut v = lanes.to_vec();
+        v.sort_unstable_by_key(|l| l.0);
+        sorted = v;
+        &sorted[..]
+    };
+    // Lanes are in ascending order; a phase is a run of lanes with one `lane / per_phase`.
+    let mut words: Vec<i128> = Vec::with_capacity(32 * words_per_lane as usize);
+    let mut start = 0;
+    while start < lanes.len() {
+        let phase = lanes[start].0 / per_phase;
+        let mut end = start;
+        words.clear();
+        while end < lanes.len() && lanes[end].0 / per_phase == phase {
+            let first = lanes[end].1.div_euclid(4);
+            words.extend(first..first + words_per_lane);
+            end += 1;
         }
-        worst = worst.max(banks.values().map(|s| s.len() as u32).max().unwrap_or(0));
+        words.sort_unstable();
+        words.dedup();
+        let mut per_bank = [0u32; 32];
+        for w in &words {
+            per_bank[w.rem_euclid(32) as usize] += 1;
+        }
+        worst = worst.max(per_bank.into_iter().max().unwrap_or(0));
+        start = end;
     }
     worst
 }
@@ -123,5 +147,12 @@ mod tests {
         assert_eq!(bank_degree(&strided(8, 8), 8), 1);
         // 64 words apart: every lane of a phase in one bank.
         assert_eq!(bank_degree(&strided(256, 4), 4), 32);
+        // Lanes out of order: the same phases.
+        let mut rev = strided(8, 8);
+        rev.reverse();
+        assert_eq!(bank_degree(&rev, 8), 1);
+        let mut rev = strided(128, 4);
+        rev.reverse();
+        assert_eq!(bank_degree(&rev, 4), 32);
     }
 }

@@ -54,6 +54,43 @@ const KNOWN_FAILURES: &[(&str, u8, &str)] = &[
     ),
 ];
 
+/// Race markers that the race lint cannot decide statically, with the reason: (file, line,
+/// why). Such a marker may be missed, but only with a `race-lint-incomplete` note for the
+/// file (the lint must say that it did not decide everything); where it is found anyway
+/// it counts as found. The test fails when an entry is found at both optimisation levels.
+const RACE_UNDECIDED: &[(&str, u32, &str)] = &[
+    (
+        "bfs_rodinia.cu",
+        23,
+        "cost[id] with id = edges[i]: the address is read from memory",
+    ),
+    (
+        "bfs_rodinia.cu",
+        24,
+        "updating_mask[id] with id = edges[i]: the address is read from memory",
+    ),
+    (
+        "bfs_rodinia.cu",
+        36,
+        "*over = 1 runs under if (updating_mask[tid]): which threads write depends on memory",
+    ),
+    (
+        "counter_bug_atomic_plain_race.cu",
+        16,
+        "its partner is the atomicAdd of line 19, which runs under in[i] > threshold (memory)",
+    ),
+    (
+        "counter_bug_atomic_plain_race.cu",
+        19,
+        "atomicAdd runs under in[i] > threshold: which threads add depends on memory",
+    ),
+    (
+        "histogram_bug_nonatomic.cu",
+        25,
+        "localBins[bin] with bin computed from values[i]: the address is read from memory",
+    ),
+];
+
 /// The codes the corpus markers and the lints share.
 fn marker_code(marker: &str) -> Option<(&'static str, Option<u32>)> {
     let (name, degree) = match marker.find('(') {
@@ -67,6 +104,8 @@ fn marker_code(marker: &str) -> Option<(&'static str, Option<u32>)> {
         "uncoalesced" => "uncoalesced-access",
         "bank-conflict" => "bank-conflict",
         "barrier-divergence" => "barrier-divergence",
+        "shared-race" => "shared-race",
+        "global-race" => "global-race",
         _ => return None,
     };
     Some((code, degree))
@@ -145,7 +184,7 @@ fn corpus_dir() -> PathBuf {
 /// Lints every launch of a file; `Err` explains a compile or lookup failure. Also returns
 /// the longest time one kernel's lint took (measured, reported, not asserted: timings
 /// on a shared machine are not test material).
-fn lint_file(path: &Path, opt_level: u8) -> Result<(Found, std::time::Duration), String> {
+fn lint_file(path: &Path, opt_level: u8) -> Result<Linted, String> {
     let text = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
     let (launches, _) = parse_header(&text);
     let options = CompileOptions {
@@ -164,6 +203,7 @@ fn lint_file(path: &Path, opt_level: u8) -> Result<(Found, std::time::Duration),
         .to_string();
     let mut found: Found = BTreeMap::new();
     let mut slowest = std::time::Duration::ZERO;
+    let mut undecided = false;
     for launch in &launches {
         let mut ids = program.functions_named(&launch.kernel);
         if ids.is_empty() {
@@ -202,8 +242,24 @@ fn lint_file(path: &Path, opt_level: u8) -> Result<(Found, std::time::Duration),
                 "uncoalesced-access" => "uncoalesced-access",
                 "bank-conflict" => "bank-conflict",
                 "barrier-divergence" => "barrier-divergence",
+                "shared-race" => "shared-race",
+                "global-race" => "global-race",
+                "race-lint-incomplete" => {
+                    undecided = true;
+                    continue;
+                }
                 _ => continue,
             };
+            if code.ends_with("-race") {
+                // A race names both lines of its pair; both carry the marker.
+                for l in &f.related {
+                    if l.location.file.ends_with(&file_name) {
+                        found.insert((l.location.line, code), None);
+                    }
+                }
+                found.insert((p.location.line, code), None);
+                continue;
+            }
             let degree = if code == "barrier-divergence" {
                 None
             } else {
@@ -215,7 +271,20 @@ fn lint_file(path: &Path, opt_level: u8) -> Result<(Found, std::time::Duration),
             }
         }
     }
-    Ok((found, slowest))
+    Ok(Linted {
+        found,
+        slowest,
+        undecided,
+    })
+}
+
+/// What linting one file gave.
+struct Linted {
+    found: Found,
+    /// The longest time one kernel's lint took.
+    slowest: std::time::Duration,
+    /// Whether the race lint said it could not decide everything (`race-lint-incomplete`).
+    undecided: bool,
 }
 
 /// The number in "N sectors per request" or "N-way".
@@ -274,6 +343,7 @@ fn corpus_markers_match_lints() {
     type Outcome = Result<(Option<String>, std::time::Duration), String>;
     let results: std::sync::Mutex<HashMap<(String, u8), Outcome>> = Default::default();
     let next = std::sync::atomic::AtomicUsize::new(0);
+    let decided_now: std::sync::Mutex<Vec<String>> = Default::default();
     std::thread::scope(|s| {
         for _ in 0..2 {
             s.spawn(|| {
@@ -281,13 +351,42 @@ fn corpus_markers_match_lints() {
                     let i = next.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
                     let Some((path, o)) = jobs.get(i) else { break };
                     let text = std::fs::read_to_string(path).unwrap_or_default();
-                    let (_, expected) = parse_header(&text);
+                    let (_, mut expected) = parse_header(&text);
                     let name = path
                         .file_name()
                         .and_then(|f| f.to_str())
                         .unwrap_or_default()
                         .to_string();
-                    let r = lint_file(path, *o).map(|(found, t)| (describe(&expected, &found), t));
+                    let r = lint_file(path, *o).map(|linted| {
+                        let mut problems = Vec::new();
+                        for &(file, line, _) in RACE_UNDECIDED {
+                            if file != name {
+                                continue;
+                            }
+                            let code = expected
+                                .keys()
+                                .find(|k| k.0 == line && k.1.ends_with("-race"))
+                                .map(|k| k.1);
+                            let Some(code) = code else {
+                                problems.push(format!("RACE_UNDECIDED lists line {line}, which has no race marker"));
+                                continue;
+                            };
+                            if linted.found.contains_key(&(line, code)) {
+                                decided_now.lock().unwrap().push(format!("{name}:{line} -O{o}"));
+                            } else if !linted.undecided {
+                                problems.push(format!(
+                                    "{code}@{line} is listed as undecidable but the lint gave no race-lint-incomplete note"
+                                ));
+                            }
+                            expected.remove(&(line, code));
+                        }
+                        let mut p = describe(&expected, &linted.found);
+                        if !problems.is_empty() {
+                            problems.extend(p);
+                            p = Some(problems.join("; "));
+                        }
+                        (p, linted.slowest)
+                    });
                     results.lock().unwrap().insert((name, *o), r);
                 }
             });
@@ -339,5 +438,16 @@ fn corpus_markers_match_lints() {
     }
     println!("{table}");
     println!("slowest kernel lint: {:.1} ms", slowest.as_secs_f64() * 1e3);
+    let decided_now = decided_now.into_inner().unwrap();
+    for &(file, line, _) in RACE_UNDECIDED {
+        let both = [3u8, 0u8]
+            .iter()
+            .all(|o| decided_now.contains(&format!("{file}:{line} -O{o}")));
+        if both {
+            unexpected.push(format!(
+                "{file}:{line} is decided now at -O3 and -O0: remove it from RACE_UNDECIDED"
+            ));
+        }
+    }
     assert!(unexpected.is_empty(), "{}", unexpected.join("\n"));
 }
