@@ -5,12 +5,14 @@
 # inspection of each access: real or coalesced) it also counts found / real / false / missed
 # per benchmark and fails when a finding is unclassified or the counts differ from that file.
 #
-#   tools/rodinia_lint.sh RODINIA_DIR [OUT_DIR]
+#   tools/rodinia_lint.sh RODINIA_DIR [OUT_DIR] > tests/rodinia/lint-comparison.md
 #
+# (then `python3 tools/comparison.py > docs/COMPARISON.md` puts that section after its table).
 # RODINIA_DIR is a checkout of gpu-rodinia (the directory that contains cuda/). OUT_DIR
 # (default: a temporary directory) receives, per translation unit, its PTX and the lint's
 # JSON, and findings.tsv (benchmark, file, kernel, line, kind, sectors, message). Set
-# WARPCHECK to a built binary to skip building it. stdout gets the Markdown comparison table
+# WARPCHECK to a built binary to skip building it; GRANULARITY=sectors to count 32-byte sectors
+# instead of GPUDrano's 128-byte lines. stdout gets the Markdown comparison section
 # (tools/rodinia_lint_table.py); the exit status is 1 when the findings disagree with the
 # classification.
 #
