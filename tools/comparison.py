@@ -127,6 +127,11 @@ def main():
     print("|---|---|---|---|")
     for r in rows:
         print(r)
+    # The Rodinia lint comparison (written by tools/rodinia_lint_table.py --section).
+    rodinia = os.path.join(ROOT, "tests", "rodinia", "lint-comparison.md")
+    if os.path.exists(rodinia):
+        print()
+        print(open(rodinia).read().rstrip("\n"))
     return 0
 
 

@@ -171,6 +171,13 @@ impl<'a> Session<'a> {
         })
     }
 
+    /// The current contents of a buffer.
+    pub fn read(&self, b: &NamedBuffer) -> Result<Vec<u8>, CliError> {
+        self.memory
+            .read(b.address, (b.len * b.elem.size()) as u64)
+            .map_err(|e| CliError::msg(format!("cannot read `{}`: {e}", b.name)))
+    }
+
     /// The current contents of a buffer, a chunk of whole elements (at most 1 MiB) at a
     /// time, so that summarising or writing a buffer needs no copy of all of it.
     pub fn read_chunks(

@@ -130,6 +130,7 @@ fn main() {
             param_names: names,
             launch,
             scalars,
+            granularity: Default::default(),
         },
     );
     let elapsed = start.elapsed();

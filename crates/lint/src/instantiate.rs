@@ -78,6 +78,8 @@ pub struct Instance<'x, 'a> {
     pub analysis: &'x Analysis<'a>,
     pub launch: Launch,
     pub scalars: &'x HashMap<String, i128>,
+    /// How global accesses are counted.
+    pub granularity: warp::Granularity,
 }
 
 struct Env {
@@ -429,7 +431,7 @@ impl<'x, 'a> Instance<'x, 'a> {
         run.executions += 1;
         let (degree, ideal, counts) = match run.metric {
             Metric::Sectors => {
-                let s = warp::sectors(&addrs, access.bytes);
+                let s = warp::transactions(&addrs, access.bytes, self.granularity);
                 (s.touched, s.ideal, s.is_uncoalesced())
             }
             Metric::Banks => {

@@ -46,6 +46,9 @@ pub struct LintOptions {
     pub launch: Option<Launch>,
     /// Values of integer scalar parameters, by source name.
     pub scalars: BTreeMap<String, i128>,
+    /// How global accesses are counted: 32-byte sectors (default) or GPUDrano's 128-byte
+    /// lines.
+    pub granularity: warp::Granularity,
 }
 
 /// Lints one kernel. A function without a body has nothing to lint.

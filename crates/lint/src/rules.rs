@@ -66,6 +66,7 @@ pub fn lint(a: &Analysis<'_>, options: &LintOptions) -> Vec<Finding> {
         analysis: a,
         launch,
         scalars: &scalars,
+        granularity: options.granularity,
     });
     for access in &a.accesses {
         if !matches!(access.kind, AccessKind::Load | AccessKind::Store) {
@@ -98,7 +99,7 @@ pub fn lint(a: &Analysis<'_>, options: &LintOptions) -> Vec<Finding> {
             },
             None => None,
         };
-        let verdict = verdict.unwrap_or_else(|| symbolic(a, access, metric));
+        let verdict = verdict.unwrap_or_else(|| symbolic(a, access, metric, options.granularity));
         if let Some((degree, finding)) = verdict {
             raw.push(Raw {
                 finding: finding
@@ -273,9 +274,10 @@ fn instantiated(
             "uncoalesced-access",
             Severity::Warning,
             format!(
-                "uncoalesced global {} of `{target}`: {up_to}{} sectors per request where {} would do",
+                "uncoalesced global {} of `{target}`: {up_to}{} {} per request where {} would do",
                 kind_word(access),
                 w.degree,
+                options.granularity.unit(),
                 w.ideal
             ),
         ),
@@ -317,7 +319,6 @@ fn instantiated(
             "some conditions read memory or a loop was cut short: the count is an upper bound",
         );
     }
-    let _ = options;
     if let Some(h) = help(a, access, metric, w.lane_stride, w.degree) {
         f = f.help(h);
     }
@@ -325,7 +326,12 @@ fn instantiated(
 }
 
 /// Without a launch: the lanes of a warp are 32 consecutive `threadIdx.x`.
-fn symbolic(a: &Analysis<'_>, access: &Access, metric: Metric) -> Option<(u32, Finding)> {
+fn symbolic(
+    a: &Analysis<'_>,
+    access: &Access,
+    metric: Metric,
+    granularity: warp::Granularity,
+) -> Option<(u32, Finding)> {
     if bool_dep(&access.cond) == BoolDep::AtMostOne {
         return None;
     }
@@ -344,7 +350,7 @@ fn symbolic(a: &Analysis<'_>, access: &Access, metric: Metric) -> Option<(u32, F
         let stride = offs[1] - offs[0];
         let (degree, finding) = match metric {
             Metric::Sectors => {
-                let s = warp::sectors(&lanes, access.bytes);
+                let s = warp::transactions(&lanes, access.bytes, granularity);
                 if !s.is_uncoalesced() {
                     return None;
                 }
@@ -354,9 +360,10 @@ fn symbolic(a: &Analysis<'_>, access: &Access, metric: Metric) -> Option<(u32, F
                         "uncoalesced-access",
                         Severity::Warning,
                         format!(
-                            "uncoalesced global {} of `{target}`: {} sectors per request where {} would do",
+                            "uncoalesced global {} of `{target}`: {} {} per request where {} would do",
                             kind_word(access),
                             s.touched,
+                            granularity.unit(),
                             s.ideal
                         ),
                     )
@@ -425,12 +432,15 @@ fn symbolic(a: &Analysis<'_>, access: &Access, metric: Metric) -> Option<(u32, F
             "uncoalesced-access",
             Severity::Warning,
             format!(
-                "uncoalesced global {} of `{target}`: up to 32 sectors per request",
-                kind_word(access)
+                "uncoalesced global {} of `{target}`: up to 32 {} per request",
+                kind_word(access),
+                granularity.unit()
             ),
         )
         .note(format!(
-            "adjacent threads are {stride} bytes apart: 32 sectors per request once |{stride}| ≥ 32"
+            "adjacent threads are {stride} bytes apart: 32 {} per request once |{stride}| ≥ {}",
+            granularity.unit(),
+            granularity.bytes()
         ))
         .note(format!("byte offset: {offset}"));
         if !sign.assuming.is_empty() {

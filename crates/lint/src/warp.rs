@@ -4,38 +4,85 @@
 //! * Global memory: `S` = distinct 32-byte sectors touched by the active lanes,
 //!   `I = ⌈distinct bytes / 32⌉` the fewest sectors that could hold them; the access is
 //!   uncoalesced when `S ≥ 2·I` and `S ≥ I + 2`.
+//! * Global memory by GPUDrano's definition (§3.2, [`Granularity::Lines`]): `L` = distinct
+//!   128-byte lines touched, `I = ⌈distinct bytes / 128⌉`; uncoalesced when `L > I`. This
+//!   counts a warp of 16-float rows two rows apart, or a unit-stride warp shifted off a line
+//!   boundary, as uncoalesced (Kepler's 128-byte transactions), where sectors do not.
 //! * Shared memory: 32 banks of 4-byte words; accesses up to 4 bytes are served for the
 //!   whole warp at once, 8-byte ones per half-warp and 16-byte ones per quarter-warp; in
 //!   each phase a bank serves its distinct words one after the other (equal words are
 //!   broadcast). The degree is the largest number of distinct words a bank serves.
 
-/// Sectors touched and the fewest sectors the bytes need.
+/// The unit in which global accesses are counted, and when an access is uncoalesced.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Granularity {
+    /// 32-byte sectors, uncoalesced when `S ≥ 2·I` and `S ≥ I + 2` (Nsight Compute's
+    /// counters; the corpus convention).
+    #[default]
+    Sectors,
+    /// 128-byte cache lines, uncoalesced when a warp touches more lines than its bytes
+    /// need (GPUDrano §3.2 with the threshold at the ideal).
+    Lines,
+}
+
+impl Granularity {
+    /// Bytes per transaction.
+    pub fn bytes(self) -> i128 {
+        match self {
+            Granularity::Sectors => 32,
+            Granularity::Lines => 128,
+        }
+    }
+
+    /// The unit's name in messages, plural.
+    pub fn unit(self) -> &'static str {
+        match self {
+            Granularity::Sectors => "sectors",
+            Granularity::Lines => "128-byte lines",
+        }
+    }
+}
+
+/// Transactions (sectors or lines) touched and the fewest the bytes need.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Sectors {
     pub touched: u32,
     pub ideal: u32,
+    pub granularity: Granularity,
 }
 
 impl Sectors {
     pub fn is_uncoalesced(self) -> bool {
-        self.touched >= 2 * self.ideal && self.touched >= self.ideal + 2
+        match self.granularity {
+            Granularity::Sectors => {
+                self.touched >= 2 * self.ideal && self.touched >= self.ideal + 2
+            }
+            Granularity::Lines => self.touched > self.ideal,
+        }
     }
 }
 
-/// `lanes`: (lane, byte address) of the active lanes; `bytes` per lane.
+/// 32-byte sectors of one warp-level access. `lanes`: (lane, byte address) of the active
+/// lanes; `bytes` per lane.
 pub fn sectors(lanes: &[(u32, i128)], bytes: u32) -> Sectors {
+    transactions(lanes, bytes, Granularity::Sectors)
+}
+
+/// Sectors or lines of one warp-level access.
+pub fn transactions(lanes: &[(u32, i128)], bytes: u32, granularity: Granularity) -> Sectors {
+    let size = granularity.bytes();
     let bytes = bytes.max(1) as i128;
-    let mut sectors: Vec<i128> = Vec::with_capacity(lanes.len() * 2);
+    let mut units: Vec<i128> = Vec::with_capacity(lanes.len() * 2);
     let mut ranges: Vec<(i128, i128)> = Vec::with_capacity(lanes.len());
     for &(_, a) in lanes {
-        sectors.push(a.div_euclid(32));
-        sectors.push((a + bytes - 1).div_euclid(32));
+        // Accesses are at most 16 bytes: their first and last byte name every unit.
+        units.push(a.div_euclid(size));
+        units.push((a + bytes - 1).div_euclid(size));
         ranges.push((a, a + bytes));
     }
-    sectors.sort_unstable();
-    sectors.dedup();
-    // Distinct bytes: the length of the union of the lanes' ranges (accesses over 32
-    // bytes do not occur, so the sectors strictly inside a range are the two ends').
+    units.sort_unstable();
+    units.dedup();
+    // Distinct bytes: the length of the union of the lanes' ranges.
     ranges.sort_unstable();
     let mut distinct = 0i128;
     let mut end = i128::MIN;
@@ -47,8 +94,9 @@ pub fn sectors(lanes: &[(u32, i128)], bytes: u32) -> Sectors {
         end = end.max(hi);
     }
     Sectors {
-        touched: sectors.len() as u32,
-        ideal: (distinct as u32).div_ceil(32),
+        touched: units.len() as u32,
+        ideal: (distinct as u32).div_ceil(size as u32),
+        granularity,
     }
 }
 
@@ -104,36 +152,49 @@ mod tests {
 
     #[test]
     fn sectors_per_request() {
-        assert_eq!(
-            sectors(&strided(4, 4), 4),
-            Sectors {
-                touched: 4,
-                ideal: 4
-            }
-        );
+        let s1 = sectors(&strided(4, 4), 4);
+        assert_eq!((s1.touched, s1.ideal), (4, 4));
         let s2 = sectors(&strided(8, 4), 4);
-        assert_eq!(
-            s2,
-            Sectors {
-                touched: 8,
-                ideal: 4
-            }
-        );
+        assert_eq!((s2.touched, s2.ideal), (8, 4));
         assert!(s2.is_uncoalesced());
         assert_eq!(sectors(&strided(128, 4), 4).touched, 32);
         // Shifted off sector boundaries by 4 bytes: one more sector, still coalesced.
         let shifted: Vec<(u32, i128)> = (0..32).map(|l| (l, 4 + 4 * l as i128)).collect();
         assert!(!sectors(&shifted, 4).is_uncoalesced());
         // One lane: one sector.
-        assert_eq!(
-            sectors(&[(0, 1000)], 4),
-            Sectors {
-                touched: 1,
-                ideal: 1
-            }
-        );
+        let one = sectors(&[(0, 1000)], 4);
+        assert_eq!((one.touched, one.ideal), (1, 1));
         // Broadcast.
         assert_eq!(sectors(&strided(0, 4), 4).touched, 1);
+    }
+
+    #[test]
+    fn lines_per_request_follow_gpudrano() {
+        let lines = |lanes: &[(u32, i128)], bytes| transactions(lanes, bytes, Granularity::Lines);
+        // Unit stride, aligned: one line.
+        let aligned = lines(&strided(4, 4), 4);
+        assert_eq!((aligned.touched, aligned.ideal), (1, 1));
+        assert!(!aligned.is_uncoalesced());
+        // Shifted by 8 bytes (GPUDrano §3.2's alignment example): two lines for 128 bytes.
+        let shifted: Vec<(u32, i128)> = (0..32).map(|l| (l, 8 + 4 * l as i128)).collect();
+        let s = lines(&shifted, 4);
+        assert_eq!((s.touched, s.ideal), (2, 1));
+        assert!(s.is_uncoalesced());
+        // The same warp in sectors: 5 for 4, coalesced.
+        assert!(!sectors(&shifted, 4).is_uncoalesced());
+        // Two rows of 16 floats 8 KiB apart (a 16×16 block): 2 lines for 128 bytes, while
+        // its 4 sectors are ideal.
+        let rows: Vec<(u32, i128)> = (0..32)
+            .map(|l| (l, (l as i128 / 16) * 8192 + 4 * (l as i128 % 16)))
+            .collect();
+        assert!(lines(&rows, 4).is_uncoalesced());
+        assert!(!sectors(&rows, 4).is_uncoalesced());
+        // Unit-stride doubles: 256 bytes need two lines; ideal.
+        assert!(!lines(&strided(8, 8), 8).is_uncoalesced());
+        // Stride 8 bytes for floats: 2 lines for 128 bytes.
+        assert!(lines(&strided(8, 4), 4).is_uncoalesced());
+        // One lane: one line.
+        assert!(!lines(&[(0, 1000)], 4).is_uncoalesced());
     }
 
     #[test]

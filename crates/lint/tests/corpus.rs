@@ -229,6 +229,7 @@ fn lint_file(path: &Path, opt_level: u8) -> Result<Linted, String> {
             param_names,
             launch: Some(launch.launch),
             scalars: launch.scalars.clone(),
+            granularity: Default::default(),
         };
         let start = std::time::Instant::now();
         let findings = lint_kernel(&program, kernel, &opts);

@@ -315,6 +315,8 @@ fn verify(
     let mut checker = warpcheck_check::Checker::new(warpcheck_check::CheckOptions {
         tools: warpcheck_check::Tools::parse("race").map_err(CliError::msg)?,
         intra_warp: warpcheck_check::IntraWarp::Independent,
+        // A dependence between any two iterations counts: watch every block.
+        race_blocks: warpcheck_check::RaceBlocks::All,
     });
     let (got, kernel_faults) = run_one(&kernel, Some(&mut checker))?;
     let locate = |func, inst| crate::exec::site_location(&program, &loaded, func, inst);

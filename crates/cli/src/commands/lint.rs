@@ -5,7 +5,8 @@
 //! `threadIdx.x`; strides such as `4·height` give upper bounds). With `--block` (and
 //! optionally `--grid` and integer `--arg`s) the symbolic results are instantiated and the
 //! counts are those of the launch (Juravle §6). Buffer arguments (`a=f32[n]`) are accepted
-//! so that a `check` command line can be reused, and ignored. Exit codes as `check`: 1 when
+//! so that a `check` command line can be reused, and ignored. `--granularity lines` counts
+//! 128-byte lines as GPUDrano does (§3.2) instead of 32-byte sectors. Exit codes as `check`: 1 when
 //! a finding of severity error (barrier divergence) is reported.
 
 use std::collections::BTreeMap;
@@ -16,6 +17,7 @@ use crate::commands::launch_args::parse_dim3;
 use crate::input::{self, CompileArgs};
 use crate::output::{self, CliError};
 use warpcheck_emu::args::{ArgSpec, Number, parse_arg};
+use warpcheck_lint::warp::Granularity;
 use warpcheck_lint::{Launch, LintOptions};
 use warpcheck_report::{Severity, Sources, json, sarif, text};
 
@@ -35,9 +37,28 @@ pub struct Args {
     /// A kernel argument, `NAME=VALUE`; integer scalars instantiate the results.
     #[arg(long = "arg", value_name = "NAME=SPEC")]
     pub args: Vec<String>,
+    /// How global accesses are counted: 32-byte sectors, uncoalesced at twice the ideal
+    /// (Nsight Compute's unit), or 128-byte lines, uncoalesced above the ideal (GPUDrano §3.2).
+    #[arg(long, value_enum, default_value_t = GranularityArg::Sectors)]
+    pub granularity: GranularityArg,
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
+}
+
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GranularityArg {
+    Sectors,
+    Lines,
+}
+
+impl From<GranularityArg> for Granularity {
+    fn from(g: GranularityArg) -> Self {
+        match g {
+            GranularityArg::Sectors => Granularity::Sectors,
+            GranularityArg::Lines => Granularity::Lines,
+        }
+    }
 }
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -105,6 +126,7 @@ pub fn run(args: Args) -> Result<Outcome, CliError> {
             param_names,
             launch,
             scalars: scalars.clone(),
+            granularity: args.granularity.into(),
         };
         findings.extend(warpcheck_lint::lint_kernel(&program, k, &options));
     }
