@@ -220,10 +220,16 @@ pub fn run_observed<F: ObserverFactory>(
     // merged in block order before the next chunk starts, so memory stays bounded by the
     // chunk (observers of checkers hold shadow state) and merging is deterministic.
     let chunk = if F::Observer::ENABLED {
-        (threads as u64 * 16).max(64)
+        (threads as u64 * 64).max(256)
     } else {
         nblocks.max(1)
     };
+    // Each host thread's warp states and shared memory, reused by every block it runs in
+    // every chunk (allocating them per chunk costs more than small blocks run).
+    type State = (Vec<WarpState>, Vec<u8>);
+    let states: Vec<std::sync::Mutex<State>> = (0..threads.max(1))
+        .map(|_| std::sync::Mutex::new((Vec::new(), Vec::new())))
+        .collect();
     let pool = if threads > 1 && nblocks > 1 {
         Some(
             rayon::ThreadPoolBuilder::new()
@@ -253,13 +259,22 @@ pub fn run_observed<F: ObserverFactory>(
         };
         let results: Vec<([u32; 3], BlockResult, F::Observer)> = match &pool {
             None => {
-                let mut state = (Vec::new(), Vec::new());
+                let mut state = states[0]
+                    .lock()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner);
                 (start..end).map(|i| run_one(&mut state, i)).collect()
             }
             Some(pool) => pool.install(|| {
                 (start..end)
                     .into_par_iter()
-                    .map_init(|| (Vec::new(), Vec::new()), |state, i| run_one(state, i))
+                    .map(|i| {
+                        // Only this pool thread uses its slot: the lock is never contended.
+                        let slot = rayon::current_thread_index().unwrap_or(0) % states.len();
+                        let mut state = states[slot]
+                            .lock()
+                            .unwrap_or_else(std::sync::PoisonError::into_inner);
+                        run_one(&mut state, i)
+                    })
                     .collect()
             }),
         };
