@@ -165,6 +165,8 @@ fn static_counts(path: &Path, text: &str, file_name: &str) -> Result<Counts, Str
                 .unwrap_or_default(),
             launch: Some(Launch { grid, block }),
             scalars,
+            // Sectors: what the dynamic checker and Nsight Compute count.
+            granularity: warpcheck_lint::warp::Granularity::Sectors,
         };
         for f in lint_kernel(&program, k, &opts) {
             if let Some(p) = &f.primary {

@@ -124,6 +124,7 @@ fn main() {
                     param_names,
                     launch: Some(launch),
                     scalars,
+                    granularity: warpcheck_lint::warp::Granularity::default(),
                 };
                 let mut best: Option<(Duration, LintTimings)> = None;
                 let mut best_cpu: Option<Duration> = None;
