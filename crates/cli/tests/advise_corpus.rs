@@ -352,3 +352,50 @@ fn dynamic_test_finds_the_scatter_dependence() {
     assert_eq!(out.status.code(), Some(1), "a race is a finding");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// With `--values` alone the dynamic dependence test runs too, on a kernel that is not
+/// kept: the scatter's race is found (exit 1), and matrix addition's iterations do not race.
+#[test]
+fn values_alone_run_the_dynamic_dependence_test() {
+    let dir = std::env::temp_dir().join(format!("warpcheck-advise-values-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let c = dir.join("scatter.c");
+    std::fs::write(
+        &c,
+        "void scatter(int *a, const int *idx, const int *b, int n)\n{\n    for (int i = 0; i < n; i++) {\n        a[idx[i]] = b[i];\n    }\n}\n",
+    )
+    .expect("write");
+    let out = Command::new(env!("CARGO_BIN_EXE_warpcheck"))
+        .arg("advise")
+        .arg(&c)
+        .args(["--values", "n=256"])
+        .output()
+        .expect("runs");
+    let report = String::from_utf8_lossy(&out.stdout);
+    assert!(report.contains("emitted CUDA: not kept"), "{report}");
+    assert!(
+        report.contains("dynamic dependence test: 1 race(s) between iterations"),
+        "{report}"
+    );
+    assert_eq!(out.status.code(), Some(1), "a race is a finding");
+    assert_eq!(
+        std::fs::read_dir(&dir).expect("dir").count(),
+        1,
+        "nothing but the source is written"
+    );
+
+    let out = Command::new(env!("CARGO_BIN_EXE_warpcheck"))
+        .arg("advise")
+        .arg(corpus().join("matrix_add_mapping.c"))
+        .args(["--function", "add", "--values", "N=64"])
+        .output()
+        .expect("runs");
+    let report = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        report.contains("dynamic dependence test: no race between iterations"),
+        "{report}"
+    );
+    assert!(report.contains("outputs agree"), "{report}");
+    assert_eq!(out.status.code(), Some(0));
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -44,6 +44,8 @@ pub struct Args {
     /// end, run the original function and the kernel in the emulator on the same inputs
     /// (sizes from --values), compare the outputs, and race-check the kernel (a race
     /// between iterations is a loop-carried dependency). Needs --values for the sizes.
+    /// Without it, --values alone runs the same test on a kernel that is not kept (text
+    /// format).
     #[arg(long, value_name = "PATH")]
     pub emit_cuda: Option<PathBuf>,
     /// Optimisation level of the compilation (0 keeps loops as written).
@@ -158,6 +160,44 @@ pub fn run(args: Args) -> Result<Outcome, CliError> {
         std::fs::write(path, &emitted.cuda)
             .map_err(|e| CliError::msg(format!("cannot write `{}`: {e}", path.display())))?;
         verification = Some(verify(&emitted, path, &args.define)?);
+    } else if let (None, Some(_), Format::Text, Some((names, types)), [advice]) = (
+        &args.emit_cuda,
+        &args.values,
+        args.format,
+        &emitted_for,
+        advices.as_slice(),
+    ) {
+        // With values, the dynamic dependence test runs by default: the kernel is
+        // generated into a private temporary directory, run with the loop's iterations as
+        // threads under the race checker, and compared with the loop. It reports
+        // (exit 1 only when iterations race); a loop it cannot generate is said so.
+        let mut dependent = false;
+        let text = match warpcheck_advise::emit::emit_cuda(advice, &source, names, types, &file) {
+            Ok(emitted) => match verify(
+                &emitted,
+                std::path::Path::new("not kept (--emit-cuda PATH writes it)"),
+                &args.define,
+            ) {
+                // A race is a loop-carried dependency: a finding, as with --emit-cuda.
+                // Other disagreements (the loop faulting on random inputs) only report.
+                Ok(v) => {
+                    dependent = v.races > 0;
+                    v.text
+                }
+                Err(CliError::Message(m)) => {
+                    format!("\n  dynamic dependence test: not run ({m})\n")
+                }
+                Err(_) => {
+                    "\n  dynamic dependence test: not run (the kernel does not compile)\n".into()
+                }
+            },
+            Err(e) => format!("\n  dynamic dependence test: not run (no kernel: {e})\n"),
+        };
+        verification = Some(Verification {
+            agree: !dependent,
+            races: 0,
+            text,
+        });
     }
     let rendered = match args.format {
         Format::Text => advices
@@ -186,6 +226,8 @@ type Outputs = Vec<(String, Vec<u8>)>;
 /// What the verification of an emitted kernel found.
 struct Verification {
     agree: bool,
+    /// Races between iterations the race checker found (loop-carried dependencies).
+    races: usize,
     text: String,
 }
 
@@ -374,7 +416,11 @@ fn verify(
         "DISAGREE"
     };
     text.push_str(&format!("  outputs {verdict}\n"));
-    Ok(Verification { agree, text })
+    Ok(Verification {
+        agree,
+        races: races.len(),
+        text,
+    })
 }
 
 #[cfg(test)]
