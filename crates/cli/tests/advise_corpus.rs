@@ -378,6 +378,16 @@ fn values_alone_run_the_dynamic_dependence_test() {
         "{report}"
     );
     assert_eq!(out.status.code(), Some(1), "a race is a finding");
+    // The same in JSON: the verification object counts the races.
+    let json = Command::new(env!("CARGO_BIN_EXE_warpcheck"))
+        .arg("advise")
+        .arg(&c)
+        .args(["--values", "n=256", "--format", "json"])
+        .output()
+        .expect("runs");
+    let v: serde_json::Value = serde_json::from_slice(&json.stdout).expect("JSON");
+    assert_eq!(v["verification"]["races"], 1, "{v}");
+    assert_eq!(v["verification"]["agree"], false, "{v}");
     assert_eq!(
         std::fs::read_dir(&dir).expect("dir").count(),
         1,

@@ -160,10 +160,9 @@ pub fn run(args: Args) -> Result<Outcome, CliError> {
         std::fs::write(path, &emitted.cuda)
             .map_err(|e| CliError::msg(format!("cannot write `{}`: {e}", path.display())))?;
         verification = Some(verify(&emitted, path, &args.define)?);
-    } else if let (None, Some(_), Format::Text, Some((names, types)), [advice]) = (
+    } else if let (None, Some(_), Some((names, types)), [advice]) = (
         &args.emit_cuda,
         &args.values,
-        args.format,
         &emitted_for,
         advices.as_slice(),
     ) {
@@ -171,7 +170,7 @@ pub fn run(args: Args) -> Result<Outcome, CliError> {
         // generated into a private temporary directory, run with the loop's iterations as
         // threads under the race checker, and compared with the loop. It reports
         // (exit 1 only when iterations race); a loop it cannot generate is said so.
-        let mut dependent = false;
+        let mut races = 0;
         let text = match warpcheck_advise::emit::emit_cuda(advice, &source, names, types, &file) {
             Ok(emitted) => match verify(
                 &emitted,
@@ -181,7 +180,7 @@ pub fn run(args: Args) -> Result<Outcome, CliError> {
                 // A race is a loop-carried dependency: a finding, as with --emit-cuda.
                 // Other disagreements (the loop faulting on random inputs) only report.
                 Ok(v) => {
-                    dependent = v.races > 0;
+                    races = v.races;
                     v.text
                 }
                 Err(CliError::Message(m)) => {
@@ -194,8 +193,8 @@ pub fn run(args: Args) -> Result<Outcome, CliError> {
             Err(e) => format!("\n  dynamic dependence test: not run (no kernel: {e})\n"),
         };
         verification = Some(Verification {
-            agree: !dependent,
-            races: 0,
+            agree: races == 0,
+            races,
             text,
         });
     }
@@ -206,13 +205,27 @@ pub fn run(args: Args) -> Result<Outcome, CliError> {
             .collect::<Vec<_>>()
             .join("\n"),
         Format::Json => {
-            let json = serde_json::json!({ "file": file, "functions": advices });
+            // The verification (dynamic dependence test) as its report text and counts.
+            let verification = verification.as_ref().map(|v| {
+                serde_json::json!({
+                    "agree": v.agree,
+                    "races": v.races,
+                    "report": v.text.trim(),
+                })
+            });
+            let json = serde_json::json!({
+                "file": file,
+                "functions": advices,
+                "verification": verification,
+            });
             format!("{json:#}\n")
         }
     };
     output::print(&rendered)?;
     if let Some(v) = verification {
-        output::print(&v.text)?;
+        if args.format == Format::Text {
+            output::print(&v.text)?;
+        }
         if !v.agree {
             return Ok(Outcome::Findings);
         }
