@@ -586,6 +586,14 @@ impl Page {
         }
     }
 
+    /// The cell of byte `b` (0–3) of split word `k`, by value.
+    fn byte_cell(&self, k: usize, b: usize) -> Cell {
+        match (b, &self.bytes) {
+            (1..=3, Some(bytes)) => bytes[k][b - 1],
+            _ => self.cells[k],
+        }
+    }
+
     /// Splits word `k`: every byte starts with the word's history.
     fn split_word(&mut self, k: usize) {
         let word = self.cells[k];
@@ -693,10 +701,7 @@ impl Shadow {
                     continue;
                 }
                 for b in 0..4 {
-                    let c = match (b, &page.bytes) {
-                        (1..=3, Some(bytes)) => bytes[k][b - 1],
-                        _ => page.cells[k],
-                    };
+                    let c = page.byte_cell(k, b);
                     if c != Cell::default() {
                         out.push((w * 4 + b as u64, 1, c));
                     }
