@@ -107,17 +107,74 @@ fn write_le(bytes: &mut [u8], off: u64, size: u32, v: u64) -> bool {
 #[inline(always)]
 fn fits(a: &Lanes, mask: u32, bytes: u32, len: u64) -> bool {
     let bytes = bytes as u64;
+    if mask == 0 {
+        return true;
+    }
     if len < bytes {
-        return mask == 0;
+        return false;
     }
     let last = len - bytes;
-    // Branch-free so that the loop vectorises: a lane is bad if misaligned or past `last`.
-    let mut bad = 0u32;
-    for l in 0..32 {
-        let b = (a[l] & (bytes - 1) != 0) | (a[l] > last);
-        bad |= (b as u32) << l;
+    debug_assert!(last < 1 << 63, "memories are smaller than 2^63 bytes");
+    // Two OR reductions with no compare and no long dependency chain: a lane's access is
+    // past the end iff `last - v` wraps (its top bit, as `last < 2^63`) or `v` itself is
+    // at least 2^63; misaligned iff `v` has one of the low bits. An inactive lane stands
+    // in with the first active lane's address.
+    let (mut or_v, mut or_d) = (0u64, 0u64);
+    if mask == u32::MAX {
+        for &v in a {
+            or_v |= v;
+            or_d |= last.wrapping_sub(v);
+        }
+    } else {
+        let first = a[mask.trailing_zeros() as usize];
+        for l in 0..32 {
+            let sel = 0u64.wrapping_sub(((mask >> l) & 1) as u64);
+            let v = (a[l] & sel) | (first & !sel);
+            or_v |= v;
+            or_d |= last.wrapping_sub(v);
+        }
     }
-    bad & mask == 0
+    (or_v | or_d) >> 63 == 0 && or_v & (bytes - 1) == 0
+}
+
+/// Reads a little-endian value of 1, 2, 4 or 8 bytes at `mem[off..]` without a bounds
+/// check, for the fast paths whose lanes [`fits`] has checked.
+///
+/// # Safety
+/// `off + size <= mem.len()`.
+#[inline(always)]
+unsafe fn read_unchecked(mem: &[u8], off: u64, size: u32) -> u64 {
+    debug_assert!(off + size as u64 <= mem.len() as u64);
+    // SAFETY: in bounds by the caller's contract; unaligned reads are allowed.
+    unsafe {
+        let p = mem.as_ptr().add(off as usize);
+        match size {
+            4 => p.cast::<u32>().read_unaligned() as u64,
+            8 => p.cast::<u64>().read_unaligned(),
+            2 => p.cast::<u16>().read_unaligned() as u64,
+            _ => *p as u64,
+        }
+    }
+}
+
+/// Writes the low `size` bytes of `v` little-endian at `mem[off..]` without a bounds
+/// check (see [`read_unchecked`]).
+///
+/// # Safety
+/// `off + size <= mem.len()`.
+#[inline(always)]
+unsafe fn write_unchecked(mem: &mut [u8], off: u64, size: u32, v: u64) {
+    debug_assert!(off + size as u64 <= mem.len() as u64);
+    // SAFETY: in bounds by the caller's contract; unaligned writes are allowed.
+    unsafe {
+        let p = mem.as_mut_ptr().add(off as usize);
+        match size {
+            4 => p.cast::<u32>().write_unaligned(v as u32),
+            8 => p.cast::<u64>().write_unaligned(v),
+            2 => p.cast::<u16>().write_unaligned(v as u16),
+            _ => *p = v as u8,
+        }
+    }
 }
 
 /// Whether every active lane's access lies inside `alloc` and is aligned.
@@ -132,25 +189,48 @@ fn fits_allocation(alloc: &crate::memory::Allocation, a: &Lanes, mask: u32, byte
     fits(&off, mask, bytes, alloc.size())
 }
 
-/// Reads a little-endian value of 1, 2, 4 or 8 bytes (already bounds-checked; 0 if not).
-#[inline(always)]
-fn read_sized(bytes: &[u8], off: u64, size: u32) -> u64 {
-    let o = off as usize;
-    match size {
-        4 => bytes
-            .get(o..o + 4)
-            .and_then(|s| s.try_into().ok())
-            .map_or(0, |b| u32::from_le_bytes(b) as u64),
-        8 => bytes
-            .get(o..o + 8)
-            .and_then(|s| s.try_into().ok())
-            .map_or(0, u64::from_le_bytes),
-        2 => bytes
-            .get(o..o + 2)
-            .and_then(|s| s.try_into().ok())
-            .map_or(0, |b| u16::from_le_bytes(b) as u64),
-        _ => bytes.get(o).map_or(0, |&b| b as u64),
+/// The fast path of `ld` from a byte slice (shared, const or param memory): when every
+/// active lane's access is inside `mem` and aligned, loads it into the destination
+/// registers and returns true; otherwise touches nothing and returns false.
+/// Kept out of line: inside `MemCtx::load` the compiler spills the lane loop.
+#[inline(never)]
+fn load_bytes(
+    mem: &[u8],
+    a: &Lanes,
+    mask: u32,
+    shape: MemShape,
+    dsts: VecSlots,
+    regs: &mut [Lanes],
+) -> bool {
+    let size = shape.size as u32;
+    let n = dsts.n.max(1) as u32;
+    if !fits(a, mask, size * n, mem.len() as u64) {
+        return false;
     }
+    for e in 0..n as usize {
+        let d = &mut regs[dsts.slots[e] as usize];
+        let off = e as u64 * size as u64;
+        // SAFETY (every read below): `fits` checked `a[l] + size·n <= mem.len()` for
+        // every active lane, and `off + size <= size·n`.
+        if size == 4 && !shape.signed {
+            if mask == u32::MAX {
+                for l in 0..32 {
+                    d[l] = unsafe { read_unchecked(mem, a[l] + off, 4) };
+                }
+            } else {
+                for_lanes(mask, |l| {
+                    d[l] = unsafe { read_unchecked(mem, a[l] + off, 4) }
+                });
+            }
+        } else {
+            let extend =
+                |v: u64| crate::translate::extend(v, size * 8, shape.signed, shape.dst_bits as u32);
+            for_lanes(mask, |l| {
+                d[l] = extend(unsafe { read_unchecked(mem, a[l] + off, size) })
+            });
+        }
+    }
+    true
 }
 
 /// When all active lanes access one state space (always, unless a generic access mixes
@@ -426,7 +506,7 @@ impl MemCtx<'_> {
         let extend =
             |v: u64| crate::translate::extend(v, size * 8, shape.signed, shape.dst_bits as u32);
         // Generic addresses are converted in place; keep them for the checked path.
-        let original = (shape.space == MemSpace::Generic).then_some(*addrs);
+        let original = (shape.space == MemSpace::Generic).then(|| *addrs);
         if let Some(space) = uniform_space(shape.space, addrs, mask) {
             let a = &*addrs;
             let bytes = size * n;
@@ -456,22 +536,7 @@ impl MemCtx<'_> {
                         MemSpace::Const => self.consts,
                         _ => self.params,
                     };
-                    if fits(a, mask, bytes, mem.len() as u64) {
-                        for e in 0..n as usize {
-                            let d = &mut regs[dsts.slots[e] as usize];
-                            let off = e as u64 * size as u64;
-                            if size == 4 && !shape.signed {
-                                for_lanes(mask, |l| d[l] = read_sized(mem, a[l] + off, 4));
-                            } else {
-                                for_lanes(mask, |l| {
-                                    d[l] = extend(read_sized(mem, a[l] + off, size))
-                                });
-                            }
-                        }
-                        true
-                    } else {
-                        false
-                    }
+                    load_bytes(mem, a, mask, shape, dsts, regs)
                 }
                 MemSpace::Local if fits(a, mask, bytes, self.stack) => {
                     for e in 0..n as usize {
@@ -481,7 +546,7 @@ impl MemCtx<'_> {
                             let l = m.trailing_zeros() as usize;
                             m &= m - 1;
                             let at = l as u64 * self.stack + a[l] + e as u64 * size as u64;
-                            regs[d][l] = extend(read_sized(self.local, at, size));
+                            regs[d][l] = extend(read_le(self.local, at, size).unwrap_or(0));
                         }
                     }
                     true
@@ -532,7 +597,7 @@ impl MemCtx<'_> {
         let size = shape.size as u32;
         let n = srcs.n.max(1) as u32;
         // Generic addresses are converted in place; keep them for the checked path.
-        let original = (shape.space == MemSpace::Generic).then_some(*addrs);
+        let original = (shape.space == MemSpace::Generic).then(|| *addrs);
         if let Some(space) = uniform_space(shape.space, addrs, mask) {
             let a = &*addrs;
             let bytes = size * n;
@@ -563,12 +628,11 @@ impl MemCtx<'_> {
                         let l = m.trailing_zeros() as usize;
                         m &= m - 1;
                         for e in 0..n as usize {
-                            write_le(
-                                self.shared,
-                                a[l] + e as u64 * size as u64,
-                                size,
-                                regs[srcs.slots[e] as usize][l],
-                            );
+                            let at = a[l] + e as u64 * size as u64;
+                            let v = regs[srcs.slots[e] as usize][l];
+                            // SAFETY: `fits` checked `a[l] + bytes <= len` for every
+                            // active lane, and `e·size + size <= bytes`.
+                            unsafe { write_unchecked(self.shared, at, size, v) };
                         }
                     }
                     true
@@ -762,5 +826,59 @@ mod tests {
             assert!(space == MemSpace::Global || isspacep(space, g));
         }
         assert!(!isspacep(MemSpace::Shared, cvta(MemSpace::Local, false, 0)));
+    }
+
+    /// `fits` against the per-lane definition: active lanes only, aligned, inside `len`.
+    #[test]
+    fn fits_agrees_with_the_per_lane_check() {
+        let per_lane = |a: &Lanes, mask: u32, bytes: u32, len: u64| {
+            (0..32).filter(|l| mask >> l & 1 != 0).all(|l| {
+                a[l] % bytes as u64 == 0 && a[l].checked_add(bytes as u64).is_some_and(|e| e <= len)
+            })
+        };
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let edges = [
+            0,
+            1,
+            3,
+            4,
+            60,
+            64,
+            1020,
+            1024,
+            1 << 62,
+            1 << 63,
+            u64::MAX - 3,
+            u64::MAX,
+        ];
+        for _ in 0..20_000 {
+            let len = [0, 2, 64, 1024, 49_152][(next() % 5) as usize];
+            let bytes = [1, 2, 4, 8, 16][(next() % 5) as usize];
+            let mut a = [0u64; 32];
+            for (l, x) in a.iter_mut().enumerate() {
+                *x = match next() % 4 {
+                    0 => edges[(next() % edges.len() as u64) as usize],
+                    1 => next() % (len + 64),
+                    _ => l as u64 * bytes as u64,
+                };
+            }
+            let mask = match next() % 3 {
+                0 => u32::MAX,
+                1 => 0,
+                _ => next() as u32,
+            };
+            let bytes = bytes as u32;
+            assert_eq!(
+                fits(&a, mask, bytes, len),
+                per_lane(&a, mask, bytes, len),
+                "{a:?} {mask:#x} {bytes} {len}"
+            );
+        }
     }
 }
