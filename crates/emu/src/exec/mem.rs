@@ -506,7 +506,11 @@ impl MemCtx<'_> {
         let extend =
             |v: u64| crate::translate::extend(v, size * 8, shape.signed, shape.dst_bits as u32);
         // Generic addresses are converted in place; keep them for the checked path.
-        let original = (shape.space == MemSpace::Generic).then(|| *addrs);
+        let original = if shape.space == MemSpace::Generic {
+            Some(*addrs)
+        } else {
+            None
+        };
         if let Some(space) = uniform_space(shape.space, addrs, mask) {
             let a = &*addrs;
             let bytes = size * n;
@@ -597,7 +601,11 @@ impl MemCtx<'_> {
         let size = shape.size as u32;
         let n = srcs.n.max(1) as u32;
         // Generic addresses are converted in place; keep them for the checked path.
-        let original = (shape.space == MemSpace::Generic).then(|| *addrs);
+        let original = if shape.space == MemSpace::Generic {
+            Some(*addrs)
+        } else {
+            None
+        };
         if let Some(space) = uniform_space(shape.space, addrs, mask) {
             let a = &*addrs;
             let bytes = size * n;
@@ -833,7 +841,8 @@ mod tests {
     fn fits_agrees_with_the_per_lane_check() {
         let per_lane = |a: &Lanes, mask: u32, bytes: u32, len: u64| {
             (0..32).filter(|l| mask >> l & 1 != 0).all(|l| {
-                a[l] % bytes as u64 == 0 && a[l].checked_add(bytes as u64).is_some_and(|e| e <= len)
+                a[l].is_multiple_of(bytes as u64)
+                    && a[l].checked_add(bytes as u64).is_some_and(|e| e <= len)
             })
         };
         let mut seed = 0x9e37_79b9_7f4a_7c15u64;
