@@ -701,6 +701,28 @@ impl MemCtx<'_> {
         mask: u32,
     ) -> Result<Lanes, LaneFault> {
         let mut old = [0u64; 32];
+        // Shared memory belongs to this block: when every active lane's access is inside
+        // it and aligned, a plain read-modify-write per lane in lane order, unchecked.
+        if space == MemSpace::Shared && fits(addrs, mask, size, self.shared.len() as u64) {
+            let mem = &mut *self.shared;
+            let plain_add = op == AtomOp::Add && matches!(ty, AtomType::U32 | AtomType::S32);
+            for_lanes(mask, |l| {
+                let a = addrs[l];
+                // SAFETY: `fits` checked `a + size <= mem.len()` for every active lane.
+                let o = unsafe { read_unchecked(mem, a, size) };
+                let new = if plain_add {
+                    Some(o.wrapping_add(b[l]))
+                } else {
+                    atomic_new_value(op, ty, o, b[l], c[l])
+                };
+                if let Some(n) = new {
+                    // SAFETY: as for the read.
+                    unsafe { write_unchecked(mem, a, size, n) };
+                }
+                old[l] = o;
+            });
+            return Ok(old);
+        }
         let mut m = mask;
         while m != 0 {
             let l = m.trailing_zeros();
