@@ -151,53 +151,25 @@ pub fn run(args: Args) -> Result<Outcome, CliError> {
         emitted_for = Some((options.param_names, options.param_types));
         advices.push(advice);
     }
-    let mut verification = None;
-    if let (Some(path), Some((names, types)), Some(advice)) =
-        (&args.emit_cuda, &emitted_for, advices.first())
-    {
-        let emitted = warpcheck_advise::emit::emit_cuda(advice, &source, names, types, &file)
-            .map_err(|e| CliError::msg(format!("--emit-cuda: {e}")))?;
-        std::fs::write(path, &emitted.cuda)
-            .map_err(|e| CliError::msg(format!("cannot write `{}`: {e}", path.display())))?;
-        verification = Some(verify(&emitted, path, &args.define)?);
-    } else if let (None, Some(_), Some((names, types)), [advice]) = (
-        &args.emit_cuda,
-        &args.values,
-        &emitted_for,
-        advices.as_slice(),
-    ) {
-        // With values, the dynamic dependence test runs by default: the kernel is
-        // generated into a private temporary directory, run with the loop's iterations as
-        // threads under the race checker, and compared with the loop. It reports
-        // (exit 1 only when iterations race); a loop it cannot generate is said so.
-        let mut races = 0;
-        let text = match warpcheck_advise::emit::emit_cuda(advice, &source, names, types, &file) {
-            Ok(emitted) => match verify(
-                &emitted,
-                std::path::Path::new("not kept (--emit-cuda PATH writes it)"),
+    // The dynamic dependence test: with --emit-cuda (one function) or with --values alone
+    // (when the file has one function with loops).
+    let verification = match (&emitted_for, advices.as_slice()) {
+        (Some((names, types)), [advice]) if args.emit_cuda.is_some() || args.values.is_some() => {
+            let kernel = Kernel {
+                advice,
+                source: &source,
+                names,
+                types,
+                file: &file,
+            };
+            Some(dependence_test(
+                &kernel,
+                args.emit_cuda.as_deref(),
                 &args.define,
-            ) {
-                // A race is a loop-carried dependency: a finding, as with --emit-cuda.
-                // Other disagreements (the loop faulting on random inputs) only report.
-                Ok(v) => {
-                    races = v.races;
-                    v.text
-                }
-                Err(CliError::Message(m)) => {
-                    format!("\n  dynamic dependence test: not run ({m})\n")
-                }
-                Err(_) => {
-                    "\n  dynamic dependence test: not run (the kernel does not compile)\n".into()
-                }
-            },
-            Err(e) => format!("\n  dynamic dependence test: not run (no kernel: {e})\n"),
-        };
-        verification = Some(Verification {
-            agree: races == 0,
-            races,
-            text,
-        });
-    }
+            )?)
+        }
+        _ => None,
+    };
     let rendered = match args.format {
         Format::Text => advices
             .iter()
@@ -231,6 +203,53 @@ pub fn run(args: Args) -> Result<Outcome, CliError> {
         }
     }
     Ok(Outcome::Clean)
+}
+
+/// What the emitted kernel is made from.
+struct Kernel<'a> {
+    advice: &'a warpcheck_advise::FunctionAdvice,
+    source: &'a str,
+    names: &'a [String],
+    types: &'a [String],
+    file: &'a str,
+}
+
+/// Emits the kernel for the recommended mapping and runs the dynamic dependence test on
+/// it. With `kept` (--emit-cuda PATH) the kernel is written there and a kernel that cannot
+/// be emitted or verified is an error. Without (--values alone) the kernel is generated
+/// into a private temporary directory, run with the loop's iterations as threads under the
+/// race checker and compared with the loop; a loop it cannot generate or run is reported
+/// as "not run", and only races (loop-carried dependencies) count as disagreement: other
+/// differences (the loop faulting on random inputs) only report.
+fn dependence_test(
+    k: &Kernel<'_>,
+    kept: Option<&std::path::Path>,
+    define: &[String],
+) -> Result<Verification, CliError> {
+    let emitted = warpcheck_advise::emit::emit_cuda(k.advice, k.source, k.names, k.types, k.file);
+    if let Some(path) = kept {
+        let emitted = emitted.map_err(|e| CliError::msg(format!("--emit-cuda: {e}")))?;
+        std::fs::write(path, &emitted.cuda)
+            .map_err(|e| CliError::msg(format!("cannot write `{}`: {e}", path.display())))?;
+        return verify(&emitted, path, define);
+    }
+    let not_run = |why: String| Verification {
+        agree: true,
+        races: 0,
+        text: format!("\n  dynamic dependence test: not run ({why})\n"),
+    };
+    let not_kept = std::path::Path::new("not kept (--emit-cuda PATH writes it)");
+    Ok(match emitted {
+        Err(e) => not_run(format!("no kernel: {e}")),
+        Ok(emitted) => match verify(&emitted, not_kept, define) {
+            Ok(v) => Verification {
+                agree: v.races == 0,
+                ..v
+            },
+            Err(CliError::Message(m)) => not_run(m),
+            Err(_) => not_run("the kernel does not compile".into()),
+        },
+    })
 }
 
 /// Written buffers after a run: (name, bytes).
