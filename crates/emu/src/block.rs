@@ -204,12 +204,13 @@ impl<O: Observer> Block<'_, O> {
             for p in warp.preds.iter_mut().skip(2) {
                 *p = 0;
             }
-            warp.local.fill(0);
+            if !warp.local.is_empty() {
+                warp.local.fill(0);
+            }
             // Thread indices of the lanes, counted up without divisions.
-            let mut tids = [[0u32; 3]; 32];
             let mut t = [first % bx, (first / bx) % by, first / (bx * by)];
-            for tid in tids.iter_mut() {
-                *tid = t;
+            let tids: [[u32; 3]; 32] = std::array::from_fn(|_| {
+                let tid = t;
                 t[0] += 1;
                 if t[0] == bx {
                     t[0] = 0;
@@ -219,7 +220,8 @@ impl<O: Observer> Block<'_, O> {
                         t[2] += 1;
                     }
                 }
-            }
+                tid
+            });
             for &(slot, sp) in &flat.specials {
                 use warpcheck_ir::SpecialReg as S;
                 let lanes = &mut warp.regs[slot as usize];
