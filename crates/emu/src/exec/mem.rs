@@ -408,6 +408,26 @@ impl MemCtx<'_> {
         }
     }
 
+    /// Checks every active lane's `bytes`-byte access (alignment to `bytes` and bounds),
+    /// in lane order: the first faulting lane and why.
+    fn check_lanes(
+        &mut self,
+        space: MemSpace,
+        addrs: &Lanes,
+        mask: u32,
+        bytes: u32,
+        is_write: bool,
+    ) -> Result<(), LaneFault> {
+        let mut m = mask;
+        while m != 0 {
+            let l = m.trailing_zeros();
+            m &= m - 1;
+            self.check(space, addrs[l as usize], bytes, bytes, is_write)
+                .map_err(|f| (l, f))?;
+        }
+        Ok(())
+    }
+
     /// Loads one element (already checked).
     #[inline]
     fn load_one(
@@ -565,14 +585,7 @@ impl MemCtx<'_> {
                 *addrs = original;
             }
         }
-        let mut m = mask;
-        while m != 0 {
-            let l = m.trailing_zeros();
-            m &= m - 1;
-            let a = addrs[l as usize];
-            self.check(shape.space, a, size * n, size * n, false)
-                .map_err(|f| (l, f))?;
-        }
+        self.check_lanes(shape.space, addrs, mask, size * n, false)?;
         let mut m = mask;
         while m != 0 {
             let l = m.trailing_zeros();
@@ -666,13 +679,7 @@ impl MemCtx<'_> {
                 *addrs = original;
             }
         }
-        let mut m = mask;
-        while m != 0 {
-            let l = m.trailing_zeros();
-            m &= m - 1;
-            self.check(shape.space, addrs[l as usize], size * n, size * n, true)
-                .map_err(|f| (l, f))?;
-        }
+        self.check_lanes(shape.space, addrs, mask, size * n, true)?;
         let mut m = mask;
         while m != 0 {
             let l = m.trailing_zeros();
@@ -723,13 +730,7 @@ impl MemCtx<'_> {
             });
             return Ok(old);
         }
-        let mut m = mask;
-        while m != 0 {
-            let l = m.trailing_zeros();
-            m &= m - 1;
-            let a = addrs[l as usize];
-            self.check(space, a, size, size, true).map_err(|f| (l, f))?;
-        }
+        self.check_lanes(space, addrs, mask, size, true)?;
         let mut m = mask;
         while m != 0 {
             let l = m.trailing_zeros();
