@@ -550,6 +550,7 @@ fn ord<T: PartialOrd>(op: CmpOp, x: T, y: T) -> bool {
     }
 }
 
+#[inline(always)]
 fn fcmp(op: CmpOp, x: f64, y: f64) -> bool {
     let unordered = x.is_nan() || y.is_nan();
     match op {
@@ -576,36 +577,67 @@ fn fcmp(op: CmpOp, x: f64, y: f64) -> bool {
 fn compare(cmp: Cmp, a: &Lanes, b: &Lanes) -> u32 {
     let op = cmp.op;
     match cmp.kind {
-        CmpKind::Signed(W::W32) => match op {
-            CmpOp::Lt => cmp_bits(a, b, |x, y| (x as u32 as i32) < (y as u32 as i32)),
-            CmpOp::Ge => cmp_bits(a, b, |x, y| (x as u32 as i32) >= (y as u32 as i32)),
-            CmpOp::Eq => cmp_bits(a, b, |x, y| x as u32 == y as u32),
-            CmpOp::Ne => cmp_bits(a, b, |x, y| x as u32 != y as u32),
-            _ => cmp_bits(a, b, |x, y| ord(op, x as u32 as i32, y as u32 as i32)),
-        },
-        CmpKind::Unsigned(W::W32) => match op {
-            CmpOp::Lt | CmpOp::Lo => cmp_bits(a, b, |x, y| (x as u32) < (y as u32)),
-            CmpOp::Ge | CmpOp::Hs => cmp_bits(a, b, |x, y| (x as u32) >= (y as u32)),
-            _ => cmp_bits(a, b, |x, y| ord(op, x as u32, y as u32)),
-        },
-        CmpKind::Signed(w) => cmp_bits(a, b, |x, y| ord(op, sext(x, w), sext(y, w))),
-        CmpKind::Unsigned(w) => cmp_bits(a, b, |x, y| ord(op, zext(x, w), zext(y, w))),
+        CmpKind::Signed(W::W32) => with_op(op, |k| {
+            cmp_bits(a, b, |x, y| ord(k, x as u32 as i32, y as u32 as i32))
+        }),
+        CmpKind::Unsigned(W::W32) => {
+            with_op(op, |k| cmp_bits(a, b, |x, y| ord(k, x as u32, y as u32)))
+        }
+        CmpKind::Signed(w) => with_op(op, |k| {
+            cmp_bits(a, b, |x, y| ord(k, sext(x, w), sext(y, w)))
+        }),
+        CmpKind::Unsigned(w) => with_op(op, |k| {
+            cmp_bits(a, b, |x, y| ord(k, zext(x, w), zext(y, w)))
+        }),
         CmpKind::Float(FTy::F32) => {
             if cmp.ftz {
-                cmp_bits(a, b, |x, y| {
-                    fcmp(op, ftz32(f32_of(x)) as f64, ftz32(f32_of(y)) as f64)
+                with_op(op, |k| {
+                    cmp_bits(a, b, |x, y| {
+                        fcmp(k, ftz32(f32_of(x)) as f64, ftz32(f32_of(y)) as f64)
+                    })
                 })
             } else {
-                cmp_bits(a, b, |x, y| fcmp(op, f32_of(x) as f64, f32_of(y) as f64))
+                with_op(op, |k| {
+                    cmp_bits(a, b, |x, y| fcmp(k, f32_of(x) as f64, f32_of(y) as f64))
+                })
             }
         }
-        CmpKind::Float(FTy::F64) => cmp_bits(a, b, |x, y| fcmp(op, f64_of(x), f64_of(y))),
+        CmpKind::Float(FTy::F64) => {
+            with_op(op, |k| cmp_bits(a, b, |x, y| fcmp(k, f64_of(x), f64_of(y))))
+        }
         CmpKind::Float(t) => {
             let bf = matches!(t, FTy::Bf16 | FTy::Bf16x2);
             cmp_bits(a, b, |x, y| {
                 fcmp(op, half_to_f64(x as u16, bf), half_to_f64(y as u16, bf))
             })
         }
+    }
+}
+
+/// Calls `f` with the operator as a constant in each arm, so that a comparison decides its
+/// operator once per instruction instead of once per lane (`ord` and `fcmp` fold).
+#[inline(always)]
+fn with_op(op: CmpOp, f: impl Fn(CmpOp) -> u32) -> u32 {
+    use CmpOp::*;
+    match op {
+        Eq => f(Eq),
+        Ne => f(Ne),
+        Lt => f(Lt),
+        Le => f(Le),
+        Gt => f(Gt),
+        Ge => f(Ge),
+        Lo => f(Lo),
+        Ls => f(Ls),
+        Hi => f(Hi),
+        Hs => f(Hs),
+        Equ => f(Equ),
+        Neu => f(Neu),
+        Ltu => f(Ltu),
+        Leu => f(Leu),
+        Gtu => f(Gtu),
+        Geu => f(Geu),
+        Num => f(Num),
+        Nan => f(Nan),
     }
 }
 
@@ -1253,6 +1285,80 @@ mod tests {
 
     fn regs(values: &[u64]) -> Vec<Lanes> {
         values.iter().map(|&v| [v; 32]).collect()
+    }
+
+    /// `compare` (operator hoisted out of the lane loop) against the per-lane definition,
+    /// for every operator, integer width and float type, with NaNs, infinities, signed
+    /// zeros, denormals and values that differ only above the compared width.
+    #[test]
+    fn compare_matches_the_per_lane_definition() {
+        use CmpOp::*;
+        let ops = [
+            Eq, Ne, Lt, Le, Gt, Ge, Lo, Ls, Hi, Hs, Equ, Neu, Ltu, Leu, Gtu, Geu, Num, Nan,
+        ];
+        let specials = [
+            0u64,
+            1,
+            0x7f,
+            0x80,
+            0xffff,
+            0x8000_0000,
+            0xffff_ffff,
+            0x1_0000_0001,
+            u64::MAX,
+            f32::NAN.to_bits() as u64,
+            f32::INFINITY.to_bits() as u64,
+            (-0.0f32).to_bits() as u64,
+            1.5f32.to_bits() as u64,
+            1,
+            f64::NAN.to_bits(),
+            (-2.5f64).to_bits(),
+            0x7c00,
+            0x7e00,
+            0x8001,
+        ];
+        let mut a = [0u64; 32];
+        let mut b = [0u64; 32];
+        for l in 0..32 {
+            a[l] = specials[l % specials.len()];
+            b[l] = specials[(l * 7 + 3) % specials.len()];
+        }
+        let kinds = [W::W8, W::W16, W::W32, W::W64]
+            .into_iter()
+            .flat_map(|w| [CmpKind::Signed(w), CmpKind::Unsigned(w)])
+            .chain(
+                [FTy::F16, FTy::Bf16, FTy::F32, FTy::F64]
+                    .into_iter()
+                    .map(CmpKind::Float),
+            );
+        for kind in kinds {
+            for ftz in [false, true] {
+                for op in ops {
+                    let cmp = Cmp { op, kind, ftz };
+                    let mut want = 0u32;
+                    for l in 0..32 {
+                        let (x, y) = (a[l], b[l]);
+                        let bit = match kind {
+                            CmpKind::Signed(w) => ord(op, sext(x, w), sext(y, w)),
+                            CmpKind::Unsigned(w) => ord(op, zext(x, w), zext(y, w)),
+                            CmpKind::Float(FTy::F32) if ftz => {
+                                fcmp(op, ftz32(f32_of(x)) as f64, ftz32(f32_of(y)) as f64)
+                            }
+                            CmpKind::Float(FTy::F32) => {
+                                fcmp(op, f32_of(x) as f64, f32_of(y) as f64)
+                            }
+                            CmpKind::Float(FTy::F64) => fcmp(op, f64_of(x), f64_of(y)),
+                            CmpKind::Float(t) => {
+                                let bf = matches!(t, FTy::Bf16 | FTy::Bf16x2);
+                                fcmp(op, half_to_f64(x as u16, bf), half_to_f64(y as u16, bf))
+                            }
+                        };
+                        want |= (bit as u32) << l;
+                    }
+                    assert_eq!(compare(cmp, &a, &b), want, "{cmp:?}");
+                }
+            }
+        }
     }
 
     #[test]
