@@ -1180,8 +1180,10 @@ fn fma_f32_lanes(
 ) {
     #[cfg(target_arch = "x86_64")]
     {
-        if std::arch::is_x86_feature_detected!("fma") {
-            // SAFETY: the CPU supports FMA (checked just above).
+        if std::arch::is_x86_feature_detected!("fma") && std::arch::is_x86_feature_detected!("avx2")
+        {
+            // SAFETY: the CPU supports FMA and AVX2, the features the function is compiled
+            // for (checked just above; some CPUs, e.g. AMD Piledriver, have FMA without AVX2).
             unsafe { fma_f32_lanes_hw(regs, d, a, b, c, mask, signs) };
             return;
         }
