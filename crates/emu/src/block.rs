@@ -386,7 +386,6 @@ impl<O: Observer> Block<'_, O> {
         let its = self.its();
         let idx = self.idx;
         let global = self.cx.global;
-        let stack = flat.stack_size;
         let Block {
             warps, shared, obs, ..
         } = self;
@@ -421,15 +420,13 @@ impl<O: Observer> Block<'_, O> {
                 OpKind::Ld { shape, dsts, addr } => {
                     if m != 0 {
                         let mut addrs = addresses(*addr, &warp.regs, frame_base);
-                        let mut mc = MemCtx {
+                        let mut mc = MemCtx::new(
+                            flat,
                             global,
                             shared,
-                            local: &mut warp.local,
-                            stack,
-                            consts: &flat.const_bank,
-                            params: &flat.params,
-                            cache: &mut warp.op_cache[pc as usize],
-                        };
+                            &mut warp.local,
+                            &mut warp.op_cache[pc as usize],
+                        );
                         let space = match mc.load(*shape, *dsts, &mut addrs, m, &mut warp.regs) {
                             Ok(space) => space,
                             Err((l, k)) => break Ev::Fault(l, k),
@@ -454,15 +451,13 @@ impl<O: Observer> Block<'_, O> {
                 OpKind::St { shape, srcs, addr } => {
                     if m != 0 {
                         let mut addrs = addresses(*addr, &warp.regs, frame_base);
-                        let mut mc = MemCtx {
+                        let mut mc = MemCtx::new(
+                            flat,
                             global,
                             shared,
-                            local: &mut warp.local,
-                            stack,
-                            consts: &flat.const_bank,
-                            params: &flat.params,
-                            cache: &mut warp.op_cache[pc as usize],
-                        };
+                            &mut warp.local,
+                            &mut warp.op_cache[pc as usize],
+                        );
                         let space = match mc.store(*shape, *srcs, &mut addrs, m, &warp.regs) {
                             Ok(space) => space,
                             Err((l, k)) => break Ev::Fault(l, k),
@@ -496,15 +491,13 @@ impl<O: Observer> Block<'_, O> {
                 } => {
                     if m != 0 {
                         let addrs = addresses(*addr, &warp.regs, frame_base);
-                        let mut mc = MemCtx {
+                        let mut mc = MemCtx::new(
+                            flat,
                             global,
                             shared,
-                            local: &mut warp.local,
-                            stack,
-                            consts: &flat.const_bank,
-                            params: &flat.params,
-                            cache: &mut warp.op_cache[pc as usize],
-                        };
+                            &mut warp.local,
+                            &mut warp.op_cache[pc as usize],
+                        );
                         let (bv, cv) = (warp.regs[*b as usize], warp.regs[*c as usize]);
                         match mc.atomic(*space, *aop, *ty, *size as u32, &addrs, &bv, &cv, m) {
                             Ok(old) => {

@@ -84,15 +84,13 @@ impl<O: Observer> Block<'_, O> {
         if let OpKind::Call(call) = &flat.ops[call_pc as usize].kind {
             let callee = &flat.funcs[g.func as usize];
             let warp = &mut self.warps[w];
-            let mut mc = MemCtx {
-                global: self.cx.global,
-                shared: self.shared,
-                local: &mut warp.local,
-                stack: flat.stack_size,
-                consts: &flat.const_bank,
-                params: &flat.params,
-                cache: &mut warp.cache,
-            };
+            let mut mc = MemCtx::new(
+                flat,
+                self.cx.global,
+                self.shared,
+                &mut warp.local,
+                &mut warp.cache,
+            );
             for (i, dst) in call.rets.iter().enumerate() {
                 let Some(&(off, size)) = callee.ret_offsets.get(i) else {
                     continue;
@@ -146,15 +144,13 @@ impl<O: Observer> Block<'_, O> {
             return Ok(());
         };
         let warp = &mut self.warps[w];
-        let mut mc = MemCtx {
-            global: self.cx.global,
-            shared: self.shared,
-            local: &mut warp.local,
-            stack: flat.stack_size,
-            consts: &flat.const_bank,
-            params: &flat.params,
-            cache: &mut warp.cache,
-        };
+        let mut mc = MemCtx::new(
+            flat,
+            self.cx.global,
+            self.shared,
+            &mut warp.local,
+            &mut warp.cache,
+        );
         for (i, arg) in call.args.iter().enumerate() {
             let Some(&(off, size)) = callee.param_offsets.get(i) else {
                 continue;
@@ -224,15 +220,13 @@ impl<O: Observer> Block<'_, O> {
         let flat = self.cx.flat;
         let warp = &mut self.warps[w];
         let mc_regs = &mut warp.regs;
-        let mut mc = MemCtx {
-            global: self.cx.global,
-            shared: self.shared,
-            local: &mut warp.local,
-            stack: flat.stack_size,
-            consts: &flat.const_bank,
-            params: &flat.params,
-            cache: &mut warp.cache,
-        };
+        let mut mc = MemCtx::new(
+            flat,
+            self.cx.global,
+            self.shared,
+            &mut warp.local,
+            &mut warp.cache,
+        );
         let mut lanes = m;
         let mut fault = None;
         while lanes != 0 {

@@ -73,6 +73,29 @@ pub(crate) struct MemCtx<'a> {
     pub cache: &'a mut usize,
 }
 
+impl<'a> MemCtx<'a> {
+    /// The memories of one warp of a launch of `flat`: `local` is the warp's local memory
+    /// and `cache` the allocation cache of the op (or warp) making the access.
+    #[inline(always)]
+    pub(crate) fn new(
+        flat: &'a crate::translate::Flat,
+        global: &'a GlobalMemory,
+        shared: &'a mut [u8],
+        local: &'a mut [u8],
+        cache: &'a mut usize,
+    ) -> MemCtx<'a> {
+        MemCtx {
+            global,
+            shared,
+            local,
+            stack: flat.stack_size,
+            consts: &flat.const_bank,
+            params: &flat.params,
+            cache,
+        }
+    }
+}
+
 /// A faulting lane and why.
 pub(crate) type LaneFault = (u32, FaultKind);
 
