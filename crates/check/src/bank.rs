@@ -37,7 +37,7 @@ use warpcheck_emu::{MemEvent, MemKind, Observer, ObserverFactory, RunOutcome};
 use warpcheck_ir::modifiers::MemSpace;
 use warpcheck_report::{Finding, Location, Severity};
 
-use crate::coalesce::{Memo, Pattern, Siblings, SiteTable};
+use crate::coalesce::{Memo, Siblings, SiteTable};
 use crate::{KernelTotals, LaunchInfo, ReportCx, Site, same_line};
 
 /// Number of shared-memory banks and lanes of a warp.
@@ -626,10 +626,9 @@ impl Observer for BankBlock {
             MemKind::Atomic { .. } => return,
         };
         let i = self.site_index((e.func, e.inst), is_store, e.size);
-        let pattern = Pattern::of(e.addresses, e.lanes, e.size);
-        let cost = self
-            .memo
-            .get(i, &pattern, || access_cost(e.addresses, e.lanes, e.size));
+        let cost = self.memo.get(i, (e.addresses, e.lanes, e.size), || {
+            access_cost(e.addresses, e.lanes, e.size)
+        });
         self.sites.entries[i].1.count(&cost);
         if cost.degree < 2 {
             return;

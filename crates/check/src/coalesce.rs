@@ -332,7 +332,7 @@ impl Pattern {
         let mut offsets = [0u64; 32];
         for (l, o) in offsets.iter_mut().enumerate() {
             // Branch-free so that it vectorises; inactive lanes are 0.
-            let active = 0u64.wrapping_sub(u64::from(lanes >> l & 1));
+            let active = 0u64.wrapping_sub(u64::from(lanes & LANE_BIT[l] != 0));
             *o = addresses[l].wrapping_sub(base) & active;
         }
         Pattern {
@@ -342,7 +342,36 @@ impl Pattern {
             offsets,
         }
     }
+
+    /// Whether `Pattern::of(addresses, lanes, size) == *self`, in one branch-free pass
+    /// over the lanes without building the other pattern (`base` is the first active
+    /// lane's address).
+    #[inline(always)]
+    fn matches(&self, addresses: &[u64; 32], lanes: u32, size: u32, base: u64) -> bool {
+        if self.lanes != lanes || self.size != size || self.phase != base % 128 {
+            return false;
+        }
+        let mut difference = 0u64;
+        for (l, (&a, &o)) in addresses.iter().zip(self.offsets.iter()).enumerate() {
+            let active = 0u64.wrapping_sub(u64::from(lanes & LANE_BIT[l] != 0));
+            difference |= (a.wrapping_sub(base) & active) ^ o;
+        }
+        difference == 0
+    }
 }
+
+/// Bit `l` for lane `l`: testing `lanes & LANE_BIT[l]` instead of shifting `lanes` by
+/// the lane number keeps the lane loops free of per-lane variable shifts, which SSE2
+/// (the baseline x86-64 target) lacks, so they vectorise.
+pub(crate) const LANE_BIT: [u32; 32] = {
+    let mut bits = [0u32; 32];
+    let mut l = 0;
+    while l < 32 {
+        bits[l] = 1 << l;
+        l += 1;
+    }
+    bits
+};
 
 /// Per site entry, the last pattern seen and its result.
 pub(crate) struct Memo<V> {
@@ -356,18 +385,30 @@ impl<V> Default for Memo<V> {
 }
 
 impl<V: Copy> Memo<V> {
-    /// The result for `pattern` at site entry `i`: the remembered one if the site's last
-    /// pattern was the same, else `compute()` (remembered).
+    /// The result for the access pattern of `addresses`, `lanes` and `size` (see
+    /// [`Pattern`]) at site entry `i`: the remembered one if the site's last pattern was
+    /// the same, else `compute()` (remembered, in the site's slot).
     #[inline(always)]
-    pub fn get(&mut self, i: usize, pattern: &Pattern, compute: impl FnOnce() -> V) -> V {
+    pub fn get(
+        &mut self,
+        i: usize,
+        (addresses, lanes, size): (&[u64; 32], u32, u32),
+        compute: impl FnOnce() -> V,
+    ) -> V {
         if self.slots.len() <= i {
             self.slots.resize_with(i + 1, || None);
         }
+        let base = addresses[lanes.trailing_zeros() as usize & 31];
         match &mut self.slots[i] {
-            Some(slot) if slot.0 == *pattern => slot.1,
-            slot => {
+            Some(slot) if slot.0.matches(addresses, lanes, size, base) => slot.1,
+            Some(slot) => {
                 let v = compute();
-                *slot = Some(Box::new((*pattern, v)));
+                **slot = (Pattern::of(addresses, lanes, size), v);
+                v
+            }
+            slot @ None => {
+                let v = compute();
+                *slot = Some(Box::new((Pattern::of(addresses, lanes, size), v)));
                 v
             }
         }
@@ -754,11 +795,9 @@ impl Observer for CoalesceBlock {
         // Contiguous warps are counted in closed form; other shapes are remembered.
         let shape = match contiguous_shape(e.addresses, e.lanes, e.size) {
             Some(shape) => shape,
-            None => {
-                let pattern = Pattern::of(e.addresses, e.lanes, e.size);
-                self.memo
-                    .get(i, &pattern, || access_shape(e.addresses, e.lanes, e.size))
-            }
+            None => self.memo.get(i, (e.addresses, e.lanes, e.size), || {
+                access_shape(e.addresses, e.lanes, e.size)
+            }),
         };
         self.sites.entries[i].1.count(&shape);
         if !shape.is_uncoalesced() {

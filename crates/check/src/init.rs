@@ -41,6 +41,7 @@ use warpcheck_emu::{
 use warpcheck_ir::modifiers::MemSpace;
 use warpcheck_report::{Finding, Location, Severity};
 
+use crate::coalesce::LANE_BIT;
 use crate::{LaunchInfo, ReportCx, Site, fmt3, shared_name};
 
 /// At most this many reads per block wait for the writes of earlier blocks (see the
@@ -94,19 +95,35 @@ fn all_set(bits: &[u64], start: u64, len: u64) -> bool {
 }
 
 /// Whether every active lane's `size` bytes of shared memory end at or below `limit`.
-/// Branch-free over the 32 lanes in 32-bit arithmetic so that it vectorises (shared
-/// offsets are below 2^32; a limit at or above it is clamped, which only makes the
-/// answer more conservative).
+///
+/// One branch-free pass over the 32 lanes that vectorises with SSE2: the low 32 bits of
+/// each address are compared with `limit - size` (shared offsets are below 2^32), and
+/// the high halves of all lanes, active or not, are OR-ed together; if any is non-zero
+/// the answer comes from the exact per-lane loop instead. The answer is exact either way.
 #[inline(always)]
 fn below(addresses: &[u64; 32], lanes: u32, size: u64, limit: u64) -> bool {
-    let limit = limit.min(u64::from(u32::MAX) - 64) as u32;
-    let size = size.min(64) as u32;
-    let mut ok = 0u32;
+    let Some(last_start) = limit.checked_sub(size) else {
+        return lanes == 0;
+    };
+    let last_start_low = last_start.min(u64::from(u32::MAX)) as u32;
+    let mut high = 0u64;
+    let mut over = 0u32;
     for (l, &a) in addresses.iter().enumerate() {
-        let end = (a.min(u64::from(u32::MAX) - 64) as u32) + size;
-        ok |= u32::from(end > limit) & (lanes >> l);
+        high |= a >> 32;
+        over |= u32::from(a as u32 > last_start_low) & u32::from(lanes & LANE_BIT[l] != 0);
     }
-    ok & 1 == 0
+    if high == 0 {
+        return over == 0;
+    }
+    let mut m = lanes;
+    while m != 0 {
+        let l = m.trailing_zeros() as usize;
+        m &= m - 1;
+        if addresses[l] > last_start {
+            return false;
+        }
+    }
+    true
 }
 
 /// Whether any byte of `start..start + len` has its bit set.

@@ -39,6 +39,7 @@ use warpcheck_emu::{BarrierEvent, MemEvent, Observer, ObserverFactory, RunOutcom
 use warpcheck_ir::{EntityRef, FuncId, InstId};
 use warpcheck_report::{Finding, Severity};
 
+use crate::coalesce::LANE_BIT;
 use crate::{LaunchInfo, ReportCx, Site, fmt3};
 
 /// A witness thread: block, linear thread index in the block.
@@ -350,9 +351,11 @@ impl SyncBlock {
             return;
         };
         let at = inst.index() as u32 + 1;
-        // Branch-free over the 32 lanes (vectorises): inactive lanes compare with 0.
+        // Branch-free over the 32 lanes (vectorises; see `LANE_BIT`): inactive lanes
+        // compare with 0.
         for (l, furthest) in per_lane.iter_mut().enumerate() {
-            *furthest = (*furthest).max(at * (lanes >> l & 1));
+            let active = 0u32.wrapping_sub(u32::from(lanes & LANE_BIT[l] != 0));
+            *furthest = (*furthest).max(at & active);
         }
     }
 
