@@ -223,9 +223,14 @@ impl Symbols {
     }
 }
 
+/// The values of the locations: a persistent map (shared structure, O(1) copies).
+pub(crate) type Vals = imbl::OrdMap<Loc, Val>;
+
 #[derive(Clone, Debug, Default)]
 pub(crate) struct State {
-    pub(crate) vals: BTreeMap<Loc, Val>,
+    /// A persistent map (shared structure): the analysis keeps a state per block entry and
+    /// per CFG edge, and copying them was most of the time on big kernels (heartwall).
+    pub(crate) vals: Vals,
 }
 
 /// Options of the analysis.
@@ -266,9 +271,9 @@ pub struct Analysis<'a> {
     options: AnalysisOptions,
     classes: Vec<BTreeMap<Loc, Carried>>,
     /// Per loop and pass: the values given to carried locations at the header.
-    header_vals: Vec<BTreeMap<Loc, Val>>,
-    header_init: Vec<BTreeMap<Loc, Val>>,
-    latch_vals: Vec<Vec<BTreeMap<Loc, Val>>>,
+    header_vals: Vec<Vals>,
+    header_init: Vec<Vals>,
+    latch_vals: Vec<Vec<Vals>>,
     pub(crate) cell_writes: Vec<BTreeSet<Loc>>,
     reg_writes: Vec<BTreeSet<Loc>>,
     pass_exits: Vec<Vec<LoopExit>>,
@@ -339,8 +344,8 @@ pub fn analyze<'a>(
         syms: Symbols::default(),
         options,
         classes: vec![BTreeMap::new(); nl],
-        header_vals: vec![BTreeMap::new(); nl],
-        header_init: vec![BTreeMap::new(); nl],
+        header_vals: vec![Vals::new(); nl],
+        header_init: vec![Vals::new(); nl],
         latch_vals: vec![Vec::new(); nl],
         cell_writes: vec![BTreeSet::new(); nl],
         reg_writes,
@@ -695,8 +700,8 @@ impl<'a> Analysis<'a> {
     fn enter_loop(&mut self, l: usize, state: &mut State, header: BlockId) {
         let mut carried: BTreeSet<Loc> = self.reg_writes[l].clone();
         carried.extend(self.cell_writes[l].iter().copied());
-        let mut header_vals = BTreeMap::new();
-        let mut inits = BTreeMap::new();
+        let mut header_vals = Vals::new();
+        let mut inits = Vals::new();
         for loc in carried {
             let init = match state.vals.get(&loc) {
                 Some(v) => v.clone(),
@@ -1010,19 +1015,21 @@ impl<'a> Analysis<'a> {
             renames.insert(s.clone(), e);
         }
         let f = |s: &Symbol| renames.get(s).cloned();
-        for v in state.vals.values_mut() {
-            match v {
-                Val::Int(e) => {
-                    if e.symbols().iter().any(|s| renames.contains_key(s)) {
-                        *e = e.subst(&f);
-                    }
+        let renamed: Vec<(Loc, Val)> = state
+            .vals
+            .iter()
+            .filter_map(|(loc, v)| match v {
+                Val::Int(e) if e.symbols().iter().any(|s| renames.contains_key(s)) => {
+                    Some((*loc, Val::Int(e.subst(&f))))
                 }
-                Val::Pred(c) => {
-                    if c.symbols().iter().any(|s| renames.contains_key(s)) {
-                        *c = c.subst(&f);
-                    }
+                Val::Pred(c) if c.symbols().iter().any(|s| renames.contains_key(s)) => {
+                    Some((*loc, Val::Pred(c.subst(&f))))
                 }
-            }
+                _ => None,
+            })
+            .collect();
+        for (loc, v) in renamed {
+            state.vals.insert(loc, v);
         }
         *cond = cond.subst(&f);
     }
