@@ -70,6 +70,7 @@ use warpcheck_ir::{EntityRef, FuncId, InstId};
 use warpcheck_report::{Finding, Location, Severity};
 
 use crate::{BlockSample, IntraWarp, LaunchInfo, ReportCx, Site, fmt3, shared_name};
+pub use warpcheck_report::race::Scope;
 
 /// What an access does, as bits: write, strong, atomic.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -108,27 +109,6 @@ impl AccessKind {
             2 => "volatile read",
             3 => "volatile write",
             _ => "atomic",
-        }
-    }
-}
-
-/// Where a race happens.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Scope {
-    /// Two lanes of one warp.
-    IntraWarp,
-    /// Two warps of one block.
-    InterWarp,
-    /// Two blocks.
-    InterBlock,
-}
-
-impl Scope {
-    fn describe(self) -> &'static str {
-        match self {
-            Scope::IntraWarp => "between lanes of one warp",
-            Scope::InterWarp => "between warps of one block",
-            Scope::InterBlock => "between blocks",
         }
     }
 }
@@ -283,11 +263,8 @@ impl RaceState {
                 MemSpace::Shared => "shared-race",
                 _ => "global-race",
             };
-            let hazard = match (r.first.kind.is_write(), r.second.kind.is_write()) {
-                (true, false) => "read-after-write",
-                (false, true) => "write-after-read",
-                _ => "write-after-write",
-            };
+            let hazard =
+                warpcheck_report::race::hazard(r.first.kind.is_write(), r.second.kind.is_write());
             let space = match r.space {
                 MemSpace::Shared => "shared",
                 _ => "global",
@@ -329,15 +306,7 @@ impl RaceState {
                 (None, None) => f = f.note(first).note(second),
             }
             f.occurrences = occurrences;
-            f = f.help(match (r.space, r.scope) {
-                (MemSpace::Shared, Scope::IntraWarp) | (_, Scope::IntraWarp) => {
-                    "lanes of a warp are not ordered under independent thread scheduling: put a `__syncwarp()` between the accesses"
-                }
-                (_, Scope::InterBlock) => {
-                    "blocks are not ordered within a launch: give each block its own part of the buffer, use atomics, or split the kernel"
-                }
-                _ => "put a `__syncthreads()` between the two accesses",
-            });
+            f = f.help(r.scope.help());
             out.push(f);
         }
         for (k, watched, total) in &self.sampled {

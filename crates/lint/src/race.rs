@@ -62,6 +62,7 @@ use crate::analysis::{Analysis, GeoStep, Region};
 use crate::fasteval::{Compiled, CompiledCond};
 use crate::instantiate::Launch;
 use crate::rules::location_of;
+use warpcheck_report::race::Scope;
 
 /// Grids with at most this many threads are walked block by block in full.
 pub const ALL_BLOCKS_THREADS: u64 = 2_048;
@@ -139,23 +140,6 @@ struct Witness {
     /// Byte offset in the region.
     addr: i128,
     scope: Scope,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-enum Scope {
-    IntraWarp,
-    InterWarp,
-    InterBlock,
-}
-
-impl Scope {
-    fn describe(self) -> &'static str {
-        match self {
-            Scope::IntraWarp => "between lanes of one warp",
-            Scope::InterWarp => "between warps of one block",
-            Scope::InterBlock => "between blocks",
-        }
-    }
 }
 
 /// One unit of memory touched by one execution: the race decision sorts these by
@@ -946,11 +930,7 @@ fn render(
         let (Some(l1), Some(l2)) = (location_of(a, s1.inst), location_of(a, s2.inst)) else {
             continue;
         };
-        let hazard = match (s1.write, s2.write) {
-            (true, false) => "read-after-write",
-            (false, true) => "write-after-read",
-            _ => "write-after-write",
-        };
+        let hazard = warpcheck_report::race::hazard(s1.write, s2.write);
         let space = if s1.shared { "shared" } else { "global" };
         let target = match &walker.regions[s1.region as usize] {
             Region::Global(name) => format!("`{name}` + {} bytes", w.addr),
@@ -999,15 +979,7 @@ fn render(
                 "{walked_blocks} blocks of the grid were walked (the first two and the last)"
             ));
         }
-        f = f.help(match w.scope {
-            Scope::IntraWarp => {
-                "lanes of a warp are not ordered under independent thread scheduling: put a `__syncwarp()` between the accesses"
-            }
-            Scope::InterBlock => {
-                "blocks are not ordered within a launch: give each block its own part of the buffer, use atomics, or split the kernel"
-            }
-            Scope::InterWarp => "put a `__syncthreads()` between the two accesses",
-        });
+        f = f.help(w.scope.help());
         out.push(f);
     }
     out

@@ -7,6 +7,7 @@
 //! severity, grouping and counts are settled before a finding reaches them.
 
 pub mod json;
+pub mod race;
 pub mod sarif;
 pub mod text;
 
