@@ -37,7 +37,7 @@ use warpcheck_emu::{MemEvent, MemKind, Observer, ObserverFactory, RunOutcome};
 use warpcheck_ir::modifiers::MemSpace;
 use warpcheck_report::{Finding, Location, Severity};
 
-use crate::coalesce::{Memo, Siblings, SiteTable};
+use crate::coalesce::{Memo, Siblings, SiteTable, idle_groups};
 use crate::{KernelTotals, LaunchInfo, ReportCx, Site, same_line};
 
 /// Number of shared-memory banks and lanes of a warp.
@@ -287,6 +287,18 @@ pub struct SiteStats {
 }
 
 impl SiteStats {
+    /// Zero counts for the next block, keeping the instruction's kind and width.
+    fn reset(&mut self) {
+        let mut partners = std::mem::take(&mut self.partners);
+        partners.clear();
+        *self = SiteStats {
+            is_store: self.is_store,
+            size: self.size,
+            partners,
+            ..SiteStats::default()
+        };
+    }
+
     fn count(&mut self, cost: &AccessCost) {
         self.executions += 1;
         self.wavefronts += u64::from(cost.wavefronts);
@@ -581,6 +593,18 @@ pub struct BankBlock {
 }
 
 impl BankBlock {
+    /// Ready for the next block: counts zeroed, sites and memo kept (see
+    /// [`ObserverFactory::recycle`]).
+    fn recycle(&mut self) {
+        for (_, stats) in &mut self.sites.entries {
+            stats.reset();
+        }
+        idle_groups(&mut self.groups);
+        for h in &mut self.histograms {
+            h.clear();
+        }
+    }
+
     fn site_index(&mut self, site: Site, is_store: bool, size: u32) -> usize {
         self.sites.index(site, || SiteStats {
             is_store,
@@ -674,10 +698,18 @@ impl ObserverFactory for BankLaunch<'_> {
     fn create(&self, _block: [u32; 3]) -> BankBlock {
         BankBlock::default()
     }
-    fn merge(&mut self, observers: Vec<([u32; 3], BankBlock)>) {
+    fn recycle(&self, o: &mut BankBlock, _block: [u32; 3]) {
+        o.recycle();
+    }
+
+    fn merge(&mut self, observers: &mut [([u32; 3], BankBlock)]) {
         let k = self.kernel;
         for (_, block) in observers {
-            for (site, stats) in block.sites.entries {
+            for (site, stats) in &block.sites.entries {
+                if stats.executions == 0 {
+                    // Kept from an earlier block of a recycled observer.
+                    continue;
+                }
                 let totals = &mut self.state.totals[k as usize];
                 if stats.is_store {
                     totals.store_wavefronts += stats.wavefronts;
@@ -686,7 +718,7 @@ impl ObserverFactory for BankLaunch<'_> {
                     totals.load_wavefronts += stats.wavefronts;
                     totals.load_conflicts += stats.conflicts;
                 }
-                self.state.sites.entry((k, site)).or_default().merge(&stats);
+                self.state.sites.entry((k, *site)).or_default().merge(stats);
             }
         }
     }

@@ -181,6 +181,14 @@ pub(crate) struct Siblings {
     pub members: Vec<(usize, u32, u32)>,
 }
 
+/// Drops every pending sibling group (a block that ended early may leave some).
+pub(crate) fn idle_groups(groups: &mut [Option<Box<[Siblings; 2]>>]) {
+    for g in groups.iter_mut().flatten().flat_map(|g| g.iter_mut()) {
+        g.active = false;
+        g.members.clear();
+    }
+}
+
 impl Siblings {
     pub fn new() -> Siblings {
         Siblings {
@@ -490,6 +498,18 @@ pub struct SiteStats {
 }
 
 impl SiteStats {
+    /// Zero counts for the next block, keeping the instruction's kind and width.
+    fn reset(&mut self) {
+        let mut partners = std::mem::take(&mut self.partners);
+        partners.clear();
+        *self = SiteStats {
+            is_store: self.is_store,
+            size: self.size,
+            partners,
+            ..SiteStats::default()
+        };
+    }
+
     fn count(&mut self, shape: &AccessShape) {
         self.requests += 1;
         self.sectors += u64::from(shape.sectors);
@@ -744,6 +764,15 @@ pub struct CoalesceBlock {
 }
 
 impl CoalesceBlock {
+    /// Ready for the next block: counts zeroed, sites and memo kept (see
+    /// [`ObserverFactory::recycle`]).
+    fn recycle(&mut self) {
+        for (_, stats) in &mut self.sites.entries {
+            stats.reset();
+        }
+        idle_groups(&mut self.groups);
+    }
+
     fn site_index(&mut self, site: Site, is_store: bool, size: u32) -> usize {
         self.sites.index(site, || SiteStats {
             is_store,
@@ -840,10 +869,18 @@ impl ObserverFactory for CoalesceLaunch<'_> {
     fn create(&self, _block: [u32; 3]) -> CoalesceBlock {
         CoalesceBlock::default()
     }
-    fn merge(&mut self, observers: Vec<([u32; 3], CoalesceBlock)>) {
+    fn recycle(&self, o: &mut CoalesceBlock, _block: [u32; 3]) {
+        o.recycle();
+    }
+
+    fn merge(&mut self, observers: &mut [([u32; 3], CoalesceBlock)]) {
         let k = self.kernel;
         for (_, block) in observers {
-            for (site, stats) in block.sites.entries {
+            for (site, stats) in &block.sites.entries {
+                if stats.requests == 0 {
+                    // Kept from an earlier block of a recycled observer.
+                    continue;
+                }
                 let totals = &mut self.state.totals[k as usize];
                 if stats.is_store {
                     totals.store_requests += stats.requests;
@@ -852,7 +889,7 @@ impl ObserverFactory for CoalesceLaunch<'_> {
                     totals.load_requests += stats.requests;
                     totals.load_sectors += stats.sectors;
                 }
-                self.state.sites.entry((k, site)).or_default().merge(&stats);
+                self.state.sites.entry((k, *site)).or_default().merge(stats);
             }
         }
     }

@@ -144,9 +144,19 @@ struct Pages {
     pages: Vec<(u64, Box<[u64; 64]>)>,
     index: HashMap<u64, usize>,
     last: Option<(u64, usize)>,
+    /// Pages of an earlier block, kept for reuse (see [`Pages::clear`]).
+    spare: Vec<Box<[u64; 64]>>,
 }
 
 impl Pages {
+    /// Forgets every write, keeping the pages for reuse.
+    fn clear(&mut self) {
+        self.spare
+            .extend(self.pages.drain(..).map(|(_, page)| page));
+        self.index.clear();
+        self.last = None;
+    }
+
     fn find(&mut self, page: u64) -> Option<usize> {
         if let Some((p, i)) = self.last
             && p == page
@@ -163,7 +173,14 @@ impl Pages {
             return i;
         }
         let i = self.pages.len();
-        self.pages.push((page, Box::new([0; 64])));
+        let bits = match self.spare.pop() {
+            Some(mut bits) => {
+                *bits = [0; 64];
+                bits
+            }
+            None => Box::new([0; 64]),
+        };
+        self.pages.push((page, bits));
         self.index.insert(page, i);
         self.last = Some((page, i));
         i
@@ -829,7 +846,38 @@ impl ObserverFactory for InitLaunch<'_> {
         }
     }
 
-    fn merge(&mut self, observers: Vec<([u32; 3], InitBlock)>) {
+    fn recycle(&self, o: &mut InitBlock, block: [u32; 3]) {
+        let InitBlock {
+            block: b,
+            start,
+            any_tracked,
+            own,
+            shared,
+            shared_prefix,
+            local,
+            deferred,
+            reads,
+            pending_shared,
+            pending_bytes,
+        } = o;
+        *b = block;
+        if !Arc::ptr_eq(start, &self.start) {
+            *start = Arc::clone(&self.start);
+        }
+        *any_tracked = self.start.allocs.iter().any(|a| !a.fully_written);
+        own.clear();
+        shared.clear();
+        *shared_prefix = 0;
+        for bits in local.iter_mut() {
+            bits.clear();
+        }
+        deferred.clear();
+        reads.clear();
+        pending_shared.clear();
+        pending_bytes.clear();
+    }
+
+    fn merge(&mut self, observers: &mut [([u32; 3], InitBlock)]) {
         for (_, b) in observers {
             // Reads waiting for earlier blocks' writes.
             for d in &b.deferred {
@@ -855,7 +903,7 @@ impl ObserverFactory for InitLaunch<'_> {
                     },
                 );
             }
-            for (site, r) in b.reads {
+            for (site, r) in b.reads.drain(..) {
                 match self.reads.iter_mut().find(|(s, _)| *s == site) {
                     Some((_, existing)) => existing.count += r.count,
                     None => self.reads.push((site, r)),

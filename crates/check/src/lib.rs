@@ -525,34 +525,52 @@ impl ObserverFactory for Launch<'_> {
         }
     }
 
-    fn merge(&mut self, observers: Vec<([u32; 3], Blocks)>) {
-        let n = observers.len();
-        let mut race = Vec::with_capacity(n);
-        let mut sync = Vec::with_capacity(n);
-        let mut init = Vec::with_capacity(n);
-        let mut bank = Vec::with_capacity(n);
-        let mut coalesce = Vec::with_capacity(n);
-        for (b, o) in observers {
-            race.extend(o.race.map(|x| (b, x)));
-            sync.extend(o.sync.map(|x| (b, x)));
-            init.extend(o.init.map(|x| (b, x)));
-            bank.extend(o.bank.map(|x| (b, x)));
-            coalesce.extend(o.coalesce.map(|x| (b, x)));
+    fn recycle(&self, o: &mut Blocks, block: [u32; 3]) {
+        let race = self.race.as_ref().filter(|l| l.watches(block));
+        renew(race, &mut o.race, block);
+        renew(self.sync.as_ref(), &mut o.sync, block);
+        renew(self.init.as_ref(), &mut o.init, block);
+        renew(self.bank.as_ref(), &mut o.bank, block);
+        renew(self.coalesce.as_ref(), &mut o.coalesce, block);
+    }
+
+    fn merge(&mut self, observers: &mut [([u32; 3], Blocks)]) {
+        merge_part(&mut self.race, observers, |o| &mut o.race);
+        merge_part(&mut self.sync, observers, |o| &mut o.sync);
+        merge_part(&mut self.init, observers, |o| &mut o.init);
+        merge_part(&mut self.bank, observers, |o| &mut o.bank);
+        merge_part(&mut self.coalesce, observers, |o| &mut o.coalesce);
+    }
+}
+
+/// One checker's part of [`Launch::recycle`]: its observer recycled when the checker
+/// watches the block and has one, created when it watches the block and has none.
+fn renew<L: ObserverFactory>(launch: Option<&L>, slot: &mut Option<L::Observer>, block: [u32; 3]) {
+    match (launch, slot.as_mut()) {
+        (Some(l), Some(o)) => l.recycle(o, block),
+        (Some(l), None) => *slot = Some(l.create(block)),
+        (None, _) => *slot = None,
+    }
+}
+
+/// One checker's part of [`Launch::merge`]: its observers are moved out of the blocks'
+/// (in block order), merged, and put back to be recycled.
+fn merge_part<L: ObserverFactory>(
+    launch: &mut Option<L>,
+    observers: &mut [([u32; 3], Blocks)],
+    part: impl Fn(&mut Blocks) -> &mut Option<L::Observer>,
+) {
+    let Some(l) = launch else { return };
+    let mut taken = Vec::with_capacity(observers.len());
+    let mut from = Vec::with_capacity(observers.len());
+    for (i, (b, o)) in observers.iter_mut().enumerate() {
+        if let Some(x) = part(o).take() {
+            taken.push((*b, x));
+            from.push(i);
         }
-        if let Some(l) = &mut self.race {
-            l.merge(race);
-        }
-        if let Some(l) = &mut self.sync {
-            l.merge(sync);
-        }
-        if let Some(l) = &mut self.init {
-            l.merge(init);
-        }
-        if let Some(l) = &mut self.bank {
-            l.merge(bank);
-        }
-        if let Some(l) = &mut self.coalesce {
-            l.merge(coalesce);
-        }
+    }
+    l.merge(&mut taken);
+    for (i, (_, x)) in from.into_iter().zip(taken) {
+        *part(&mut observers[i].1) = Some(x);
     }
 }

@@ -1261,10 +1261,10 @@ impl ObserverFactory for RaceLaunch<'_> {
         }
     }
 
-    fn merge(&mut self, observers: Vec<([u32; 3], RaceBlock)>) {
+    fn merge(&mut self, observers: &mut [([u32; 3], RaceBlock)]) {
         for (_, o) in observers {
             self.saturated |= o.saturated;
-            for f in o.found {
+            for f in o.found.drain(..) {
                 self.add_found(
                     f.space,
                     f.scope,

@@ -441,8 +441,10 @@ impl Observer for SyncBlock {
         self.block = block;
         self.threads = threads;
         let warps = self.warps();
-        self.exited = vec![0; warps];
-        self.furthest = vec![[0; 32]; warps];
+        self.exited.clear();
+        self.exited.resize(warps, 0);
+        self.furthest.clear();
+        self.furthest.resize(warps, [0; 32]);
     }
 
     fn on_memory(&mut self, e: &MemEvent<'_>) {
@@ -552,17 +554,40 @@ impl ObserverFactory for SyncLaunch<'_> {
         }
     }
 
-    fn merge(&mut self, observers: Vec<([u32; 3], SyncBlock)>) {
+    fn recycle(&self, o: &mut SyncBlock, block: [u32; 3]) {
+        let SyncBlock {
+            func,
+            block: b,
+            threads,
+            exited,
+            furthest,
+            pending,
+            divergences,
+            masks,
+            counts,
+        } = o;
+        *func = self.func;
+        *b = block;
+        *threads = 0;
+        exited.clear();
+        furthest.clear();
+        pending.clear();
+        divergences.clear();
+        masks.clear();
+        counts.clear();
+    }
+
+    fn merge(&mut self, observers: &mut [([u32; 3], SyncBlock)]) {
         let k = self.kernel;
         for (_, b) in observers {
-            for d in b.divergences {
+            for d in b.divergences.drain(..) {
                 let key = d.sites.clone();
                 add_grouped(&mut self.state.divergences, k, key, d, 1);
             }
-            for (site, m, n) in b.masks {
+            for (site, m, n) in b.masks.drain(..) {
                 add_grouped(&mut self.state.masks, k, vec![site], m, n);
             }
-            for (site, c, n) in b.counts {
+            for (site, c, n) in b.counts.drain(..) {
                 add_grouped(&mut self.state.counts, k, vec![site], c, n);
             }
         }

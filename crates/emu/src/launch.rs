@@ -216,9 +216,13 @@ pub fn run_observed<F: ObserverFactory>(
     } else {
         config.threads
     };
-    // Blocks run in chunks: each chunk's blocks in parallel, then their observers are
-    // merged in block order before the next chunk starts, so memory stays bounded by the
-    // chunk (observers of checkers hold shadow state) and merging is deterministic.
+    // Blocks run in chunks: each chunk's blocks in parallel; their observers are merged in
+    // block order, so memory stays bounded by the chunk (observers of checkers hold shadow
+    // state) and merging is deterministic. With host threads, chunk n is merged on the
+    // calling thread while the pool runs chunk n + 1: the merge is serial work (it folds
+    // every block's findings into the launch's), and overlapping it keeps it off the
+    // critical path. The observers of a chunk are created before it runs, so the running
+    // chunk never touches the factory that the merge mutates.
     let chunk = if F::Observer::ENABLED {
         (threads as u64 * 64).max(256)
     } else {
@@ -244,42 +248,43 @@ pub fn run_observed<F: ObserverFactory>(
         shared_vars: flat.shared_vars.clone(),
         ..RunOutcome::default()
     };
-    let mut start = 0u64;
-    while start < nblocks {
-        let end = (start + chunk).min(nblocks);
-        let factory: &F = &*observers;
-        let run_one = |state: &mut (Vec<WarpState>, Vec<u8>), i: u64| {
-            let b = index(i);
-            let mut obs = factory.create(b);
-            let result = run_block(&cx, b, &mut state.0, &mut state.1, &mut obs);
-            if let Some(progress) = &config.progress {
-                progress.block_finished();
-            }
-            (b, result, obs)
-        };
-        let results: Vec<([u32; 3], BlockResult, F::Observer)> = match &pool {
+    type Ran<O> = Vec<([u32; 3], BlockResult, O)>;
+    let run_one = |state: &mut State, b: [u32; 3], mut obs: F::Observer| {
+        let result = run_block(&cx, b, &mut state.0, &mut state.1, &mut obs);
+        if let Some(progress) = &config.progress {
+            progress.block_finished();
+        }
+        (b, result, obs)
+    };
+    let run_chunk = |created: Vec<([u32; 3], F::Observer)>| -> Ran<F::Observer> {
+        match &pool {
             None => {
                 let mut state = states[0]
                     .lock()
                     .unwrap_or_else(std::sync::PoisonError::into_inner);
-                (start..end).map(|i| run_one(&mut state, i)).collect()
+                created
+                    .into_iter()
+                    .map(|(b, obs)| run_one(&mut state, b, obs))
+                    .collect()
             }
             Some(pool) => pool.install(|| {
-                (start..end)
+                created
                     .into_par_iter()
-                    .map(|i| {
+                    .map(|(b, obs)| {
                         // Only this pool thread uses its slot: the lock is never contended.
                         let slot = rayon::current_thread_index().unwrap_or(0) % states.len();
                         let mut state = states[slot]
                             .lock()
                             .unwrap_or_else(std::sync::PoisonError::into_inner);
-                        run_one(&mut state, i)
+                        run_one(&mut state, b, obs)
                     })
                     .collect()
             }),
-        };
-        let mut observed = Vec::with_capacity(results.len());
-        for (b, r, obs) in results {
+        }
+    };
+    let merge = |ran: Ran<F::Observer>, outcome: &mut RunOutcome, observers: &mut F| {
+        let mut observed = Vec::with_capacity(ran.len());
+        for (b, r, obs) in ran {
             outcome.stats.add(&r.stats);
             outcome.printf.push_str(&r.printf);
             if let Some(f) = r.fault {
@@ -290,8 +295,48 @@ pub fn run_observed<F: ObserverFactory>(
             }
             observed.push((b, obs));
         }
-        observers.merge(observed);
-        start = end;
+        observers.merge(&mut observed);
+        observed.into_iter().map(|(_, obs)| obs)
+    };
+    let mut start = 0u64;
+    let mut previous: Option<Ran<F::Observer>> = None;
+    // Observers of merged blocks, recycled for the next chunk's blocks.
+    let mut spare: Vec<F::Observer> = Vec::new();
+    while start < nblocks || previous.is_some() {
+        let created: Option<Vec<([u32; 3], F::Observer)>> = (start < nblocks).then(|| {
+            let end = (start + chunk).min(nblocks);
+            let factory: &F = &*observers;
+            let created = (start..end)
+                .map(|i| {
+                    let b = index(i);
+                    match spare.pop() {
+                        Some(mut obs) => {
+                            factory.recycle(&mut obs, b);
+                            (b, obs)
+                        }
+                        None => (b, factory.create(b)),
+                    }
+                })
+                .collect();
+            start = end;
+            created
+        });
+        previous = match (&pool, created, previous.take()) {
+            (Some(pool), Some(created), Some(ran)) => {
+                let mut current = None;
+                pool.in_place_scope(|s| {
+                    s.spawn(|_| current = Some(run_chunk(created)));
+                    spare.extend(merge(ran, &mut outcome, observers));
+                });
+                current
+            }
+            (_, created, ran) => {
+                if let Some(ran) = ran {
+                    spare.extend(merge(ran, &mut outcome, observers));
+                }
+                created.map(run_chunk)
+            }
+        };
     }
     Ok(outcome)
 }

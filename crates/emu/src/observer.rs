@@ -111,12 +111,24 @@ impl Observer for NoObserver {
 }
 
 /// Creates one observer per block and merges them after the launch.
+///
+/// A launch keeps the observers of merged blocks and hands them to [`recycle`] for later
+/// blocks, so a grid of many small blocks does not allocate (and free, often on another
+/// host thread) every checker's per-block state once per block.
+///
+/// [`recycle`]: ObserverFactory::recycle
 pub trait ObserverFactory: Sync {
     type Observer: Observer + Send;
     fn create(&self, block: [u32; 3]) -> Self::Observer;
+    /// Makes `observer`, one whose block was merged, watch `block` exactly as
+    /// `create(block)` would, keeping what it allocated. The default replaces it.
+    fn recycle(&self, observer: &mut Self::Observer, block: [u32; 3]) {
+        *observer = self.create(block);
+    }
     /// Receives the blocks' observers in linear block order, in consecutive chunks (so a
     /// large grid never holds every block's observer at once): called once per chunk.
-    fn merge(&mut self, observers: Vec<([u32; 3], Self::Observer)>);
+    /// The observers go back to the launch afterwards, to be recycled: take what is kept.
+    fn merge(&mut self, observers: &mut [([u32; 3], Self::Observer)]);
 }
 
 /// The factory of [`NoObserver`]s.
@@ -128,5 +140,5 @@ impl ObserverFactory for NoObservers {
     fn create(&self, _block: [u32; 3]) -> NoObserver {
         NoObserver
     }
-    fn merge(&mut self, _observers: Vec<([u32; 3], NoObserver)>) {}
+    fn merge(&mut self, _observers: &mut [([u32; 3], NoObserver)]) {}
 }

@@ -239,8 +239,8 @@ impl ObserverFactory for CountsFactory {
     fn create(&self, _block: [u32; 3]) -> Counts {
         Counts::default()
     }
-    fn merge(&mut self, observers: Vec<([u32; 3], Counts)>) {
-        for (b, c) in observers {
+    fn merge(&mut self, observers: &mut [([u32; 3], Counts)]) {
+        for &mut (b, ref c) in observers {
             self.blocks.push(b);
             self.total.shared_loads += c.shared_loads;
             self.total.shared_stores += c.shared_stores;

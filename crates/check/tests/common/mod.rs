@@ -107,6 +107,8 @@ pub struct Session {
     pub buffers: Vec<Buffer>,
     /// The instruction budget per launch (the emulator's default when `None`).
     pub budget: Option<u64>,
+    /// Host threads per launch (0: one per core).
+    pub threads: usize,
 }
 
 impl Session {
@@ -121,6 +123,7 @@ impl Session {
             checker: Checker::new(options),
             buffers: Vec::new(),
             budget: None,
+            threads: 0,
         }
     }
 
@@ -175,6 +178,7 @@ impl Session {
     ) -> RunOutcome {
         let mut config = LaunchConfig::new(grid, block);
         config.dynamic_shared = dynamic_shared;
+        config.threads = self.threads;
         if let Some(b) = self.budget {
             config.budget = b;
         }
