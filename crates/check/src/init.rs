@@ -144,7 +144,9 @@ struct Pages {
     pages: Vec<(u64, Box<[u64; 64]>)>,
     index: HashMap<u64, usize>,
     last: Option<(u64, usize)>,
-    /// Pages of an earlier block, kept for reuse (see [`Pages::clear`]).
+    /// Pages of an earlier block, kept for reuse (see [`Pages::clear`]); boxed as in
+    /// `pages`, so that they move between the two without copying.
+    #[allow(clippy::vec_box)]
     spare: Vec<Box<[u64; 64]>>,
 }
 
