@@ -319,12 +319,14 @@ impl Siblings {
     }
 }
 
-/// A warp access's address pattern up to a shift by a multiple of 128 bytes: the active
-/// lanes, the width, the first active lane's address modulo 128 and every active lane's
-/// offset from it. Sectors and lines (32 and 128 bytes) and banks (4-byte words modulo
-/// 32) are the same for two accesses with equal patterns, so a site's last result can be
-/// reused when its pattern recurs (a loop walking a tile; Park, Sen, Iancu §4.1 cache
-/// per-site results the same way).
+/// A warp access's address pattern up to a shift by a multiple of `period` bytes: the
+/// active lanes, the width, the first active lane's address modulo `period` and every
+/// active lane's offset from it. Sectors and lines (32 and 128 bytes) are the same for
+/// two accesses whose patterns are equal with a period of 128; bank conflicts (4-byte
+/// words modulo 32 banks) with a period of 4, since a shift by `4k` bytes moves every
+/// word `k` banks on and so only permutes the banks. A site's results can then be reused
+/// when its pattern recurs (a loop walking a tile; Park, Sen, Iancu §4.1 cache per-site
+/// results the same way).
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Pattern {
     lanes: u32,
@@ -335,7 +337,7 @@ pub(crate) struct Pattern {
 
 impl Pattern {
     #[inline(always)]
-    pub fn of(addresses: &[u64; 32], lanes: u32, size: u32) -> Pattern {
+    pub fn of(addresses: &[u64; 32], lanes: u32, size: u32, period: u64) -> Pattern {
         let base = addresses[lanes.trailing_zeros() as usize & 31];
         let mut offsets = [0u64; 32];
         for (l, o) in offsets.iter_mut().enumerate() {
@@ -346,17 +348,24 @@ impl Pattern {
         Pattern {
             lanes,
             size,
-            phase: base % 128,
+            phase: base % period,
             offsets,
         }
     }
 
-    /// Whether `Pattern::of(addresses, lanes, size) == *self`, in one branch-free pass
-    /// over the lanes without building the other pattern (`base` is the first active
-    /// lane's address).
+    /// Whether `Pattern::of(addresses, lanes, size, period) == *self`, in one
+    /// branch-free pass over the lanes without building the other pattern (`base` is the
+    /// first active lane's address).
     #[inline(always)]
-    fn matches(&self, addresses: &[u64; 32], lanes: u32, size: u32, base: u64) -> bool {
-        if self.lanes != lanes || self.size != size || self.phase != base % 128 {
+    fn matches(
+        &self,
+        addresses: &[u64; 32],
+        lanes: u32,
+        size: u32,
+        base: u64,
+        period: u64,
+    ) -> bool {
+        if self.lanes != lanes || self.size != size || self.phase != base % period {
             return false;
         }
         let mut difference = 0u64;
@@ -381,45 +390,75 @@ pub(crate) const LANE_BIT: [u32; 32] = {
     bits
 };
 
-/// Per site entry, the last pattern seen and its result.
-pub(crate) struct Memo<V> {
-    slots: Vec<Option<Box<(Pattern, V)>>>,
+/// Per site entry, the last few patterns seen (up to a shift by a multiple of `PERIOD`
+/// bytes, see [`Pattern`]) with their results and the first active lane's address of
+/// the access that computed each. Several per site, because a loop may cycle through a
+/// few patterns (a tree reduction halves its stride every level); the search starts
+/// after the last hit, where the next pattern of such a cycle is. Observers are recycled
+/// from block to block, so the patterns of one block serve the next.
+pub(crate) struct Memo<V, const PERIOD: u64> {
+    slots: Vec<Option<Box<Ways<V>>>>,
 }
 
-impl<V> Default for Memo<V> {
+/// The remembered patterns of one site.
+struct Ways<V> {
+    entries: Vec<(Pattern, V, u64)>,
+    /// The entry of the last hit or insertion.
+    last: usize,
+}
+
+/// Patterns remembered per site.
+const WAYS: usize = 16;
+
+impl<V, const PERIOD: u64> Default for Memo<V, PERIOD> {
     fn default() -> Self {
         Memo { slots: Vec::new() }
     }
 }
 
-impl<V: Copy> Memo<V> {
-    /// The result for the access pattern of `addresses`, `lanes` and `size` (see
-    /// [`Pattern`]) at site entry `i`: the remembered one if the site's last pattern was
-    /// the same, else `compute()` (remembered, in the site's slot).
+impl<V: Copy, const PERIOD: u64> Memo<V, PERIOD> {
+    /// The result for the access pattern of `addresses`, `lanes` and `size` at site entry
+    /// `i`, and the first active lane's address of the access it was computed for: a
+    /// remembered one if the pattern is among the site's, else `compute()` (remembered,
+    /// in place of the oldest when the site has [`WAYS`]).
     #[inline(always)]
     pub fn get(
         &mut self,
         i: usize,
         (addresses, lanes, size): (&[u64; 32], u32, u32),
         compute: impl FnOnce() -> V,
-    ) -> V {
+    ) -> (V, u64) {
         if self.slots.len() <= i {
             self.slots.resize_with(i + 1, || None);
         }
         let base = addresses[lanes.trailing_zeros() as usize & 31];
-        match &mut self.slots[i] {
-            Some(slot) if slot.0.matches(addresses, lanes, size, base) => slot.1,
-            Some(slot) => {
-                let v = compute();
-                **slot = (Pattern::of(addresses, lanes, size), v);
-                v
-            }
-            slot @ None => {
-                let v = compute();
-                *slot = Some(Box::new((Pattern::of(addresses, lanes, size), v)));
-                v
+        let ways = self.slots[i].get_or_insert_with(|| {
+            Box::new(Ways {
+                entries: Vec::new(),
+                last: 0,
+            })
+        });
+        let n = ways.entries.len();
+        for k in 0..n {
+            // The last hit's successor first, then the last hit, then the rest.
+            let j = (ways.last + 1 + k) % n;
+            let (pattern, v, at) = &ways.entries[j];
+            if pattern.matches(addresses, lanes, size, base, PERIOD) {
+                ways.last = j;
+                return (*v, *at);
             }
         }
+        let v = compute();
+        let entry = (Pattern::of(addresses, lanes, size, PERIOD), v, base);
+        if n < WAYS {
+            ways.entries.push(entry);
+            ways.last = n;
+        } else {
+            let j = (ways.last + 1) % n;
+            ways.entries[j] = entry;
+            ways.last = j;
+        }
+        (v, base)
     }
 }
 
@@ -759,7 +798,7 @@ impl CoalesceLaunch<'_> {
 #[derive(Default)]
 pub struct CoalesceBlock {
     sites: SiteTable<SiteStats>,
-    memo: Memo<AccessShape>,
+    memo: Memo<AccessShape, 128>,
     groups: Vec<Option<Box<[Siblings; 2]>>>,
 }
 
@@ -824,9 +863,13 @@ impl Observer for CoalesceBlock {
         // Contiguous warps are counted in closed form; other shapes are remembered.
         let shape = match contiguous_shape(e.addresses, e.lanes, e.size) {
             Some(shape) => shape,
-            None => self.memo.get(i, (e.addresses, e.lanes, e.size), || {
-                access_shape(e.addresses, e.lanes, e.size)
-            }),
+            None => {
+                self.memo
+                    .get(i, (e.addresses, e.lanes, e.size), || {
+                        access_shape(e.addresses, e.lanes, e.size)
+                    })
+                    .0
+            }
         };
         self.sites.entries[i].1.count(&shape);
         if !shape.is_uncoalesced() {

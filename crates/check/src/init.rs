@@ -687,6 +687,16 @@ impl InitBlock {
 
     fn shared_or_local(&mut self, e: &MemEvent<'_>, reads: bool, writes: bool, atomic: bool) {
         let size = u64::from(e.size.max(1));
+        // Bytes below the written prefix are initialised: reading them is fine, and
+        // writing them (plainly or atomically) changes nothing unless a read of the
+        // barrier interval waits for them (tiles rewritten every loop iteration, and
+        // atomics on zeroed bins).
+        if e.space == MemSpace::Shared
+            && self.pending_shared.is_empty()
+            && below(e.addresses, e.lanes, size, self.shared_prefix)
+        {
+            return;
+        }
         // Fast paths for plain shared accesses: stores with no pending read to race
         // with, and loads of initialised bytes.
         if e.space == MemSpace::Shared && !atomic {
@@ -701,15 +711,29 @@ impl InitBlock {
                     }
                     self.shared.resize(hi.div_ceil(64) as usize, 0);
                 }
+                // Lanes mostly write neighbouring bytes: their bits are gathered per
+                // 64-byte word and stored once per word, not once per lane.
+                let mut pending: Option<(usize, u64)> = None;
                 let mut m = e.lanes;
                 while m != 0 {
                     let l = m.trailing_zeros() as usize;
                     m &= m - 1;
                     let a = e.addresses[l];
-                    match word_mask(a, size) {
-                        Some((w, mask)) => self.shared[w] |= mask,
-                        None => set_bits(&mut self.shared, a, size),
+                    match (word_mask(a, size), pending) {
+                        (Some((w, mask)), Some((pw, pm))) if w == pw => {
+                            pending = Some((w, pm | mask));
+                        }
+                        (Some(next), _) => {
+                            if let Some((pw, pm)) = pending {
+                                self.shared[pw] |= pm;
+                            }
+                            pending = Some(next);
+                        }
+                        (None, _) => set_bits(&mut self.shared, a, size),
                     }
+                }
+                if let Some((pw, pm)) = pending {
+                    self.shared[pw] |= pm;
                 }
                 self.advance_shared_prefix();
                 return;
