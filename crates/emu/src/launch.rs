@@ -298,35 +298,40 @@ pub fn run_observed<F: ObserverFactory>(
         observers.merge(&mut observed);
         observed.into_iter().map(|(_, obs)| obs)
     };
-    let mut start = 0u64;
-    let mut previous: Option<Ran<F::Observer>> = None;
-    // Observers of merged blocks, recycled for the next chunk's blocks.
-    let mut spare: Vec<F::Observer> = Vec::new();
-    while start < nblocks || previous.is_some() {
-        let created: Option<Vec<([u32; 3], F::Observer)>> = (start < nblocks).then(|| {
-            let end = (start + chunk).min(nblocks);
-            let factory: &F = &*observers;
-            let created = (start..end)
-                .map(|i| {
-                    let b = index(i);
-                    match spare.pop() {
-                        Some(mut obs) => {
-                            factory.recycle(&mut obs, b);
-                            (b, obs)
-                        }
-                        None => (b, factory.create(b)),
+    // The observers of the next chunk's blocks, recycled from merged blocks' where there
+    // are any.
+    let create_chunk = |start: &mut u64, spare: &mut Vec<F::Observer>, factory: &F| {
+        let end = (*start + chunk).min(nblocks);
+        let created: Vec<([u32; 3], F::Observer)> = (*start..end)
+            .map(|i| {
+                let b = index(i);
+                match spare.pop() {
+                    Some(mut obs) => {
+                        factory.recycle(&mut obs, b);
+                        (b, obs)
                     }
-                })
-                .collect();
-            start = end;
-            created
-        });
-        previous = match (&pool, created, previous.take()) {
+                    None => (b, factory.create(b)),
+                }
+            })
+            .collect();
+        *start = end;
+        created
+    };
+    let mut start = 0u64;
+    let mut spare: Vec<F::Observer> = Vec::new();
+    let mut next = (start < nblocks).then(|| create_chunk(&mut start, &mut spare, observers));
+    let mut previous: Option<Ran<F::Observer>> = None;
+    while next.is_some() || previous.is_some() {
+        previous = match (&pool, next.take(), previous.take()) {
             (Some(pool), Some(created), Some(ran)) => {
+                // While the pool runs this chunk, merge the last one and prepare the next.
                 let mut current = None;
                 pool.in_place_scope(|s| {
                     s.spawn(|_| current = Some(run_chunk(created)));
                     spare.extend(merge(ran, &mut outcome, observers));
+                    if start < nblocks {
+                        next = Some(create_chunk(&mut start, &mut spare, observers));
+                    }
                 });
                 current
             }
@@ -334,7 +339,11 @@ pub fn run_observed<F: ObserverFactory>(
                 if let Some(ran) = ran {
                     spare.extend(merge(ran, &mut outcome, observers));
                 }
-                created.map(run_chunk)
+                let current = created.map(run_chunk);
+                if start < nblocks {
+                    next = Some(create_chunk(&mut start, &mut spare, observers));
+                }
+                current
             }
         };
     }
