@@ -397,7 +397,7 @@ pub(crate) const LANE_BIT: [u32; 32] = {
 /// after the last hit, where the next pattern of such a cycle is. Observers are recycled
 /// from block to block, so the patterns of one block serve the next.
 pub(crate) struct Memo<V, const PERIOD: u64> {
-    slots: Vec<Option<Box<Ways<V>>>>,
+    slots: Vec<Ways<V>>,
 }
 
 /// The remembered patterns of one site.
@@ -429,23 +429,26 @@ impl<V: Copy, const PERIOD: u64> Memo<V, PERIOD> {
         compute: impl FnOnce() -> V,
     ) -> (V, u64) {
         if self.slots.len() <= i {
-            self.slots.resize_with(i + 1, || None);
-        }
-        let base = addresses[lanes.trailing_zeros() as usize & 31];
-        let ways = self.slots[i].get_or_insert_with(|| {
-            Box::new(Ways {
+            self.slots.resize_with(i + 1, || Ways {
                 entries: Vec::new(),
                 last: 0,
-            })
-        });
+            });
+        }
+        let base = addresses[lanes.trailing_zeros() as usize & 31];
+        let ways = &mut self.slots[i];
         let n = ways.entries.len();
-        for k in 0..n {
-            // The last hit's successor first, then the last hit, then the rest.
-            let j = (ways.last + 1 + k) % n;
+        // The last hit first (a pattern that repeats), then its successor (a cycle of
+        // patterns), then the rest in order.
+        let mut j = ways.last;
+        for _ in 0..n {
             let (pattern, v, at) = &ways.entries[j];
             if pattern.matches(addresses, lanes, size, base, PERIOD) {
                 ways.last = j;
                 return (*v, *at);
+            }
+            j += 1;
+            if j == n {
+                j = 0;
             }
         }
         let v = compute();
@@ -454,7 +457,7 @@ impl<V: Copy, const PERIOD: u64> Memo<V, PERIOD> {
             ways.entries.push(entry);
             ways.last = n;
         } else {
-            let j = (ways.last + 1) % n;
+            let j = if ways.last + 1 == n { 0 } else { ways.last + 1 };
             ways.entries[j] = entry;
             ways.last = j;
         }
