@@ -652,6 +652,7 @@ impl BankBlock {
 }
 
 impl Observer for BankBlock {
+    #[inline(always)]
     fn on_memory(&mut self, e: &MemEvent<'_>) {
         if e.space != MemSpace::Shared || e.lanes == 0 {
             return;

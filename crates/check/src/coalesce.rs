@@ -853,6 +853,7 @@ impl CoalesceBlock {
 }
 
 impl Observer for CoalesceBlock {
+    #[inline(always)]
     fn on_memory(&mut self, e: &MemEvent<'_>) {
         if e.space != MemSpace::Global || e.lanes == 0 {
             return;

@@ -612,6 +612,7 @@ impl InitBlock {
         }
     }
 
+    #[inline(always)]
     fn global(&mut self, e: &MemEvent<'_>, reads: bool, writes: bool, atomic: bool) {
         if !self.any_tracked {
             return;
@@ -685,6 +686,7 @@ impl InitBlock {
         self.shared_prefix = w as u64 * 64;
     }
 
+    #[inline(always)]
     fn shared_or_local(&mut self, e: &MemEvent<'_>, reads: bool, writes: bool, atomic: bool) {
         let size = u64::from(e.size.max(1));
         // Bytes below the written prefix are initialised: reading them is fine, and
@@ -832,6 +834,7 @@ impl InitBlock {
 }
 
 impl Observer for InitBlock {
+    #[inline(always)]
     fn on_memory(&mut self, e: &MemEvent<'_>) {
         let (reads, writes, atomic) = match e.kind {
             MemKind::Load => (true, false, false),

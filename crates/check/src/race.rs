@@ -927,6 +927,7 @@ impl Observer for RaceBlock {
         self.clocks = Some(clocks);
     }
 
+    #[inline(always)]
     fn on_memory(&mut self, e: &MemEvent<'_>) {
         if self.saturated || !matches!(e.space, MemSpace::Shared | MemSpace::Global) {
             return;

@@ -447,6 +447,7 @@ impl Observer for SyncBlock {
         self.furthest.resize(warps, [0; 32]);
     }
 
+    #[inline(always)]
     fn on_memory(&mut self, e: &MemEvent<'_>) {
         self.note_activity(e.warp, e.lanes, e.func, e.inst);
     }
