@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# Checker overhead (issue 4) as the median of alternating run/check pairs.
+#
+#   tools/bench_pairs.sh prepare DIR
+#   tools/bench_pairs.sh run DIR [--threads "1 2"] [--pairs N] [--only KERNEL]
+#
+# prepare: builds the release binary (stripped, into DIR/warpcheck) and compiles every
+#   benches/kernels/*.cu to PTX (DIR/NAME.ptx), with its `// warpcheck-launch:` line
+#   rewritten to the PTX's positional parameter names (DIR/launches.txt). DIR then runs
+#   on any x86-64 Linux machine without clang or Rust (we carry it to the GPU machine,
+#   whose 16 CPU cores are otherwise idle).
+# run: for each kernel and thread count, N times (default 5) `warpcheck run` then
+#   `warpcheck check` on the same launch, and prints the fastest of each (the emulator's
+#   time as the summary prints it) and the median of the N check/run ratios. Each pair
+#   runs back to back, so a host that slows down for a while slows both; on shared
+#   machines the ratio of a pair varies far less than either time does, but it still
+#   varies: the row lists every pair's ratio. Nothing here asserts a time.
+set -euo pipefail
+ROOT="$(cd "$(dirname "$0")/.." && pwd)"
+mode="${1:-}"; dir="${2:-}"
+if [ -z "$mode" ] || [ -z "$dir" ]; then
+    sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 2
+fi
+shift 2
+case "$mode" in
+prepare)
+    mkdir -p "$dir"
+    (cd "$ROOT" && cargo build --release -p warpcheck >&2)
+    bin="${CARGO_TARGET_DIR:-$ROOT/target}/release/warpcheck"
+    strip -o "$dir/warpcheck" "$bin"
+    : > "$dir/launches.txt"
+    for f in "$ROOT"/benches/kernels/*.cu; do
+        k="$(basename "$f" .cu)"
+        "$bin" ptx "$f" > "$dir/$k.ptx"
+        python3 - "$bin" "$f" "$k" >> "$dir/launches.txt" <<'PY'
+import re, subprocess, sys
+binary, path, name = sys.argv[1:]
+launch = re.search(r"warpcheck-launch:(.*)", open(path).read()).group(1)
+listing = subprocess.run([binary, "kernels", path], capture_output=True, text=True).stdout
+params = [l.split()[0] for l in listing.splitlines() if l.startswith("    ")]
+for i, p in enumerate(params):
+    launch = re.sub(r"\b%s\b" % re.escape(p), f"arg{i}", launch)
+print(f"{name}|{launch}")
+PY
+    done
+    echo "prepared $dir: $(ls "$dir" | wc -l) files" >&2
+    ;;
+run)
+    threads="1 $(nproc)"; pairs=5; only=""
+    while [ $# -gt 0 ]; do
+        case "$1" in
+            --threads) threads="$2"; shift ;;
+            --pairs) pairs="$2"; shift ;;
+            --only) only="$2"; shift ;;
+            *) echo "bench_pairs.sh: unknown argument '$1'" >&2; exit 2 ;;
+        esac
+        shift
+    done
+    emu() { grep -o "in [0-9.]* s" | head -1 | cut -d' ' -f2; }
+    echo "$(nproc) cores, $(date -u '+%Y-%m-%d %H:%M UTC'), load $(cut -d' ' -f1-3 /proc/loadavg), $pairs pairs"
+    printf "%-18s %3s %8s %8s %9s  %s\n" kernel thr run-s chk-s chk/run "ratio of each pair"
+    while IFS='|' read -r k launch; do
+        [ -n "$only" ] && [ "$only" != "$k" ] && continue
+        for t in $threads; do
+            list=""
+            for _ in $(seq "$pairs"); do
+                # shellcheck disable=SC2086
+                r="$("$dir/warpcheck" run "$dir/$k.ptx" $launch --threads "$t" 2>&1 | emu)"
+                # shellcheck disable=SC2086
+                c="$("$dir/warpcheck" check "$dir/$k.ptx" $launch --threads "$t" 2>&1 | emu)"
+                list="$list $r/$c"
+            done
+            python3 - "$k" "$t" $list <<'PY'
+import statistics, sys
+k, t = sys.argv[1], sys.argv[2]
+ps = [tuple(map(float, p.split("/"))) for p in sys.argv[3:]]
+ratios = [c / r for r, c in ps]
+print(f"{k:<18} {t:>3} {min(r for r, _ in ps):8.3f} {min(c for _, c in ps):8.3f} "
+      f"{statistics.median(ratios):9.2f}  " + " ".join(f"{x:.2f}" for x in ratios))
+PY
+        done
+    done < "$dir/launches.txt"
+    ;;
+*) echo "bench_pairs.sh: unknown mode '$mode' (prepare or run)" >&2; exit 2 ;;
+esac
