@@ -223,10 +223,12 @@ pub fn run_observed<F: ObserverFactory>(
     // every block's findings into the launch's), and overlapping it keeps it off the
     // critical path. The observers of a chunk are created before it runs, so the running
     // chunk never touches the factory that the merge mutates.
+    // Without observers there is nothing to merge, but each block's result is kept until
+    // its chunk ends: chunks of 65,536 blocks bound that memory on huge grids.
     let chunk = if F::Observer::ENABLED {
         (threads as u64 * 64).max(256)
     } else {
-        nblocks.max(1)
+        nblocks.clamp(1, 1 << 16)
     };
     // Each host thread's warp states and shared memory, reused by every block it runs in
     // every chunk (allocating them per chunk costs more than small blocks run).
