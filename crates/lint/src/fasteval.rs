@@ -7,7 +7,7 @@
 //! checked `i128` arithmetic; anything else keeps the general evaluator. Both give the
 //! same value (or both `None`), which the tests below check.
 
-use warpcheck_sym::{Atom, CmpOp, Cond, Expr, Rational, Symbol};
+use warpcheck_sym::{Atom, CmpOp, Cond, Expr, Rational, Symbol, kleene_all, kleene_any};
 
 /// An expression prepared for repeated evaluation.
 #[derive(Clone, Debug)]
@@ -105,38 +105,10 @@ impl CompiledCond {
     pub(crate) fn eval(&self, env: &dyn Fn(&Symbol) -> Option<Rational>) -> Option<bool> {
         match self {
             CompiledCond::Const(b) => Some(*b),
-            CompiledCond::Cmp(op, e) => {
-                let v = e.eval(env)?;
-                Some(match op {
-                    CmpOp::Eq => v.is_zero(),
-                    CmpOp::Ne => !v.is_zero(),
-                    CmpOp::Lt => v.is_negative(),
-                    CmpOp::Le => !v.is_positive(),
-                })
-            }
+            CompiledCond::Cmp(op, e) => Some(op.holds(e.eval(env)?)),
             CompiledCond::Not(c) => c.eval(env).map(|b| !b),
-            CompiledCond::And(cs) => {
-                let mut all = Some(true);
-                for c in cs {
-                    match c.eval(env) {
-                        Some(false) => return Some(false),
-                        Some(true) => {}
-                        None => all = None,
-                    }
-                }
-                all
-            }
-            CompiledCond::Or(cs) => {
-                let mut any = Some(false);
-                for c in cs {
-                    match c.eval(env) {
-                        Some(true) => return Some(true),
-                        Some(false) => {}
-                        None => any = None,
-                    }
-                }
-                any
-            }
+            CompiledCond::And(cs) => kleene_all(cs, |c| c.eval(env)),
+            CompiledCond::Or(cs) => kleene_any(cs, |c| c.eval(env)),
             CompiledCond::Opaque(s) => env(s).map(|v| !v.is_zero()),
         }
     }

@@ -58,6 +58,52 @@ pub enum CmpOp {
     Le,
 }
 
+impl CmpOp {
+    /// Whether `v OP 0` holds.
+    pub fn holds(self, v: Rational) -> bool {
+        match self {
+            CmpOp::Eq => v.is_zero(),
+            CmpOp::Ne => !v.is_zero(),
+            CmpOp::Lt => v.is_negative(),
+            CmpOp::Le => !v.is_positive(),
+        }
+    }
+}
+
+/// Kleene (three-valued) conjunction of the items' values: `Some(false)` as soon as one is false
+/// (the rest are not evaluated), else `None` if one is unknown, else `Some(true)`.
+pub fn kleene_all<T>(
+    items: impl IntoIterator<Item = T>,
+    eval: impl Fn(T) -> Option<bool>,
+) -> Option<bool> {
+    let mut all = Some(true);
+    for item in items {
+        match eval(item) {
+            Some(false) => return Some(false),
+            Some(true) => {}
+            None => all = None,
+        }
+    }
+    all
+}
+
+/// Kleene (three-valued) disjunction: `Some(true)` as soon as one is true (the rest are
+/// not evaluated), else `None` if one is unknown, else `Some(false)`.
+pub fn kleene_any<T>(
+    items: impl IntoIterator<Item = T>,
+    eval: impl Fn(T) -> Option<bool>,
+) -> Option<bool> {
+    let mut any = Some(false);
+    for item in items {
+        match eval(item) {
+            Some(true) => return Some(true),
+            Some(false) => {}
+            None => any = None,
+        }
+    }
+    any
+}
+
 /// A condition over the symbols of its expressions.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Cond {
@@ -199,38 +245,10 @@ impl Cond {
     pub fn eval(&self, env: &dyn Fn(&Symbol) -> Option<Rational>) -> Option<bool> {
         match self {
             Cond::Const(b) => Some(*b),
-            Cond::Cmp(op, e) => {
-                let v = e.eval(env)?;
-                Some(match op {
-                    CmpOp::Eq => v.is_zero(),
-                    CmpOp::Ne => !v.is_zero(),
-                    CmpOp::Lt => v.is_negative(),
-                    CmpOp::Le => !v.is_positive(),
-                })
-            }
+            Cond::Cmp(op, e) => Some(op.holds(e.eval(env)?)),
             Cond::Not(c) => c.eval(env).map(|b| !b),
-            Cond::And(cs) => {
-                let mut all = Some(true);
-                for c in cs {
-                    match c.eval(env) {
-                        Some(false) => return Some(false),
-                        Some(true) => {}
-                        None => all = None,
-                    }
-                }
-                all
-            }
-            Cond::Or(cs) => {
-                let mut any = Some(false);
-                for c in cs {
-                    match c.eval(env) {
-                        Some(true) => return Some(true),
-                        Some(false) => {}
-                        None => any = None,
-                    }
-                }
-                any
-            }
+            Cond::And(cs) => kleene_all(cs, |c| c.eval(env)),
+            Cond::Or(cs) => kleene_any(cs, |c| c.eval(env)),
             Cond::Opaque(o) => env(&Symbol::Opaque(o.clone())).map(|v| !v.is_zero()),
         }
     }

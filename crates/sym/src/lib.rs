@@ -46,7 +46,7 @@ mod rational;
 pub mod sign;
 mod symbol;
 
-pub use cond::{CmpOp, Cond, Relation};
+pub use cond::{CmpOp, Cond, Relation, kleene_all, kleene_any};
 pub use expr::{Atom, Expr, Monomial, Term};
 pub use func::{Func, FuncKind};
 pub use rational::{Rational, gcd_i128};
