@@ -93,6 +93,12 @@ pub enum Region {
     Variable(VarId, StateSpace),
     /// A call-sequence `.param` variable.
     CallParam(VarId),
+    /// Memory reached through a pointer read from global or constant memory by a
+    /// generic access (`d_unique[bx].d_in2[i]` with `d_unique` a `__constant__` array
+    /// of structs holding device pointers): taken to be global memory, since pointers
+    /// the host stores in memory are device (global) pointers; the string says where
+    /// the pointer was read.
+    ReadPointer(String),
     /// A kernel parameter's own storage.
     KernelParam(VarId),
     Unknown,
@@ -210,6 +216,9 @@ pub(crate) struct Symbols {
     created_in: HashMap<u32, BlockId>,
     /// Base addresses of variables.
     bases: HashMap<u32, VarId>,
+    /// Pointers read from global or constant memory (8-byte loads whose value is used
+    /// as an address): the opaque symbol's id and a description of where it was read.
+    read_pointers: HashMap<u32, String>,
 }
 
 impl Symbols {
@@ -449,6 +458,20 @@ impl<'a> Analysis<'a> {
             Symbol::Opaque(o) => self.syms.bases.get(&o.id).copied(),
             _ => None,
         }
+    }
+
+    /// Where the pointer that `symbol` stands for was read from, if `symbol` is a
+    /// pointer loaded from global or constant memory (see [`Region::ReadPointer`]).
+    pub fn read_pointer(&self, symbol: &Symbol) -> Option<&str> {
+        match symbol {
+            Symbol::Opaque(o) => self.syms.read_pointers.get(&o.id).map(String::as_str),
+            _ => None,
+        }
+    }
+
+    pub(crate) fn record_read_pointer(&mut self, key: Key, block: BlockId, origin: String) {
+        let id = self.syms.id(key, Some(block));
+        self.syms.read_pointers.entry(id).or_insert(origin);
     }
 
     /// The load instruction whose loaded value `symbol` stands for (the advisor follows

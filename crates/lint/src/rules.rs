@@ -100,7 +100,12 @@ pub fn lint(a: &Analysis<'_>, options: &LintOptions) -> Vec<Finding> {
             None => None,
         };
         let verdict = verdict.unwrap_or_else(|| symbolic(a, access, metric, options.granularity));
-        if let Some((degree, finding)) = verdict {
+        if let Some((degree, mut finding)) = verdict {
+            if let Region::ReadPointer(_) = access.region {
+                finding = finding.note(
+                    "generic access through a pointer read from memory: taken to point to global memory",
+                );
+            }
             raw.push(Raw {
                 finding: finding
                     .at(location, label(access, metric))
@@ -229,6 +234,7 @@ fn element_of(a: &Analysis<'_>, access: &Access) -> String {
         Region::Shared(v) | Region::Local(v) | Region::Variable(v, _) => {
             a.program.variable(*v).display_name().to_string()
         }
+        Region::ReadPointer(origin) => origin.clone(),
         _ => "memory".to_string(),
     }
 }
@@ -243,7 +249,7 @@ fn offset_expr(a: &Analysis<'_>, access: &Access) -> Expr {
         if let [(warpcheck_sym::Atom::Sym(s), 1)] = t.mono.factors() {
             let is_base = match s {
                 Symbol::Param(n) => a.pointer_params.contains(&**n),
-                Symbol::Opaque(_) => a.base_var(s).is_some(),
+                Symbol::Opaque(_) => a.base_var(s).is_some() || a.read_pointer(s).is_some(),
                 _ => false,
             };
             if is_base {

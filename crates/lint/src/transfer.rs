@@ -189,6 +189,41 @@ impl<'a> Analysis<'a> {
         if count == 1 { found } else { Region::Unknown }
     }
 
+    /// The region of a generic address whose only base is a pointer read from global or
+    /// constant memory ([`Region::ReadPointer`]), else [`Region::Unknown`].
+    fn read_pointer_region(&self, addr: &Expr) -> Region {
+        let mut found = None;
+        for t in addr.terms() {
+            if !t.coef.is_one() {
+                continue;
+            }
+            let [(warpcheck_sym::Atom::Sym(s), 1)] = t.mono.factors() else {
+                continue;
+            };
+            if let Some(origin) = self.read_pointer(s) {
+                if found.is_some() {
+                    return Region::Unknown;
+                }
+                found = Some(origin.to_string());
+            }
+        }
+        found.map_or(Region::Unknown, Region::ReadPointer)
+    }
+
+    /// How a pointer load's source is named in messages: `d_unique` for a field of the
+    /// `__constant__` array `d_unique`, the parameter's name for `p->data`.
+    fn pointer_origin(&self, region: &Region) -> String {
+        match region {
+            Region::Global(name) => format!("pointer read from {name}"),
+            Region::Variable(v, _) | Region::Shared(v) => format!(
+                "pointer read from {}",
+                self.program.variable(*v).display_name()
+            ),
+            Region::ReadPointer(_) => "pointer read through another pointer".to_string(),
+            _ => "pointer read from memory".to_string(),
+        }
+    }
+
     fn region_of_var(&self, v: VarId) -> Region {
         let var = self.program.variable(v);
         match (var.space, var.role) {
@@ -775,9 +810,12 @@ impl<'a> Analysis<'a> {
             return;
         };
         let addr = self.address(state, &a, b);
-        let region = self.region_of(&addr);
+        let mut region = self.region_of(&addr);
+        if access.space == MemSpace::Generic && region == Region::Unknown {
+            region = self.read_pointer_region(&addr);
+        }
         let space = match (access.space, &region) {
-            (MemSpace::Generic, Region::Global(_)) => MemSpace::Global,
+            (MemSpace::Generic, Region::Global(_) | Region::ReadPointer(_)) => MemSpace::Global,
             (MemSpace::Generic, Region::Shared(_)) => MemSpace::Shared,
             (MemSpace::Generic, Region::Local(_)) => MemSpace::Local,
             (MemSpace::Generic, Region::Variable(_, StateSpace::Global)) => MemSpace::Global,
@@ -863,6 +901,13 @@ impl<'a> Analysis<'a> {
                     } else {
                         let d = addr.deps();
                         self.def_data(state, inst, b, &dst, None, d, guard);
+                        if access.bytes == Some(8)
+                            && matches!(dst, Operand::Reg(_))
+                            && matches!(space, MemSpace::Global | MemSpace::Const)
+                        {
+                            let origin = self.pointer_origin(&region);
+                            self.record_read_pointer(Key::Value(inst, 0), b, origin);
+                        }
                     }
                 }
             }
