@@ -14,6 +14,11 @@
 //! (`if (threadIdx.x % 32 == 0)`) is never uncoalesced. Data-dependent addresses are
 //! are not flagged: whether a gather or a per-thread range read from memory coalesces
 //! depends on the data (GPUDrano flags them all; the corpus has both kinds).
+//! One data-dependent case is modelled: a warp-uniform index read from memory times a
+//! record size of at least a transaction (`knodes[currKnode[b]].keys[threadIdx.x]` with a
+//! 2,068-byte node) makes the base known only modulo `gcd(size, 128)`; when some such base
+//! makes the warp touch more lines than needed, the access is flagged with the padding that
+//! aligns every record (GPUDrano's "incorrect padding").
 //! The help proposes a mapping of threads to indices that would coalesce (Juravle §5.1
 //! "what if"): another thread index or an enclosing loop along which the address
 //! advances by one element.
@@ -358,7 +363,7 @@ fn symbolic(
             Metric::Sectors => {
                 let s = warp::transactions(&lanes, access.bytes, granularity);
                 if !s.is_uncoalesced() {
-                    return None;
+                    return misaligned_by_layout(a, access, &offset, &lanes, granularity);
                 }
                 (
                     s.touched,
@@ -461,6 +466,130 @@ fn symbolic(
     // Data-dependent addresses (gathers, per-thread ranges read from memory) are not
     // guessed at: whether adjacent lanes end up near each other depends on the data.
     None
+}
+
+/// A warp-uniform term `c·X` of an address where `X` is a value loaded from memory
+/// (`knodes[currKnode[bid]].keys[threadIdx.x]`: `X = currKnode[bid]`, `c` = the size of
+/// a node) and its constant coefficient `c`.
+#[derive(Debug, PartialEq, Eq)]
+struct LayoutTerm {
+    loaded: String,
+    coefficient: i128,
+}
+
+/// The warp-uniform, memory-loaded terms of `offset` whose constant coefficient is at least
+/// a transaction wide (`unit` bytes): an index into an array of records or rows as wide as
+/// a warp's request, whose size the programmer chose. `None` when such a value appears
+/// non-linearly (the congruence is then not known). Smaller coefficients (`a[ptr[b] +
+/// tid]`: an element index read from memory) are left alone: whether those start on a line
+/// depends on the data, not on the layout.
+fn layout_terms(a: &Analysis<'_>, offset: &Expr, unit: i128) -> Option<Vec<LayoutTerm>> {
+    let mut out = Vec::new();
+    for t in offset.terms() {
+        let loaded_uniform = |s: &Symbol| {
+            matches!(s, Symbol::Opaque(o) if !o.deps.varies_in_block())
+                && a.base_var(s).is_none()
+                && a.loaded_by(s).is_some()
+        };
+        let uses_loaded = t
+            .mono
+            .factors()
+            .iter()
+            .any(|(atom, _)| matches!(atom, warpcheck_sym::Atom::Sym(s) if loaded_uniform(s)));
+        if !uses_loaded {
+            continue;
+        }
+        let [(warpcheck_sym::Atom::Sym(s), 1)] = t.mono.factors() else {
+            return None;
+        };
+        let c = t.coef.as_integer()?;
+        if c.abs() >= unit {
+            let loaded = a
+                .loaded_by(s)
+                .and_then(|inst| a.accesses.iter().find(|x| x.inst == inst))
+                .map_or_else(
+                    || format!("`{s}`"),
+                    |x| {
+                        format!(
+                            "`{}` (loaded at byte offset {})",
+                            element_of(a, x),
+                            readable(a, &offset_expr(a, x))
+                        )
+                    },
+                );
+            out.push(LayoutTerm {
+                loaded,
+                coefficient: c.abs(),
+            });
+        }
+    }
+    Some(out)
+}
+
+/// The congruence of a warp-uniform, data-dependent base (Alur et al. §3.2, GPUDrano's
+/// "incorrect padding"): when the address is `Σ cᵢ·Xᵢ + k + f(threadIdx.x)` with `Xᵢ` loaded
+/// from memory and uniform across the warp, the base is known only modulo
+/// `g = gcd(cᵢ)`; modulo the transaction size `u` it can be `k + j·gcd(g, u)` for any `j`.
+/// Kernel parameters keep their assumed 256-byte alignment. When some of those residues
+/// make the warp's lanes (`lanes`, relative to lane 0) touch more transactions than their
+/// bytes need, the access is uncoalesced for most values of the index: reported with the
+/// worst residue, the record size and the padding that would align every record.
+fn misaligned_by_layout(
+    a: &Analysis<'_>,
+    access: &Access,
+    offset: &Expr,
+    lanes: &[(u32, i128)],
+    granularity: warp::Granularity,
+) -> Option<(u32, Finding)> {
+    let unit = granularity.bytes();
+    let terms = layout_terms(a, offset, unit)?;
+    let g = terms
+        .iter()
+        .fold(0, |g, t| warpcheck_sym::gcd_i128(g, t.coefficient));
+    if terms.is_empty() || g % unit == 0 {
+        return None;
+    }
+    let step = warpcheck_sym::gcd_i128(g, unit);
+    let constant = offset.constant_term().as_integer()?;
+    let (residue, worst) = (0..unit / step)
+        .map(|j| {
+            let r = (constant + j * step).rem_euclid(unit);
+            let shifted: Vec<(u32, i128)> = lanes.iter().map(|&(l, o)| (l, o + r)).collect();
+            (r, warp::transactions(&shifted, access.bytes, granularity))
+        })
+        .max_by_key(|(_, s)| s.touched as i128 - s.ideal as i128)?;
+    if !worst.is_uncoalesced() {
+        return None;
+    }
+    let target = element_of(a, access);
+    let names: Vec<String> = terms.iter().map(|t| t.loaded.clone()).collect();
+    let sizes: Vec<String> = terms.iter().map(|t| t.coefficient.to_string()).collect();
+    let padded = g.div_euclid(unit) * unit + unit;
+    let f = Finding::new(
+        "uncoalesced-access",
+        Severity::Warning,
+        format!(
+            "uncoalesced global {} of `{target}`: {} {} per request where {} would do, depending on {}",
+            kind_word(access),
+            worst.touched,
+            granularity.unit(),
+            worst.ideal,
+            names.join(", ")
+        ),
+    )
+    .note(format!(
+        "the warp's base moves by {} bytes per unit of {}, read from memory: it is only a multiple of {step} bytes \
+         modulo {unit}, so for most values the request straddles a line boundary (worst: {residue} bytes past one)",
+        sizes.join(", "),
+        names.join(", ")
+    ))
+    .note(format!("byte offset: {offset}"))
+    .note("assuming blockDim.x is a multiple of 32 and all 32 lanes active")
+    .help(format!(
+        "pad the record (or row) that {} indexes from {g} to a multiple of {unit} bytes (e.g. {padded}) so that each one starts on a line",
+        names.join(", ")
+    ));
+    Some((worst.touched, f))
 }
 
 /// What would make the access cheaper.
