@@ -74,8 +74,6 @@ Misses counted against GPUDrano's real accesses, by benchmark:
   `vlc_encode_kernel_sm64huff`'s codeword gathers were not classified access by access; the
   lint reports only `pack2`'s chunk-per-thread loads. Data-dependent gathers
   (`gm_codewords[tmpbyte]`, `dstData[dword+i]`) are deliberately not reported.
-* **heartwall** (8): not classified access by access (one 1,300-line kernel); the lint
-  reports nothing in it. GPUDrano's real ones there are reductions over arrays.
 * **myocyte** (8): the kernel calls `kernel_ecc`, `kernel_cam`, … as real (non-inlined)
   device functions; the lint analyses kernels only, so their accesses are not linted.
 * **bfs** (5): gathers and scatters through the edge list (`g_graph_edges[i]`,
@@ -87,15 +85,20 @@ Misses counted against GPUDrano's real accesses, by benchmark:
   (`d_dist`'s `coord_d` loads are unit-stride).
 * **particlefilter** (3): gathers `I[ind[…]]` and the naive kernel's data-dependent
   search; only `ind[index·numOnes+x]` (a row per thread) is reported.
+* **heartwall** (2): every global access goes through device pointers that the host
+  stored in the `__constant__` array `d_unique`; the lint now lints generic accesses
+  through pointers read from memory as global and finds 6 accesses on 4 lines (each
+  thread's column walk of `d_in2_pad_cumv`, the reductions over `d_in` and `d_mask_conv`);
+  the other 2 of GPUDrano's 8 were not identified in our reading.
+* **b+tree** (1): all 18 `knodes[…].keys/indices[thid]` accesses are found (the node index
+  is read from memory, uniform per block; a 2,068-byte node leaves each node's arrays only
+  4-byte aligned, which the lint now models); GPUDrano's 19th was not identified in our
+  reading (the `recordsD[…]` gather runs in the one matching thread).
 
 With the default `--granularity sectors` (32-byte sectors, uncoalesced at `S ≥ 2·I` and
 `S ≥ I + 2`, Nsight Compute's unit on current GPUs) the lint reports 38 lines on the same
 files without launches: the row-per-warp and alignment-only accesses that GPUDrano counts
 touch at most one sector more than ideal, which the sector convention accepts.
-* **b+tree** (1): all 18 `knodes[…].keys/indices[thid]` accesses are found (the node index
-  is read from memory, uniform per block; a 2,068-byte node leaves each node's arrays only
-  4-byte aligned, which the lint now models); GPUDrano's 19th was not identified in our
-  reading (the `recordsD[…]` gather runs in the one matching thread).
 """
 
 
