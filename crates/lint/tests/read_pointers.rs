@@ -69,10 +69,7 @@ fn of<'a>(all: &'a [(String, Vec<Finding>)], kernel: &str) -> &'a [Finding] {
 #[test]
 fn strided_access_through_a_stored_pointer_is_flagged_and_unit_stride_is_not() {
     let all = findings(Granularity::Lines);
-    let (_, found) = all
-        .iter()
-        .find(|(n, _)| n.contains("through_stored_pointers"))
-        .expect("kernel found");
+    let found = of(&all, "through_stored_pointers");
     let lines: Vec<u32> = found
         .iter()
         .filter_map(|f| f.primary.as_ref().map(|p| p.location.line))
