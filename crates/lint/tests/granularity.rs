@@ -4,9 +4,11 @@
 //! two rows per warp, and a unit-stride warp shifted off a line boundary — and a
 //! unit-stride access that neither flags.
 
+mod common;
+
 use std::collections::BTreeSet;
 
-use warpcheck_front::{CompileOptions, CompilerChoice};
+use common::compile_source;
 use warpcheck_lint::warp::Granularity;
 use warpcheck_lint::{Launch, LintOptions, lint_kernel};
 
@@ -23,17 +25,7 @@ __global__ void rows_and_shifts(const float *in, float *out, int n) {
 
 /// The source lines flagged uncoalesced for a 16×16 block over 1024-float rows.
 fn flagged(granularity: Granularity) -> BTreeSet<u32> {
-    let dir = std::env::temp_dir().join(format!("warpcheck-granularity-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let path = dir.join("rows_and_shifts.cu");
-    std::fs::write(&path, SOURCE).expect("write kernel");
-    let options = CompileOptions {
-        compiler: CompilerChoice::Clang,
-        ..CompileOptions::default()
-    };
-    let compiled = warpcheck_front::compile(&path, &options).expect("clang compiles the kernel");
-    let parsed = warpcheck_ptx::parse(&compiled.ptx);
-    let program = warpcheck_ir::lower(&parsed.module).expect("lowers");
+    let program = compile_source("rows_and_shifts", SOURCE);
     let kernel = program.kernels().next().expect("one kernel");
     let mut scalars = std::collections::BTreeMap::new();
     scalars.insert("n".to_string(), 1024);
@@ -47,7 +39,6 @@ fn flagged(granularity: Granularity) -> BTreeSet<u32> {
         granularity,
     };
     let findings = lint_kernel(&program, kernel, &lint);
-    let _ = std::fs::remove_dir_all(&dir);
     findings
         .iter()
         .filter(|f| f.code == "uncoalesced-access")

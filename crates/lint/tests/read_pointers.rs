@@ -4,9 +4,10 @@
 //! lint takes them to be global (pointers the host stores are device pointers), names the
 //! pointer's origin and says so in a note; a unit-stride access through one stays clean.
 
-use warpcheck_front::{CompileOptions, CompilerChoice};
+mod common;
+
+use common::*;
 use warpcheck_lint::warp::Granularity;
-use warpcheck_lint::{LintOptions, lint_kernel};
 use warpcheck_report::Finding;
 
 const SOURCE: &str = r#"
@@ -22,48 +23,8 @@ __global__ void through_stored_pointers(int n) {
 }
 "#;
 
-/// The uncoalesced-access findings of each kernel, linted symbolically (no launch).
 fn findings(granularity: Granularity) -> Vec<(String, Vec<Finding>)> {
-    let dir = std::env::temp_dir().join(format!(
-        "warpcheck-read-pointers-{}-{granularity:?}",
-        std::process::id()
-    ));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let path = dir.join("pointers.cu");
-    std::fs::write(&path, SOURCE).expect("write kernel");
-    let options = CompileOptions {
-        compiler: CompilerChoice::Clang,
-        ..CompileOptions::default()
-    };
-    let compiled = warpcheck_front::compile(&path, &options).expect("clang compiles the kernels");
-    let parsed = warpcheck_ptx::parse(&compiled.ptx);
-    let program = warpcheck_ir::lower(&parsed.module).expect("lowers");
-    let lint = LintOptions {
-        param_names: vec![],
-        launch: None,
-        scalars: Default::default(),
-        granularity,
-    };
-    let out = program
-        .kernels()
-        .map(|k| {
-            let name = program.function(k).name.to_string();
-            let found = lint_kernel(&program, k, &lint)
-                .into_iter()
-                .filter(|f| f.code == "uncoalesced-access")
-                .collect();
-            (name, found)
-        })
-        .collect();
-    let _ = std::fs::remove_dir_all(&dir);
-    out
-}
-
-fn of<'a>(all: &'a [(String, Vec<Finding>)], kernel: &str) -> &'a [Finding] {
-    &all.iter()
-        .find(|(n, _)| n.contains(kernel))
-        .unwrap_or_else(|| panic!("kernel {kernel} not found"))
-        .1
+    uncoalesced_by_kernel(&compile_source("pointers", SOURCE), granularity)
 }
 
 #[test]
