@@ -309,6 +309,74 @@ impl SyncLaunch<'_> {
     pub fn finish(self, _info: &LaunchInfo, _outcome: &RunOutcome) {}
 }
 
+/// Where the lanes of one warp got to since the last barrier release: per lane, 1 + the
+/// largest instruction index (in the kernel function) of a memory access or
+/// synchronisation, 0 for none.
+///
+/// Kept as the last few `(lanes, furthest)` pairs, because consecutive events of a warp
+/// almost always have the same active lanes: noting an event is then one comparison and
+/// one `max`, not a pass over 32 lanes. Pairs that do not fit are folded into the per-lane
+/// array, which is read only when a barrier generation misses some lanes.
+#[derive(Clone, Debug, Default)]
+struct Activity {
+    recent: [(u32, u32); Activity::RECENT],
+    len: usize,
+    /// Per lane, for pairs folded out of `recent`; all zero unless `folded`.
+    per_lane: [u32; 32],
+    folded: bool,
+}
+
+impl Activity {
+    const RECENT: usize = 4;
+
+    #[inline(always)]
+    fn note(&mut self, lanes: u32, at: u32) {
+        if self.len > 0 {
+            let last = &mut self.recent[self.len - 1];
+            if last.0 == lanes {
+                last.1 = last.1.max(at);
+                return;
+            }
+        }
+        if self.len == Self::RECENT {
+            self.fold();
+        }
+        self.recent[self.len] = (lanes, at);
+        self.len += 1;
+    }
+
+    #[cold]
+    fn fold(&mut self) {
+        for &(lanes, at) in &self.recent[..self.len] {
+            for (l, furthest) in self.per_lane.iter_mut().enumerate() {
+                if lanes & LANE_BIT[l] != 0 {
+                    *furthest = (*furthest).max(at);
+                }
+            }
+        }
+        self.len = 0;
+        self.folded = true;
+    }
+
+    fn lane(&self, l: usize) -> u32 {
+        let recent = self.recent[..self.len]
+            .iter()
+            .filter(|(lanes, _)| lanes & LANE_BIT[l] != 0)
+            .map(|&(_, at)| at)
+            .max()
+            .unwrap_or(0);
+        recent.max(self.per_lane[l])
+    }
+
+    fn clear(&mut self) {
+        self.len = 0;
+        if self.folded {
+            self.per_lane = [0; 32];
+            self.folded = false;
+        }
+    }
+}
+
 /// One pending barrier generation.
 #[derive(Clone, Debug)]
 struct Generation {
@@ -329,10 +397,11 @@ pub struct SyncBlock {
     threads: u32,
     /// Exited lanes per warp.
     exited: Vec<u32>,
-    /// Per warp and lane: 1 + the largest instruction index (in the kernel function) of a
-    /// memory access or synchronisation since the last barrier release; 0 for none.
-    furthest: Vec<[u32; 32]>,
+    /// Per warp: where its lanes got to since the last barrier release.
+    furthest: Vec<Activity>,
     pending: Vec<Generation>,
+    /// Released generations, for reuse.
+    spare: Vec<Generation>,
     divergences: Vec<Divergence>,
     masks: Vec<(Site, MaskViolation, u64)>,
     counts: Vec<(Site, CountViolation, u64)>,
@@ -347,20 +416,13 @@ impl SyncBlock {
         if func != self.func {
             return;
         }
-        let Some(per_lane) = self.furthest.get_mut(warp as usize) else {
-            return;
-        };
-        let at = inst.index() as u32 + 1;
-        // Branch-free over the 32 lanes (vectorises; see `LANE_BIT`): inactive lanes
-        // compare with 0.
-        for (l, furthest) in per_lane.iter_mut().enumerate() {
-            let active = 0u32.wrapping_sub(u32::from(lanes & LANE_BIT[l] != 0));
-            *furthest = (*furthest).max(at & active);
+        if let Some(activity) = self.furthest.get_mut(warp as usize) {
+            activity.note(lanes, inst.index() as u32 + 1);
         }
     }
 
     /// Checks a generation when it is released (or left waiting at the end of the block).
-    fn evaluate(&mut self, g: Generation, unreleased: bool) {
+    fn evaluate(&mut self, g: &Generation, unreleased: bool) {
         let warps = self.warps();
         let arrived_threads: u32 = g.arrived.iter().map(|m| m.count_ones()).sum();
         let Some((aw, am)) = g.arrived.iter().enumerate().find(|(_, m)| **m != 0) else {
@@ -391,7 +453,7 @@ impl SyncBlock {
                     block: self.block,
                     thread: w as u32 * 32 + l as u32,
                 };
-                let furthest = self.furthest.get(w).map_or(0, |f| f[l]);
+                let furthest = self.furthest.get(w).map_or(0, |f| f.lane(l));
                 let past = barrier_func == self.func && furthest > barrier_inst.index() as u32 + 1;
                 let still_live = self.exited.get(w).copied().unwrap_or(0) & (1 << l) == 0;
                 if past {
@@ -413,7 +475,7 @@ impl SyncBlock {
         let split_sites = g.sites.len() > 1 && g.count.is_none();
         if split_sites || ran_past || still_waiting_elsewhere {
             self.divergences.push(Divergence {
-                sites: g.sites,
+                sites: g.sites.clone(),
                 id: g.id,
                 arrived_threads,
                 arrived,
@@ -444,7 +506,7 @@ impl Observer for SyncBlock {
         self.exited.clear();
         self.exited.resize(warps, 0);
         self.furthest.clear();
-        self.furthest.resize(warps, [0; 32]);
+        self.furthest.resize(warps, Activity::default());
     }
 
     #[inline(always)]
@@ -474,13 +536,22 @@ impl Observer for SyncBlock {
         let i = match self.pending.iter().position(|g| g.id == e.id) {
             Some(i) => i,
             None => {
-                self.pending.push(Generation {
-                    id: e.id,
-                    count: e.count,
-                    sites: vec![site],
-                    arrived: vec![0; warps],
-                    exited_at_start: exited.clone(),
+                // Generations are reused (one per barrier release adds up on big grids).
+                let mut g = self.spare.pop().unwrap_or_else(|| Generation {
+                    id: 0,
+                    count: None,
+                    sites: Vec::new(),
+                    arrived: Vec::new(),
+                    exited_at_start: Vec::new(),
                 });
+                g.id = e.id;
+                g.count = e.count;
+                g.sites.clear();
+                g.sites.push(site);
+                g.arrived.clear();
+                g.arrived.resize(warps, 0);
+                g.exited_at_start.clone_from(exited);
+                self.pending.push(g);
                 self.pending.len() - 1
             }
         };
@@ -499,10 +570,11 @@ impl Observer for SyncBlock {
     fn on_barrier_release(&mut self, _block: [u32; 3], id: u32) {
         if let Some(i) = self.pending.iter().position(|g| g.id == id) {
             let g = self.pending.swap_remove(i);
-            self.evaluate(g, false);
+            self.evaluate(&g, false);
+            self.spare.push(g);
         }
         for f in &mut self.furthest {
-            *f = [0; 32];
+            f.clear();
         }
     }
 
@@ -534,7 +606,8 @@ impl Observer for SyncBlock {
     fn on_block_end(&mut self, _block: [u32; 3]) {
         let pending = std::mem::take(&mut self.pending);
         for g in pending {
-            self.evaluate(g, true);
+            self.evaluate(&g, true);
+            self.spare.push(g);
         }
     }
 }
@@ -549,6 +622,7 @@ impl ObserverFactory for SyncLaunch<'_> {
             exited: Vec::new(),
             furthest: Vec::new(),
             pending: Vec::new(),
+            spare: Vec::new(),
             divergences: Vec::new(),
             masks: Vec::new(),
             counts: Vec::new(),
@@ -563,6 +637,7 @@ impl ObserverFactory for SyncLaunch<'_> {
             exited,
             furthest,
             pending,
+            spare,
             divergences,
             masks,
             counts,
@@ -572,7 +647,7 @@ impl ObserverFactory for SyncLaunch<'_> {
         *threads = 0;
         exited.clear();
         furthest.clear();
-        pending.clear();
+        spare.append(pending);
         divergences.clear();
         masks.clear();
         counts.clear();
@@ -590,6 +665,40 @@ impl ObserverFactory for SyncLaunch<'_> {
             }
             for (site, c, n) in b.counts.drain(..) {
                 add_grouped(&mut self.state.counts, k, vec![site], c, n);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// The summary answers per lane what a per-lane maximum over every event would.
+        #[test]
+        fn activity_equals_per_lane_maximum(
+            rounds in proptest::collection::vec(
+                proptest::collection::vec((prop_oneof![Just(u32::MAX), Just(0xffff), any::<u32>()], 1u32..500), 0..12),
+                1..4,
+            )
+        ) {
+            let mut activity = Activity::default();
+            for events in rounds {
+                let mut direct = [0u32; 32];
+                for &(lanes, at) in &events {
+                    activity.note(lanes, at);
+                    for (l, d) in direct.iter_mut().enumerate() {
+                        if lanes & (1 << l) != 0 {
+                            *d = (*d).max(at);
+                        }
+                    }
+                }
+                for (l, d) in direct.iter().enumerate() {
+                    prop_assert_eq!(activity.lane(l), *d);
+                }
+                activity.clear();
             }
         }
     }
