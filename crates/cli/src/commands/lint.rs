@@ -115,20 +115,69 @@ pub fn run(args: Args) -> Result<Outcome, CliError> {
         None => program.kernels().collect(),
     };
     let mut findings = Vec::new();
+    let mut matched: BTreeMap<&str, bool> = scalars.keys().map(|k| (k.as_str(), false)).collect();
+    let mut listing = Vec::new();
     for k in kernels {
-        let mangled = &program.function(k).name;
-        let param_names = signatures
+        let function = program.function(k);
+        let param_names: Vec<String> = signatures
             .iter()
-            .find(|s| &s.mangled_name == mangled)
+            .find(|s| s.mangled_name == function.name)
             .map(|s| s.params.iter().map(|p| p.name.clone()).collect())
             .unwrap_or_default();
+        // The names the lint knows the parameters by: the source's, else the PTX's.
+        let names: Vec<String> = function
+            .params
+            .iter()
+            .enumerate()
+            .map(|(i, &v)| {
+                param_names
+                    .get(i)
+                    .cloned()
+                    .unwrap_or_else(|| program.variable(v).name.clone())
+            })
+            .collect();
+        // `--arg` by name, or by position (`arg3`) as `run` accepts it.
+        let mut kernel_scalars = BTreeMap::new();
+        for (given, &v) in &scalars {
+            let name = names
+                .iter()
+                .enumerate()
+                .find_map(|(i, n)| (n == given || *given == format!("arg{i}")).then(|| n.clone()));
+            if let Some(name) = name {
+                kernel_scalars.insert(name, v);
+                matched.insert(given.as_str(), true);
+            }
+        }
+        let display: Vec<String> = names
+            .iter()
+            .enumerate()
+            .map(|(i, n)| {
+                let positional = format!("arg{i}");
+                if *n == positional {
+                    positional
+                } else {
+                    format!("{n} ({positional})")
+                }
+            })
+            .collect();
+        listing.push(format!(
+            "`{}`: {}",
+            function.display_name(),
+            display.join(", ")
+        ));
         let options = LintOptions {
             param_names,
             launch,
-            scalars: scalars.clone(),
+            scalars: kernel_scalars,
             granularity: args.granularity.into(),
         };
         findings.extend(warpcheck_lint::lint_kernel(&program, k, &options));
+    }
+    if let Some((name, _)) = matched.iter().find(|(_, m)| !**m) {
+        return Err(CliError::msg(format!(
+            "--arg {name}: no kernel linted has a parameter of that name; parameters: {}",
+            listing.join("; ")
+        )));
     }
     output::relativize(&mut findings);
     let rendered = match args.format {
