@@ -416,7 +416,7 @@ impl<V, const PERIOD: u64> Default for Memo<V, PERIOD> {
     }
 }
 
-impl<V: Copy, const PERIOD: u64> Memo<V, PERIOD> {
+impl<V, const PERIOD: u64> Memo<V, PERIOD> {
     /// The result for the access pattern of `addresses`, `lanes` and `size` at site entry
     /// `i`, and the first active lane's address of the access it was computed for: a
     /// remembered one if the pattern is among the site's, else `compute()` (remembered,
@@ -427,7 +427,7 @@ impl<V: Copy, const PERIOD: u64> Memo<V, PERIOD> {
         i: usize,
         (addresses, lanes, size): (&[u64; 32], u32, u32),
         compute: impl FnOnce() -> V,
-    ) -> (V, u64) {
+    ) -> (&V, u64) {
         if self.slots.len() <= i {
             self.slots.resize_with(i + 1, || Ways {
                 entries: Vec::new(),
@@ -440,28 +440,35 @@ impl<V: Copy, const PERIOD: u64> Memo<V, PERIOD> {
         // The last hit first (a pattern that repeats), then its successor (a cycle of
         // patterns), then the rest in order.
         let mut j = ways.last;
+        let mut hit = None;
         for _ in 0..n {
-            let (pattern, v, at) = &ways.entries[j];
+            let (pattern, _, _) = &ways.entries[j];
             if pattern.matches(addresses, lanes, size, base, PERIOD) {
-                ways.last = j;
-                return (*v, *at);
+                hit = Some(j);
+                break;
             }
             j += 1;
             if j == n {
                 j = 0;
             }
         }
+        if let Some(j) = hit {
+            ways.last = j;
+            let (_, v, at) = &ways.entries[j];
+            return (v, *at);
+        }
         let v = compute();
         let entry = (Pattern::of(addresses, lanes, size, PERIOD), v, base);
-        if n < WAYS {
+        let j = if n < WAYS {
             ways.entries.push(entry);
-            ways.last = n;
+            n
         } else {
             let j = if ways.last + 1 == n { 0 } else { ways.last + 1 };
             ways.entries[j] = entry;
-            ways.last = j;
-        }
-        (v, base)
+            j
+        };
+        ways.last = j;
+        (&ways.entries[j].1, base)
     }
 }
 
@@ -868,7 +875,8 @@ impl Observer for CoalesceBlock {
         let shape = match contiguous_shape(e.addresses, e.lanes, e.size) {
             Some(shape) => shape,
             None => {
-                self.memo
+                *self
+                    .memo
                     .get(i, (e.addresses, e.lanes, e.size), || {
                         access_shape(e.addresses, e.lanes, e.size)
                     })
