@@ -89,6 +89,28 @@ launches_of() {
   awk -F'\t' -v f="$rel" '!/^#/ && $1 == f { print $2 "\t" $3 }' "$LAUNCHES"
 }
 
+# PTX has no parameter names: `--arg NAME=V` becomes `--arg argI=V`, with I the parameter's
+# position in `warpcheck kernels` of the source ($KERNELS_LISTING).
+positional() {
+  local kernel=$1 options=$2
+  awk -v k="$kernel" -v opts="$options" '
+    /^[^ ]/ { inside = index($0, k "(") == 1; i = 0; next }
+    inside { pos[$1] = "arg" i; i++ }
+    END {
+      n = split(opts, o, " ")
+      out = ""
+      for (j = 1; j <= n; j++) {
+        w = o[j]
+        if (o[j - 1] == "--arg") {
+          split(w, kv, "=")
+          if (kv[1] in pos) w = pos[kv[1]] "=" substr(w, length(kv[1]) + 2)
+        }
+        out = out (j > 1 ? " " : "") w
+      }
+      print out
+    }' "$KERNELS_LISTING"
+}
+
 # Lints one input (the .cu or its PTX) into $2 (a JSON array of findings), kernel by kernel
 # where launches are listed, then the remaining kernels together.
 lint_unit() {
@@ -98,6 +120,7 @@ lint_unit() {
   while IFS=$'\t' read -r kernel options; do
     [[ -z $kernel ]] && continue
     listed+=("$kernel")
+    [[ $input == *.ptx ]] && options=$(positional "$kernel" "$options")
     # shellcheck disable=SC2206
     local opts=($options)
     (cd "$dir" && "$WARPCHECK" lint "${flags[@]}" --granularity "$GRANULARITY" --format json --kernel "$kernel" "${opts[@]}" "$input") \
@@ -128,6 +151,8 @@ for unit in "${UNITS[@]}"; do
   flags+=(${EXTRA_FLAGS[$(basename "$bench_dir")]:-})
   stem=$(echo "$rel" | tr '/' '_')
   (cd "$dir" && "$WARPCHECK" ptx "${flags[@]}" "$file") >"$OUT/$stem.ptx"
+  KERNELS_LISTING=$OUT/$stem.kernels
+  (cd "$dir" && "$WARPCHECK" kernels "${flags[@]}" "$file") >"$KERNELS_LISTING"
   start=$(now)
   lint_unit "$file" "$OUT/$stem.json" "$rel" "$dir" "${flags[@]}"
   mid=$(now)
