@@ -41,6 +41,8 @@
 //! pieces is reported; otherwise the line is reported with each instruction's own cost,
 //! as the hardware counts it and as `warpcheck check` reports it (its "split vector
 //! record" siblings, `crates/check/src/coalesce.rs`), and a note names the pieces.
+//! Like the dynamic checker's, the grouping is per line, not per expression: two fields
+//! of one 16-byte record read on one line (`z[2*i] + z[2*i+1]`) count as one access too.
 //!
 //! # `bank-conflict` (warning)
 //!
@@ -76,6 +78,8 @@ use crate::warp;
 struct Raw {
     finding: Finding,
     degree: u32,
+    /// The instructions it stands for (the pieces of a split record access).
+    instructions: u64,
 }
 
 pub fn lint(a: &Analysis<'_>, options: &LintOptions) -> Vec<Finding> {
@@ -148,6 +152,7 @@ pub fn lint(a: &Analysis<'_>, options: &LintOptions) -> Vec<Finding> {
                     .at(location, label(access, metric))
                     .kernel(kernel_name(a)),
                 degree,
+                instructions: pieces.len() as u64,
             });
         }
     }
@@ -160,6 +165,7 @@ pub fn lint(a: &Analysis<'_>, options: &LintOptions) -> Vec<Finding> {
                     .at(location, "barrier reached by only some threads")
                     .kernel(kernel_name(a)),
                 degree: 1,
+                instructions: 1,
             });
         }
     }
@@ -301,9 +307,10 @@ fn record_note(access: &Access, pieces: &[(i128, u32)]) -> String {
         .map(|&(o, b)| format!("{b} bytes at +{o}"))
         .collect();
     format!(
-        "judged as one {span}-byte record access per thread: the compiler split it into {} accesses ({}); \
-         the record access is uncoalesced or conflicting too, and each instruction costs as reported",
-        pieces.len(),
+        "judged as one {span}-byte record access per thread, with the other accesses of this line \
+         to the same record ({}), as a vector access would be (clang splits vector and struct \
+         copies): the record access is uncoalesced or conflicting too; each instruction costs as \
+         reported",
         list.join(", ")
     )
 }
@@ -342,13 +349,14 @@ fn group(raw: Vec<Raw>) -> Vec<Finding> {
         let key = (r.finding.code.clone(), loc.0, loc.1);
         match by_key.get_mut(&key) {
             Some((best, n)) => {
-                *n += 1;
+                *n += r.instructions;
                 if r.degree > best.degree {
                     *best = r;
                 }
             }
             None => {
-                by_key.insert(key, (r, 1));
+                let n = r.instructions;
+                by_key.insert(key, (r, n));
             }
         }
     }
