@@ -22,25 +22,12 @@ use warpcheck_front::{CompileOptions, CompilerChoice};
 use warpcheck_lint::{Launch, LintOptions, lint_kernel};
 
 /// Files whose static and dynamic counts differ, with the reason.
-const DIFFERENT: &[(&str, &str)] = &[
-    (
-        "spmv_csr.cu",
-        "input-dependent: vals[jj] with jj running over rowPtr[row]..rowPtr[row+1]: lanes are \
+const DIFFERENT: &[(&str, &str)] = &[(
+    "spmv_csr.cu",
+    "input-dependent: vals[jj] with jj running over rowPtr[row]..rowPtr[row+1]: lanes are \
          a row length apart, and row lengths are data; the lint does not guess data-dependent \
          strides",
-    ),
-    (
-        "image_grayscale_2d.cu",
-        "lint gap (FIXME in crates/lint/tests/corpus.rs): clang splits the uchar4 load into \
-         three 1-byte loads; the dynamic checker merges such sibling instructions into one \
-         access (coalesced), the lint costs each alone (4 sectors for 32 bytes)",
-    ),
-    (
-        "nbody_float4.cu",
-        "lint gap (FIXME in crates/lint/tests/corpus.rs): clang copies float4 as two 8-byte \
-         halves; the dynamic checker merges the halves, the lint costs each alone",
-    ),
-];
+)];
 
 /// (line, code) → worst degree.
 type Counts = BTreeMap<(u32, String), u32>;

@@ -113,6 +113,15 @@ impl<'x, 'a> Instance<'x, 'a> {
 
     /// Evaluates the access over the sampled blocks, warps and loop iterations.
     pub fn run(&self, access: &Access, metric: Metric) -> Outcome {
+        self.run_record(access, &[(0, access.bytes)], metric)
+    }
+
+    /// [`Instance::run`] for a record access: each lane touches `pieces` (byte offset from
+    /// the address of `access`, bytes), the components of one record that the compiler
+    /// split into several accesses of one line (see `rules`). An execution counts when the
+    /// record access is uncoalesced or conflicting; its degree is the worst piece's own
+    /// ([`warp::judge_sectors`], [`warp::judge_banks`]).
+    pub fn run_record(&self, access: &Access, pieces: &[(i128, u32)], metric: Metric) -> Outcome {
         // The same address for every thread: one sector, no conflict.
         if !access.addr.deps().varies_in_block() {
             return Outcome::Evaluated {
@@ -156,6 +165,8 @@ impl<'x, 'a> Instance<'x, 'a> {
         }
         let mut run = Run {
             access,
+            pieces,
+            widest: pieces.iter().map(|p| p.1).max().unwrap_or(access.bytes),
             addr,
             cond,
             exits,
@@ -404,7 +415,6 @@ impl<'x, 'a> Instance<'x, 'a> {
         warp: u32,
     ) {
         run.budget = run.budget.saturating_sub(1);
-        let access = run.access;
         // Active lanes: the access condition; unknown keeps the lane (upper bound).
         let mut addrs: Vec<(u32, i128)> = Vec::new();
         for (i, lane) in lanes.iter().enumerate() {
@@ -429,17 +439,17 @@ impl<'x, 'a> Instance<'x, 'a> {
             return;
         }
         run.executions += 1;
-        let (degree, ideal, counts) = match run.metric {
-            Metric::Sectors => {
-                let s = warp::transactions(&addrs, access.bytes, self.granularity);
-                (s.touched, s.ideal, s.is_uncoalesced())
-            }
-            Metric::Banks => {
-                let d = warp::bank_degree(&addrs, access.bytes);
-                (d, 1, d >= 2)
-            }
+        let (degree, ideal) = match run.metric {
+            Metric::Sectors => match warp::judge_sectors(&addrs, run.pieces, self.granularity) {
+                Some(s) => (s.touched, s.ideal),
+                None => return,
+            },
+            Metric::Banks => match warp::judge_banks(&addrs, run.pieces) {
+                Some(d) => (d, 1),
+                None => return,
+            },
         };
-        if counts && run.worst.as_ref().is_none_or(|w| degree > w.degree) {
+        if run.worst.as_ref().is_none_or(|w| degree > w.degree) {
             run.worst = Some(Worst {
                 degree,
                 ideal,
@@ -459,6 +469,11 @@ type Exit = (warpcheck_ir::BlockId, CompiledCond, bool);
 
 struct Run<'x> {
     access: &'x Access,
+    /// What each lane touches relative to the access's address (one piece `(0, bytes)`
+    /// unless the access is a record split into several).
+    pieces: &'x [(i128, u32)],
+    /// The widest piece.
+    widest: u32,
     /// The address and condition with the launch constants folded in.
     addr: Compiled,
     cond: CompiledCond,
@@ -475,7 +490,7 @@ impl Run<'_> {
     /// Whether no execution can be worse than the worst found: 32 lanes in 32 sectors
     /// (or 64 for accesses that straddle two), or a 32-way conflict.
     fn saturated(&self) -> bool {
-        self.access.bytes <= 4 && self.worst.as_ref().is_some_and(|w| w.degree >= 32)
+        self.widest <= 4 && self.worst.as_ref().is_some_and(|w| w.degree >= 32)
     }
 }
 

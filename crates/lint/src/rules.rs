@@ -24,6 +24,26 @@
 //! advances by one element.
 //! *Example*: `odata[x * height + y]` with `x = blockIdx.x * 32 + threadIdx.x`.
 //!
+//! # Record accesses split by the compiler (both lints)
+//!
+//! clang often turns one source-level access of a vector or small struct into several
+//! narrower ones: a `float4` copy into two 8-byte halves (or four 4-byte loads at `-O0`),
+//! a `uchar4` of which three components are used into three byte loads. Each piece alone
+//! has its lanes a record apart and looks strided (17 sectors for a misaligned `float4`
+//! read as floats), although together the warp reads the records contiguously, exactly
+//! as nvcc's single 16-byte access. So the loads (or stores) of one source line with the
+//! same space, region, condition and loops, whose addresses differ by constants (the same
+//! base and thread-dependent stride) and whose bytes fit in a record of `R` bytes — `R`
+//! the largest power of two up to 16 that the stride along `threadIdx.x` is a multiple
+//! of — are judged together as one access of the record (the union of their bytes;
+//! for shared memory, phases per the record's width), symbolically and per execution
+//! when instantiated. When the record access is coalesced and conflict-free, none of its
+//! pieces is reported; otherwise the line is reported with each instruction's own cost,
+//! as the hardware counts it and as `warpcheck check` reports it (its "split vector
+//! record" siblings, `crates/check/src/coalesce.rs`), and a note names the pieces.
+//! Like the dynamic checker's, the grouping is per line, not per expression: two fields
+//! of one 16-byte record read on one line (`z[2*i] + z[2*i+1]`) count as one access too.
+//!
 //! # `bank-conflict` (warning)
 //!
 //! *What it does*: finds shared loads and stores whose lanes hit a bank with several
@@ -58,6 +78,8 @@ use crate::warp;
 struct Raw {
     finding: Finding,
     degree: u32,
+    /// The instructions it stands for (the pieces of a split record access).
+    instructions: u64,
 }
 
 pub fn lint(a: &Analysis<'_>, options: &LintOptions) -> Vec<Finding> {
@@ -73,6 +95,7 @@ pub fn lint(a: &Analysis<'_>, options: &LintOptions) -> Vec<Finding> {
         scalars: &scalars,
         granularity: options.granularity,
     });
+    let mut candidates: Vec<(&Access, Location, Metric)> = Vec::new();
     for access in &a.accesses {
         if !matches!(access.kind, AccessKind::Load | AccessKind::Store) {
             continue;
@@ -85,8 +108,17 @@ pub fn lint(a: &Analysis<'_>, options: &LintOptions) -> Vec<Finding> {
             MemSpace::Shared => Metric::Banks,
             _ => continue,
         };
+        candidates.push((access, location, metric));
+    }
+    for unit in record_units(candidates) {
+        let RecordUnit {
+            access,
+            location,
+            metric,
+            pieces,
+        } = unit;
         let verdict = match &instance {
-            Some(inst) => match inst.run(access, metric) {
+            Some(inst) => match inst.run_record(access, &pieces, metric) {
                 Outcome::Evaluated {
                     worst,
                     approximate,
@@ -104,8 +136,12 @@ pub fn lint(a: &Analysis<'_>, options: &LintOptions) -> Vec<Finding> {
             },
             None => None,
         };
-        let verdict = verdict.unwrap_or_else(|| symbolic(a, access, metric, options.granularity));
+        let verdict =
+            verdict.unwrap_or_else(|| symbolic(a, access, metric, &pieces, options.granularity));
         if let Some((degree, mut finding)) = verdict {
+            if pieces.len() > 1 {
+                finding = finding.note(record_note(access, &pieces));
+            }
             if let Region::ReadPointer(_) = access.region {
                 finding = finding.note(
                     "generic access through a pointer read from memory: taken to point to global memory",
@@ -116,6 +152,7 @@ pub fn lint(a: &Analysis<'_>, options: &LintOptions) -> Vec<Finding> {
                     .at(location, label(access, metric))
                     .kernel(kernel_name(a)),
                 degree,
+                instructions: pieces.len() as u64,
             });
         }
     }
@@ -128,10 +165,154 @@ pub fn lint(a: &Analysis<'_>, options: &LintOptions) -> Vec<Finding> {
                     .at(location, "barrier reached by only some threads")
                     .kernel(kernel_name(a)),
                 degree: 1,
+                instructions: 1,
             });
         }
     }
     group(raw)
+}
+
+/// One access to judge: a load or store, or the components of one record access that the
+/// compiler split (see [`record_units`]).
+struct RecordUnit<'x> {
+    /// The component at the lowest address (the access itself when alone).
+    access: &'x Access,
+    location: Location,
+    metric: Metric,
+    /// What each lane touches: (byte offset from `access`'s address, bytes), by offset.
+    pieces: Vec<(i128, u32)>,
+}
+
+/// The widest record that clang's pieces are taken to form: a vector access moves at most
+/// 16 bytes per lane.
+const MAX_RECORD: i128 = 16;
+
+/// Groups the components of split record accesses. clang turns one source-level access
+/// of a vector or small struct (`float4`, `uchar4`, a struct copy) into several narrower
+/// accesses: at `-O0` a `float4` is four 4-byte loads at +0, +4, +8, +12, at `-O3` often
+/// two 8-byte halves, and unused components are not loaded at all (`uchar4` as three
+/// bytes). Each piece alone has its lanes a record apart and looks strided, although
+/// together they read the record contiguously, as nvcc's single 16-byte access does.
+///
+/// The accesses of one source line with the same kind, space, region, condition and
+/// enclosing loops whose addresses differ by constants (so the same base and the same
+/// thread-dependent stride) form a record when their bytes fit in `R` bytes, `R` the
+/// largest power of two up to 16 that divides the stride along `threadIdx.x` (a record
+/// never spans two lanes' records); pieces sorted by offset are split greedily into such
+/// records. What is left alone is judged alone.
+fn record_units<'x>(candidates: Vec<(&'x Access, Location, Metric)>) -> Vec<RecordUnit<'x>> {
+    // Clusters: accesses of one line that may be components of one record, with their
+    // offsets from the first member; indexed by source line.
+    // Members: (access, offset, its line, its position among the candidates).
+    type Member<'x> = (&'x Access, i128, Location, usize);
+    let mut clusters: Vec<(Metric, Vec<Member<'x>>)> = Vec::new();
+    let mut by_line: HashMap<(String, u32), Vec<usize>> = HashMap::new();
+    for (n, (access, location, metric)) in candidates.into_iter().enumerate() {
+        let line = by_line
+            .entry((location.file.clone(), location.line))
+            .or_default();
+        let joined = line.iter().find_map(|&c| {
+            let (m, members) = &mut clusters[c];
+            let first = members[0].0;
+            let same = *m == metric
+                && first.kind == access.kind
+                && first.space == access.space
+                && first.region == access.region
+                && first.loops == access.loops
+                && first.cond == access.cond;
+            if !same {
+                return None;
+            }
+            let d = access.addr.sub(&first.addr).as_integer()?;
+            members.push((access, d, location.clone(), n));
+            Some(())
+        });
+        if joined.is_none() {
+            line.push(clusters.len());
+            clusters.push((metric, vec![(access, 0, location, n)]));
+        }
+    }
+    let mut out = Vec::new();
+    for (metric, mut members) in clusters {
+        let record = if members.len() > 1 {
+            record_size(&members[0].0.addr)
+        } else {
+            0
+        };
+        members.sort_by_key(|m| (m.1, m.3));
+        let mut i = 0;
+        while i < members.len() {
+            let (base, start, ref location, _) = members[i];
+            let mut pieces = vec![(0, base.bytes)];
+            let mut first = members[i].3;
+            let mut j = i + 1;
+            while j < members.len() {
+                let (x, d, _, n) = members[j];
+                if d + x.bytes as i128 - start > record {
+                    break;
+                }
+                pieces.push((d - start, x.bytes));
+                first = first.min(n);
+                j += 1;
+            }
+            out.push((
+                first,
+                RecordUnit {
+                    access: base,
+                    location: location.clone(),
+                    metric,
+                    pieces,
+                },
+            ));
+            i = j;
+        }
+    }
+    // In the order of the accesses.
+    out.sort_by_key(|u| u.0);
+    out.into_iter().map(|u| u.1).collect()
+}
+
+/// The largest record size up to [`MAX_RECORD`] that the access's stride along
+/// `threadIdx.x` is a multiple of (a power of two); 0 when the stride is not known to be
+/// a multiple of anything.
+fn record_size(addr: &Expr) -> i128 {
+    let stride = addr.difference(&Symbol::ThreadIdx(Axis::X), &Expr::one());
+    if stride.is_unknown() {
+        return 0;
+    }
+    // The gcd of the integer coefficients (0 for a stride of 0: any record fits).
+    let mut g = 0;
+    for t in stride.terms() {
+        match t.coef.as_integer() {
+            Some(c) => g = warpcheck_sym::gcd_i128(g, c),
+            None => return 0,
+        }
+    }
+    let mut r = MAX_RECORD;
+    while r > 1 && g % r != 0 {
+        r /= 2;
+    }
+    r
+}
+
+/// The note of a finding on a record access.
+fn record_note(access: &Access, pieces: &[(i128, u32)]) -> String {
+    let span = pieces
+        .iter()
+        .map(|&(o, b)| o + b as i128)
+        .max()
+        .unwrap_or(access.bytes as i128);
+    let list: Vec<String> = pieces
+        .iter()
+        .map(|&(o, b)| format!("{b} bytes at +{o}"))
+        .collect();
+    format!(
+        "judged as one {span}-byte record access per thread, with the other accesses of this line \
+         to the same record ({}), as a vector access would be (clang splits vector and struct \
+         copies): the record access is uncoalesced or conflicting too; each instruction costs as \
+         reported",
+        list.join(", ")
+    )
 }
 
 fn kernel_name(a: &Analysis<'_>) -> String {
@@ -168,13 +349,14 @@ fn group(raw: Vec<Raw>) -> Vec<Finding> {
         let key = (r.finding.code.clone(), loc.0, loc.1);
         match by_key.get_mut(&key) {
             Some((best, n)) => {
-                *n += 1;
+                *n += r.instructions;
                 if r.degree > best.degree {
                     *best = r;
                 }
             }
             None => {
-                by_key.insert(key, (r, 1));
+                let n = r.instructions;
+                by_key.insert(key, (r, n));
             }
         }
     }
@@ -341,6 +523,7 @@ fn symbolic(
     a: &Analysis<'_>,
     access: &Access,
     metric: Metric,
+    pieces: &[(i128, u32)],
     granularity: warp::Granularity,
 ) -> Option<(u32, Finding)> {
     if bool_dep(&access.cond) == BoolDep::AtMostOne {
@@ -361,10 +544,9 @@ fn symbolic(
         let stride = offs[1] - offs[0];
         let (degree, finding) = match metric {
             Metric::Sectors => {
-                let s = warp::transactions(&lanes, access.bytes, granularity);
-                if !s.is_uncoalesced() {
-                    return misaligned_by_layout(a, access, &offset, &lanes, granularity);
-                }
+                let Some(s) = warp::judge_sectors(&lanes, pieces, granularity) else {
+                    return misaligned_by_layout(a, access, &offset, &lanes, pieces, granularity);
+                };
                 (
                     s.touched,
                     Finding::new(
@@ -382,10 +564,7 @@ fn symbolic(
                 )
             }
             Metric::Banks => {
-                let d = warp::bank_degree(&lanes, access.bytes);
-                if d < 2 {
-                    return None;
-                }
+                let d = warp::judge_banks(&lanes, pieces)?;
                 (
                     d,
                     Finding::new(
@@ -419,9 +598,15 @@ fn symbolic(
             return None;
         }
         let ctx = Context::assuming_positive_params();
-        let small = warpcheck_sym::Rational::int(access.bytes as i128);
+        // A stride within the access's (or its record's) width is contiguous.
+        let width = pieces
+            .iter()
+            .map(|&(o, b)| o + b as i128)
+            .max()
+            .unwrap_or(access.bytes as i128);
+        let small = warpcheck_sym::Rational::int(width);
         let range = ctx.range(&stride).value;
-        let neg_small = warpcheck_sym::Rational::int(-(access.bytes as i128));
+        let neg_small = warpcheck_sym::Rational::int(-width);
         if range.lo.is_some_and(|v| v >= neg_small) && range.hi.is_some_and(|v| v <= small) {
             return None;
         }
@@ -539,6 +724,7 @@ fn misaligned_by_layout(
     access: &Access,
     offset: &Expr,
     lanes: &[(u32, i128)],
+    pieces: &[(i128, u32)],
     granularity: warp::Granularity,
 ) -> Option<(u32, Finding)> {
     let unit = granularity.bytes();
@@ -552,15 +738,12 @@ fn misaligned_by_layout(
     let step = warpcheck_sym::gcd_i128(g, unit);
     let constant = offset.constant_term().as_integer()?;
     let (residue, worst) = (0..unit / step)
-        .map(|j| {
+        .filter_map(|j| {
             let r = (constant + j * step).rem_euclid(unit);
             let shifted: Vec<(u32, i128)> = lanes.iter().map(|&(l, o)| (l, o + r)).collect();
-            (r, warp::transactions(&shifted, access.bytes, granularity))
+            Some((r, warp::judge_sectors(&shifted, pieces, granularity)?))
         })
         .max_by_key(|(_, s)| s.touched as i128 - s.ideal as i128)?;
-    if !worst.is_uncoalesced() {
-        return None;
-    }
     let target = element_of(a, access);
     let names: Vec<String> = terms.iter().map(|t| t.loaded.clone()).collect();
     let sizes: Vec<String> = terms.iter().map(|t| t.coefficient.to_string()).collect();

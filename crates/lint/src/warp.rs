@@ -70,15 +70,29 @@ pub fn sectors(lanes: &[(u32, i128)], bytes: u32) -> Sectors {
 
 /// Sectors or lines of one warp-level access.
 pub fn transactions(lanes: &[(u32, i128)], bytes: u32, granularity: Granularity) -> Sectors {
+    record_transactions(lanes, &[(0, bytes)], granularity)
+}
+
+/// Sectors or lines of one record access: each lane touches `pieces` (byte offset from its
+/// address, bytes; at most 16 bytes each), and the warp's bytes are their union. One piece
+/// `(0, bytes)` is a plain access.
+pub fn record_transactions(
+    lanes: &[(u32, i128)],
+    pieces: &[(i128, u32)],
+    granularity: Granularity,
+) -> Sectors {
     let size = granularity.bytes();
-    let bytes = bytes.max(1) as i128;
-    let mut units: Vec<i128> = Vec::with_capacity(lanes.len() * 2);
-    let mut ranges: Vec<(i128, i128)> = Vec::with_capacity(lanes.len());
+    let mut units: Vec<i128> = Vec::with_capacity(lanes.len() * pieces.len() * 2);
+    let mut ranges: Vec<(i128, i128)> = Vec::with_capacity(lanes.len() * pieces.len());
     for &(_, a) in lanes {
-        // Accesses are at most 16 bytes: their first and last byte name every unit.
-        units.push(a.div_euclid(size));
-        units.push((a + bytes - 1).div_euclid(size));
-        ranges.push((a, a + bytes));
+        for &(off, bytes) in pieces {
+            let a = a + off;
+            let bytes = bytes.max(1) as i128;
+            // Accesses are at most 16 bytes: their first and last byte name every unit.
+            units.push(a.div_euclid(size));
+            units.push((a + bytes - 1).div_euclid(size));
+            ranges.push((a, a + bytes));
+        }
     }
     units.sort_unstable();
     units.dedup();
@@ -102,12 +116,25 @@ pub fn transactions(lanes: &[(u32, i128)], bytes: u32, granularity: Granularity)
 
 /// The bank-conflict degree of one warp-level shared access.
 pub fn bank_degree(lanes: &[(u32, i128)], bytes: u32) -> u32 {
-    let per_phase = match bytes {
-        0..=4 => 32,
+    record_bank_degree(lanes, &[(0, bytes)])
+}
+
+/// The bank-conflict degree of one record access (`pieces` as for [`record_transactions`]),
+/// served as one access as wide as the record's footprint (the first to the last byte of
+/// its pieces: up to 4 bytes a whole warp per phase, 8 a half-warp, 16 a quarter-warp), on
+/// the distinct words its pieces touch.
+pub fn record_bank_degree(lanes: &[(u32, i128)], pieces: &[(i128, u32)]) -> u32 {
+    let lo = pieces.iter().map(|p| p.0).min().unwrap_or(0);
+    let hi = pieces
+        .iter()
+        .map(|p| p.0 + p.1.max(1) as i128)
+        .max()
+        .unwrap_or(4);
+    let per_phase = match hi - lo {
+        ..=4 => 32,
         5..=8 => 16,
         _ => 8,
     };
-    let words_per_lane = (bytes.max(4) / 4) as i128;
     let mut worst = 0;
     let sorted;
     let lanes = if lanes.windows(2).all(|w| w[0].0 <= w[1].0) {
@@ -119,15 +146,19 @@ pub fn bank_degree(lanes: &[(u32, i128)], bytes: u32) -> u32 {
         &sorted[..]
     };
     // Lanes are in ascending order; a phase is a run of lanes with one `lane / per_phase`.
-    let mut words: Vec<i128> = Vec::with_capacity(32 * words_per_lane as usize);
+    let mut words: Vec<i128> = Vec::with_capacity(32 * 4);
     let mut start = 0;
     while start < lanes.len() {
         let phase = lanes[start].0 / per_phase;
         let mut end = start;
         words.clear();
         while end < lanes.len() && lanes[end].0 / per_phase == phase {
-            let first = lanes[end].1.div_euclid(4);
-            words.extend(first..first + words_per_lane);
+            for &(off, bytes) in pieces {
+                // A piece of up to 4 bytes is one (aligned) word; wider ones are whole words.
+                let first = (lanes[end].1 + off).div_euclid(4);
+                let n = (bytes.max(4) / 4) as i128;
+                words.extend(first..first + n);
+            }
             end += 1;
         }
         words.sort_unstable();
@@ -140,6 +171,50 @@ pub fn bank_degree(lanes: &[(u32, i128)], bytes: u32) -> u32 {
         start = end;
     }
     worst
+}
+
+/// The lanes of the piece at byte offset `off` of a record access.
+fn piece_lanes(lanes: &[(u32, i128)], off: i128) -> Vec<(u32, i128)> {
+    lanes.iter().map(|&(l, a)| (l, a + off)).collect()
+}
+
+/// A record access's global cost, judged on the record (the union of its pieces: the
+/// components of one record that the compiler split into narrower accesses, see
+/// `rules`): `None` when the record access is not uncoalesced; otherwise the worst
+/// piece's own sectors, which is what the hardware (and `warpcheck check`) counts per
+/// instruction. For one piece, the access's own sectors when uncoalesced.
+pub fn judge_sectors(
+    lanes: &[(u32, i128)],
+    pieces: &[(i128, u32)],
+    granularity: Granularity,
+) -> Option<Sectors> {
+    if let [(0, bytes)] = pieces {
+        let s = transactions(lanes, *bytes, granularity);
+        return s.is_uncoalesced().then_some(s);
+    }
+    if !record_transactions(lanes, pieces, granularity).is_uncoalesced() {
+        return None;
+    }
+    pieces
+        .iter()
+        .map(|&(off, bytes)| transactions(&piece_lanes(lanes, off), bytes, granularity))
+        .max_by_key(|s| (s.touched, std::cmp::Reverse(s.ideal)))
+}
+
+/// A record access's bank-conflict degree, judged on the record as [`judge_sectors`]:
+/// `None` when the record access is conflict-free; otherwise the worst piece's own degree.
+pub fn judge_banks(lanes: &[(u32, i128)], pieces: &[(i128, u32)]) -> Option<u32> {
+    if let [(0, bytes)] = pieces {
+        let d = bank_degree(lanes, *bytes);
+        return (d >= 2).then_some(d);
+    }
+    if record_bank_degree(lanes, pieces) < 2 {
+        return None;
+    }
+    pieces
+        .iter()
+        .map(|&(off, bytes)| bank_degree(&piece_lanes(lanes, off), bytes))
+        .max()
 }
 
 #[cfg(test)]
@@ -215,5 +290,40 @@ mod tests {
         let mut rev = strided(128, 4);
         rev.reverse();
         assert_eq!(bank_degree(&rev, 4), 32);
+    }
+
+    #[test]
+    fn split_records_are_judged_on_their_union() {
+        // A float4 as four 4-byte pieces: each alone 16 sectors for 4, together the
+        // 512 contiguous bytes of one 16-byte access.
+        let quads = strided(16, 4);
+        let four = [(0, 4), (4, 4), (8, 4), (12, 4)];
+        assert!(sectors(&quads, 4).is_uncoalesced());
+        let u = record_transactions(&quads, &four, Granularity::Sectors);
+        assert_eq!((u.touched, u.ideal), (16, 16));
+        assert_eq!(judge_sectors(&quads, &four, Granularity::Sectors), None);
+        // Shifted by one float (misaligned float4s): 17 sectors for 16, still coalesced.
+        let shifted: Vec<(u32, i128)> = (0..32).map(|l| (l, 4 + 16 * l as i128)).collect();
+        assert_eq!(judge_sectors(&shifted, &four, Granularity::Sectors), None);
+        // A uchar4 of which three bytes are read: 96 bytes in 4 sectors.
+        let px = strided(4, 1);
+        assert!(sectors(&px, 1).is_uncoalesced());
+        assert_eq!(
+            judge_sectors(&px, &[(0, 1), (1, 1), (2, 1)], Granularity::Sectors),
+            None
+        );
+        // float4 records 64 bytes apart: uncoalesced as a record too; the pieces' own cost.
+        let sparse = strided(64, 8);
+        let halves = [(0, 8), (8, 8)];
+        let s = judge_sectors(&sparse, &halves, Granularity::Sectors).expect("strided");
+        assert_eq!((s.touched, s.ideal), (32, 8));
+        // Shared: 8-byte halves of consecutive float4s are 2-way alone, conflict-free as a
+        // 16-byte access; two float4s apart, each half is 4-way (the float4 2-way).
+        assert_eq!(bank_degree(&strided(16, 8), 8), 2);
+        assert_eq!(judge_banks(&strided(16, 8), &halves), None);
+        assert_eq!(record_bank_degree(&strided(32, 8), &halves), 2);
+        assert_eq!(judge_banks(&strided(32, 8), &halves), Some(4));
+        // One piece is the plain access.
+        assert_eq!(judge_banks(&strided(128, 4), &[(0, 4)]), Some(32));
     }
 }

@@ -18,29 +18,6 @@ use warpcheck_lint::{Launch, LintOptions, lint_kernel};
 /// FIXME: each entry is a gap of the static analysis, not of the corpus.
 const KNOWN_FAILURES: &[(&str, u8, &str)] = &[
     (
-        "image_grayscale_2d.cu",
-        3,
-        "clang -O3 loads the uchar4 as three 1-byte loads 4 bytes apart (4 sectors for 32 bytes: \
-         uncoalesced(4) on clang's PTX); the corpus markers follow nvcc's single 4-byte load",
-    ),
-    (
-        "misaligned_bug_vector_load.cu",
-        0,
-        "clang -O0 loads the float4 as four 4-byte loads 16 bytes apart (17 sectors); nvcc's \
-         PTX, which the markers follow, has one 16-byte load",
-    ),
-    (
-        "nbody_float4.cu",
-        3,
-        "clang copies float4 as two 8-byte accesses 16 bytes apart (16 sectors per global load, \
-         2-way on the shared store); nvcc's PTX has 16-byte accesses",
-    ),
-    (
-        "nbody_float4.cu",
-        0,
-        "as at -O3: clang's 8-byte halves of the float4 copies",
-    ),
-    (
         "spmv_csr.cu",
         3,
         "vals[jj] with jj starting at rowPtr[row]: lanes are a row length apart, and the row \

@@ -11,6 +11,11 @@ use warpcheck_report::Finding;
 /// `source` compiled by clang (written to a temporary `NAME.cu`, in a directory of its own
 /// per call: tests run in parallel), parsed and lowered.
 pub fn compile_source(name: &str, source: &str) -> Program {
+    compile_source_at(name, source, 3)
+}
+
+/// [`compile_source`] at an optimisation level (`-O0` to `-O3`).
+pub fn compile_source_at(name: &str, source: &str, opt_level: u8) -> Program {
     static CALLS: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
     let call = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let dir = std::env::temp_dir().join(format!(
@@ -22,6 +27,7 @@ pub fn compile_source(name: &str, source: &str) -> Program {
     std::fs::write(&path, source).expect("write kernel");
     let options = CompileOptions {
         compiler: CompilerChoice::Clang,
+        opt_level,
         ..CompileOptions::default()
     };
     let compiled = warpcheck_front::compile(&path, &options).expect("clang compiles the kernels");
