@@ -94,28 +94,17 @@ fn positional_argument_equals_named_one() {
                 "c=0",
             ],
         );
-        let positional = lint(
-            &ptx,
-            &[
-                "--arg",
-                "arg2=256",
-                "--arg",
-                &format!("arg3={cols}"),
-                "--arg",
-                "arg4=0",
-            ],
-        );
-        let source = lint(
-            &kernel(),
-            &[
-                "--arg",
-                "arg2=256",
-                "--arg",
-                &format!("arg3={cols}"),
-                "--arg",
-                "arg4=0",
-            ],
-        );
+        let by_position = [
+            "--arg".to_string(),
+            "arg2=256".into(),
+            "--arg".into(),
+            format!("arg3={cols}"),
+            "--arg".into(),
+            "arg4=0".into(),
+        ];
+        let by_position: Vec<&str> = by_position.iter().map(String::as_str).collect();
+        let positional = lint(&ptx, &by_position);
+        let source = lint(&kernel(), &by_position);
         assert_eq!(named.status.code(), positional.status.code());
         assert_eq!(findings(&named), findings(&positional), "cols={cols}");
         assert_eq!(findings(&named), findings(&source), "cols={cols}");
