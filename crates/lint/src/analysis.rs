@@ -492,6 +492,24 @@ impl<'a> Analysis<'a> {
         })
     }
 
+    /// The load instruction that produced `symbol`, whichever register of a vector load
+    /// it stands for (`ld.v2` gives two values: [`Analysis::loaded_by`] finds the first).
+    pub fn load_of(&self, symbol: &Symbol) -> Option<InstId> {
+        let Symbol::Opaque(o) = symbol else {
+            return None;
+        };
+        self.syms.ids.iter().find_map(|(key, &id)| match key {
+            Key::Value(inst, _) if id == o.id => {
+                let is_load = self
+                    .accesses
+                    .iter()
+                    .any(|a| a.inst == *inst && matches!(a.kind, AccessKind::Load));
+                is_load.then_some(*inst)
+            }
+            _ => None,
+        })
+    }
+
     /// Whether `e` adds the base address of a `.local` variable.
     pub(crate) fn mentions_local_address(&self, e: &Expr) -> bool {
         e.symbols().iter().any(|s| {

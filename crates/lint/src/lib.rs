@@ -49,6 +49,10 @@ pub struct LintOptions {
     /// How global accesses are counted: 32-byte sectors (default) or GPUDrano's 128-byte
     /// lines.
     pub granularity: warp::Granularity,
+    /// Also report global accesses whose address varies across a warp through values
+    /// read from memory (gathers, scatters, per-thread ranges) as
+    /// `uncoalesced-data-dependent` (GPUDrano's convention); off by default.
+    pub data_dependent: bool,
 }
 
 /// Lints one kernel. A function without a body has nothing to lint.

@@ -46,12 +46,12 @@ use warpcheck_ir::access::AccessKind;
 use warpcheck_ir::modifiers::MemSpace;
 use warpcheck_ir::{BlockId, EntityRef, InstId, Op};
 use warpcheck_report::{Finding, Location, Severity};
-use warpcheck_sym::{Axis, Context, Expr, Symbol};
+use warpcheck_sym::{Axis, Context, Deps, Expr, Symbol};
 
 use crate::LintOptions;
 use crate::analysis::{Access, Analysis, Region};
 use crate::dependence::{BoolDep, bool_dep, lane_offsets};
-use crate::instantiate::{Instance, Metric, Outcome};
+use crate::instantiate::{Instance, Launch, Metric, Outcome};
 use crate::warp;
 
 /// A finding before grouping by line.
@@ -74,12 +74,30 @@ pub fn lint(a: &Analysis<'_>, options: &LintOptions) -> Vec<Finding> {
         granularity: options.granularity,
     });
     for access in &a.accesses {
-        if !matches!(access.kind, AccessKind::Load | AccessKind::Store) {
-            continue;
-        }
         let Some(location) = location_of(a, access.inst) else {
             continue;
         };
+        if matches!(
+            access.kind,
+            AccessKind::Atomic(_) | AccessKind::Reduction(_)
+        ) {
+            // Atomics are judged only as scatters through addresses read from memory.
+            if options.data_dependent
+                && access.space == MemSpace::Global
+                && let Some(f) = data_dependent(a, access, options.launch.as_ref())
+            {
+                raw.push(Raw {
+                    finding: f
+                        .at(location, "atomic at a data-dependent address")
+                        .kernel(kernel_name(a)),
+                    degree: 0,
+                });
+            }
+            continue;
+        }
+        if !matches!(access.kind, AccessKind::Load | AccessKind::Store) {
+            continue;
+        }
         let metric = match access.space {
             MemSpace::Global => Metric::Sectors,
             MemSpace::Shared => Metric::Banks,
@@ -105,6 +123,19 @@ pub fn lint(a: &Analysis<'_>, options: &LintOptions) -> Vec<Finding> {
             None => None,
         };
         let verdict = verdict.unwrap_or_else(|| symbolic(a, access, metric, options.granularity));
+        if verdict.is_none()
+            && options.data_dependent
+            && metric == Metric::Sectors
+            && let Some(f) = data_dependent(a, access, options.launch.as_ref())
+        {
+            raw.push(Raw {
+                finding: f
+                    .at(location, format!("{} at a data-dependent address", kind_word(access)))
+                    .kernel(kernel_name(a)),
+                degree: 0,
+            });
+            continue;
+        }
         if let Some((degree, mut finding)) = verdict {
             if let Region::ReadPointer(_) = access.region {
                 finding = finding.note(
@@ -148,10 +179,10 @@ fn label(access: &Access, metric: Metric) -> &'static str {
 }
 
 fn kind_word(access: &Access) -> &'static str {
-    if access.kind == AccessKind::Store {
-        "store"
-    } else {
-        "load"
+    match access.kind {
+        AccessKind::Store => "store",
+        AccessKind::Atomic(_) | AccessKind::Reduction(_) => "atomic",
+        _ => "load",
     }
 }
 
@@ -466,6 +497,117 @@ fn symbolic(
     // Data-dependent addresses (gathers, per-thread ranges read from memory) are not
     // guessed at: whether adjacent lanes end up near each other depends on the data.
     None
+}
+
+/// Whether a value of dependence `deps` may differ between the lanes of one warp: lanes
+/// are consecutive linear thread ids, so `threadIdx.y` varies within a warp only when
+/// `blockDim.x < 32` (with a launch; without one, `blockDim.x` is taken to be a multiple of
+/// 32) and `threadIdx.z` only when `blockDim.x·blockDim.y < 32`.
+fn varies_in_warp(deps: Deps, launch: Option<&Launch>) -> bool {
+    match launch {
+        None => deps.contains(Deps::THREAD_X),
+        Some(l) => {
+            let [x, y, z] = l.block;
+            (x > 1 && deps.contains(Deps::THREAD_X))
+                || (x < 32 && y > 1 && deps.contains(Deps::THREAD_Y))
+                || (x * y < 32 && z > 1 && deps.contains(Deps::THREAD_Z))
+        }
+    }
+}
+
+/// Whether `e` is the same on every lane of a warp: it names no value that varies within
+/// a warp other than `threadIdx.x` (`threadIdx.y` and `.z` and opaque values vary as
+/// [`varies_in_warp`] says), and 32 consecutive `threadIdx.x` give one value
+/// (`rowPtr[threadIdx.x / 32]`).
+fn warp_uniform(e: &Expr, launch: Option<&Launch>) -> bool {
+    if e.is_unknown() {
+        return false;
+    }
+    let others = e.symbols().iter().any(|s| match s {
+        Symbol::ThreadIdx(Axis::X) => false,
+        Symbol::ThreadIdx(axis) => varies_in_warp(Deps::thread(*axis), launch),
+        Symbol::Opaque(o) => varies_in_warp(o.deps, launch),
+        _ => false,
+    });
+    !others && lane_offsets(e).is_some_and(|offs| offs.iter().all(|&o| o == 0))
+}
+
+/// `uncoalesced-data-dependent` (only with [`LintOptions::data_dependent`]): a global access
+/// whose address is not known from the launch because it is computed from values read
+/// from memory that differ between the lanes of a warp: a gather `x[col[j]]`, a scatter
+/// `cost[edges[i]]`, a per-thread range `a[start[tid] + i]`. Whether the warp's lanes land
+/// on few lines depends on the data; GPUDrano reports all of them. A loaded index that is
+/// the same across the warp (`a[ptr[blockIdx.x] + threadIdx.x]`) is not a gather: the
+/// address is then a warp-uniform base plus a known lane pattern, which the other rules
+/// judge (the record-layout rule, [`misaligned_by_layout`]).
+fn data_dependent(a: &Analysis<'_>, access: &Access, launch: Option<&Launch>) -> Option<Finding> {
+    if bool_dep(&access.cond) == BoolDep::AtMostOne || access.addr.is_unknown() {
+        return None;
+    }
+    let offset = offset_expr(a, access);
+    let mut loaded: Vec<(u32, String)> = Vec::new();
+    for s in offset.symbols() {
+        let Symbol::Opaque(o) = &s else {
+            continue;
+        };
+        if a.base_var(&s).is_some() || !varies_in_warp(o.deps, launch) {
+            continue;
+        }
+        let Some(inst) = a.load_of(&s) else {
+            continue;
+        };
+        let Some(load) = a.accesses.iter().find(|x| x.inst == inst) else {
+            continue;
+        };
+        // A value loaded from one address per warp is the same on every lane.
+        if warp_uniform(&offset_expr(a, load), launch) {
+            continue;
+        }
+        let line = location_of(a, inst).map_or(0, |l| l.line);
+        let name = format!("`{}[…]`", element_of(a, load));
+        let described = if line > 0 {
+            format!("{name} (line {line})")
+        } else {
+            name
+        };
+        if !loaded.iter().any(|(_, d)| *d == described) {
+            loaded.push((line, described));
+        }
+    }
+    if loaded.is_empty() {
+        return None;
+    }
+    loaded.sort();
+    let names: Vec<String> = loaded.iter().map(|(_, d)| d.clone()).collect();
+    let short: Vec<String> = names
+        .iter()
+        .map(|d| d.split(" (line").next().unwrap_or(d).to_string())
+        .collect();
+    let target = element_of(a, access);
+    Some(
+        Finding::new(
+            "uncoalesced-data-dependent",
+            Severity::Warning,
+            format!(
+                "global {} of `{target}` at an address read from memory ({}): coalescing depends on the data",
+                kind_word(access),
+                short.join(", ")
+            ),
+        )
+        .note(format!(
+            "the address depends on {}, which differ{} between the threads of a warp",
+            names.join(", "),
+            if names.len() == 1 { "s" } else { "" }
+        ))
+        .note(format!("byte offset: {}", readable(a, &offset)))
+        .help("run `warpcheck check` with representative inputs to measure it"),
+    )
+    .map(|f| match access.region {
+        Region::ReadPointer(_) => f.note(
+            "generic access through a pointer read from memory: taken to point to global memory",
+        ),
+        _ => f,
+    })
 }
 
 /// A warp-uniform term `c·X` of an address where `X` is a value loaded from memory
