@@ -510,6 +510,17 @@ impl<'a> Analysis<'a> {
         })
     }
 
+    /// Whether `symbol` is the trip count of a loop (a loop counter's value after the loop).
+    pub fn is_trip_count(&self, symbol: &Symbol) -> bool {
+        let Symbol::Opaque(o) = symbol else {
+            return false;
+        };
+        self.syms
+            .ids
+            .iter()
+            .any(|(key, &id)| id == o.id && matches!(key, Key::TripCount(_)))
+    }
+
     /// Whether `e` adds the base address of a `.local` variable.
     pub(crate) fn mentions_local_address(&self, e: &Expr) -> bool {
         e.symbols().iter().any(|s| {

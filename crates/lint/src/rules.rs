@@ -12,8 +12,9 @@
 //! 32 consecutive `threadIdx.x` (assuming `blockDim.x` is a multiple of 32), and a
 //! symbolic stride such as `4·height` gives an upper bound. A single active lane per warp
 //! (`if (threadIdx.x % 32 == 0)`) is never uncoalesced. Data-dependent addresses are
-//! are not flagged: whether a gather or a per-thread range read from memory coalesces
-//! depends on the data (GPUDrano flags them all; the corpus has both kinds).
+//! not flagged by this rule: whether a gather or a per-thread range read from memory
+//! coalesces depends on the data (GPUDrano flags them all; the corpus has both kinds);
+//! `--data-dependent` reports them separately (below).
 //! One data-dependent case is modelled: a warp-uniform index read from memory times a
 //! record size of at least a transaction (`knodes[currKnode[b]].keys[threadIdx.x]` with a
 //! 2,068-byte node) makes the base known only modulo `gcd(size, 128)`; when some such base
@@ -23,6 +24,27 @@
 //! "what if"): another thread index or an enclosing loop along which the address
 //! advances by one element.
 //! *Example*: `odata[x * height + y]` with `x = blockIdx.x * 32 + threadIdx.x`.
+//!
+//! # `uncoalesced-data-dependent` (warning, only with `--data-dependent`)
+//!
+//! *What it does*: finds global loads, stores and atomics whose address varies across the
+//! threads of a warp through values read from memory: gathers `x[col[j]]`, scatters
+//! `cost[edges[i]]` and `atomicOr(&dst[pos[tid] / 32], …)` inside a range walk, per-thread
+//! ranges `a[start[tid] + i]`. The note names the loaded values the address depends on.
+//! *Why is this bad?* Nothing bounds how far apart the lanes land: for typical graph or
+//! sparse inputs each lane touches its own line. Whether they do depends on the data, so
+//! the finding says so and asks for a measurement (`warpcheck check` with representative
+//! inputs). Off by default (`LintOptions::data_dependent`): GPUDrano reports these, and
+//! the Rodinia comparison uses the option for that reason.
+//! Not reported: a loaded index that is the same across the warp
+//! (`a[ptr[blockIdx.x] + threadIdx.x]`: a known lane pattern, judged by the rules above,
+//! including the record-layout one), an access reported by `uncoalesced-access`, one
+//! executed by a single lane, and an index read from a per-thread table (a dense array
+//! whose adjacent entries adjacent lanes read, `variables[neighbours[tid + j·n]]`) unless
+//! the kernel walks a range from it: such tables usually map threads to
+//! nearby elements (Rodinia's cfd mesh neighbours and srad's clamped row±1 tables are
+//! coalesced in practice; GPUDrano counts cfd's 22 as false).
+//! *Example*: `g_cost[g_graph_edges[i]]` with `i` running over `g_graph_nodes[tid]`'s edges.
 //!
 //! # `bank-conflict` (warning)
 //!
@@ -73,6 +95,11 @@ pub fn lint(a: &Analysis<'_>, options: &LintOptions) -> Vec<Finding> {
         scalars: &scalars,
         granularity: options.granularity,
     });
+    let starts = if options.data_dependent {
+        range_starts(a)
+    } else {
+        BTreeSet::new()
+    };
     for access in &a.accesses {
         let Some(location) = location_of(a, access.inst) else {
             continue;
@@ -84,7 +111,7 @@ pub fn lint(a: &Analysis<'_>, options: &LintOptions) -> Vec<Finding> {
             // Atomics are judged only as scatters through addresses read from memory.
             if options.data_dependent
                 && access.space == MemSpace::Global
-                && let Some(f) = data_dependent(a, access, options.launch.as_ref())
+                && let Some(f) = data_dependent(a, access, options.launch.as_ref(), &starts)
             {
                 raw.push(Raw {
                     finding: f
@@ -126,11 +153,14 @@ pub fn lint(a: &Analysis<'_>, options: &LintOptions) -> Vec<Finding> {
         if verdict.is_none()
             && options.data_dependent
             && metric == Metric::Sectors
-            && let Some(f) = data_dependent(a, access, options.launch.as_ref())
+            && let Some(f) = data_dependent(a, access, options.launch.as_ref(), &starts)
         {
             raw.push(Raw {
                 finding: f
-                    .at(location, format!("{} at a data-dependent address", kind_word(access)))
+                    .at(
+                        location,
+                        format!("{} at a data-dependent address", kind_word(access)),
+                    )
                     .kernel(kernel_name(a)),
                 degree: 0,
             });
@@ -520,16 +550,60 @@ fn varies_in_warp(deps: Deps, launch: Option<&Launch>) -> bool {
 /// [`varies_in_warp`] says), and 32 consecutive `threadIdx.x` give one value
 /// (`rowPtr[threadIdx.x / 32]`).
 fn warp_uniform(e: &Expr, launch: Option<&Launch>) -> bool {
-    if e.is_unknown() {
-        return false;
+    affine_in_lanes(e, launch) && lane_offsets(e).is_some_and(|offs| offs.iter().all(|&o| o == 0))
+}
+
+/// Whether `e` is known and nothing in it but `threadIdx.x` varies within a warp, so that
+/// [`lane_offsets`] gives its values on the lanes.
+fn affine_in_lanes(e: &Expr, launch: Option<&Launch>) -> bool {
+    !e.is_unknown()
+        && !e.symbols().iter().any(|s| match s {
+            Symbol::ThreadIdx(Axis::X) => false,
+            Symbol::ThreadIdx(axis) => varies_in_warp(Deps::thread(*axis), launch),
+            Symbol::Opaque(o) => varies_in_warp(o.deps, launch),
+            _ => false,
+        })
+}
+
+/// The loaded values (opaque ids) from which some thread walks a range: a global access
+/// whose address adds one to an enclosing loop's counter (`edges[start[tid] + k]`) or to
+/// a loop's trip count (`dst[pos[tid] / 32 + i]` after the loop over `i`). Such a value
+/// is a per-thread position, not a neighbour index, wherever the kernel uses it.
+fn range_starts(a: &Analysis<'_>) -> BTreeSet<u32> {
+    let mut out = BTreeSet::new();
+    for access in &a.accesses {
+        if access.space != MemSpace::Global || access.addr.is_unknown() {
+            continue;
+        }
+        let offset = offset_expr(a, access);
+        let walks = access.loops.iter().any(|&l| {
+            let d = offset.difference(&a.loops[l].counter, &Expr::one());
+            !d.is_zero() && !d.is_unknown()
+        }) || offset.symbols().iter().any(|s| a.is_trip_count(s));
+        if !walks {
+            continue;
+        }
+        for s in offset.symbols() {
+            if let Symbol::Opaque(o) = &s
+                && a.load_of(&s).is_some()
+            {
+                out.insert(o.id);
+            }
+        }
     }
-    let others = e.symbols().iter().any(|s| match s {
-        Symbol::ThreadIdx(Axis::X) => false,
-        Symbol::ThreadIdx(axis) => varies_in_warp(Deps::thread(*axis), launch),
-        Symbol::Opaque(o) => varies_in_warp(o.deps, launch),
-        _ => false,
-    });
-    !others && lane_offsets(e).is_some_and(|offs| offs.iter().all(|&o| o == 0))
+    out
+}
+
+/// Whether the lanes of a warp read `e` (the byte offset of a `bytes`-wide load) as one
+/// entry each of a dense array, adjacent lanes adjacent entries: affine in `threadIdx.x`
+/// with a stride of `±bytes`, and nothing else in it varies within the warp. A field of
+/// an array of records (`p[tid].assign`) is not such a table.
+fn per_thread_entry(e: &Expr, bytes: u32, launch: Option<&Launch>) -> bool {
+    affine_in_lanes(e, launch)
+        && lane_offsets(e).is_some_and(|offs| {
+            let stride = offs[1] - offs[0];
+            stride.abs() == bytes as i128 && offs.windows(2).all(|w| w[1] - w[0] == stride)
+        })
 }
 
 /// `uncoalesced-data-dependent` (only with [`LintOptions::data_dependent`]): a global access
@@ -539,8 +613,17 @@ fn warp_uniform(e: &Expr, launch: Option<&Launch>) -> bool {
 /// on few lines depends on the data; GPUDrano reports all of them. A loaded index that is
 /// the same across the warp (`a[ptr[blockIdx.x] + threadIdx.x]`) is not a gather: the
 /// address is then a warp-uniform base plus a known lane pattern, which the other rules
-/// judge (the record-layout rule, [`misaligned_by_layout`]).
-fn data_dependent(a: &Analysis<'_>, access: &Access, launch: Option<&Launch>) -> Option<Finding> {
+/// judge (the record-layout rule, [`misaligned_by_layout`]). Nor is an index read from a
+/// per-thread table (`variables[neighbours[tid + j·n]]`, adjacent lanes reading adjacent
+/// entries): such tables usually map threads to nearby elements (Rodinia's cfd and srad),
+/// unless the kernel walks a range from the value (`dst[pos[tid] / 32 + i]` in a loop over
+/// `i`: [`range_starts`]), which makes it a per-thread position.
+fn data_dependent(
+    a: &Analysis<'_>,
+    access: &Access,
+    launch: Option<&Launch>,
+    range_starts: &BTreeSet<u32>,
+) -> Option<Finding> {
     if bool_dep(&access.cond) == BoolDep::AtMostOne || access.addr.is_unknown() {
         return None;
     }
@@ -560,7 +643,15 @@ fn data_dependent(a: &Analysis<'_>, access: &Access, launch: Option<&Launch>) ->
             continue;
         };
         // A value loaded from one address per warp is the same on every lane.
-        if warp_uniform(&offset_expr(a, load), launch) {
+        let table = offset_expr(a, load);
+        if warp_uniform(&table, launch) {
+            continue;
+        }
+        // An entry of a per-thread table (`nb = neighbours[tid + j·n]`) used as an index:
+        // such tables usually map a thread to elements near its own
+        // (mesh neighbours, clamped row±1), which coalesce in practice; not guessed at
+        // unless the kernel walks a range from it ([`range_starts`]).
+        if !range_starts.contains(&o.id) && per_thread_entry(&table, load.bytes, launch) {
             continue;
         }
         let line = location_of(a, inst).map_or(0, |l| l.line);

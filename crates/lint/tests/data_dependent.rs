@@ -2,8 +2,11 @@
 //! across a warp through values read from memory are reported as
 //! `uncoalesced-data-dependent` (GPUDrano's convention), and only with the option. A CSR
 //! gather (`x[col[j]]`, `val[j]` over a per-thread range `rowptr[row]..`) and an atomic
-//! scatter (`hist[bins[i]]`) are reported; a coalesced access and an index read from
-//! memory that is the same across the warp (`a[start[blockIdx.x] + threadIdx.x]`) are not.
+//! scatter over per-thread ranges (`hist[bins[k]]`, `k` from `start[i]`) are reported; a
+//! coalesced access, an index read from memory that is the same across the warp
+//! (`a[start[blockIdx.x] + threadIdx.x]`) and an index read once from a per-thread table
+//! (`a[nb[i]]`: neighbour tables usually coalesce in practice) are not, unless the kernel
+//! walks a range from that index (`dst[pos[tid] / 32 + i]`).
 
 mod common;
 
@@ -33,9 +36,25 @@ __global__ void coalesced(const float *in, float *out) {
   out[i] = 2.0f * in[i];
 }
 
-__global__ void histogram(const int *bins, int *hist) {
+__global__ void histogram(const int *start, const int *bins, int *hist) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
-  atomicAdd(&hist[bins[i]], 1);
+  for (int k = start[i]; k < start[i + 1]; ++k) {
+    int b = bins[k];
+    atomicAdd(&hist[b], 1);
+  }
+}
+
+__global__ void pack(const unsigned *pos, const unsigned *len, unsigned *dst) {
+  unsigned tid = blockIdx.x * blockDim.x + threadIdx.x;
+  unsigned dword = pos[tid] / 32;
+  atomicOr(&dst[dword], 1u);
+  for (unsigned i = 1; i < len[tid]; ++i)
+    dst[dword + i] = i;
+}
+
+__global__ void neighbours(const int *nb, const float *a, float *out) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  out[i] = a[nb[i]];
 }
 "#;
 
@@ -70,7 +89,10 @@ fn a_csr_gather_is_reported_with_the_option_and_not_without() {
         "{f:#?}"
     );
     let text = format!("{f:?}");
-    assert!(text.contains("`rowptr[…]`"), "the note names the loaded index: {text}");
+    assert!(
+        text.contains("`rowptr[…]`"),
+        "the note names the loaded index: {text}"
+    );
     assert!(
         f.help.iter().any(|h| h.contains("warpcheck check")),
         "{f:#?}"
@@ -83,15 +105,36 @@ fn a_csr_gather_is_reported_with_the_option_and_not_without() {
 fn an_atomic_scatter_is_reported() {
     let with = findings(true);
     let found = of(&with, "histogram");
-    assert_eq!(lines(found), vec![25], "{found:#?}");
-    assert!(found[0].message.contains("global atomic of `hist`"), "{found:#?}");
-    assert!(found[0].message.contains("`bins[…]`"), "{found:#?}");
+    // Line 26 reads `bins` over each thread's range, line 27 scatters through it.
+    assert_eq!(lines(found), vec![26, 27], "{found:#?}");
+    assert!(
+        found[1].message.contains("global atomic of `hist`"),
+        "{found:#?}"
+    );
+    assert!(found[1].message.contains("`bins[…]`"), "{found:#?}");
 }
 
 #[test]
-fn coalesced_accesses_and_warp_uniform_indices_are_not_reported() {
+fn an_index_from_a_per_thread_table_counts_when_the_kernel_walks_a_range_from_it() {
+    // `pos[tid]` is read from a per-thread table, like `nb[i]` in `neighbours`; the loop
+    // over `dst[dword + i]` shows it to be a position: the atomic through it counts too.
     let with = findings(true);
-    for kernel in ["coalesced", "uniform_index"] {
+    let found = of(&with, "pack");
+    assert_eq!(lines(found), vec![34, 36], "{found:#?}");
+    assert!(
+        found[0].message.contains("global atomic of `dst`"),
+        "{found:#?}"
+    );
+    assert!(
+        found[1].message.contains("global store of `dst`"),
+        "{found:#?}"
+    );
+}
+
+#[test]
+fn coalesced_accesses_warp_uniform_and_per_thread_table_indices_are_not_reported() {
+    let with = findings(true);
+    for kernel in ["coalesced", "uniform_index", "neighbours"] {
         let found = of(&with, kernel);
         assert!(found.is_empty(), "{kernel}: {found:#?}");
     }

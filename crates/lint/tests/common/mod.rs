@@ -41,10 +41,7 @@ pub fn compile_source_with_names(name: &str, source: &str) -> (Program, ParamNam
             (s.mangled_name.clone(), params)
         })
         .collect();
-    (
-        warpcheck_ir::lower(&parsed.module).expect("lowers"),
-        names,
-    )
+    (warpcheck_ir::lower(&parsed.module).expect("lowers"), names)
 }
 
 /// Parameter names of each kernel, by mangled name.
@@ -55,7 +52,13 @@ pub fn uncoalesced_by_kernel(
     program: &Program,
     granularity: Granularity,
 ) -> Vec<(String, Vec<Finding>)> {
-    findings_by_kernel(program, &ParamNames::new(), granularity, false, "uncoalesced-access")
+    findings_by_kernel(
+        program,
+        &ParamNames::new(),
+        granularity,
+        false,
+        "uncoalesced-access",
+    )
 }
 
 /// Each kernel's findings of code `code`, linted symbolically (no launch) with the
