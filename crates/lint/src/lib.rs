@@ -3,7 +3,8 @@
 //! ```text
 //! Program ──analysis──> symbolic values, thread dependence, accesses, loops, conditions
 //!         ──rules─────> uncoalesced-access, bank-conflict, barrier-divergence findings
-//!                        (instantiated with --block/--grid/--arg when given)
+//!                        (instantiated with --block/--grid/--arg when given);
+//!                        uncoalesced-data-dependent with --data-dependent
 //!         ──race──────> shared-race, global-race findings (only with a launch)
 //! ```
 //!
