@@ -29,8 +29,9 @@
 //!
 //! *What it does*: finds global loads, stores and atomics whose address varies across the
 //! threads of a warp through values read from memory: gathers `x[col[j]]`, scatters
-//! `cost[edges[i]]` and `atomicOr(&dst[pos[tid] / 32], …)` inside a range walk, per-thread
-//! ranges `a[start[tid] + i]`. The note names the loaded values the address depends on.
+//! `cost[edges[i]]` (and `atomicOr(&dst[pos[tid] / 32], …)` where the kernel walks a range
+//! from `pos[tid] / 32`), per-thread ranges `a[start[tid] + i]`. The note names the loaded
+//! values the address depends on.
 //! *Why is this bad?* Nothing bounds how far apart the lanes land: for typical graph or
 //! sparse inputs each lane touches its own line. Whether they do depends on the data, so
 //! the finding says so and asks for a measurement (`warpcheck check` with representative
@@ -41,9 +42,9 @@
 //! including the record-layout one), an access reported by `uncoalesced-access`, one
 //! executed by a single lane, and an index read from a per-thread table (a dense array
 //! whose adjacent entries adjacent lanes read, `variables[neighbours[tid + j·n]]`) unless
-//! the kernel walks a range from it: such tables usually map threads to
-//! nearby elements (Rodinia's cfd mesh neighbours and srad's clamped row±1 tables are
-//! coalesced in practice; GPUDrano counts cfd's 22 as false).
+//! the kernel walks a range from it: such tables usually map threads to nearby elements
+//! (Rodinia's cfd mesh neighbours are coalesced in practice; GPUDrano counts cfd's 22 as
+//! false).
 //! *Example*: `g_cost[g_graph_edges[i]]` with `i` running over `g_graph_nodes[tid]`'s edges.
 //!
 //! # `bank-conflict` (warning)
