@@ -10,7 +10,8 @@
 # (then `python3 tools/comparison.py > docs/COMPARISON.md` puts that section after its table).
 # RODINIA_DIR is a checkout of gpu-rodinia (the directory that contains cuda/). OUT_DIR
 # (default: a temporary directory) receives, per translation unit, its PTX and the lint's
-# JSON, and findings.tsv (benchmark, file, kernel, line, kind, sectors, message). Set
+# JSON, and findings.tsv (benchmark, file, kernel, line, kind, sectors or `-` for an
+# `uncoalesced-data-dependent` finding, message). Set
 # WARPCHECK to a built binary to skip building it; GRANULARITY=sectors to count 32-byte sectors
 # instead of GPUDrano's 128-byte lines. stdout gets the Markdown comparison section
 # (tools/rodinia_lint_table.py); the exit status is 1 when the findings disagree with the
@@ -19,6 +20,9 @@
 # Each unit is compiled the way its Makefile compiles it (tools/rodinia_flags.sh), from its
 # directory. Each is linted twice: from the .cu (clang + lint, what a user runs; its findings
 # are the ones counted) and from the saved PTX (the analysis alone), and both are timed.
+# The lint runs with `--data-dependent`: GPUDrano reports every access whose address varies
+# across a warp through values read from memory (gathers, scatters, per-thread ranges), so
+# the comparison counts them too (`uncoalesced-data-dependent`).
 # Kernels listed in tests/rodinia/launches.tsv are linted with the block dimensions that
 # Rodinia's host code launches them with (`--block`), the others symbolically.
 set -euo pipefail
@@ -123,11 +127,11 @@ lint_unit() {
     [[ $input == *.ptx ]] && options=$(positional "$kernel" "$options")
     # shellcheck disable=SC2206
     local opts=($options)
-    (cd "$dir" && "$WARPCHECK" lint "${flags[@]}" --granularity "$GRANULARITY" --format json --kernel "$kernel" "${opts[@]}" "$input") \
+    (cd "$dir" && "$WARPCHECK" lint "${flags[@]}" --granularity "$GRANULARITY" --data-dependent --format json --kernel "$kernel" "${opts[@]}" "$input") \
       >"$json.$kernel.part"
     parts+=("$json.$kernel.part")
   done < <(launches_of "$rel")
-  (cd "$dir" && "$WARPCHECK" lint "${flags[@]}" --granularity "$GRANULARITY" --format json "$input") >"$json.all.part"
+  (cd "$dir" && "$WARPCHECK" lint "${flags[@]}" --granularity "$GRANULARITY" --data-dependent --format json "$input") >"$json.all.part"
   # The whole-unit run covers the unlisted kernels; listed ones come from their own run.
   local skip
   skip=$(printf '%s\n' "${listed[@]+"${listed[@]}"}" | jq -R . | jq -s .)
@@ -167,12 +171,13 @@ for unit in "${UNITS[@]}"; do
   # the checkout.
   reldir=${dir#"$RODINIA/"}
   jq -r --arg bench "$bench" --arg reldir "$reldir" '
-    .[] | select(.code == "uncoalesced-access")
+    .[] | select(.code == "uncoalesced-access" or .code == "uncoalesced-data-dependent")
     | [$bench,
        (.primary.location.file | if startswith("/") then . else ($reldir + "/" + .) end),
        .kernel, .primary.location.line,
-       (if (.message | test("global store")) then "store" else "load" end),
-       (.message | capture("(?<n>[0-9]+) (sectors|128-byte lines)") | .n),
+       (if (.message | test("global store")) then "store"
+        elif (.message | test("global atomic")) then "atomic" else "load" end),
+       ((.message | capture("(?<n>[0-9]+) (sectors|128-byte lines)") | .n) // "-"),
        .message] | @tsv' "$OUT/$stem.json" |
     sed "s#\t$RODINIA/#\t#" >>"$FINDINGS"
 done

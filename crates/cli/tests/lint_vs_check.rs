@@ -154,6 +154,7 @@ fn static_counts(path: &Path, text: &str, file_name: &str) -> Result<Counts, Str
             scalars,
             // Sectors: what the dynamic checker and Nsight Compute count.
             granularity: warpcheck_lint::warp::Granularity::Sectors,
+            data_dependent: false,
         };
         for f in lint_kernel(&program, k, &opts) {
             if let Some(p) = &f.primary {

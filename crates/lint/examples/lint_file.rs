@@ -131,6 +131,7 @@ fn main() {
             launch,
             scalars,
             granularity: Default::default(),
+            data_dependent: false,
         },
     );
     let elapsed = start.elapsed();

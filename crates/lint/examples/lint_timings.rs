@@ -125,6 +125,7 @@ fn main() {
                     launch: Some(launch),
                     scalars,
                     granularity: warpcheck_lint::warp::Granularity::default(),
+                    data_dependent: false,
                 };
                 let mut best: Option<(Duration, LintTimings)> = None;
                 let mut best_cpu: Option<Duration> = None;

@@ -492,6 +492,35 @@ impl<'a> Analysis<'a> {
         })
     }
 
+    /// The load instruction that produced `symbol`, whichever register of a vector load
+    /// it stands for (`ld.v2` gives two values: [`Analysis::loaded_by`] finds the first).
+    pub fn load_of(&self, symbol: &Symbol) -> Option<InstId> {
+        let Symbol::Opaque(o) = symbol else {
+            return None;
+        };
+        self.syms.ids.iter().find_map(|(key, &id)| match key {
+            Key::Value(inst, _) if id == o.id => {
+                let is_load = self
+                    .accesses
+                    .iter()
+                    .any(|a| a.inst == *inst && matches!(a.kind, AccessKind::Load));
+                is_load.then_some(*inst)
+            }
+            _ => None,
+        })
+    }
+
+    /// Whether `symbol` is the trip count of a loop (a loop counter's value after the loop).
+    pub fn is_trip_count(&self, symbol: &Symbol) -> bool {
+        let Symbol::Opaque(o) = symbol else {
+            return false;
+        };
+        self.syms
+            .ids
+            .iter()
+            .any(|(key, &id)| id == o.id && matches!(key, Key::TripCount(_)))
+    }
+
     /// Whether `e` adds the base address of a `.local` variable.
     pub(crate) fn mentions_local_address(&self, e: &Expr) -> bool {
         e.symbols().iter().any(|s| {

@@ -3,7 +3,8 @@
 //! ```text
 //! Program ──analysis──> symbolic values, thread dependence, accesses, loops, conditions
 //!         ──rules─────> uncoalesced-access, bank-conflict, barrier-divergence findings
-//!                        (instantiated with --block/--grid/--arg when given)
+//!                        (instantiated with --block/--grid/--arg when given);
+//!                        uncoalesced-data-dependent with --data-dependent
 //!         ──race──────> shared-race, global-race findings (only with a launch)
 //! ```
 //!
@@ -49,6 +50,10 @@ pub struct LintOptions {
     /// How global accesses are counted: 32-byte sectors (default) or GPUDrano's 128-byte
     /// lines.
     pub granularity: warp::Granularity,
+    /// Also report global accesses whose address varies across a warp through values
+    /// read from memory (gathers, scatters, per-thread ranges) as
+    /// `uncoalesced-data-dependent` (GPUDrano's convention); off by default.
+    pub data_dependent: bool,
 }
 
 /// Lints one kernel. A function without a body has nothing to lint.

@@ -12,8 +12,9 @@
 //! 32 consecutive `threadIdx.x` (assuming `blockDim.x` is a multiple of 32), and a
 //! symbolic stride such as `4·height` gives an upper bound. A single active lane per warp
 //! (`if (threadIdx.x % 32 == 0)`) is never uncoalesced. Data-dependent addresses are
-//! are not flagged: whether a gather or a per-thread range read from memory coalesces
-//! depends on the data (GPUDrano flags them all; the corpus has both kinds).
+//! not flagged by this rule: whether a gather or a per-thread range read from memory
+//! coalesces depends on the data (GPUDrano flags them all; the corpus has both kinds);
+//! `--data-dependent` reports them separately (below).
 //! One data-dependent case is modelled: a warp-uniform index read from memory times a
 //! record size of at least a transaction (`knodes[currKnode[b]].keys[threadIdx.x]` with a
 //! 2,068-byte node) makes the base known only modulo `gcd(size, 128)`; when some such base
@@ -44,6 +45,28 @@
 //! Like the dynamic checker's, the grouping is per line, not per expression: two fields
 //! of one 16-byte record read on one line (`z[2*i] + z[2*i+1]`) count as one access too.
 //!
+//! # `uncoalesced-data-dependent` (warning, only with `--data-dependent`)
+//!
+//! *What it does*: finds global loads, stores and atomics whose address varies across the
+//! threads of a warp through values read from memory: gathers `x[col[j]]`, scatters
+//! `cost[edges[i]]` (and `atomicOr(&dst[pos[tid] / 32], …)` where the kernel walks a range
+//! from `pos[tid] / 32`), per-thread ranges `a[start[tid] + i]`. The note names the loaded
+//! values the address depends on.
+//! *Why is this bad?* Nothing bounds how far apart the lanes land: for typical graph or
+//! sparse inputs each lane touches its own line. Whether they do depends on the data, so
+//! the finding says so and asks for a measurement (`warpcheck check` with representative
+//! inputs). Off by default (`LintOptions::data_dependent`): GPUDrano reports these, and
+//! the Rodinia comparison uses the option for that reason.
+//! Not reported: a loaded index that is the same across the warp
+//! (`a[ptr[blockIdx.x] + threadIdx.x]`: a known lane pattern, judged by the rules above,
+//! including the record-layout one), an access reported by `uncoalesced-access`, one
+//! executed by a single lane, and an index read from a per-thread table (a dense array
+//! whose adjacent entries adjacent lanes read, `variables[neighbours[tid + j·n]]`) unless
+//! the kernel walks a range from it: such tables usually map threads to nearby elements
+//! (Rodinia's cfd mesh neighbours are coalesced in practice; GPUDrano counts cfd's 22 as
+//! false).
+//! *Example*: `g_cost[g_graph_edges[i]]` with `i` running over `g_graph_nodes[tid]`'s edges.
+//!
 //! # `bank-conflict` (warning)
 //!
 //! *What it does*: finds shared loads and stores whose lanes hit a bank with several
@@ -66,12 +89,12 @@ use warpcheck_ir::access::AccessKind;
 use warpcheck_ir::modifiers::MemSpace;
 use warpcheck_ir::{BlockId, EntityRef, InstId, Op};
 use warpcheck_report::{Finding, Location, Severity};
-use warpcheck_sym::{Axis, Context, Expr, Symbol};
+use warpcheck_sym::{Axis, Context, Deps, Expr, Symbol};
 
 use crate::LintOptions;
 use crate::analysis::{Access, Analysis, Region};
 use crate::dependence::{BoolDep, bool_dep, lane_offsets};
-use crate::instantiate::{Instance, Metric, Outcome};
+use crate::instantiate::{Instance, Launch, Metric, Outcome};
 use crate::warp;
 
 /// A finding before grouping by line.
@@ -95,14 +118,38 @@ pub fn lint(a: &Analysis<'_>, options: &LintOptions) -> Vec<Finding> {
         scalars: &scalars,
         granularity: options.granularity,
     });
+    let starts = if options.data_dependent {
+        range_starts(a)
+    } else {
+        BTreeSet::new()
+    };
     let mut candidates: Vec<(&Access, Location, Metric)> = Vec::new();
     for access in &a.accesses {
-        if !matches!(access.kind, AccessKind::Load | AccessKind::Store) {
-            continue;
-        }
         let Some(location) = location_of(a, access.inst) else {
             continue;
         };
+        if matches!(
+            access.kind,
+            AccessKind::Atomic(_) | AccessKind::Reduction(_)
+        ) {
+            // Atomics are judged only as scatters through addresses read from memory.
+            if options.data_dependent
+                && access.space == MemSpace::Global
+                && let Some(f) = data_dependent(a, access, options.launch.as_ref(), &starts)
+            {
+                raw.push(Raw {
+                    finding: f
+                        .at(location, "atomic at a data-dependent address")
+                        .kernel(kernel_name(a)),
+                    degree: 0,
+                    instructions: 1,
+                });
+            }
+            continue;
+        }
+        if !matches!(access.kind, AccessKind::Load | AccessKind::Store) {
+            continue;
+        }
         let metric = match access.space {
             MemSpace::Global => Metric::Sectors,
             MemSpace::Shared => Metric::Banks,
@@ -138,6 +185,23 @@ pub fn lint(a: &Analysis<'_>, options: &LintOptions) -> Vec<Finding> {
         };
         let verdict =
             verdict.unwrap_or_else(|| symbolic(a, access, metric, &pieces, options.granularity));
+        if verdict.is_none()
+            && options.data_dependent
+            && metric == Metric::Sectors
+            && let Some(f) = data_dependent(a, access, options.launch.as_ref(), &starts)
+        {
+            raw.push(Raw {
+                finding: f
+                    .at(
+                        location,
+                        format!("{} at a data-dependent address", kind_word(access)),
+                    )
+                    .kernel(kernel_name(a)),
+                degree: 0,
+                instructions: pieces.len() as u64,
+            });
+            continue;
+        }
         if let Some((degree, mut finding)) = verdict {
             if pieces.len() > 1 {
                 finding = finding.note(record_note(access, &pieces));
@@ -329,10 +393,10 @@ fn label(access: &Access, metric: Metric) -> &'static str {
 }
 
 fn kind_word(access: &Access) -> &'static str {
-    if access.kind == AccessKind::Store {
-        "store"
-    } else {
-        "load"
+    match access.kind {
+        AccessKind::Store => "store",
+        AccessKind::Atomic(_) | AccessKind::Reduction(_) => "atomic",
+        _ => "load",
     }
 }
 
@@ -651,6 +715,178 @@ fn symbolic(
     // Data-dependent addresses (gathers, per-thread ranges read from memory) are not
     // guessed at: whether adjacent lanes end up near each other depends on the data.
     None
+}
+
+/// Whether a value of dependence `deps` may differ between the lanes of one warp: lanes
+/// are consecutive linear thread ids, so `threadIdx.y` varies within a warp only when
+/// `blockDim.x < 32` (with a launch; without one, `blockDim.x` is taken to be a multiple of
+/// 32) and `threadIdx.z` only when `blockDim.x·blockDim.y < 32`.
+fn varies_in_warp(deps: Deps, launch: Option<&Launch>) -> bool {
+    match launch {
+        None => deps.contains(Deps::THREAD_X),
+        Some(l) => {
+            let [x, y, z] = l.block;
+            (x > 1 && deps.contains(Deps::THREAD_X))
+                || (x < 32 && y > 1 && deps.contains(Deps::THREAD_Y))
+                || (x * y < 32 && z > 1 && deps.contains(Deps::THREAD_Z))
+        }
+    }
+}
+
+/// Whether `e` is the same on every lane of a warp: it names no value that varies within
+/// a warp other than `threadIdx.x` (`threadIdx.y` and `.z` and opaque values vary as
+/// [`varies_in_warp`] says), and 32 consecutive `threadIdx.x` give one value
+/// (`rowPtr[threadIdx.x / 32]`).
+fn warp_uniform(e: &Expr, launch: Option<&Launch>) -> bool {
+    affine_in_lanes(e, launch) && lane_offsets(e).is_some_and(|offs| offs.iter().all(|&o| o == 0))
+}
+
+/// Whether `e` is known and nothing in it but `threadIdx.x` varies within a warp, so that
+/// [`lane_offsets`] gives its values on the lanes.
+fn affine_in_lanes(e: &Expr, launch: Option<&Launch>) -> bool {
+    !e.is_unknown()
+        && !e.symbols().iter().any(|s| match s {
+            Symbol::ThreadIdx(Axis::X) => false,
+            Symbol::ThreadIdx(axis) => varies_in_warp(Deps::thread(*axis), launch),
+            Symbol::Opaque(o) => varies_in_warp(o.deps, launch),
+            _ => false,
+        })
+}
+
+/// The loaded values (opaque ids) from which some thread walks a range: a global access
+/// whose address adds one to an enclosing loop's counter (`edges[start[tid] + k]`) or to
+/// a loop's trip count (`dst[pos[tid] / 32 + i]` after the loop over `i`). Such a value
+/// is a per-thread position, not a neighbour index, wherever the kernel uses it.
+fn range_starts(a: &Analysis<'_>) -> BTreeSet<u32> {
+    let mut out = BTreeSet::new();
+    for access in &a.accesses {
+        if access.space != MemSpace::Global || access.addr.is_unknown() {
+            continue;
+        }
+        let offset = offset_expr(a, access);
+        let walks = access.loops.iter().any(|&l| {
+            let d = offset.difference(&a.loops[l].counter, &Expr::one());
+            !d.is_zero() && !d.is_unknown()
+        }) || offset.symbols().iter().any(|s| a.is_trip_count(s));
+        if !walks {
+            continue;
+        }
+        for s in offset.symbols() {
+            if let Symbol::Opaque(o) = &s
+                && a.load_of(&s).is_some()
+            {
+                out.insert(o.id);
+            }
+        }
+    }
+    out
+}
+
+/// Whether the lanes of a warp read `e` (the byte offset of a `bytes`-wide load) as one
+/// entry each of a dense array, adjacent lanes adjacent entries: affine in `threadIdx.x`
+/// with a stride of `±bytes`, and nothing else in it varies within the warp. A field of
+/// an array of records (`p[tid].assign`) is not such a table.
+fn per_thread_entry(e: &Expr, bytes: u32, launch: Option<&Launch>) -> bool {
+    affine_in_lanes(e, launch)
+        && lane_offsets(e).is_some_and(|offs| {
+            let stride = offs[1] - offs[0];
+            stride.abs() == bytes as i128 && offs.windows(2).all(|w| w[1] - w[0] == stride)
+        })
+}
+
+/// `uncoalesced-data-dependent` (only with [`LintOptions::data_dependent`]): a global access
+/// whose address is not known from the launch because it is computed from values read
+/// from memory that differ between the lanes of a warp: a gather `x[col[j]]`, a scatter
+/// `cost[edges[i]]`, a per-thread range `a[start[tid] + i]`. Whether the warp's lanes land
+/// on few lines depends on the data; GPUDrano reports all of them. A loaded index that is
+/// the same across the warp (`a[ptr[blockIdx.x] + threadIdx.x]`) is not a gather: the
+/// address is then a warp-uniform base plus a known lane pattern, which the other rules
+/// judge (the record-layout rule, [`misaligned_by_layout`]). Nor is an index read from a
+/// per-thread table (`variables[neighbours[tid + j·n]]`, adjacent lanes reading adjacent
+/// entries): such tables usually map threads to nearby elements (Rodinia's cfd and srad),
+/// unless the kernel walks a range from the value (`dst[pos[tid] / 32 + i]` in a loop over
+/// `i`: [`range_starts`]), which makes it a per-thread position.
+fn data_dependent(
+    a: &Analysis<'_>,
+    access: &Access,
+    launch: Option<&Launch>,
+    range_starts: &BTreeSet<u32>,
+) -> Option<Finding> {
+    if bool_dep(&access.cond) == BoolDep::AtMostOne || access.addr.is_unknown() {
+        return None;
+    }
+    let offset = offset_expr(a, access);
+    let mut loaded: Vec<(u32, String)> = Vec::new();
+    for s in offset.symbols() {
+        let Symbol::Opaque(o) = &s else {
+            continue;
+        };
+        if a.base_var(&s).is_some() || !varies_in_warp(o.deps, launch) {
+            continue;
+        }
+        let Some(inst) = a.load_of(&s) else {
+            continue;
+        };
+        let Some(load) = a.accesses.iter().find(|x| x.inst == inst) else {
+            continue;
+        };
+        // A value loaded from one address per warp is the same on every lane.
+        let table = offset_expr(a, load);
+        if warp_uniform(&table, launch) {
+            continue;
+        }
+        // An entry of a per-thread table (`nb = neighbours[tid + j·n]`) used as an index:
+        // such tables usually map a thread to elements near its own
+        // (mesh neighbours, clamped row±1), which coalesce in practice; not guessed at
+        // unless the kernel walks a range from it ([`range_starts`]).
+        if !range_starts.contains(&o.id) && per_thread_entry(&table, load.bytes, launch) {
+            continue;
+        }
+        let line = location_of(a, inst).map_or(0, |l| l.line);
+        let name = format!("`{}[…]`", element_of(a, load));
+        let described = if line > 0 {
+            format!("{name} (line {line})")
+        } else {
+            name
+        };
+        if !loaded.iter().any(|(_, d)| *d == described) {
+            loaded.push((line, described));
+        }
+    }
+    if loaded.is_empty() {
+        return None;
+    }
+    loaded.sort();
+    let names: Vec<String> = loaded.iter().map(|(_, d)| d.clone()).collect();
+    let short: Vec<String> = names
+        .iter()
+        .map(|d| d.split(" (line").next().unwrap_or(d).to_string())
+        .collect();
+    let target = element_of(a, access);
+    Some(
+        Finding::new(
+            "uncoalesced-data-dependent",
+            Severity::Warning,
+            format!(
+                "global {} of `{target}` at an address read from memory ({}): coalescing depends on the data",
+                kind_word(access),
+                short.join(", ")
+            ),
+        )
+        .note(format!(
+            "the address depends on {}, which differ{} between the threads of a warp",
+            names.join(", "),
+            if names.len() == 1 { "s" } else { "" }
+        ))
+        .note(format!("byte offset: {}", readable(a, &offset)))
+        .help("run `warpcheck check` with representative inputs to measure it"),
+    )
+    .map(|f| match access.region {
+        Region::ReadPointer(_) => f.note(
+            "generic access through a pointer read from memory: taken to point to global memory",
+        ),
+        _ => f,
+    })
 }
 
 /// A warp-uniform term `c·X` of an address where `X` is a value loaded from memory

@@ -207,6 +207,7 @@ fn lint_file(path: &Path, opt_level: u8) -> Result<Linted, String> {
             launch: Some(launch.launch),
             scalars: launch.scalars.clone(),
             granularity: Default::default(),
+            data_dependent: false,
         };
         let start = std::time::Instant::now();
         let findings = lint_kernel(&program, kernel, &opts);

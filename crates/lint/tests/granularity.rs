@@ -37,6 +37,7 @@ fn flagged(granularity: Granularity) -> BTreeSet<u32> {
         }),
         scalars,
         granularity,
+        data_dependent: false,
     };
     let findings = lint_kernel(&program, kernel, &lint);
     findings

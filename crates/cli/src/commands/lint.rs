@@ -6,7 +6,9 @@
 //! optionally `--grid` and integer `--arg`s) the symbolic results are instantiated and the
 //! counts are those of the launch (Juravle §6). Buffer arguments (`a=f32[n]`) are accepted
 //! so that a `check` command line can be reused, and ignored. `--granularity lines` counts
-//! 128-byte lines as GPUDrano does (§3.2) instead of 32-byte sectors. Exit codes as `check`: 1 when
+//! 128-byte lines as GPUDrano does (§3.2) instead of 32-byte sectors; `--data-dependent`
+//! also reports accesses whose address varies across a warp through values read from memory
+//! (`uncoalesced-data-dependent`, GPUDrano's convention). Exit codes as `check`: 1 when
 //! a finding of severity error (barrier divergence) is reported.
 
 use std::collections::BTreeMap;
@@ -41,6 +43,12 @@ pub struct Args {
     /// (Nsight Compute's unit), or 128-byte lines, uncoalesced above the ideal (GPUDrano §3.2).
     #[arg(long, value_enum, default_value_t = GranularityArg::Sectors)]
     pub granularity: GranularityArg,
+    /// Also report global accesses whose address varies across a warp through values read
+    /// from memory (gathers `x[col[j]]`, scatters `cost[edges[i]]`, per-thread ranges
+    /// `a[start[tid]+i]`) as `uncoalesced-data-dependent`: whether they coalesce depends on
+    /// the data (GPUDrano reports them all as uncoalesced).
+    #[arg(long)]
+    pub data_dependent: bool,
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
@@ -170,6 +178,7 @@ pub fn run(args: Args) -> Result<Outcome, CliError> {
             launch,
             scalars: kernel_scalars,
             granularity: args.granularity.into(),
+            data_dependent: args.data_dependent,
         };
         findings.extend(warpcheck_lint::lint_kernel(&program, k, &options));
     }
