@@ -477,29 +477,23 @@ impl<'a> Analysis<'a> {
     /// The load instruction whose loaded value `symbol` stands for (the advisor follows
     /// pointers loaded through pointers back to their origin this way, Juravle §4.2).
     pub fn loaded_by(&self, symbol: &Symbol) -> Option<InstId> {
-        let Symbol::Opaque(o) = symbol else {
-            return None;
-        };
-        self.syms.ids.iter().find_map(|(key, &id)| match key {
-            Key::Value(inst, 0) if id == o.id => {
-                let is_load = self
-                    .accesses
-                    .iter()
-                    .any(|a| a.inst == *inst && matches!(a.kind, AccessKind::Load));
-                is_load.then_some(*inst)
-            }
-            _ => None,
-        })
+        self.load_producing(symbol, false)
     }
 
     /// The load instruction that produced `symbol`, whichever register of a vector load
     /// it stands for (`ld.v2` gives two values: [`Analysis::loaded_by`] finds the first).
     pub fn load_of(&self, symbol: &Symbol) -> Option<InstId> {
+        self.load_producing(symbol, true)
+    }
+
+    /// The load whose first result register (or, with `any_register`, any of them) is
+    /// `symbol`.
+    fn load_producing(&self, symbol: &Symbol, any_register: bool) -> Option<InstId> {
         let Symbol::Opaque(o) = symbol else {
             return None;
         };
         self.syms.ids.iter().find_map(|(key, &id)| match key {
-            Key::Value(inst, _) if id == o.id => {
+            Key::Value(inst, register) if id == o.id && (any_register || *register == 0) => {
                 let is_load = self
                     .accesses
                     .iter()
