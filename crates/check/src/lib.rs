@@ -455,6 +455,9 @@ pub struct Launch<'s> {
 /// The observers of one block.
 pub struct Blocks {
     pub race: Option<race::RaceBlock>,
+    /// The race observer kept while the sampled race checker skips blocks, to be
+    /// recycled for the next watched one.
+    spare_race: Option<race::RaceBlock>,
     pub sync: Option<sync::SyncBlock>,
     pub init: Option<init::InitBlock>,
     pub bank: Option<bank::BankBlock>,
@@ -543,6 +546,7 @@ impl ObserverFactory for Launch<'_> {
                 .as_ref()
                 .filter(|l| l.watches(block))
                 .map(|l| l.create(block)),
+            spare_race: None,
             sync: self.sync.as_ref().map(|l| l.create(block)),
             init: self.init.as_ref().map(|l| l.create(block)),
             bank: self.bank.as_ref().map(|l| l.create(block)),
@@ -551,8 +555,20 @@ impl ObserverFactory for Launch<'_> {
     }
 
     fn recycle(&self, o: &mut Blocks, block: [u32; 3]) {
-        let race = self.race.as_ref().filter(|l| l.watches(block));
-        renew(race, &mut o.race, block);
+        match self.race.as_ref() {
+            Some(l) if l.watches(block) => {
+                if o.race.is_none() {
+                    o.race = o.spare_race.take();
+                }
+                renew(Some(l), &mut o.race, block);
+            }
+            Some(_) => {
+                if let Some(r) = o.race.take() {
+                    o.spare_race = Some(r);
+                }
+            }
+            None => o.race = None,
+        }
         renew(self.sync.as_ref(), &mut o.sync, block);
         renew(self.init.as_ref(), &mut o.init, block);
         renew(self.bank.as_ref(), &mut o.bank, block);

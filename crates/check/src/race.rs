@@ -648,7 +648,34 @@ impl Shadow {
     }
 
     /// Every unit with a recorded access, in address order: (address, len, cell).
+    #[cfg(test)]
     fn units(&self) -> Vec<(u64, u64, Cell)> {
+        let mut out = Vec::new();
+        self.for_each_recorded(|a, len, c| out.push((a, len, c)));
+        out
+    }
+
+    /// Forgets every access, keeping the allocations (observers are recycled from block
+    /// to block).
+    fn clear(&mut self) {
+        self.pages.clear();
+        self.page_index.clear();
+        self.recent = Default::default();
+    }
+
+    /// Calls `f(cell)` for every cell (recorded or not), in no particular order.
+    fn for_each_recorded_mut(&mut self, mut f: impl FnMut(&mut Cell)) {
+        for page in &mut self.pages {
+            page.cells.iter_mut().for_each(&mut f);
+            if let Some(bytes) = &mut page.bytes {
+                bytes.iter_mut().flatten().for_each(&mut f);
+            }
+        }
+    }
+
+    /// Calls `f(address, len, cell)` for every unit with a recorded access, in address
+    /// order.
+    fn for_each_recorded(&self, mut f: impl FnMut(u64, u64, Cell)) {
         let mut order: Vec<(u64, usize)> = if self.is_dense {
             (0..self.pages.len()).map(|i| (i as u64, i)).collect()
         } else {
@@ -658,26 +685,24 @@ impl Shadow {
                 .collect()
         };
         order.sort_unstable();
-        let mut out = Vec::new();
         for (n, i) in order {
             let page = &self.pages[i];
             for k in 0..PAGE_WORDS {
                 let w = n * PAGE_WORDS as u64 + k as u64;
                 if page.split >> k & 1 == 0 {
                     if page.cells[k] != Cell::default() {
-                        out.push((w * 4, 4, page.cells[k]));
+                        f(w * 4, 4, page.cells[k]);
                     }
                     continue;
                 }
                 for b in 0..4 {
                     let c = page.byte_cell(k, b);
                     if c != Cell::default() {
-                        out.push((w * 4 + b as u64, 1, c));
+                        f(w * 4 + b as u64, 1, c);
                     }
                 }
             }
         }
-        out
     }
 }
 
@@ -714,9 +739,12 @@ pub struct RaceBlock {
     found: Vec<Found>,
     found_index: HashMap<FoundKey, usize>,
     saturated: bool,
-    /// The block's global accesses for the comparison between blocks: per byte, one
-    /// write and one read.
-    summary: Vec<Summary>,
+    /// After the block ended, its global shadow's references name `(site, kind)` pairs
+    /// of this table (`(index + 1) << 10 | thread`), not the event log, which is cleared:
+    /// the shadow is then the block's summary for the comparison between blocks, per unit
+    /// one write and one read, kept until the launch merges it.
+    sites: Vec<(Site, AccessKind)>,
+    site_index: HashMap<(Site, AccessKind), u32>,
 }
 
 impl RaceBlock {
@@ -782,10 +810,39 @@ impl RaceBlock {
         }
     }
 
+    /// [`visit`](Self::visit)'s outcome when nothing can race, decided inline: the
+    /// recorded accesses the current one would be compared with are none, its own, or of
+    /// an event already found ordered before it for the whole warp (`safe_events`), and
+    /// no superseded write is kept for the unit. Then the access only takes its place in
+    /// the cell, exactly as `visit` would leave it. Most accesses of a race-free kernel
+    /// end here (a warp's second and later lanes once the first found the earlier event
+    /// ordered), without the call and the event-log look-ups of `visit`.
+    #[inline(always)]
+    fn visit_quiet(&self, cell: &mut Cell, me: u32, write: bool) -> bool {
+        // A flagged write (`SUPERSEDED` set) is never quiet: `r >> 5` is then above any event.
+        let quiet = |r: u32| {
+            r == 0 || r == me || {
+                let e = r >> 5;
+                e == self.safe_events[0] || e == self.safe_events[1]
+            }
+        };
+        if write {
+            // Overwriting another access's write may keep it as superseded: `visit` decides.
+            if (cell.write == 0 || cell.write == me) && quiet(cell.read) {
+                cell.write = me;
+                return true;
+            }
+        } else if quiet(cell.write) {
+            cell.read = me;
+            return true;
+        }
+        false
+    }
+
     /// Checks the current access against a unit's recorded write and (for writes) read,
     /// then records it.
     #[allow(clippy::too_many_arguments)]
-    #[inline(always)]
+    #[inline(never)]
     fn visit(
         &mut self,
         space: MemSpace,
@@ -884,37 +941,66 @@ impl RaceBlock {
         true
     }
 
+    /// Ends the block: the global shadow's references are rewritten in place to name
+    /// `(site, kind)` pairs of `sites` and threads (the summary the launch compares between
+    /// blocks, without copying it), and the rest is cleared, kept allocated for recycling.
     fn summarise(&mut self) {
-        let units = self.global.as_ref().map(|g| g.units()).unwrap_or_default();
-        self.summary = units
-            .into_iter()
-            .map(|(address, len, c)| Summary {
-                address,
-                len,
-                write: (c.write != 0).then(|| self.access_of(c.write & !SUPERSEDED)),
-                read: (c.read != 0).then(|| self.access_of(c.read)),
-            })
-            .collect();
-        self.global = None;
-        self.shared = None;
-        self.events = Vec::new();
-        self.recent = Vec::new();
+        self.sites.clear();
+        self.site_index.clear();
+        if let Some(mut global) = self.global.take() {
+            let mut last: Option<((Site, AccessKind), u32)> = None;
+            global.for_each_recorded_mut(|cell| {
+                for r in [&mut cell.write, &mut cell.read] {
+                    if *r == 0 {
+                        continue;
+                    }
+                    let (e, lane) = self.decode(*r & !SUPERSEDED);
+                    let key = ((e.func, e.inst), e.kind);
+                    let thread = e.warp as u32 * 32 + lane;
+                    let index = match last {
+                        Some((k, i)) if k == key => i,
+                        _ => {
+                            let next = self.sites.len() as u32;
+                            let i = *self.site_index.entry(key).or_insert(next);
+                            if i == next {
+                                self.sites.push(key);
+                            }
+                            last = Some((key, i));
+                            i
+                        }
+                    };
+                    *r = (index + 1) << 10 | thread;
+                }
+            });
+            self.global = Some(global);
+        }
+        if let Some(shared) = &mut self.shared {
+            shared.clear();
+        }
+        self.events.clear();
+        self.recent.clear();
+        self.superseded.clear();
     }
-}
 
-/// One unit of a block's global accesses, for the comparison between blocks.
-#[derive(Clone, Copy)]
-struct Summary {
-    address: u64,
-    len: u64,
-    write: Option<Access>,
-    read: Option<Access>,
+    /// The access a summarised global-shadow reference names.
+    fn summarised(&self, r: u32) -> Option<Access> {
+        (r != 0).then(|| {
+            let (site, kind) = self.sites[(r >> 10) as usize - 1];
+            Access {
+                site,
+                kind,
+                block: self.block,
+                thread: r & 1023,
+            }
+        })
+    }
 }
 
 impl Observer for RaceBlock {
     fn on_block_start(&mut self, _block: [u32; 3], threads: u32) {
         self.warps = threads.div_ceil(32);
-        self.recent = vec![0; self.warps as usize * RECENT];
+        self.recent.clear();
+        self.recent.resize(self.warps as usize * RECENT, 0);
         let mut clocks = Clocks::new(
             self.warps as usize,
             self.intra_warp == IntraWarp::Independent,
@@ -978,12 +1064,16 @@ impl Observer for RaceBlock {
             return;
         };
         let me_base = event << 5;
+        let write = kind.is_write();
         let mut lanes = e.lanes;
         while lanes != 0 {
             let l = lanes.trailing_zeros() as usize;
             lanes &= lanes - 1;
+            let me = me_base | l as u32;
             shadow.for_each_unit(e.addresses[l], e.size as u64, |a, _, cell| {
-                self.visit(e.space, cell, me_base | l as u32, w, l, event, kind, a)
+                if !self.visit_quiet(cell, me, write) {
+                    self.visit(e.space, cell, me, w, l, event, kind, a)
+                }
             });
         }
         *(if shared {
@@ -1074,31 +1164,6 @@ impl RaceLaunch<'_> {
         self.sample.watches(block)
     }
 
-    fn witness_ref(
-        &mut self,
-        table: &mut HashMap<Witness, u32>,
-        last: &mut Option<(Witness, u32)>,
-        a: &Access,
-    ) -> u32 {
-        let w = Witness {
-            block: a.block,
-            site: a.site,
-            kind: a.kind,
-        };
-        let index = match *last {
-            Some((lw, i)) if lw == w => i,
-            _ => {
-                let i = *table.entry(w).or_insert_with(|| {
-                    self.witnesses.push(w);
-                    self.witnesses.len() as u32
-                });
-                *last = Some((w, i));
-                i
-            }
-        };
-        index << 10 | a.thread
-    }
-
     fn witness(&self, r: u32) -> Access {
         let w = self.witnesses[(r >> 10) as usize - 1];
         Access {
@@ -1137,33 +1202,45 @@ impl RaceLaunch<'_> {
         });
     }
 
-    /// Compares one block's global accesses with earlier blocks', then adds them.
-    fn merge_block(&mut self, summary: &[Summary]) {
-        let mut table: HashMap<Witness, u32> = HashMap::default();
-        let (mut last_w, mut last_r) = (None, None);
+    /// Compares one block's global accesses (its summarised shadow) with earlier
+    /// blocks', then adds them.
+    fn merge_block(&mut self, o: &RaceBlock) {
+        let Some(summary) = &o.global else { return };
+        // The launch's witness of each of the block's (site, kind) pairs.
+        let full = self.witnesses.len() + o.sites.len() > MAX_WITNESSES;
+        self.saturated |= full;
+        let refs: Vec<u32> = if full {
+            Vec::new()
+        } else {
+            o.sites
+                .iter()
+                .map(|&(site, kind)| {
+                    self.witnesses.push(Witness {
+                        block: o.block,
+                        site,
+                        kind,
+                    });
+                    self.witnesses.len() as u32
+                })
+                .collect()
+        };
+        let launch_ref = |r: u32| {
+            (r != 0)
+                .then(|| refs.get((r >> 10) as usize - 1).map(|w| w << 10 | r & 1023))
+                .flatten()
+        };
         let mut shadow = std::mem::take(&mut self.global);
-        for u in summary {
-            let full = self.witnesses.len() >= MAX_WITNESSES;
-            self.saturated |= full;
-            let w_ref = if full {
-                None
-            } else {
-                u.write
-                    .map(|a| self.witness_ref(&mut table, &mut last_w, &a))
-            };
-            let r_ref = if full {
-                None
-            } else {
-                u.read
-                    .map(|a| self.witness_ref(&mut table, &mut last_r, &a))
-            };
-            shadow.for_each_unit(u.address, u.len, |a, _, cell| {
+        summary.for_each_recorded(|address, len, c| {
+            let u_write = o.summarised(c.write);
+            let u_read = o.summarised(c.read);
+            let (w_ref, r_ref) = (launch_ref(c.write), launch_ref(c.read));
+            shadow.for_each_unit(address, len, |a, _, cell| {
                 // Fast path: only reads, before and now (inputs read by every block).
-                if u.write.is_none() && cell.write == 0 {
+                if u_write.is_none() && cell.write == 0 {
                     match r_ref {
                         Some(r) if cell.read == 0 => cell.read = r,
                         Some(r)
-                            if u.read.is_some_and(|x| !x.kind.is_strong())
+                            if u_read.is_some_and(|x| !x.kind.is_strong())
                                 && self.witness(cell.read).kind.is_strong() =>
                         {
                             cell.read = r
@@ -1174,7 +1251,7 @@ impl RaceLaunch<'_> {
                 }
                 let prior_w = (cell.write != 0).then(|| self.witness(cell.write));
                 let prior_r = (cell.read != 0).then(|| self.witness(cell.read));
-                for (p, c) in [(prior_w, u.write), (prior_w, u.read), (prior_r, u.write)] {
+                for (p, c) in [(prior_w, u_write), (prior_w, u_read), (prior_r, u_write)] {
                     if let (Some(p), Some(c)) = (p, c)
                         && p.kind.conflicts(c.kind)
                     {
@@ -1198,7 +1275,7 @@ impl RaceLaunch<'_> {
                 cell.write = keep(cell.write, w_ref, self);
                 cell.read = keep(cell.read, r_ref, self);
             });
-        }
+        });
         self.global = shadow;
     }
 
@@ -1258,8 +1335,35 @@ impl ObserverFactory for RaceLaunch<'_> {
             found: Vec::new(),
             found_index: HashMap::default(),
             saturated: false,
-            summary: Vec::new(),
+            sites: Vec::new(),
+            site_index: HashMap::default(),
         }
+    }
+
+    /// Keeps the observer's allocations: event log, shadows (cleared at the block's end)
+    /// and the site table of the summary, which the launch has merged.
+    fn recycle(&self, o: &mut RaceBlock, block: [u32; 3]) {
+        o.block = block;
+        o.intra_warp = self.intra_warp;
+        o.clocks = None;
+        o.warps = self.warps;
+        o.events.clear();
+        o.recent.clear();
+        o.superseded.clear();
+        o.safe_events = [0; 2];
+        o.safe_next = 0;
+        for (shadow, dense) in [(&mut o.shared, true), (&mut o.global, false)] {
+            match shadow {
+                Some(s) => s.clear(),
+                None if dense => *shadow = Some(Box::new(Shadow::dense())),
+                None => *shadow = Some(Box::default()),
+            }
+        }
+        o.found.clear();
+        o.found_index.clear();
+        o.saturated = false;
+        o.sites.clear();
+        o.site_index.clear();
     }
 
     fn merge(&mut self, observers: &mut [([u32; 3], RaceBlock)]) {
@@ -1275,7 +1379,7 @@ impl ObserverFactory for RaceLaunch<'_> {
                     f.occurrences,
                 );
             }
-            self.merge_block(&o.summary);
+            self.merge_block(o);
         }
     }
 }
