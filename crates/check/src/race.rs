@@ -596,15 +596,22 @@ impl Shadow {
 
     #[inline(always)]
     fn page(&mut self, page: u64) -> &mut Page {
+        let i = self.page_slot(page);
+        &mut self.pages[i]
+    }
+
+    /// The index in `pages` of page number `page`, allocated on first touch.
+    #[inline(always)]
+    fn page_slot(&mut self, page: u64) -> usize {
         if self.is_dense {
             let i = page as usize;
             if i >= self.pages.len() {
                 self.pages.resize(i + 1, Page::default());
             }
-            return &mut self.pages[i];
+            return i;
         }
         let slot = page as usize % 16;
-        let index = if self.recent[slot].0 == page + 1 {
+        if self.recent[slot].0 == page + 1 {
             self.recent[slot].1 as usize
         } else {
             let next = self.pages.len() as u32;
@@ -614,8 +621,7 @@ impl Shadow {
             }
             self.recent[slot] = (page + 1, i);
             i as usize
-        };
-        &mut self.pages[index]
+        }
     }
 
     /// Calls `f(address, len, cell)` for each unit (a word, or a byte of a split word)
@@ -729,10 +735,11 @@ pub struct RaceBlock {
     /// interval at another instruction, by (shared?, unit address); `SUPERSEDED` in the
     /// unit's write slot says an entry is current. Sparse: one per such unit.
     superseded: HashMap<(bool, u64), u32>,
-    /// Events of other warps that the current event is known to be ordered after (reset
-    /// at every event).
-    safe_events: [u32; 2],
-    safe_next: usize,
+    /// Per warp, the last few events found ordered before every lane of the warp (by a
+    /// barrier or a whole-warp synchronisation). Clocks only grow, so an event once
+    /// ordered before the warp stays ordered before all its later accesses: later lanes
+    /// and later events of the warp skip the comparison with it.
+    safe: Vec<[u32; 4]>,
     /// Boxed so that taking them out for an event moves a pointer.
     shared: Option<Box<Shadow>>,
     global: Option<Box<Shadow>>,
@@ -812,23 +819,24 @@ impl RaceBlock {
 
     /// [`visit`](Self::visit)'s outcome when nothing can race, decided inline: the
     /// recorded accesses the current one would be compared with are none, its own, or of
-    /// an event already found ordered before it for the whole warp (`safe_events`), and
+    /// an event already found ordered before its whole warp (`safe`), and
     /// no superseded write is kept for the unit. Then the access only takes its place in
     /// the cell, exactly as `visit` would leave it. Most accesses of a race-free kernel
     /// end here (a warp's second and later lanes once the first found the earlier event
     /// ordered), without the call and the event-log look-ups of `visit`.
     #[inline(always)]
-    fn visit_quiet(&self, cell: &mut Cell, me: u32, write: bool) -> bool {
+    fn visit_quiet(cell: &mut Cell, me: u32, safe: [u32; 4], write: bool) -> bool {
         // A flagged write (`SUPERSEDED` set) is never quiet: `r >> 5` is then above any event.
         let quiet = |r: u32| {
-            r == 0 || r == me || {
-                let e = r >> 5;
-                e == self.safe_events[0] || e == self.safe_events[1]
-            }
+            let e = r >> 5;
+            // Most likely first: the event the warp's previous lanes were ordered after.
+            e == safe[0] || r == me || r == 0 || e == safe[1] || e == safe[2] || e == safe[3]
         };
         if write {
-            // Overwriting another access's write may keep it as superseded: `visit` decides.
-            if (cell.write == 0 || cell.write == me) && quiet(cell.read) {
+            // `visit` keeps an overwritten write as superseded only if it is the same
+            // thread's in the same synchronisation interval, never one ordered before the
+            // whole warp.
+            if quiet(cell.write) && quiet(cell.read) {
                 cell.write = me;
                 return true;
             }
@@ -859,7 +867,7 @@ impl RaceBlock {
         let may_race = |r: u32, this: &Self| {
             r != 0
                 && r != me
-                && !this.safe_events.contains(&(r >> 5))
+                && !this.safe.get(w).is_some_and(|s| s.contains(&(r >> 5)))
                 && this.events[(r >> 5) as usize - 1].kind.conflicts(kind)
         };
         let flagged = cell.write & SUPERSEDED != 0;
@@ -920,20 +928,23 @@ impl RaceBlock {
         let (e, k) = self.decode(prev);
         let other_warp = e.warp as usize != w;
         let same_thread = !other_warp && k as usize == l;
-        if same_thread || !e.kind.conflicts(kind) {
+        if !same_thread && !e.kind.conflicts(kind) {
             return false;
         }
-        if self.ordered(prev, w, l, event) {
+        // A thread's own earlier access never races with it, but may still be ordered
+        // before the whole warp, which spares the other lanes the comparison.
+        if same_thread || self.ordered(prev, w, l, event) {
             let whole_warp = other_warp
                 || self
                     .clocks
                     .as_ref()
                     .is_some_and(|c| e.lane_snapshot < c.full_sync[w]);
             if whole_warp {
-                // Every lane of the current event is ordered after that event: remember it
-                // for the other lanes (clocks do not change within an event).
-                self.safe_events[self.safe_next] = prev >> 5;
-                self.safe_next ^= 1;
+                // Every lane of the current warp is ordered after that event, now and from
+                // now on (clocks only grow): remember it for the other lanes and events.
+                if let Some(s) = self.safe.get_mut(w) {
+                    *s = [prev >> 5, s[0], s[1], s[2]];
+                }
             }
             return false;
         }
@@ -1001,6 +1012,8 @@ impl Observer for RaceBlock {
         self.warps = threads.div_ceil(32);
         self.recent.clear();
         self.recent.resize(self.warps as usize * RECENT, 0);
+        self.safe.clear();
+        self.safe.resize(self.warps as usize, [0; 4]);
         let mut clocks = Clocks::new(
             self.warps as usize,
             self.intra_warp == IntraWarp::Independent,
@@ -1054,7 +1067,6 @@ impl Observer for RaceBlock {
                 r
             }
         };
-        self.safe_events = [0; 2];
         let shared = e.space == MemSpace::Shared;
         let Some(mut shadow) = (if shared {
             self.shared.take()
@@ -1066,13 +1078,37 @@ impl Observer for RaceBlock {
         let me_base = event << 5;
         let write = kind.is_write();
         let mut lanes = e.lanes;
+        // The page of the previous lane's word: a warp's lanes mostly share a few pages.
+        let mut current = (u64::MAX, 0usize);
+        // The warp's safe events, re-read when `visit` may have added one.
+        let mut safe = self.safe.get(w).copied().unwrap_or_default();
         while lanes != 0 {
             let l = lanes.trailing_zeros() as usize;
             lanes &= lanes - 1;
             let me = me_base | l as u32;
-            shadow.for_each_unit(e.addresses[l], e.size as u64, |a, _, cell| {
-                if !self.visit_quiet(cell, me, write) {
-                    self.visit(e.space, cell, me, w, l, event, kind, a)
+            let address = e.addresses[l];
+            // The common case, one aligned whole word, without `for_each_unit`'s loop.
+            if e.size == 4 && address.is_multiple_of(4) {
+                let word = address / 4;
+                let number = word / PAGE_WORDS as u64;
+                if number != current.0 {
+                    current = (number, shadow.page_slot(number));
+                }
+                let page = &mut shadow.pages[current.1];
+                let k = (word % PAGE_WORDS as u64) as usize;
+                if page.split >> k & 1 == 0 {
+                    let cell = &mut page.cells[k];
+                    if !Self::visit_quiet(cell, me, safe, write) {
+                        self.visit(e.space, cell, me, w, l, event, kind, address);
+                        safe = self.safe.get(w).copied().unwrap_or_default();
+                    }
+                    continue;
+                }
+            }
+            shadow.for_each_unit(address, e.size as u64, |a, _, cell| {
+                if !Self::visit_quiet(cell, me, safe, write) {
+                    self.visit(e.space, cell, me, w, l, event, kind, a);
+                    safe = self.safe.get(w).copied().unwrap_or_default();
                 }
             });
         }
@@ -1328,8 +1364,7 @@ impl ObserverFactory for RaceLaunch<'_> {
             events: Vec::new(),
             recent: Vec::new(),
             superseded: HashMap::default(),
-            safe_events: [0; 2],
-            safe_next: 0,
+            safe: Vec::new(),
             shared: Some(Box::new(Shadow::dense())),
             global: Some(Box::new(Shadow::default())),
             found: Vec::new(),
@@ -1350,8 +1385,7 @@ impl ObserverFactory for RaceLaunch<'_> {
         o.events.clear();
         o.recent.clear();
         o.superseded.clear();
-        o.safe_events = [0; 2];
-        o.safe_next = 0;
+        o.safe.clear();
         for (shadow, dense) in [(&mut o.shared, true), (&mut o.global, false)] {
             match shadow {
                 Some(s) => s.clear(),
