@@ -11,7 +11,8 @@
 #   whose 16 CPU cores are otherwise idle).
 # run: for each kernel and thread count, N times (default 5) `warpcheck run` then
 #   `warpcheck check` on the same launch, and prints the fastest of each (the emulator's
-#   time as the summary prints it) and the median of the N check/run ratios. Each pair
+#   time as the summary prints it), the median of the N check/run ratios and the ratio
+#   of the fastest check to the fastest run. Each pair
 #   runs back to back, so a host that slows down for a while slows both; on shared
 #   machines the ratio of a pair varies far less than either time does, but it still
 #   varies: the row lists every pair's ratio. Nothing here asserts a time.
@@ -58,7 +59,7 @@ run)
     done
     emu() { grep -o "in [0-9.]* s" | head -1 | cut -d' ' -f2; }
     echo "$(nproc) cores, $(date -u '+%Y-%m-%d %H:%M UTC'), load $(cut -d' ' -f1-3 /proc/loadavg), $pairs pairs"
-    printf "%-18s %3s %8s %8s %9s  %s\n" kernel thr run-s chk-s chk/run "ratio of each pair"
+    printf "%-18s %3s %8s %8s %9s %9s  %s\n" kernel thr run-s chk-s chk/run fast/fast "ratio of each pair"
     while IFS='|' read -r k launch; do
         [ -n "$only" ] && [ "$only" != "$k" ] && continue
         for t in $threads; do
@@ -75,8 +76,9 @@ import statistics, sys
 k, t = sys.argv[1], sys.argv[2]
 ps = [tuple(map(float, p.split("/"))) for p in sys.argv[3:]]
 ratios = [c / r for r, c in ps]
-print(f"{k:<18} {t:>3} {min(r for r, _ in ps):8.3f} {min(c for _, c in ps):8.3f} "
-      f"{statistics.median(ratios):9.2f}  " + " ".join(f"{x:.2f}" for x in ratios))
+run, check = min(r for r, _ in ps), min(c for _, c in ps)
+print(f"{k:<18} {t:>3} {run:8.3f} {check:8.3f} "
+      f"{statistics.median(ratios):9.2f} {check / run:9.2f}  " + " ".join(f"{x:.2f}" for x in ratios))
 PY
         done
     done < "$dir/launches.txt"
