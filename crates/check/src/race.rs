@@ -448,6 +448,28 @@ impl Clocks {
 
     /// Joins the clocks of `lanes` of warp `w` and advances each lane's own clock.
     fn sync_lanes(&mut self, w: usize, lanes: u32) {
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("avx2") {
+            // SAFETY: the CPU has AVX2, checked just above.
+            unsafe { self.sync_lanes_avx2(w, lanes) };
+            return;
+        }
+        self.sync_lanes_portable(w, lanes);
+    }
+
+    /// [`Clocks::sync_lanes_portable`] compiled for AVX2: the 32×32 join is unsigned
+    /// 32-bit maxima, which the x86-64 baseline (SSE2) lacks and does lane by lane.
+    ///
+    /// # Safety
+    /// The CPU must support AVX2.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    unsafe fn sync_lanes_avx2(&mut self, w: usize, lanes: u32) {
+        self.sync_lanes_portable(w, lanes)
+    }
+
+    #[inline(always)]
+    fn sync_lanes_portable(&mut self, w: usize, lanes: u32) {
         if self.lane_vc.is_empty() || lanes == 0 {
             return;
         }
