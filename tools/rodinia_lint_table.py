@@ -75,11 +75,25 @@ re-checks the classification and these totals.
 MISSES_BY_COUNT = """
 Misses counted against GPUDrano's real accesses, by benchmark:
 
-* **huffman** (14): the scan and histogram kernels' reduction-tree accesses were not
-  classified access by access; the lint reports `pack2`'s chunk-per-thread loads and, with
-  `--data-dependent`, its per-thread output ranges at `cindex2[tid]/32` (the
-  `dstData[dword+i]` store and the four `atomicOr` scatters). `vlc_encode_kernel_sm64huff`
-  reads its codeword table from a copy in shared memory (`CACHECWLUT`).
+* **huffman** (14): every global access of the five kernels was read. The lint reports
+  `pack2`'s chunk-per-thread loads and, with `--data-dependent`, its per-thread output
+  ranges at `cindex2[tid]/32` (the `dstData[dword+i]` store and the four `atomicOr`
+  scatters); `vlc_encode_kernel_sm64huff` reads its codeword table from a copy in shared
+  memory (`CACHECWLUT`) and its global accesses are `[threadIdx.x]`, `[kn]` or one lane;
+  `histo_kernel`'s are unit-stride bytes and `histo[threadIdx.x]`. The only other
+  candidates are the scan's: 4 per `prescan` instantiation (`g_idata`/`g_odata` at
+  `baseIndex + threadIdx.x` and `+ blockDim.x`, four instantiations) and 4 in `uniformAdd`,
+  20 in all, which straddle two 128-byte lines exactly when `baseIndex` is not a multiple
+  of 32 elements. The host code launches them with `baseIndex` 0 or
+  (numBlocks − 1)·numEltsPerBlock, a multiple of 512 elements, so under Rodinia's launches
+  they are coalesced and we do not count them; GPUDrano, which does not know the launch,
+  presumably does. Given an unaligned launch (`--kernel 'prescan<true, true>' --block 128
+  --arg baseIndex=2600`, likewise `uniformAdd`) the lint reports all 20. An aside: under
+  that check `uniformAdd` also has a real shared-memory race in clang 14's PTX, not in the
+  source: clang -O3 hoists the other threads' load of the `__shared__` variable `uni`
+  above the `bar.sync` that orders it after thread 0's store (the class of LLVM issue
+  59632); `warpcheck lint` and `warpcheck check` both report it (`shared-race` between
+  lines 249 and 256).
 * **myocyte** (8): the kernel calls `kernel_ecc`, `kernel_cam`, … as real (non-inlined)
   device functions; the lint analyses kernels only, so their accesses are not linted.
 * **streamcluster** (5): `lower[K] += …` (a chunk of `work_mem_d` per thread) is merged by
