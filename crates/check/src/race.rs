@@ -48,9 +48,11 @@
 //! thread's later access.
 //!
 //! Races between blocks are found when the blocks' observers are merged (in block order):
-//! each block's global shadow is summarised (per byte: one write and one read, preferring
-//! plain over strong accesses) and compared with the summary of all earlier blocks, kept
-//! at word granularity until an access splits a word (2 to 8 bytes of shadow per byte).
+//! at its end each block's global shadow becomes its summary (per unit one write and one
+//! read, its references rewritten in place to name (site, kind) pairs and threads, so the
+//! event log can go) and is compared with the summary of all earlier blocks (preferring
+//! plain over strong accesses), kept at word granularity until an access splits a word
+//! (2 to 8 bytes of shadow per byte).
 //!
 //! On big launches only a sample of blocks is watched (`crate::sample`: the edges of the
 //! grid and pairs of neighbouring blocks, 256 by default); the other blocks run unobserved
@@ -692,7 +694,7 @@ impl Shadow {
     }
 
     /// Calls `f(cell)` for every cell (recorded or not), in no particular order.
-    fn for_each_recorded_mut(&mut self, mut f: impl FnMut(&mut Cell)) {
+    fn for_each_cell_mut(&mut self, mut f: impl FnMut(&mut Cell)) {
         for page in &mut self.pages {
             page.cells.iter_mut().for_each(&mut f);
             if let Some(bytes) = &mut page.bytes {
@@ -982,7 +984,7 @@ impl RaceBlock {
         self.site_index.clear();
         if let Some(mut global) = self.global.take() {
             let mut last: Option<((Site, AccessKind), u32)> = None;
-            global.for_each_recorded_mut(|cell| {
+            global.for_each_cell_mut(|cell| {
                 for r in [&mut cell.write, &mut cell.read] {
                     if *r == 0 {
                         continue;
