@@ -591,8 +591,14 @@ impl BankLaunch<'_> {
     pub fn finish(self, _info: &LaunchInfo, _outcome: &RunOutcome) {}
 }
 
+thread_local! {
+    /// The host thread's bank-conflict memo (see [`Memo`]).
+    static MEMO: std::cell::Cell<Memo<AccessCost, 4>> = const { std::cell::Cell::new(Memo::new()) };
+}
+
 /// One block's per-instruction statistics (sites are few, so a small vector searched
-/// from the last hit is cheaper than hashing), and per warp the pending sibling groups of
+/// from the last hit is cheaper than hashing), the host thread's memo while the block
+/// runs, and per warp the pending sibling groups of
 /// loads and stores (see [`crate::coalesce`]: the components of one record are judged
 /// together).
 #[derive(Default)]
@@ -605,7 +611,7 @@ pub struct BankBlock {
 }
 
 impl BankBlock {
-    /// Ready for the next block: counts zeroed, sites and memo kept (see
+    /// Ready for the next block: counts zeroed, sites kept (see
     /// [`ObserverFactory::recycle`]).
     fn recycle(&mut self) {
         for (_, stats) in &mut self.sites.entries {
@@ -652,6 +658,10 @@ impl BankBlock {
 }
 
 impl Observer for BankBlock {
+    fn on_block_start(&mut self, _block: [u32; 3], _threads: u32) {
+        self.memo.swap_with(&MEMO);
+    }
+
     #[inline(always)]
     fn on_memory(&mut self, e: &MemEvent<'_>) {
         if e.space != MemSpace::Shared || e.lanes == 0 {
@@ -707,6 +717,7 @@ impl Observer for BankBlock {
                 }
             }
         }
+        self.memo.swap_with(&MEMO);
     }
 }
 

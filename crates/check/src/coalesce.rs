@@ -394,8 +394,14 @@ pub(crate) const LANE_BIT: [u32; 32] = {
 /// bytes, see [`Pattern`]) with their results and the first active lane's address of
 /// the access that computed each. Several per site, because a loop may cycle through a
 /// few patterns (a tree reduction halves its stride every level); the search starts
-/// after the last hit, where the next pattern of such a cycle is. Observers are recycled
-/// from block to block, so the patterns of one block serve the next.
+/// after the last hit, where the next pattern of such a cycle is.
+///
+/// The results are pure functions of the pattern, so one memo can serve every block a
+/// host thread runs, whatever kernel or observer: each host thread keeps one (see
+/// [`Memo::lend`]) and lends it to the observer of the block it runs. Keeping it in the
+/// observers instead left it cold: a chunk's hundreds of observers each had their own,
+/// last touched hundreds of blocks earlier, and the probes stalled on cache misses (13%
+/// of the scan benchmark's checked run).
 pub(crate) struct Memo<V, const PERIOD: u64> {
     slots: Vec<Ways<V>>,
 }
@@ -412,11 +418,26 @@ const WAYS: usize = 16;
 
 impl<V, const PERIOD: u64> Default for Memo<V, PERIOD> {
     fn default() -> Self {
-        Memo { slots: Vec::new() }
+        Memo::new()
     }
 }
 
 impl<V, const PERIOD: u64> Memo<V, PERIOD> {
+    pub const fn new() -> Self {
+        Memo { slots: Vec::new() }
+    }
+
+    /// Swaps the host thread's memo in `home` with `self`: at a block's start the
+    /// observer borrows the thread's memo (leaving its own, empty one), at the block's end
+    /// it gives it back the same way. A block runs on one host thread from start to end,
+    /// so the memo returns where it came from; a block that never reaches its end keeps
+    /// the memo, and the thread starts a fresh one (only speed is lost).
+    pub fn swap_with(&mut self, home: &'static std::thread::LocalKey<std::cell::Cell<Self>>) {
+        home.with(|m| {
+            let theirs = m.take();
+            m.set(std::mem::replace(self, theirs));
+        });
+    }
     /// The result for the access pattern of `addresses`, `lanes` and `size` at site entry
     /// `i`, and the first active lane's address of the access it was computed for: a
     /// remembered one if the pattern is among the site's, else `compute()` (remembered,
@@ -803,8 +824,14 @@ impl CoalesceLaunch<'_> {
     pub fn finish(self, _info: &LaunchInfo, _outcome: &RunOutcome) {}
 }
 
+thread_local! {
+    /// The host thread's coalescing memo (see [`Memo`]).
+    static MEMO: std::cell::Cell<Memo<AccessShape, 128>> = const { std::cell::Cell::new(Memo::new()) };
+}
+
 /// One block's per-instruction statistics (a small vector searched from the last hit),
-/// and per warp the pending sibling groups of loads and stores.
+/// the host thread's memo while the block runs, and per warp the pending sibling groups
+/// of loads and stores.
 #[derive(Default)]
 pub struct CoalesceBlock {
     sites: SiteTable<SiteStats>,
@@ -813,7 +840,7 @@ pub struct CoalesceBlock {
 }
 
 impl CoalesceBlock {
-    /// Ready for the next block: counts zeroed, sites and memo kept (see
+    /// Ready for the next block: counts zeroed, sites kept (see
     /// [`ObserverFactory::recycle`]).
     fn recycle(&mut self) {
         for (_, stats) in &mut self.sites.entries {
@@ -860,6 +887,10 @@ impl CoalesceBlock {
 }
 
 impl Observer for CoalesceBlock {
+    fn on_block_start(&mut self, _block: [u32; 3], _threads: u32) {
+        self.memo.swap_with(&MEMO);
+    }
+
     #[inline(always)]
     fn on_memory(&mut self, e: &MemEvent<'_>) {
         if e.space != MemSpace::Global || e.lanes == 0 {
@@ -916,6 +947,7 @@ impl Observer for CoalesceBlock {
                 CoalesceBlock::flush(&mut self.sites.entries, g);
             }
         }
+        self.memo.swap_with(&MEMO);
     }
 }
 

@@ -778,6 +778,16 @@ pub struct RaceBlock {
     site_index: HashMap<(Site, AccessKind), u32>,
 }
 
+/// Whether the recorded access `r` cannot race with the current access `me`: none, this
+/// very access, or of an event found ordered before the whole warp (`safe`). A flagged
+/// write (`SUPERSEDED` set) is never quiet: `r >> 5` is then above any event.
+#[inline(always)]
+fn is_quiet(r: u32, me: u32, safe: [u32; 4]) -> bool {
+    let e = r >> 5;
+    // Most likely first: the event the warp's previous lanes were ordered after.
+    e == safe[0] || r == me || r == 0 || e == safe[1] || e == safe[2] || e == safe[3]
+}
+
 impl RaceBlock {
     fn decode(&self, r: u32) -> (&EventRecord, u32) {
         (&self.events[(r >> 5) as usize - 1], r & 31)
@@ -850,12 +860,7 @@ impl RaceBlock {
     /// ordered), without the call and the event-log look-ups of `visit`.
     #[inline(always)]
     fn visit_quiet(cell: &mut Cell, me: u32, safe: [u32; 4], write: bool) -> bool {
-        // A flagged write (`SUPERSEDED` set) is never quiet: `r >> 5` is then above any event.
-        let quiet = |r: u32| {
-            let e = r >> 5;
-            // Most likely first: the event the warp's previous lanes were ordered after.
-            e == safe[0] || r == me || r == 0 || e == safe[1] || e == safe[2] || e == safe[3]
-        };
+        let quiet = |r: u32| is_quiet(r, me, safe);
         if write {
             // `visit` keeps an overwritten write as superseded only if it is the same
             // thread's in the same synchronisation interval, never one ordered before the
@@ -866,6 +871,45 @@ impl RaceBlock {
             }
         } else if quiet(cell.write) {
             cell.read = me;
+            return true;
+        }
+        false
+    }
+
+    /// [`visit`](Self::visit)'s outcome for a strong access (an atomic, a volatile or
+    /// relaxed access) over another thread's strong write, decided with one look-up of the
+    /// recorded write's kind: strong accesses never race with each other, so unless a
+    /// read recorded for the unit may race with it, the access only takes its place in
+    /// the cell, as `visit` would leave it (no superseded write is kept for another
+    /// thread's write). Contended atomics (a histogram's shared bins) end here instead
+    /// of in `visit` for every lane.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    fn visit_strong_quiet(
+        events: &[EventRecord],
+        cell: &mut Cell,
+        me: u32,
+        safe: [u32; 4],
+        w: usize,
+        l: usize,
+        kind: AccessKind,
+    ) -> bool {
+        let r = cell.write;
+        if r & SUPERSEDED != 0 || r == 0 {
+            return false;
+        }
+        let Some(e) = events.get((r >> 5) as usize - 1) else {
+            return false;
+        };
+        if e.kind.conflicts(kind) || (e.warp as usize == w && (r & 31) as usize == l) {
+            return false;
+        }
+        if !kind.is_write() {
+            cell.read = me;
+            return true;
+        }
+        if is_quiet(cell.read, me, safe) {
+            cell.write = me;
             return true;
         }
         false
@@ -1101,6 +1145,7 @@ impl Observer for RaceBlock {
         };
         let me_base = event << 5;
         let write = kind.is_write();
+        let strong = kind.is_strong();
         let mut lanes = e.lanes;
         // The page of the previous lane's word: a warp's lanes mostly share a few pages.
         let mut current = (u64::MAX, 0usize);
@@ -1122,7 +1167,10 @@ impl Observer for RaceBlock {
                 let k = (word % PAGE_WORDS as u64) as usize;
                 if page.split >> k & 1 == 0 {
                     let cell = &mut page.cells[k];
-                    if !Self::visit_quiet(cell, me, safe, write) {
+                    if !Self::visit_quiet(cell, me, safe, write)
+                        && !(strong
+                            && Self::visit_strong_quiet(&self.events, cell, me, safe, w, l, kind))
+                    {
                         self.visit(e.space, cell, me, w, l, event, kind, address);
                         safe = self.safe.get(w).copied().unwrap_or_default();
                     }
@@ -1130,7 +1178,10 @@ impl Observer for RaceBlock {
                 }
             }
             shadow.for_each_unit(address, e.size as u64, |a, _, cell| {
-                if !Self::visit_quiet(cell, me, safe, write) {
+                if !Self::visit_quiet(cell, me, safe, write)
+                    && !(strong
+                        && Self::visit_strong_quiet(&self.events, cell, me, safe, w, l, kind))
+                {
                     self.visit(e.space, cell, me, w, l, event, kind, a);
                     safe = self.safe.get(w).copied().unwrap_or_default();
                 }
