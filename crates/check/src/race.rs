@@ -1167,10 +1167,10 @@ impl Observer for RaceBlock {
                 let k = (word % PAGE_WORDS as u64) as usize;
                 if page.split >> k & 1 == 0 {
                     let cell = &mut page.cells[k];
-                    if !Self::visit_quiet(cell, me, safe, write)
-                        && !(strong
-                            && Self::visit_strong_quiet(&self.events, cell, me, safe, w, l, kind))
-                    {
+                    let quiet = Self::visit_quiet(cell, me, safe, write)
+                        || (strong
+                            && Self::visit_strong_quiet(&self.events, cell, me, safe, w, l, kind));
+                    if !quiet {
                         self.visit(e.space, cell, me, w, l, event, kind, address);
                         safe = self.safe.get(w).copied().unwrap_or_default();
                     }
@@ -1178,10 +1178,10 @@ impl Observer for RaceBlock {
                 }
             }
             shadow.for_each_unit(address, e.size as u64, |a, _, cell| {
-                if !Self::visit_quiet(cell, me, safe, write)
-                    && !(strong
-                        && Self::visit_strong_quiet(&self.events, cell, me, safe, w, l, kind))
-                {
+                let quiet = Self::visit_quiet(cell, me, safe, write)
+                    || (strong
+                        && Self::visit_strong_quiet(&self.events, cell, me, safe, w, l, kind));
+                if !quiet {
                     self.visit(e.space, cell, me, w, l, event, kind, a);
                     safe = self.safe.get(w).copied().unwrap_or_default();
                 }
