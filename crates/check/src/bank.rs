@@ -623,6 +623,7 @@ impl BankBlock {
         }
     }
 
+    #[inline(always)]
     fn site_index(&mut self, site: Site, is_store: bool, size: u32) -> usize {
         self.sites.index(site, || SiteStats {
             is_store,

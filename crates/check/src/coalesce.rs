@@ -514,9 +514,23 @@ impl<T> Default for SiteTable<T> {
 }
 
 impl<T> SiteTable<T> {
-    /// The entry of `site`, created with `make` when new.
-    #[inline]
+    /// The entry of `site`, created with `make` when new. Called for every event: the
+    /// look-up of a known kernel instruction is inlined, the rest is not.
+    #[inline(always)]
     pub fn index(&mut self, site: Site, make: impl FnOnce() -> T) -> usize {
+        if self.dense_func == Some(site.0)
+            && let Some(&e) = self.dense.get(site.1.as_u32() as usize)
+            && e != 0
+        {
+            return e as usize - 1;
+        }
+        self.index_slow(site, make)
+    }
+
+    /// [`SiteTable::index`] for a new site, or one outside the dense function.
+    #[cold]
+    #[inline(never)]
+    fn index_slow(&mut self, site: Site, make: impl FnOnce() -> T) -> usize {
         let func = *self.dense_func.get_or_insert(site.0);
         if func == site.0 {
             let i = site.1.as_u32() as usize;
@@ -849,6 +863,7 @@ impl CoalesceBlock {
         idle_groups(&mut self.groups);
     }
 
+    #[inline(always)]
     fn site_index(&mut self, site: Site, is_store: bool, size: u32) -> usize {
         self.sites.index(site, || SiteStats {
             is_store,
