@@ -2,7 +2,7 @@
 # Checker overhead (issue 4) as the median of alternating run/check pairs.
 #
 #   tools/bench_pairs.sh prepare DIR
-#   tools/bench_pairs.sh run DIR [--threads "1 2"] [--pairs N] [--only KERNEL]
+#   tools/bench_pairs.sh run DIR [--threads "1 2"] [--pairs N] [--only KERNEL] [--pin]
 #
 # prepare: builds the release binary (stripped, into DIR/warpcheck) and compiles every
 #   benches/kernels/*.cu to PTX (DIR/NAME.ptx), with its `// warpcheck-launch:` line
@@ -16,11 +16,14 @@
 #   runs back to back, so a host that slows down for a while slows both; on shared
 #   machines the ratio of a pair varies far less than either time does, but it still
 #   varies: the row lists every pair's ratio. Nothing here asserts a time.
+#   --pin: each command runs under `taskset` on as many cores as it has threads, the
+#   same ones every time (from core 2 up, away from the cores interrupts favour), so that
+#   the scheduler does not move the emulator's threads between cores mid-run.
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 mode="${1:-}"; dir="${2:-}"
 if [ -z "$mode" ] || [ -z "$dir" ]; then
-    sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 2
+    sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 2
 fi
 shift 2
 case "$mode" in
@@ -47,28 +50,31 @@ PY
     echo "prepared $dir: $(ls "$dir" | wc -l) files" >&2
     ;;
 run)
-    threads="1 $(nproc)"; pairs=5; only=""
+    threads="1 $(nproc)"; pairs=5; only=""; pin=""
     while [ $# -gt 0 ]; do
         case "$1" in
             --threads) threads="$2"; shift ;;
             --pairs) pairs="$2"; shift ;;
             --only) only="$2"; shift ;;
+            --pin) pin=1 ;;
             *) echo "bench_pairs.sh: unknown argument '$1'" >&2; exit 2 ;;
         esac
         shift
     done
     emu() { grep -o "in [0-9.]* s" | head -1 | cut -d' ' -f2; }
-    echo "$(nproc) cores, $(date -u '+%Y-%m-%d %H:%M UTC'), load $(cut -d' ' -f1-3 /proc/loadavg), $pairs pairs"
+    echo "$(nproc) cores, $(date -u '+%Y-%m-%d %H:%M UTC'), load $(cut -d' ' -f1-3 /proc/loadavg), $pairs pairs${pin:+, pinned}"
     printf "%-18s %3s %8s %8s %9s %9s  %s\n" kernel thr run-s chk-s chk/run fast/fast "ratio of each pair"
     while IFS='|' read -r k launch; do
         [ -n "$only" ] && [ "$only" != "$k" ] && continue
         for t in $threads; do
             list=""
+            on=()
+            if [ -n "$pin" ]; then on=(taskset -c "2-$((t + 1))"); fi
             for _ in $(seq "$pairs"); do
                 # shellcheck disable=SC2086
-                r="$("$dir/warpcheck" run "$dir/$k.ptx" $launch --threads "$t" 2>&1 | emu)"
+                r="$("${on[@]}" "$dir/warpcheck" run "$dir/$k.ptx" $launch --threads "$t" 2>&1 | emu)"
                 # shellcheck disable=SC2086
-                c="$("$dir/warpcheck" check "$dir/$k.ptx" $launch --threads "$t" 2>&1 | emu)"
+                c="$("${on[@]}" "$dir/warpcheck" check "$dir/$k.ptx" $launch --threads "$t" 2>&1 | emu)"
                 list="$list $r/$c"
             done
             python3 - "$k" "$t" $list <<'PY'
