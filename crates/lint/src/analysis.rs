@@ -207,6 +207,8 @@ pub(crate) enum Key {
     Base(VarId),
     Undefined(Loc),
     Cell(BlockId, Loc),
+    /// A callee's argument (parameter index, byte offset) too big to bind as it is.
+    Arg(u32, i64),
 }
 
 #[derive(Clone, Debug, Default)]
@@ -311,6 +313,10 @@ pub struct Analysis<'a> {
     /// The iteration symbols of this function's loops are numbered from here (after
     /// those of its callers' loops, which the bound arguments may mention).
     pub(crate) iteration_offset: u32,
+    /// In a call-site context: when the analysis gives up (see [`crate::calls`]).
+    deadline: Option<std::time::Instant>,
+    /// Whether the deadline passed (the results are incomplete and not used).
+    pub(crate) out_of_time: bool,
     pub(crate) syms: Symbols,
     options: AnalysisOptions,
     classes: Vec<BTreeMap<Loc, Carried>>,
@@ -403,6 +409,10 @@ pub(crate) fn analyze_with<'a>(
         unstable: false,
         calls: Vec::new(),
         iteration_offset,
+        deadline: context
+            .as_ref()
+            .map(|_| std::time::Instant::now() + crate::calls::CONTEXT_TIME),
+        out_of_time: false,
         syms: context
             .as_ref()
             .map_or_else(Symbols::default, |c| c.symbols.clone()),
@@ -430,6 +440,9 @@ pub(crate) fn analyze_with<'a>(
     for _ in 0..MAX_ROUNDS {
         let escaped_before = a.local_address_escaped;
         a.run_pass();
+        if a.out_of_time {
+            return Some(a);
+        }
         // An escape found late in a pass changes what earlier calls may have written.
         if !a.reclassify() && escaped_before == a.local_address_escaped {
             stable = true;
@@ -642,6 +655,9 @@ impl<'a> Analysis<'a> {
         self.block_in = vec![None; n];
         let rpo: Vec<BlockId> = self.body.dominators.reverse_postorder().to_vec();
         for &b in &rpo {
+            if self.expired() {
+                return;
+            }
             let Some((mut state, cond)) = self.entry_of(b) else {
                 continue;
             };
@@ -652,10 +668,24 @@ impl<'a> Analysis<'a> {
             self.block_in[b.index()] = Some(state.clone());
             let block = self.body.blocks[b].clone();
             for inst in block.insts() {
+                if self.expired() {
+                    return;
+                }
                 self.step(&mut state, inst, b, &cond);
             }
             self.leave_block(b, state, &cond);
         }
+    }
+
+    /// Whether a call-site context's deadline has passed (then `out_of_time` is set).
+    fn expired(&mut self) -> bool {
+        if !self.out_of_time
+            && let Some(d) = self.deadline
+            && std::time::Instant::now() > d
+        {
+            self.out_of_time = true;
+        }
+        self.out_of_time
     }
 
     fn header_loop(&self, b: BlockId) -> Option<usize> {
@@ -710,6 +740,9 @@ impl<'a> Analysis<'a> {
         let mut out = State::default();
         let mut control: Option<Deps> = None;
         for loc in locs {
+            if self.expired() {
+                break;
+            }
             let vals: Vec<&Val> = incoming
                 .iter()
                 .filter_map(|(_, s, _)| s.vals.get(&loc))
@@ -775,7 +808,9 @@ impl<'a> Analysis<'a> {
         };
         let size = match &v {
             Val::Int(e) => e.size(),
-            Val::Pred(c) => c.symbols().len() * 4,
+            // The tree, not only its symbols: merged predicates over a few symbols can
+            // nest without bound (a chain of diamonds each selecting between two).
+            Val::Pred(c) => (c.symbols().len() * 4).max(cond_size(c)),
         };
         (size <= 64).then_some(v)
     }
@@ -1152,5 +1187,15 @@ impl<'a> Analysis<'a> {
             state.vals.insert(loc, v);
         }
         *cond = cond.subst(&f);
+    }
+}
+
+/// The number of nodes of a condition, comparisons counted by their expressions' size.
+fn cond_size(c: &Cond) -> usize {
+    match c {
+        Cond::Const(_) | Cond::Opaque(_) => 1,
+        Cond::Cmp(_, e) => 1 + e.size(),
+        Cond::Not(x) => 1 + cond_size(x),
+        Cond::And(xs) | Cond::Or(xs) => 1 + xs.iter().map(cond_size).sum::<usize>(),
     }
 }

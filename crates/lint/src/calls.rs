@@ -18,8 +18,9 @@
 //! The callee's symbols continue the callers' numbering (opaque ids and loop-iteration
 //! ids), so a caller's value keeps its meaning inside the callee. Calls are followed
 //! transitively up to [`MAX_DEPTH`] calls deep and [`MAX_CONTEXTS`] contexts per kernel;
-//! a recursive call (a function already on the chain) and calls past those limits are
-//! not followed, and a note at the call says so. The callee's findings are reported at
+//! a recursive call (a function already on the chain), calls past those limits and
+//! contexts whose analysis takes longer than [`CONTEXT_TIME`] are not followed, and a
+//! `call-not-linted` note at the call says so. The callee's findings are reported at
 //! its own source lines with a note naming the chain (`kernel → f at line 12`);
 //! contexts that give the same verdict on a line (code and message) are reported once
 //! (the notes name the other chains), contexts that give different verdicts on one line
@@ -44,6 +45,11 @@ use crate::analysis::{Analysis, AnalysisOptions, LoopInfo, Symbols, Val, analyze
 pub const MAX_DEPTH: usize = 8;
 /// How many call-site contexts are analysed per kernel.
 pub const MAX_CONTEXTS: usize = 256;
+/// How long one call-site context's analysis may take. Bound arguments can make a
+/// callee's values far bigger than the kernel's (dwt2d's `transform`, whose merged
+/// conditions nest without bound): such a context is given up with a note rather than
+/// left to exhaust time and memory.
+pub const CONTEXT_TIME: std::time::Duration = std::time::Duration::from_millis(250);
 
 /// A call of a function with a body, as the caller's analysis saw it.
 #[derive(Clone, Debug)]
@@ -171,6 +177,22 @@ impl Walk<'_> {
             ) else {
                 continue;
             };
+            if callee.out_of_time {
+                let mut f = Finding::new(
+                    "call-not-linted",
+                    Severity::Note,
+                    format!(
+                        "the analysis of `{name}` at this call ({chain}) took longer than {} ms and was given up: its accesses are not linted in this context",
+                        CONTEXT_TIME.as_millis()
+                    ),
+                )
+                .kernel(kernel_name(caller));
+                if let Some(l) = location {
+                    f = f.at(l, "this call is not followed");
+                }
+                self.notes.push(f);
+                continue;
+            }
             for finding in crate::rules::lint(&callee, self.options) {
                 self.found.push(Found {
                     finding,

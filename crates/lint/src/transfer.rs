@@ -58,6 +58,9 @@ fn imm_value(bits: u64, ty: Type) -> i128 {
     }
 }
 
+/// The largest argument expression (in terms) bound to a callee's parameter as it is.
+const MAX_BOUND_SIZE: usize = 64;
+
 fn is_pow2_minus_1(v: i128) -> Option<u32> {
     (v > 0 && (v + 1) & v == 0).then(|| (v + 1).trailing_zeros())
 }
@@ -902,6 +905,14 @@ impl<'a> Analysis<'a> {
             });
             let val = if let Some(bound) = bound {
                 match bound {
+                    // Like the joins' limit: a huge argument (selects of selects) would
+                    // make every value computed from it huge; its dependence is kept.
+                    Some(Val::Int(e)) if e.size() > MAX_BOUND_SIZE => self.opaque(
+                        Key::Arg(index as u32, offset.unwrap_or(0) as i64),
+                        e.deps(),
+                        format!("arg{index}"),
+                        None,
+                    ),
                     Some(Val::Int(e)) => e,
                     Some(Val::Pred(c)) => Expr::select(c, Expr::one(), Expr::zero()),
                     None => {
