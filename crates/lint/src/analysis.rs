@@ -277,6 +277,13 @@ pub struct AnalysisOptions {
     pub param_names: Vec<String>,
 }
 
+/// A value that outgrew a call-site context's limit: where it was computed and its size.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Oversized {
+    pub inst: InstId,
+    pub size: usize,
+}
+
 /// The results for one function.
 pub struct Analysis<'a> {
     pub program: &'a Program,
@@ -313,10 +320,14 @@ pub struct Analysis<'a> {
     /// The iteration symbols of this function's loops are numbered from here (after
     /// those of its callers' loops, which the bound arguments may mention).
     pub(crate) iteration_offset: u32,
-    /// In a call-site context: when the analysis gives up (see [`crate::calls`]).
-    deadline: Option<std::time::Instant>,
-    /// Whether the deadline passed (the results are incomplete and not used).
-    pub(crate) out_of_time: bool,
+    /// In a call-site context: the largest value (in nodes) the analysis may compute
+    /// before it gives up (see [`crate::calls::MAX_VALUE_SIZE`]).
+    value_limit: Option<usize>,
+    /// The size of a value the current instruction computed past `value_limit`.
+    oversized: Option<usize>,
+    /// Set when a value outgrew `value_limit`: the pass stopped there, so the results
+    /// are incomplete and not used.
+    pub(crate) gave_up: Option<Oversized>,
     pub(crate) syms: Symbols,
     options: AnalysisOptions,
     classes: Vec<BTreeMap<Loc, Carried>>,
@@ -409,10 +420,9 @@ pub(crate) fn analyze_with<'a>(
         unstable: false,
         calls: Vec::new(),
         iteration_offset,
-        deadline: context
-            .as_ref()
-            .map(|_| std::time::Instant::now() + crate::calls::CONTEXT_TIME),
-        out_of_time: false,
+        value_limit: context.as_ref().map(|_| crate::calls::MAX_VALUE_SIZE),
+        oversized: None,
+        gave_up: None,
         syms: context
             .as_ref()
             .map_or_else(Symbols::default, |c| c.symbols.clone()),
@@ -440,7 +450,7 @@ pub(crate) fn analyze_with<'a>(
     for _ in 0..MAX_ROUNDS {
         let escaped_before = a.local_address_escaped;
         a.run_pass();
-        if a.out_of_time {
+        if a.gave_up.is_some() {
             return Some(a);
         }
         // An escape found late in a pass changes what earlier calls may have written.
@@ -655,9 +665,6 @@ impl<'a> Analysis<'a> {
         self.block_in = vec![None; n];
         let rpo: Vec<BlockId> = self.body.dominators.reverse_postorder().to_vec();
         for &b in &rpo {
-            if self.expired() {
-                return;
-            }
             let Some((mut state, cond)) = self.entry_of(b) else {
                 continue;
             };
@@ -668,24 +675,31 @@ impl<'a> Analysis<'a> {
             self.block_in[b.index()] = Some(state.clone());
             let block = self.body.blocks[b].clone();
             for inst in block.insts() {
-                if self.expired() {
+                self.step(&mut state, inst, b, &cond);
+                if let Some(size) = self.oversized {
+                    self.gave_up = Some(Oversized { inst, size });
                     return;
                 }
-                self.step(&mut state, inst, b, &cond);
             }
             self.leave_block(b, state, &cond);
         }
     }
 
-    /// Whether a call-site context's deadline has passed (then `out_of_time` is set).
-    fn expired(&mut self) -> bool {
-        if !self.out_of_time
-            && let Some(d) = self.deadline
-            && std::time::Instant::now() > d
-        {
-            self.out_of_time = true;
+    /// In a call-site context, records whether `v`, just computed by the current
+    /// instruction, is bigger than the context's limit: the pass then stops after that
+    /// instruction (see [`crate::calls::MAX_VALUE_SIZE`]). Kernels have no limit: their
+    /// values are capped where they merge, and nothing binds big values into them.
+    pub(crate) fn check_size(&mut self, v: &Val) {
+        let Some(limit) = self.value_limit else {
+            return;
+        };
+        let size = match v {
+            Val::Int(e) => e.size(),
+            Val::Pred(c) => c.size(),
+        };
+        if size > limit {
+            self.oversized = Some(self.oversized.map_or(size, |s| s.max(size)));
         }
-        self.out_of_time
     }
 
     fn header_loop(&self, b: BlockId) -> Option<usize> {
@@ -740,9 +754,6 @@ impl<'a> Analysis<'a> {
         let mut out = State::default();
         let mut control: Option<Deps> = None;
         for loc in locs {
-            if self.expired() {
-                break;
-            }
             let vals: Vec<&Val> = incoming
                 .iter()
                 .filter_map(|(_, s, _)| s.vals.get(&loc))
@@ -810,7 +821,7 @@ impl<'a> Analysis<'a> {
             Val::Int(e) => e.size(),
             // The tree, not only its symbols: merged predicates over a few symbols can
             // nest without bound (a chain of diamonds each selecting between two).
-            Val::Pred(c) => (c.symbols().len() * 4).max(cond_size(c)),
+            Val::Pred(c) => (c.symbols().len() * 4).max(c.size()),
         };
         (size <= 64).then_some(v)
     }
@@ -1187,15 +1198,5 @@ impl<'a> Analysis<'a> {
             state.vals.insert(loc, v);
         }
         *cond = cond.subst(&f);
-    }
-}
-
-/// The number of nodes of a condition, comparisons counted by their expressions' size.
-fn cond_size(c: &Cond) -> usize {
-    match c {
-        Cond::Const(_) | Cond::Opaque(_) => 1,
-        Cond::Cmp(_, e) => 1 + e.size(),
-        Cond::Not(x) => 1 + cond_size(x),
-        Cond::And(xs) | Cond::Or(xs) => 1 + xs.iter().map(cond_size).sum::<usize>(),
     }
 }

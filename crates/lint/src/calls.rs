@@ -19,8 +19,8 @@
 //! ids), so a caller's value keeps its meaning inside the callee. Calls are followed
 //! transitively up to [`MAX_DEPTH`] calls deep and [`MAX_CONTEXTS`] contexts per kernel;
 //! a recursive call (a function already on the chain), calls past those limits and
-//! contexts whose analysis takes longer than [`CONTEXT_TIME`] are not followed, and a
-//! `call-not-linted` note at the call says so. The callee's findings are reported at
+//! contexts in which a value grows past [`MAX_VALUE_SIZE`] nodes are not followed, and a
+//! `call-not-linted` note at the call says so (with the reason). The callee's findings are reported at
 //! its own source lines with a note naming the chain (`kernel → f at line 12`);
 //! contexts that give the same verdict on a line (code and message) are reported once
 //! (the notes name the other chains), contexts that give different verdicts on one line
@@ -35,21 +35,31 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
 use warpcheck_ir::{BlockId, FuncId, InstId, VarId};
-use warpcheck_report::{Finding, Severity};
+use warpcheck_report::{Finding, Location, Severity};
 use warpcheck_sym::{Cond, Symbol};
 
 use crate::LintOptions;
-use crate::analysis::{Analysis, AnalysisOptions, LoopInfo, Symbols, Val, analyze_with};
+use crate::analysis::{Analysis, AnalysisOptions, LoopInfo, Oversized, Symbols, Val, analyze_with};
 
 /// How many calls deep the lint follows a kernel's calls.
 pub const MAX_DEPTH: usize = 8;
 /// How many call-site contexts are analysed per kernel.
 pub const MAX_CONTEXTS: usize = 256;
-/// How long one call-site context's analysis may take. Bound arguments can make a
-/// callee's values far bigger than the kernel's (dwt2d's `transform`, whose merged
-/// conditions nest without bound): such a context is given up with a note rather than
-/// left to exhaust time and memory.
-pub const CONTEXT_TIME: std::time::Duration = std::time::Duration::from_millis(250);
+/// The largest value, in nodes ([`warpcheck_sym::Expr::size`], conditions of selects
+/// counted), that the analysis of a call-site context may compute before the context is
+/// given up.
+///
+/// Bound arguments can make a callee's values grow without bound where the kernel's stay
+/// small: in dwt2d's `transform`, every unrolled `loadFrom` (`last += stride; if (last
+/// == end) { last -= 2 * stride; stride = -stride; }`) selects between two values that
+/// both contain the previous `last` and `stride`, so the size doubles per pixel (over
+/// 100 000 nodes and 14 GB without a bound). The bound is a size, not a time, so that
+/// the findings do not depend on the host's speed; it is checked where an instruction
+/// writes its result, so a runaway context costs a few doublings past the bound. 1024 is
+/// over six times the largest value of any Rodinia kernel or callee context that settles
+/// (heartwall's kernel: 157 nodes; callee contexts other than dwt2d's: under 30), and a
+/// doubling value crosses it after at most ten steps.
+pub const MAX_VALUE_SIZE: usize = 1024;
 
 /// A call of a function with a body, as the caller's analysis saw it.
 #[derive(Clone, Debug)]
@@ -128,79 +138,91 @@ struct Walk<'o> {
 
 impl Walk<'_> {
     fn visit(&mut self, caller: &Analysis<'_>) {
-        let program = caller.program;
         for site in &caller.calls {
-            let name = program.function(site.callee).display_name().to_string();
-            let location = crate::rules::location_of(caller, site.inst);
-            let at = match &location {
-                Some(l) => format!("{name} at line {}", l.line),
-                None => name.clone(),
-            };
-            let (funcs, chain, depth) = match &caller.context {
-                Some(c) => (c.funcs.clone(), format!("{} → {at}", c.chain), c.depth + 1),
-                None => {
-                    let kernel = program.function(caller.func).display_name();
-                    (vec![caller.func], format!("{kernel} → {at}"), 1)
-                }
-            };
-            let why = if funcs.contains(&site.callee) {
-                Some(format!(
-                    "recursive call of `{name}` ({chain}): its accesses are not linted again in this context"
-                ))
-            } else if depth > MAX_DEPTH {
-                Some(format!(
-                    "call of `{name}` more than {MAX_DEPTH} calls deep ({chain}): its accesses are not linted"
-                ))
-            } else if self.contexts >= MAX_CONTEXTS {
-                Some(format!(
-                    "call of `{name}` past {MAX_CONTEXTS} call-site contexts in this kernel ({chain}): its accesses are not linted"
-                ))
-            } else {
-                None
-            };
-            if let Some(why) = why {
-                let mut f = Finding::new("call-not-linted", Severity::Note, why)
-                    .kernel(kernel_name(caller));
-                if let Some(l) = location {
-                    f = f.at(l, "this call is not followed");
-                }
-                self.notes.push(f);
-                continue;
-            }
-            self.contexts += 1;
-            let context = context_for(caller, site, funcs, chain.clone(), depth);
-            let Some(callee) = analyze_with(
-                program,
-                site.callee,
-                AnalysisOptions::default(),
-                Some(Arc::new(context)),
-            ) else {
-                continue;
-            };
-            if callee.out_of_time {
-                let mut f = Finding::new(
-                    "call-not-linted",
-                    Severity::Note,
-                    format!(
-                        "the analysis of `{name}` at this call ({chain}) took longer than {} ms and was given up: its accesses are not linted in this context",
-                        CONTEXT_TIME.as_millis()
-                    ),
-                )
-                .kernel(kernel_name(caller));
-                if let Some(l) = location {
-                    f = f.at(l, "this call is not followed");
-                }
-                self.notes.push(f);
-                continue;
-            }
-            for finding in crate::rules::lint(&callee, self.options) {
-                self.found.push(Found {
-                    finding,
-                    chain: chain.clone(),
-                });
-            }
-            self.visit(&callee);
+            self.visit_site(caller, site);
         }
+    }
+
+    /// Lints the callee of `site` in its context and follows its own calls, or notes
+    /// why the call is not followed.
+    fn visit_site(&mut self, caller: &Analysis<'_>, site: &CallSite) {
+        let program = caller.program;
+        let name = program.function(site.callee).display_name().to_string();
+        let location = crate::rules::location_of(caller, site.inst);
+        let at = match &location {
+            Some(l) => format!("{name} at line {}", l.line),
+            None => name.clone(),
+        };
+        let (funcs, chain, depth) = match &caller.context {
+            Some(c) => (c.funcs.clone(), format!("{} → {at}", c.chain), c.depth + 1),
+            None => {
+                let kernel = program.function(caller.func).display_name();
+                (vec![caller.func], format!("{kernel} → {at}"), 1)
+            }
+        };
+        if let Some(why) = self.refusal(&name, &chain, &funcs, site.callee, depth) {
+            self.note(caller, location, why);
+            return;
+        }
+        self.contexts += 1;
+        let context = context_for(caller, site, funcs, chain.clone(), depth);
+        let Some(callee) = analyze_with(
+            program,
+            site.callee,
+            AnalysisOptions::default(),
+            Some(Arc::new(context)),
+        ) else {
+            return;
+        };
+        if let Some(big) = callee.gave_up {
+            let why = oversized_note(&callee, &name, &chain, big);
+            self.note(caller, location, why);
+            return;
+        }
+        for finding in crate::rules::lint(&callee, self.options) {
+            self.found.push(Found {
+                finding,
+                chain: chain.clone(),
+            });
+        }
+        self.visit(&callee);
+    }
+
+    /// Why a call is not followed before its callee is analysed: recursion, depth, or
+    /// the kernel's budget of contexts.
+    fn refusal(
+        &self,
+        name: &str,
+        chain: &str,
+        funcs: &[FuncId],
+        callee: FuncId,
+        depth: usize,
+    ) -> Option<String> {
+        if funcs.contains(&callee) {
+            Some(format!(
+                "recursive call of `{name}` ({chain}): its accesses are not linted again in this context"
+            ))
+        } else if depth > MAX_DEPTH {
+            Some(format!(
+                "call of `{name}` more than {MAX_DEPTH} calls deep ({chain}): its accesses are not linted"
+            ))
+        } else if self.contexts >= MAX_CONTEXTS {
+            Some(format!(
+                "call of `{name}` past {MAX_CONTEXTS} call-site contexts in this kernel ({chain}): its accesses are not linted"
+            ))
+        } else {
+            None
+        }
+    }
+
+    /// A `call-not-linted` note at the call (kept once per message, see `finish`).
+    fn note(&mut self, caller: &Analysis<'_>, location: Option<Location>, why: String) {
+        let mut f =
+            Finding::new("call-not-linted", Severity::Note, why).kernel(kernel_name(caller));
+        if let Some(l) = location {
+            f = f.at(l, "this call is not followed");
+        }
+        self.notes.push(f);
     }
 
     /// Findings of several contexts with the same verdict (code, line and message: the
@@ -234,10 +256,8 @@ impl Walk<'_> {
                     f.notes.push(format!("the same in another call: {c}"));
                 }
                 if chains.len() > SHOWN + 1 {
-                    f.notes.push(format!(
-                        "and in {} more calls",
-                        chains.len() - SHOWN - 1
-                    ));
+                    f.notes
+                        .push(format!("and in {} more calls", chains.len() - SHOWN - 1));
                 }
                 f
             })
@@ -250,6 +270,19 @@ impl Walk<'_> {
         }
         out
     }
+}
+
+/// The reason a context whose values outgrew [`MAX_VALUE_SIZE`] is given up, naming
+/// where in the callee the value was computed.
+fn oversized_note(callee: &Analysis<'_>, name: &str, chain: &str, big: Oversized) -> String {
+    let place = match crate::rules::location_of(callee, big.inst) {
+        Some(l) => format!(" computed at {}:{}", l.file, l.line),
+        None => String::new(),
+    };
+    format!(
+        "the symbolic values of `{name}` at this call ({chain}) grow past {MAX_VALUE_SIZE} nodes (a value{place} has {}): its accesses are not linted in this context",
+        big.size
+    )
 }
 
 fn kernel_name(a: &Analysis<'_>) -> String {
@@ -281,9 +314,7 @@ fn context_for(
         let before = info
             .exits
             .iter()
-            .map(|e| {
-                e.block != site.block && caller.body.dominators.dominates(e.block, site.block)
-            })
+            .map(|e| e.block != site.block && caller.body.dominators.dominates(e.block, site.block))
             .collect();
         outer_loops.push(OuterLoop { info, before });
     }

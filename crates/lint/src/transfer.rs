@@ -252,7 +252,9 @@ impl<'a> Analysis<'a> {
         }
     }
 
-    fn set(&self, state: &mut State, loc: Loc, v: Val, guard: &Option<Cond>) {
+    /// Writes `v` to `loc` (under `guard`, selecting against the old value), checking its
+    /// size in a call-site context ([`Analysis::check_size`]).
+    fn set(&mut self, state: &mut State, loc: Loc, v: Val, guard: &Option<Cond>) {
         let v = match (guard, state.vals.get(&loc)) {
             (Some(g), Some(old)) => match (&v, old) {
                 (Val::Int(new), Val::Int(old)) => {
@@ -263,6 +265,7 @@ impl<'a> Analysis<'a> {
             },
             _ => v,
         };
+        self.check_size(&v);
         state.vals.insert(loc, v);
     }
 

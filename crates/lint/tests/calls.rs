@@ -3,7 +3,9 @@
 //! stride]` called with each thread's own row (strided: flagged at the helper's line)
 //! and with each thread's own column (coalesced: not flagged), two call sites of one
 //! kernel with different strides (a verdict each) and with the same one (one finding), a
-//! call through another function, and a recursive function (a note, no hang).
+//! call through another function, a recursive function (a note, no hang), and a callee
+//! whose values double per unrolled step once its arguments are bound (given up at a
+//! size bound, with a note, whatever the host's speed).
 
 mod common;
 
@@ -41,6 +43,27 @@ __device__ __noinline__ float walk(const float *p, int depth) {
 
 __device__ __noinline__ float get(const float *p, int i) {
   return p[i]; // GET
+}
+
+// dwt2d's `loadFrom`: a reader walking a column that turns back at its end. Unrolled,
+// each step selects between two values that both hold the previous `last` and `stride`.
+__device__ __noinline__ float mirror_walk(const float *p, int last, int stride, int end) {
+  float s = 0.0f;
+#pragma unroll
+  for (int i = 0; i < 24; i++) {
+    last += stride;
+    if (last == end) { // MIRROR_TURN
+      last -= 2 * stride;
+      stride = -stride;
+    }
+    s += p[last]; // MIRROR_LOAD
+  }
+  return s;
+}
+
+__global__ void mirrored(const float *a, float *out, int n, int end) {
+  int tid = blockIdx.x * blockDim.x + threadIdx.x;
+  out[tid] = mirror_walk(a, tid * n, n, end); // MIRROR_CALL
 }
 
 __global__ void loop_calls(const float *a, float *out, int n) {
@@ -174,14 +197,22 @@ fn coalesced_argument_is_not_flagged() {
     let (program, names) = program();
     for launch in [None, Some((LAUNCH, &[("n", 64)][..]))] {
         let findings = lint(&program, &names, "columns", launch);
-        assert!(uncoalesced_at(&findings, line("SUM")).is_empty(), "{findings:#?}");
+        assert!(
+            uncoalesced_at(&findings, line("SUM")).is_empty(),
+            "{findings:#?}"
+        );
     }
 }
 
 #[test]
 fn call_sites_with_different_strides_get_a_verdict_each() {
     let (program, names) = program();
-    let findings = lint(&program, &names, "two_strides", Some((LAUNCH, &[("n", 64)])));
+    let findings = lint(
+        &program,
+        &names,
+        "two_strides",
+        Some((LAUNCH, &[("n", 64)])),
+    );
     let at = uncoalesced_at(&findings, line("SUM"));
     assert_eq!(at.len(), 2, "{findings:#?}");
     let pairs = format!("two_strides → sum_row at line {}", line("PAIRS_CALL"));
@@ -223,7 +254,10 @@ fn nested_calls_carry_the_outer_arguments() {
         line("INNER_CALL")
     );
     assert!(at.iter().all(|f| has_note(f, &chain)), "{at:#?}");
-    assert!(at.iter().all(|f| f.message.contains("32 sectors")), "{at:#?}");
+    assert!(
+        at.iter().all(|f| f.message.contains("32 sectors")),
+        "{at:#?}"
+    );
 }
 
 #[test]
@@ -243,7 +277,12 @@ fn callers_loops_are_enumerated_for_a_launch() {
 #[test]
 fn recursion_is_a_note_and_the_first_level_is_linted() {
     let (program, names) = program();
-    let findings = lint(&program, &names, "recursive", Some((LAUNCH, &[("depth", 4)])));
+    let findings = lint(
+        &program,
+        &names,
+        "recursive",
+        Some((LAUNCH, &[("depth", 4)])),
+    );
     let at = uncoalesced_at(&findings, line("WALK"));
     assert_eq!(at.len(), 1, "{findings:#?}");
     let notes: Vec<&Finding> = findings
@@ -251,9 +290,49 @@ fn recursion_is_a_note_and_the_first_level_is_linted() {
         .filter(|f| f.code == "call-not-linted")
         .collect();
     assert_eq!(notes.len(), 1, "{findings:#?}");
-    assert!(notes[0].message.contains("recursive call of `walk`"), "{:#?}", notes[0]);
+    assert!(
+        notes[0].message.contains("recursive call of `walk`"),
+        "{:#?}",
+        notes[0]
+    );
     assert_eq!(
         notes[0].primary.as_ref().map(|p| p.location.line),
         Some(line("RECURSE"))
     );
+}
+
+#[test]
+fn runaway_values_give_up_the_context_with_a_note() {
+    let (program, names) = program();
+    let lint_mirrored = || {
+        lint(
+            &program,
+            &names,
+            "mirrored",
+            Some((LAUNCH, &[("n", 64), ("end", 4096)])),
+        )
+    };
+    let findings = lint_mirrored();
+    let notes: Vec<&Finding> = findings
+        .iter()
+        .filter(|f| f.code == "call-not-linted")
+        .collect();
+    assert_eq!(notes.len(), 1, "{findings:#?}");
+    let bound = format!("grow past {} nodes", warpcheck_lint::calls::MAX_VALUE_SIZE);
+    assert!(notes[0].message.contains(&bound), "{:#?}", notes[0]);
+    assert!(
+        notes[0].message.contains("`mirror_walk`"),
+        "{:#?}",
+        notes[0]
+    );
+    assert_eq!(
+        notes[0].primary.as_ref().map(|p| p.location.line),
+        Some(line("MIRROR_CALL"))
+    );
+    // Given up, the context reports nothing at the callee's lines; and the verdict is a
+    // function of the program alone: a second run says exactly the same.
+    assert!(uncoalesced_at(&findings, line("MIRROR_LOAD")).is_empty());
+    let again = lint_mirrored();
+    let messages = |fs: &[Finding]| fs.iter().map(|f| f.message.clone()).collect::<Vec<_>>();
+    assert_eq!(messages(&findings), messages(&again));
 }
