@@ -186,7 +186,15 @@ fn sizes_count_the_conditions_of_selects() {
     let once = step(&tid(), &int(4));
     let cond = Cond::compare(Relation::Eq, &(tid() + 4), &n());
     assert_eq!(cond.size(), 1 + (tid() - n() + 4).size());
-    assert_eq!(once.size(), 2 + cond.size() + (tid() - 4).size() + (tid() + 4).size());
+    assert_eq!(
+        once.size(),
+        2 + cond.size() + (tid() - 4).size() + (tid() + 4).size()
+    );
     let twice = step(&once, &int(4));
-    assert!(twice.size() > 2 * once.size(), "{} vs {}", twice.size(), once.size());
+    assert!(
+        twice.size() > 2 * once.size(),
+        "{} vs {}",
+        twice.size(),
+        once.size()
+    );
 }
