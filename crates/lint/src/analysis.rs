@@ -80,6 +80,14 @@ impl Val {
             Val::Pred(c) => c.deps(),
         }
     }
+
+    /// Number of nodes ([`Expr::size`], [`Cond::size`]).
+    pub fn size(&self) -> usize {
+        match self {
+            Val::Int(e) => e.size(),
+            Val::Pred(c) => c.size(),
+        }
+    }
 }
 
 /// Where an address points.
@@ -693,10 +701,7 @@ impl<'a> Analysis<'a> {
         let Some(limit) = self.value_limit else {
             return;
         };
-        let size = match v {
-            Val::Int(e) => e.size(),
-            Val::Pred(c) => c.size(),
-        };
+        let size = v.size();
         if size > limit {
             self.oversized = Some(self.oversized.map_or(size, |s| s.max(size)));
         }

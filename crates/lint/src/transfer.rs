@@ -58,7 +58,8 @@ fn imm_value(bits: u64, ty: Type) -> i128 {
     }
 }
 
-/// The largest argument expression (in terms) bound to a callee's parameter as it is.
+/// The largest argument expression (in nodes, [`Expr::size`]) bound to a callee's parameter
+/// as it is; a bigger one becomes an opaque value with its dependence.
 const MAX_BOUND_SIZE: usize = 64;
 
 fn is_pow2_minus_1(v: i128) -> Option<u32> {
