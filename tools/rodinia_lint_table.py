@@ -65,7 +65,7 @@ accesses that reading the kernels found unreported. Counts are of source-level a
 (inspected)" are those we identified; "missed vs GPUDrano's real" is GPUDrano's real count
 minus ours where ours is smaller: the paper does not list its accesses, so per-benchmark
 counts are all it lets us compare. Where warpcheck's real count exceeds GPUDrano's
-(hotspot3D, lavaMD, lud, nw, srad_v2), every one of ours was checked against the
+(hotspot3D, lavaMD, lud, myocyte, nw, srad_v2), every one of ours was checked against the
 definition under the benchmark's launch. GPUDrano's Table 1 rows sum to 196 static
 findings (111 real, so 85 false), while its total row says 180 (69 false); both are
 GPUDrano's figures, not ours. `RODINIA_DIR=… cargo test -p warpcheck --test rodinia_lint`
@@ -94,8 +94,6 @@ Misses counted against GPUDrano's real accesses, by benchmark:
   above the `bar.sync` that orders it after thread 0's store (the class of LLVM issue
   59632); `warpcheck lint` and `warpcheck check` both report it (`shared-race` between
   lines 249 and 256).
-* **myocyte** (8): the kernel calls `kernel_ecc`, `kernel_cam`, … as real (non-inlined)
-  device functions; the lint analyses kernels only, so their accesses are not linted.
 * **streamcluster** (5): `lower[K] += …` (a chunk of `work_mem_d` per thread) is merged by
   clang -O3 with the other branch's data-dependent update into one load and store at line
   0, which the lint skips; the gather `center_table_d[p[tid].assign]` is found with
@@ -126,10 +124,28 @@ Misses counted against GPUDrano's real accesses, by benchmark:
   4-byte aligned, which the lint now models); GPUDrano's 19th was not identified in our
   reading (the `recordsD[…]` gather runs in the one matching thread).
 
+**myocyte** (none missed; 291 real accesses where GPUDrano counts 19): `solver_2` calls
+`embedded_fehlberg_7_8_2` as a real (non-inlined) device function, and that one calls
+`kernel_ecc_2` and `kernel_cam_2` (three times) with `kernel_2` and `kernel_fin_2`
+inlined. The lint analyses each callee once per call site with its arguments bound
+(`lint/src/calls.rs`): `&y[tid·(xmax+1)·91 + …]`, `&initvalu_temp[tid·91]`,
+`&finavalu_temp[tid·13·91]`, `&params[tid·18]` and `&com[tid·3]` are each a chunk per
+thread, so every access through them is a thread-dependent stride of 72 to 4,732 bytes
+(18 to 32 lines per request; 3 or 4 for `com`'s 12 bytes): 175 lines of the callees
+besides `solver_2`'s 7, each read against the source. Counted as written, like the other
+benchmarks: a load on a reported line that clang forwards from a store stays in that
+line's count (`kernel_ecc_2.cu:864`); the loads of `kernel_ecc_2.cu:851`, 858 and 859,
+all forwarded from the function's own stores, leave no instruction and are not counted;
+the two `finavalu[i] = 0.0001` stores of `kernel_2.cu`, merged by clang into one
+conditional store at line 0, are a miss (below). GPUDrano does not list its 19, so which
+of these they are cannot be told.
+
 With the default `--granularity sectors` (32-byte sectors, uncoalesced at `S ≥ 2·I` and
-`S ≥ I + 2`, Nsight Compute's unit on current GPUs) the lint reports 38 lines on the same
-files without launches: the row-per-warp and alignment-only accesses that GPUDrano counts
-touch at most one sector more than ideal, which the sector convention accepts.
+`S ≥ I + 2`, Nsight Compute's unit on current GPUs) the lint reports 39 lines outside
+myocyte and dwt2d on the same files (this script's run with launches, 2026-11-25; 38
+without launches before callees were linted): the row-per-warp and alignment-only accesses that GPUDrano
+counts touch at most one sector more than ideal, which the sector convention accepts.
+myocyte's 182 chunk-per-thread lines and dwt2d's 2 are reported under both conventions.
 """
 
 

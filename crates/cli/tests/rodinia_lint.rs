@@ -12,9 +12,11 @@
 use std::path::Path;
 use std::process::Command;
 
-/// Real uncoalesced accesses found and false positives, as in docs/COMPARISON.md.
-const REAL_FOUND_AT_LEAST: u32 = 123;
-const FALSE_AT_MOST: u32 = 7;
+/// Real uncoalesced accesses found and false positives, as in docs/COMPARISON.md (with
+/// called device functions linted per call site: myocyte's callees add 280 real accesses,
+/// dwt2d's `io.h` two false positives).
+const REAL_FOUND_AT_LEAST: u32 = 403;
+const FALSE_AT_MOST: u32 = 9;
 
 #[test]
 fn rodinia_findings_match_the_classification() {

@@ -80,6 +80,14 @@ impl Val {
             Val::Pred(c) => c.deps(),
         }
     }
+
+    /// Number of nodes ([`Expr::size`], [`Cond::size`]).
+    pub fn size(&self) -> usize {
+        match self {
+            Val::Int(e) => e.size(),
+            Val::Pred(c) => c.size(),
+        }
+    }
 }
 
 /// Where an address points.
@@ -207,10 +215,16 @@ pub(crate) enum Key {
     Base(VarId),
     Undefined(Loc),
     Cell(BlockId, Loc),
+    /// A callee's argument (parameter index, byte offset) too big to bind as it is.
+    Arg(u32, i64),
 }
 
-#[derive(Default)]
+#[derive(Clone, Debug, Default)]
 pub(crate) struct Symbols {
+    /// The first id this table hands out: a callee analysed in a call-site context
+    /// continues its caller's numbering, so that the caller's symbols in the bound
+    /// arguments keep their meaning (see [`crate::calls`]).
+    first: u32,
     ids: HashMap<Key, u32>,
     /// The block an opaque value is created in (for loop variance).
     created_in: HashMap<u32, BlockId>,
@@ -223,12 +237,34 @@ pub(crate) struct Symbols {
 
 impl Symbols {
     fn id(&mut self, key: Key, block: Option<BlockId>) -> u32 {
-        let next = self.ids.len() as u32;
+        let next = self.first + self.ids.len() as u32;
         let id = *self.ids.entry(key).or_insert(next);
         if let Some(b) = block {
             self.created_in.entry(id).or_insert(b);
         }
         id
+    }
+
+    /// The table a callee analysed in this function's context starts from: ids continue
+    /// after this table's, base addresses of variables keep their symbols (a pointer to a
+    /// `__shared__` array passed as an argument names the same region in the callee), and
+    /// pointers read from memory stay known as such. Nothing else is carried: the callee's
+    /// instructions and blocks are its own.
+    pub(crate) fn for_callee(&self) -> Symbols {
+        let mut ids = HashMap::new();
+        for (k, &id) in &self.ids {
+            if matches!(k, Key::Base(_)) {
+                ids.insert(k.clone(), id);
+            }
+        }
+        let first = self.first + self.ids.len() as u32 + 1;
+        Symbols {
+            first: first.max(self.ids.values().max().map_or(0, |m| m + 1)),
+            ids,
+            created_in: HashMap::new(),
+            bases: self.bases.clone(),
+            read_pointers: self.read_pointers.clone(),
+        }
     }
 }
 
@@ -247,6 +283,13 @@ pub(crate) struct State {
 pub struct AnalysisOptions {
     /// Source names of the kernel's parameters, by position.
     pub param_names: Vec<String>,
+}
+
+/// A value that outgrew a call-site context's limit: where it was computed and its size.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Oversized {
+    pub inst: InstId,
+    pub size: usize,
 }
 
 /// The results for one function.
@@ -276,6 +319,23 @@ pub struct Analysis<'a> {
     pub base_symbols: BTreeMap<VarId, Symbol>,
     /// Whether the fixpoint iteration stopped at its round limit.
     pub unstable: bool,
+    /// The calls of functions with a body, in the order of the last pass, with the
+    /// abstract values of their arguments (see [`crate::calls`]).
+    pub calls: Vec<crate::calls::CallSite>,
+    /// For a callee analysed at a call site: the bound arguments, the call-site
+    /// condition and the enclosing loops of the callers.
+    pub context: Option<std::sync::Arc<crate::calls::CallContext>>,
+    /// The iteration symbols of this function's loops are numbered from here (after
+    /// those of its callers' loops, which the bound arguments may mention).
+    pub(crate) iteration_offset: u32,
+    /// In a call-site context: the largest value (in nodes) the analysis may compute
+    /// before it gives up (see [`crate::calls::MAX_VALUE_SIZE`]).
+    value_limit: Option<usize>,
+    /// The size of a value the current instruction computed past `value_limit`.
+    oversized: Option<usize>,
+    /// Set when a value outgrew `value_limit`: the pass stopped there, so the results
+    /// are incomplete and not used.
+    pub(crate) gave_up: Option<Oversized>,
     pub(crate) syms: Symbols,
     options: AnalysisOptions,
     classes: Vec<BTreeMap<Loc, Carried>>,
@@ -298,7 +358,20 @@ pub fn analyze<'a>(
     func: FuncId,
     options: AnalysisOptions,
 ) -> Option<Analysis<'a>> {
+    analyze_with(program, func, options, None)
+}
+
+/// Runs the analysis on a function with a body, in the context of a call site when one is
+/// given: its parameters hold the caller's argument values, its accesses are executed
+/// under the call-site condition, and symbols continue the caller's numbering.
+pub(crate) fn analyze_with<'a>(
+    program: &'a Program,
+    func: FuncId,
+    options: AnalysisOptions,
+    context: Option<std::sync::Arc<crate::calls::CallContext>>,
+) -> Option<Analysis<'a>> {
     let body = program.function(func).body.as_ref()?;
+    let iteration_offset = context.as_ref().map_or(0, |c| c.next_iteration);
     let n = body.blocks.len();
     let forest = &body.loops.loops;
     let mut innermost = vec![None; n];
@@ -314,7 +387,10 @@ pub fn analyze<'a>(
             header: l.header,
             blocks: l.blocks.clone(),
             parent: l.parent,
-            counter: Symbol::iteration(i as u32, &format!("k{}", i + 1)),
+            counter: Symbol::iteration(
+                iteration_offset + i as u32,
+                &format!("k{}", iteration_offset as usize + i + 1),
+            ),
             recurrences: Vec::new(),
             exits: Vec::new(),
             exit_deps: Deps::NONE,
@@ -350,7 +426,15 @@ pub fn analyze<'a>(
         pointer_params: BTreeSet::new(),
         base_symbols: BTreeMap::new(),
         unstable: false,
-        syms: Symbols::default(),
+        calls: Vec::new(),
+        iteration_offset,
+        value_limit: context.as_ref().map(|_| crate::calls::MAX_VALUE_SIZE),
+        oversized: None,
+        gave_up: None,
+        syms: context
+            .as_ref()
+            .map_or_else(Symbols::default, |c| c.symbols.clone()),
+        context,
         options,
         classes: vec![BTreeMap::new(); nl],
         header_vals: vec![Vals::new(); nl],
@@ -362,11 +446,21 @@ pub fn analyze<'a>(
         out_edges: HashMap::new(),
         block_in: vec![None; n],
     };
-    a.collect_pointer_params();
+    match a.context.clone() {
+        // The kernel's pointer parameters are what the bound arguments point into.
+        Some(c) => {
+            a.pointer_params = c.pointer_params.clone();
+            a.base_symbols = c.base_symbols.clone();
+        }
+        None => a.collect_pointer_params(),
+    }
     let mut stable = false;
     for _ in 0..MAX_ROUNDS {
         let escaped_before = a.local_address_escaped;
         a.run_pass();
+        if a.gave_up.is_some() {
+            return Some(a);
+        }
         // An escape found late in a pass changes what earlier calls may have written.
         if !a.reclassify() && escaped_before == a.local_address_escaped {
             stable = true;
@@ -406,6 +500,12 @@ impl<'a> Analysis<'a> {
             .get(index)
             .cloned()
             .unwrap_or_else(|| self.program.variable(var).name.clone())
+    }
+
+    /// The kernel this analysis belongs to: the function itself, or for a callee
+    /// analysed at a call site, the kernel its call chain starts from.
+    pub fn kernel(&self) -> FuncId {
+        self.context.as_ref().map_or(self.func, |c| c.kernel)
     }
 
     /// The source line of an instruction, for names.
@@ -535,7 +635,11 @@ impl<'a> Analysis<'a> {
     fn varies_in_loop(&self, symbols: &BTreeSet<Symbol>, l: usize) -> bool {
         symbols.iter().any(|s| match s {
             Symbol::Iteration { id, .. } => {
-                let inner = *id as usize;
+                // A caller's loop counter (below the offset) is invariant in the callee.
+                let Some(inner) = id.checked_sub(self.iteration_offset) else {
+                    return false;
+                };
+                let inner = inner as usize;
                 inner < self.loops.len() && self.loops[l].contains(self.loops[inner].header)
             }
             Symbol::Opaque(o) => self.created_in_loop(o.id, l),
@@ -548,6 +652,7 @@ impl<'a> Analysis<'a> {
 
     fn run_pass(&mut self) {
         self.accesses.clear();
+        self.calls.clear();
         self.cell_accesses.clear();
         self.barriers.clear();
         self.out_edges.clear();
@@ -579,8 +684,26 @@ impl<'a> Analysis<'a> {
             let block = self.body.blocks[b].clone();
             for inst in block.insts() {
                 self.step(&mut state, inst, b, &cond);
+                if let Some(size) = self.oversized {
+                    self.gave_up = Some(Oversized { inst, size });
+                    return;
+                }
             }
             self.leave_block(b, state, &cond);
+        }
+    }
+
+    /// In a call-site context, records whether `v`, just computed by the current
+    /// instruction, is bigger than the context's limit: the pass then stops after that
+    /// instruction (see [`crate::calls::MAX_VALUE_SIZE`]). Kernels have no limit: their
+    /// values are capped where they merge, and nothing binds big values into them.
+    pub(crate) fn check_size(&mut self, v: &Val) {
+        let Some(limit) = self.value_limit else {
+            return;
+        };
+        let size = v.size();
+        if size > limit {
+            self.oversized = Some(self.oversized.map_or(size, |s| s.max(size)));
         }
     }
 
@@ -701,7 +824,9 @@ impl<'a> Analysis<'a> {
         };
         let size = match &v {
             Val::Int(e) => e.size(),
-            Val::Pred(c) => c.symbols().len() * 4,
+            // The tree, not only its symbols: merged predicates over a few symbols can
+            // nest without bound (a chain of diamonds each selecting between two).
+            Val::Pred(c) => (c.symbols().len() * 4).max(c.size()),
         };
         (size <= 64).then_some(v)
     }

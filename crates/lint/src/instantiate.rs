@@ -22,7 +22,9 @@ use rustc_hash::FxHashMap;
 
 use warpcheck_sym::{Axis, Expr, Rational, Symbol};
 
-use crate::analysis::{Access, Analysis, GeoStep};
+use warpcheck_ir::BlockId;
+
+use crate::analysis::{Access, Analysis, GeoStep, LoopInfo};
 use crate::fasteval::{Compiled, CompiledCond};
 use crate::warp;
 
@@ -141,19 +143,40 @@ impl<'x, 'a> Instance<'x, 'a> {
         };
         let addr = Compiled::new(&access.addr.subst(&constants));
         let cond = CompiledCond::new(&access.cond.subst(&constants));
-        let mut exits: FxHashMap<usize, Vec<Exit>> = FxHashMap::default();
+        // The loops around the access, outermost first: in a called function, the
+        // callers' loops around the call come first (see `crate::calls`).
+        let level = |info: &LoopInfo, before: &dyn Fn(usize, BlockId) -> bool| Level {
+            counter: info.counter.clone(),
+            recurrences: info
+                .recurrences
+                .iter()
+                .map(|r| (r.symbol.clone(), r.init.clone(), r.step))
+                .collect(),
+            exits: info
+                .exits
+                .iter()
+                .enumerate()
+                .map(|(i, e)| {
+                    let c = e.cond.subst(&constants);
+                    (
+                        CompiledCond::new(&c),
+                        !c.deps().varies_in_block(),
+                        before(i, e.block),
+                    )
+                })
+                .collect(),
+        };
+        let mut levels = Vec::new();
+        if let Some(context) = &self.analysis.context {
+            for outer in &context.outer_loops {
+                levels.push(level(&outer.info, &|i, _| outer.before[i]));
+            }
+        }
         for &l in &access.loops {
-            exits.insert(
-                l,
-                self.analysis.loops[l]
-                    .exits
-                    .iter()
-                    .map(|e| {
-                        let c = e.cond.subst(&constants);
-                        (e.block, CompiledCond::new(&c), !c.deps().varies_in_block())
-                    })
-                    .collect(),
-            );
+            let dominators = &self.analysis.body.dominators;
+            levels.push(level(&self.analysis.loops[l], &|_, block| {
+                dominators.dominates(block, access.block) && block != access.block
+            }));
         }
         let [bx, by, bz] = self.launch.block.map(|v| v.max(1) as i128);
         let threads = bx * by * bz;
@@ -164,12 +187,11 @@ impl<'x, 'a> Instance<'x, 'a> {
             blocks.push([gx - 1, gy - 1, gz - 1]);
         }
         let mut run = Run {
-            access,
             pieces,
             widest: pieces.iter().map(|p| p.1).max().unwrap_or(access.bytes),
             addr,
             cond,
-            exits,
+            levels,
             metric,
             worst: None,
             executions: 0,
@@ -229,9 +251,14 @@ impl<'x, 'a> Instance<'x, 'a> {
             .filter(|&l| self.analysis.loops[l].parent.is_none())
             .collect();
         order.sort_by_key(|&l| self.analysis.loops[l].header);
+        // In a called function, the callers' loops before the call come first.
+        let mut infos: Vec<&LoopInfo> = match &self.analysis.context {
+            Some(c) => c.outer_top.iter().collect(),
+            None => Vec::new(),
+        };
+        infos.extend(order.into_iter().map(|l| &self.analysis.loops[l]));
         let lane0 = [0i128; 3];
-        for l in order {
-            let info = &self.analysis.loops[l];
+        for info in infos {
             if !info.exit_deps.is_empty() || info.exits.is_empty() {
                 continue;
             }
@@ -306,20 +333,17 @@ impl<'x, 'a> Instance<'x, 'a> {
         if run.unevaluable || run.budget == 0 {
             return;
         }
-        let access = run.access;
-        if level == access.loops.len() {
+        if level == run.levels.len() {
             self.execute(run, env, lanes, alive, iters, blk, warp);
             return;
         }
-        let l = access.loops[level];
-        let info = &self.analysis.loops[l];
+        let counter = run.levels[level].counter.clone();
         // Geometric recurrences: current values, stepped every iteration.
         let mut geo: Vec<(Symbol, Option<Rational>, GeoStep)> = Vec::new();
-        for r in &info.recurrences {
-            let v = r.init.eval(&|s| lookup(env, &lanes[0], s));
-            geo.push((r.symbol.clone(), v, r.step));
+        for (symbol, init, step) in &run.levels[level].recurrences {
+            let v = init.eval(&|s| lookup(env, &lanes[0], s));
+            geo.push((symbol.clone(), v, *step));
         }
-        let body_block = access.block;
         let mut alive_l = alive;
         let mut k: i128 = 0;
         loop {
@@ -327,7 +351,7 @@ impl<'x, 'a> Instance<'x, 'a> {
                 run.approximate = true;
                 break;
             }
-            env.map.insert(info.counter.clone(), Rational::int(k));
+            env.map.insert(counter.clone(), Rational::int(k));
             for (sym, v, _) in &geo {
                 match v {
                     Some(v) => env.map.insert(sym.clone(), *v),
@@ -337,18 +361,16 @@ impl<'x, 'a> Instance<'x, 'a> {
             // Exits before the access in this iteration, and all exits.
             let mut before = 0u32;
             let mut any = 0u32;
-            let exits = std::mem::take(run.exits.entry(l).or_default());
-            for (block, cond, uniform) in &exits {
+            let exits = std::mem::take(&mut run.levels[level].exits);
+            for (cond, uniform, is_before) in &exits {
                 let fired = self.lanes_where(run, env, lanes, alive_l, cond, *uniform);
                 any |= fired;
-                if self.analysis.body.dominators.dominates(*block, body_block)
-                    && *block != body_block
-                {
+                if *is_before {
                     before |= fired;
                 }
             }
             // Put them back (taken to evaluate them while `run` is borrowed mutably).
-            run.exits.insert(l, exits);
+            run.levels[level].exits = exits;
             let active = alive_l & !before;
             if active != 0 {
                 iters.push(k);
@@ -369,7 +391,7 @@ impl<'x, 'a> Instance<'x, 'a> {
             }
             k += 1;
         }
-        env.map.remove(&info.counter);
+        env.map.remove(&counter);
     }
 
     /// The lanes (of `mask`) for which the condition holds; unknown counts as false and
@@ -463,12 +485,19 @@ impl<'x, 'a> Instance<'x, 'a> {
     }
 }
 
-/// A loop exit: its block, its condition, and whether that is the same for every thread
-/// of a block.
-type Exit = (warpcheck_ir::BlockId, CompiledCond, bool);
+/// A loop exit: its condition, whether that is the same for every thread of a block,
+/// and whether it is taken before the access in an iteration.
+type Exit = (CompiledCond, bool, bool);
+
+/// One loop around an access: its iteration counter, geometric recurrences (symbol,
+/// initial value, step) and exits.
+struct Level {
+    counter: Symbol,
+    recurrences: Vec<(Symbol, Expr, GeoStep)>,
+    exits: Vec<Exit>,
+}
 
 struct Run<'x> {
-    access: &'x Access,
     /// What each lane touches relative to the access's address (one piece `(0, bytes)`
     /// unless the access is a record split into several).
     pieces: &'x [(i128, u32)],
@@ -477,7 +506,8 @@ struct Run<'x> {
     /// The address and condition with the launch constants folded in.
     addr: Compiled,
     cond: CompiledCond,
-    exits: FxHashMap<usize, Vec<Exit>>,
+    /// The loops around the access, outermost first.
+    levels: Vec<Level>,
     metric: Metric,
     worst: Option<Worst>,
     executions: u64,

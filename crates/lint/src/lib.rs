@@ -1,7 +1,9 @@
 //! warpcheck's static analyses (issue 5): lints that need no inputs, over the typed IR.
 //!
 //! ```text
-//! Program ──analysis──> symbolic values, thread dependence, accesses, loops, conditions
+//! Program ──analysis──> symbolic values, thread dependence, accesses, loops, conditions,
+//!                        call sites with their arguments' values
+//!         ──calls─────> the same for each called function, per call-site context
 //!         ──rules─────> uncoalesced-access, bank-conflict, barrier-divergence findings
 //!                        (instantiated with --block/--grid/--arg when given);
 //!                        uncoalesced-data-dependent with --data-dependent
@@ -14,18 +16,21 @@
 //! * [`warp`]: sectors per request and bank-conflict degree of one warp-level access;
 //! * [`instantiate`]: evaluation for a launch (Juravle §6);
 //! * `rules`: the lints and their messages;
-//! * [`race`]: races between barriers, decided for a launch by walking every thread.
-//!
-//! Only kernels (`.entry`) are linted; the accesses of called (non-inlined) device
-//! functions are not, and their results are opaque values that depend on their
-//! arguments.
+//! * [`race`]: races between barriers, decided for a launch by walking every thread;
+//! * [`calls`]: called (non-inlined) device functions, analysed once per call site
+//!   reached from the kernel with their parameters bound to the arguments' abstract
+//!   values, under the call site's condition and inside the callers' loops; their
+//!   findings are reported at the callee's lines with the call chain. Their results stay
+//!   opaque values that depend on their arguments, and the race lint does not see their
+//!   accesses.
 
 pub mod analysis;
+pub mod calls;
 pub mod dependence;
 mod fasteval;
 pub mod instantiate;
 pub mod race;
-mod rules;
+pub(crate) mod rules;
 mod transfer;
 pub mod warp;
 
@@ -89,6 +94,8 @@ pub fn lint_kernel_timed(
     timings.analysis = start.elapsed();
     let start = Instant::now();
     let mut findings = rules::lint(&a, options);
+    // Called functions, once per call-site context (their analyses count as rules time).
+    findings.extend(calls::lint_callees(&a, options));
     timings.rules = start.elapsed();
     if let Some(launch) = options.launch {
         let start = Instant::now();

@@ -380,7 +380,7 @@ fn record_note(access: &Access, pieces: &[(i128, u32)]) -> String {
 }
 
 fn kernel_name(a: &Analysis<'_>) -> String {
-    a.program.function(a.func).display_name().to_string()
+    a.program.function(a.kernel()).display_name().to_string()
 }
 
 fn label(access: &Access, metric: Metric) -> &'static str {

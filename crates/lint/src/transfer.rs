@@ -58,6 +58,10 @@ fn imm_value(bits: u64, ty: Type) -> i128 {
     }
 }
 
+/// The largest argument expression (in nodes, [`Expr::size`]) bound to a callee's parameter
+/// as it is; a bigger one becomes an opaque value with its dependence.
+const MAX_BOUND_SIZE: usize = 64;
+
 fn is_pow2_minus_1(v: i128) -> Option<u32> {
     (v > 0 && (v + 1) & v == 0).then(|| (v + 1).trailing_zeros())
 }
@@ -249,7 +253,9 @@ impl<'a> Analysis<'a> {
         }
     }
 
-    fn set(&self, state: &mut State, loc: Loc, v: Val, guard: &Option<Cond>) {
+    /// Writes `v` to `loc` (under `guard`, selecting against the old value), checking its
+    /// size in a call-site context ([`Analysis::check_size`]).
+    fn set(&mut self, state: &mut State, loc: Loc, v: Val, guard: &Option<Cond>) {
         let v = match (guard, state.vals.get(&loc)) {
             (Some(g), Some(old)) => match (&v, old) {
                 (Val::Int(new), Val::Int(old)) => {
@@ -260,6 +266,7 @@ impl<'a> Analysis<'a> {
             },
             _ => v,
         };
+        self.check_size(&v);
         state.vals.insert(loc, v);
     }
 
@@ -636,6 +643,7 @@ impl<'a> Analysis<'a> {
                 }
             }
             Op::Call { .. } => {
+                self.record_call(state, inst, b, &ops, &exec_cond);
                 // Results depend on what the arguments depend on; per-thread memory may
                 // have been written through pointers.
                 let mut d = self.use_deps(state, inst, b);
@@ -721,6 +729,66 @@ impl<'a> Analysis<'a> {
                 self.def_all_opaque(state, inst, b, d, &guard);
             }
         }
+    }
+
+    /// Records a call of a function with a body, with the abstract values of its
+    /// arguments: per parameter, the values of the call-`.param` variable's cells (or of
+    /// the register or constant passed directly), by byte offset. A parameter whose value
+    /// is not known gets no entry, and the callee takes it as unknown (see
+    /// [`crate::calls`]).
+    fn record_call(
+        &mut self,
+        state: &State,
+        inst: InstId,
+        b: BlockId,
+        ops: &[Operand],
+        exec_cond: &Cond,
+    ) {
+        let Some(Operand::Func(callee)) = ops.get(1).copied() else {
+            return;
+        };
+        if self.program.function(callee).body.is_none() {
+            return;
+        }
+        let mut args = std::collections::BTreeMap::new();
+        if let Some(Operand::List(list)) = ops.get(2).copied() {
+            for (i, e) in self.body.list(list).to_vec().into_iter().enumerate() {
+                let i = i as u32;
+                match e {
+                    Operand::SymbolAddress {
+                        symbol: IrSymbol::Var(v),
+                        ..
+                    } => {
+                        for (loc, val) in state.vals.iter() {
+                            if let Loc::Cell(cv, off) = *loc
+                                && cv == v
+                            {
+                                args.insert((i, off), val.clone());
+                            }
+                        }
+                    }
+                    Operand::Reg(r) => {
+                        if let Some(val) = state.vals.get(&Loc::Reg(r)) {
+                            args.insert((i, 0), val.clone());
+                        }
+                    }
+                    Operand::Imm(imm) => {
+                        let v = Expr::int(imm_value(imm.bits, Type::S64));
+                        args.insert((i, 0), Val::Int(v));
+                    }
+                    _ => {}
+                }
+            }
+        }
+        let loops = self.enclosing_loops(b);
+        self.calls.push(crate::calls::CallSite {
+            inst,
+            block: b,
+            callee,
+            args,
+            cond: exec_cond.clone(),
+            loops,
+        });
     }
 
     /// Whether a call's arguments include the address of a `.local` variable, directly
@@ -830,7 +898,38 @@ impl<'a> Analysis<'a> {
             };
             let offset = addr.sub(&self.base_of(*v)).as_integer();
             let whole = offset == Some(0) && access.bytes.map(u64::from) == var.size;
-            let val = if whole && !var.ty.is_float() {
+            // In a call-site context the parameter holds the caller's argument; one the
+            // caller's analysis did not know is unknown here too (it may differ from
+            // thread to thread), never a uniform parameter.
+            let bound = self.context.as_ref().map(|c| {
+                offset
+                    .and_then(|o| i64::try_from(o).ok())
+                    .and_then(|o| c.args.get(&(index as u32, o)))
+                    .cloned()
+            });
+            let val = if let Some(bound) = bound {
+                match bound {
+                    // Like the joins' limit: a huge argument (selects of selects) would
+                    // make every value computed from it huge; its dependence is kept.
+                    Some(Val::Int(e)) if e.size() > MAX_BOUND_SIZE => self.opaque(
+                        Key::Arg(index as u32, offset.unwrap_or(0) as i64),
+                        e.deps(),
+                        format!("arg{index}"),
+                        None,
+                    ),
+                    Some(Val::Int(e)) => e,
+                    Some(Val::Pred(c)) => Expr::select(c, Expr::one(), Expr::zero()),
+                    None => {
+                        let line = self.line_of(inst);
+                        self.opaque(
+                            Key::Value(inst, 0),
+                            Deps::ALL,
+                            format!("arg@{line}"),
+                            Some(b),
+                        )
+                    }
+                }
+            } else if whole && !var.ty.is_float() {
                 Expr::sym(Symbol::param(&self.param_name(index, *v)))
             } else {
                 let line = self.line_of(inst);
@@ -976,7 +1075,12 @@ impl<'a> Analysis<'a> {
                 space,
                 bytes: access.bytes.unwrap_or(0),
                 addr,
-                cond: exec_cond.clone(),
+                // In a call-site context, the callee's accesses execute where the call
+                // does (block conditions stay the callee's own, for its barriers).
+                cond: match &self.context {
+                    Some(c) => c.cond.and(exec_cond),
+                    None => exec_cond.clone(),
+                },
                 loops: self.enclosing_loops(b),
                 region,
             });

@@ -273,6 +273,17 @@ impl Cond {
         out
     }
 
+    /// Number of nodes, comparisons counted with their expressions (and the conditions
+    /// of selects within those): the measure [`Expr::size`] uses for a select's condition.
+    pub fn size(&self) -> usize {
+        match self {
+            Cond::Const(_) | Cond::Opaque(_) => 1,
+            Cond::Cmp(_, e) => 1 + e.size(),
+            Cond::Not(c) => 1 + c.size(),
+            Cond::And(cs) | Cond::Or(cs) => 1 + cs.iter().map(Cond::size).sum::<usize>(),
+        }
+    }
+
     pub(crate) fn collect_symbols(&self, out: &mut BTreeSet<Symbol>) {
         match self {
             Cond::Const(_) => {}

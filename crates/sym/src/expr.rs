@@ -831,7 +831,8 @@ impl Expr {
         }
     }
 
-    /// Number of nodes, a measure of size for capping growth.
+    /// Number of nodes (conditions of selects included), a measure of size for capping
+    /// growth.
     pub fn size(&self) -> usize {
         self.terms
             .iter()
@@ -939,7 +940,9 @@ impl Atom {
             Atom::Min(xs) | Atom::Max(xs) | Atom::Func(_, xs) => {
                 1 + xs.iter().map(Expr::size).sum::<usize>()
             }
-            Atom::Select(_, a, b) => 2 + a.size() + b.size(),
+            // The condition counts: selects merged at joins nest in each other's
+            // conditions, and a measure blind to them lets values grow without bound.
+            Atom::Select(c, a, b) => 1 + c.size() + a.size() + b.size(),
         }
     }
 }

@@ -172,3 +172,29 @@ fn overflow_gives_unknown() {
     assert!(((big * 2) + tid()).is_unknown());
     assert!(Expr::int(1).floor_div(&Expr::zero()).is_unknown());
 }
+
+#[test]
+fn sizes_count_the_conditions_of_selects() {
+    // `last += stride; if (last == end) last -= 2 * stride;` once: the select's condition
+    // holds `last` too. Blind to conditions, the size would stay linear while the tree
+    // doubles with every step.
+    let step = |last: &Expr, stride: &Expr| {
+        let next = last + stride;
+        let turned = Cond::compare(Relation::Eq, &next, &n());
+        Expr::select(turned, &next - &(stride * 2), next.clone())
+    };
+    let once = step(&tid(), &int(4));
+    let cond = Cond::compare(Relation::Eq, &(tid() + 4), &n());
+    assert_eq!(cond.size(), 1 + (tid() - n() + 4).size());
+    assert_eq!(
+        once.size(),
+        2 + cond.size() + (tid() - 4).size() + (tid() + 4).size()
+    );
+    let twice = step(&once, &int(4));
+    assert!(
+        twice.size() > 2 * once.size(),
+        "{} vs {}",
+        twice.size(),
+        once.size()
+    );
+}
