@@ -16,14 +16,15 @@
 #   runs back to back, so a host that slows down for a while slows both; on shared
 #   machines the ratio of a pair varies far less than either time does, but it still
 #   varies: the row lists every pair's ratio. Nothing here asserts a time.
-#   --pin: each command runs under `taskset` on as many cores as it has threads, the
-#   same ones every time (from core 2 up, away from the cores interrupts favour), so that
-#   the scheduler does not move the emulator's threads between cores mid-run.
+#   --pin: each command runs under `taskset` on the same cores every time (from core 2
+#   up, away from the cores interrupts favour): one per thread plus one for the calling
+#   thread, which merges the checkers' results while the pool runs the next blocks, so
+#   that the scheduler does not move the emulator's threads between cores mid-run.
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 mode="${1:-}"; dir="${2:-}"
 if [ -z "$mode" ] || [ -z "$dir" ]; then
-    sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 2
+    sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'; exit 2
 fi
 shift 2
 case "$mode" in
@@ -69,7 +70,7 @@ run)
         for t in $threads; do
             list=""
             on=()
-            if [ -n "$pin" ]; then on=(taskset -c "2-$((t + 1))"); fi
+            if [ -n "$pin" ]; then on=(taskset -c "2-$((t + 2))"); fi
             for _ in $(seq "$pairs"); do
                 # shellcheck disable=SC2086
                 r="$("${on[@]}" "$dir/warpcheck" run "$dir/$k.ptx" $launch --threads "$t" 2>&1 | emu)"
