@@ -24,7 +24,7 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 mode="${1:-}"; dir="${2:-}"
 if [ -z "$mode" ] || [ -z "$dir" ]; then
-    sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'; exit 2
+    sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; exit 2
 fi
 shift 2
 case "$mode" in
