@@ -398,7 +398,7 @@ pub(crate) const LANE_BIT: [u32; 32] = {
 ///
 /// The results are pure functions of the pattern, so one memo can serve every block a
 /// host thread runs, whatever kernel or observer: each host thread keeps one (see
-/// [`Memo::lend`]) and lends it to the observer of the block it runs. Keeping it in the
+/// [`Memo::swap_with`]) and lends it to the observer of the block it runs. Keeping it in the
 /// observers instead left it cold: a chunk's hundreds of observers each had their own,
 /// last touched hundreds of blocks earlier, and the probes stalled on cache misses (13%
 /// of the scan benchmark's checked run).
