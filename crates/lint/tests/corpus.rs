@@ -224,7 +224,7 @@ fn lint_file(path: &Path, opt_level: u8) -> Result<Linted, String> {
                 "barrier-divergence" => "barrier-divergence",
                 "shared-race" => "shared-race",
                 "global-race" => "global-race",
-                        "race-lint-incomplete" => {
+                "race-lint-incomplete" => {
                     undecided = true;
                     continue;
                 }
