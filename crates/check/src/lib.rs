@@ -507,6 +507,7 @@ impl Observer for Blocks {
     fn on_block_start(&mut self, block: [u32; 3], threads: u32) {
         each!(self, c => c.on_block_start(block, threads))
     }
+    #[inline(always)]
     fn on_memory(&mut self, event: &MemEvent<'_>) {
         #[cfg(target_arch = "x86_64")]
         if std::arch::is_x86_feature_detected!("avx2") {
