@@ -96,10 +96,12 @@ fn all_set(bits: &[u64], start: u64, len: u64) -> bool {
 
 /// Whether every active lane's `size` bytes of shared memory end at or below `limit`.
 ///
-/// One branch-free pass over the 32 lanes that vectorises with SSE2: the low 32 bits of
-/// each address are compared with `limit - size` (shared offsets are below 2^32), and
-/// the high halves of all lanes, active or not, are OR-ed together; if any is non-zero
-/// the answer comes from the exact per-lane loop instead. The answer is exact either way.
+/// One branch-free pass over the 32 lanes that vectorises: the largest low half of an
+/// active lane's address (shared offsets are below 2^32) is compared once with
+/// `limit - size`, and the high halves of all lanes, active or not, are OR-ed together;
+/// if any is non-zero the answer comes from the exact per-lane loop instead. The answer
+/// is exact either way. (A maximum, not a per-lane comparison: AVX2 has an unsigned
+/// 32-bit maximum but no unsigned comparison, which cost a third more instructions.)
 #[inline(always)]
 fn below(addresses: &[u64; 32], lanes: u32, size: u64, limit: u64) -> bool {
     let Some(last_start) = limit.checked_sub(size) else {
@@ -107,13 +109,14 @@ fn below(addresses: &[u64; 32], lanes: u32, size: u64, limit: u64) -> bool {
     };
     let last_start_low = last_start.min(u64::from(u32::MAX)) as u32;
     let mut high = 0u64;
-    let mut over = 0u32;
+    let mut top = 0u32;
     for (l, &a) in addresses.iter().enumerate() {
         high |= a >> 32;
-        over |= u32::from(a as u32 > last_start_low) & u32::from(lanes & LANE_BIT[l] != 0);
+        let active = 0u32.wrapping_sub(u32::from(lanes & LANE_BIT[l] != 0));
+        top = top.max(a as u32 & active);
     }
     if high == 0 {
-        return over == 0;
+        return top <= last_start_low;
     }
     let mut m = lanes;
     while m != 0 {
@@ -977,6 +980,41 @@ impl ObserverFactory for InitLaunch<'_> {
                     }
                 }
             }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// `below` agrees with its per-lane definition, for shared offsets (below 2^32),
+        /// addresses with high bits (the exact fallback) and limits near 2^32, with
+        /// limits at and next to the active lanes' furthest end as often as not.
+        #[test]
+        fn below_is_the_per_lane_test(
+            addresses in proptest::collection::vec(
+                prop_oneof![0u64..4096, 0u64..(1 << 33), Just(u64::from(u32::MAX))],
+                32,
+            ),
+            lanes in any::<u32>(),
+            size in 1u64..17,
+            limit in prop_oneof![0u64..4200, (1u64 << 32) - 8..(1u64 << 32) + 8],
+            slack in prop_oneof![Just(None), (-2i64..3).prop_map(Some)],
+        ) {
+            let addresses: [u64; 32] = addresses.try_into().unwrap();
+            let end = (0..32)
+                .filter(|l| lanes >> l & 1 == 1)
+                .map(|l| addresses[l] + size)
+                .max()
+                .unwrap_or(0);
+            let limit = slack.map_or(limit, |d| end.saturating_add_signed(d));
+            let per_lane = (0..32)
+                .filter(|l| lanes >> l & 1 == 1)
+                .all(|l| addresses[l] + size <= limit);
+            prop_assert_eq!(below(&addresses, lanes, size, limit), per_lane);
         }
     }
 }
