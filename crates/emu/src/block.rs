@@ -427,7 +427,7 @@ impl<O: Observer> Block<'_, O> {
                             &mut warp.local,
                             &mut warp.op_cache[pc as usize],
                         );
-                        let space = match mc.load(*shape, *dsts, &mut addrs, m, &mut warp.regs) {
+                        let space = match mc.load(*shape, dsts, &mut addrs, m, &mut warp.regs) {
                             Ok(space) => space,
                             Err((l, k)) => break Ev::Fault(l, k),
                         };
@@ -458,7 +458,7 @@ impl<O: Observer> Block<'_, O> {
                             &mut warp.local,
                             &mut warp.op_cache[pc as usize],
                         );
-                        let space = match mc.store(*shape, *srcs, &mut addrs, m, &warp.regs) {
+                        let space = match mc.store(*shape, srcs, &mut addrs, m, &warp.regs) {
                             Ok(space) => space,
                             Err((l, k)) => break Ev::Fault(l, k),
                         };
