@@ -129,6 +129,98 @@ fn below(addresses: &[u64; 32], lanes: u32, size: u64, limit: u64) -> bool {
     true
 }
 
+/// Whether every active lane's `size` bytes from its address have their bits set, when
+/// that can be told in one branch-free pass over the 32 lanes that vectorises (a gather
+/// of one bit word per lane); `None` when it cannot: a size that is not a power of two
+/// up to 64 bytes, or a lane whose address is not a multiple of it (its bytes might then
+/// span two bit words). Each lane's bytes are then within one 64-byte word of `bits`.
+/// Bytes past the end of `bits` are unset.
+#[inline(always)]
+fn all_lanes_set(bits: &[u64], addresses: &[u64; 32], lanes: u32, size: u64) -> Option<bool> {
+    if !size.is_power_of_two() || size > 64 {
+        return None;
+    }
+    let Some(last) = bits.len().checked_sub(1) else {
+        return Some(lanes == 0);
+    };
+    let ones = if size == 64 { u64::MAX } else { (1u64 << size) - 1 };
+    let (mut misaligned, mut missing) = (0u64, 0u64);
+    for (l, &a) in addresses.iter().enumerate() {
+        let active = 0u64.wrapping_sub(u64::from(lanes & LANE_BIT[l] != 0));
+        misaligned |= a & (size - 1) & active;
+        let w = a / 64;
+        let outside = 0u64.wrapping_sub(u64::from(w > last as u64));
+        // SAFETY: the index is at most `last`, the last index of `bits`.
+        let word = unsafe { *bits.get_unchecked(w.min(last as u64) as usize) };
+        let mask = ones << (a % 64);
+        missing |= ((word & mask) ^ mask | outside) & active;
+    }
+    if misaligned != 0 {
+        return None;
+    }
+    Some(missing == 0)
+}
+
+/// Sets the bits of every active lane's `size` bytes from its address, growing `bits` as
+/// needed, when `size` is a power of two up to 64 and every active lane's address is a
+/// multiple of it, so that its bytes lie in one bit word. A branch-free pass over the
+/// lanes that vectorises finds the alignment and the span of words; lanes within four
+/// words (a warp's 4-byte elements at a stride up to 2) OR their masks per word in a
+/// second such pass, others one lane at a time, gathered per word while consecutive
+/// lanes stay in it (an OR into memory per lane would wait on the previous lane's). Each
+/// word is stored once. Returns `false`, having changed nothing, for other accesses.
+#[inline(always)]
+fn set_lanes(bits: &mut Vec<u64>, addresses: &[u64; 32], lanes: u32, size: u64) -> bool {
+    const SPAN: u64 = 4;
+    if lanes == 0 || !size.is_power_of_two() || size > 64 {
+        return lanes == 0;
+    }
+    let (mut misaligned, mut lo, mut hi) = (0u64, u64::MAX, 0u64);
+    for (l, &a) in addresses.iter().enumerate() {
+        let active = 0u64.wrapping_sub(u64::from(lanes & LANE_BIT[l] != 0));
+        misaligned |= a & (size - 1) & active;
+        lo = lo.min(a / 64 | !active);
+        hi = hi.max(a / 64 & active);
+    }
+    // (Shared and local offsets are far below 2^32; the bound only keeps a wild address
+    // from growing the vector without limit.)
+    if misaligned != 0 || hi >= u64::from(u32::MAX) {
+        return false;
+    }
+    if bits.len() <= hi as usize {
+        bits.resize(hi as usize + 1, 0);
+    }
+    let ones = if size == 64 { u64::MAX } else { (1u64 << size) - 1 };
+    if hi - lo < SPAN {
+        let mut words = [0u64; SPAN as usize];
+        for (j, word) in words.iter_mut().enumerate() {
+            let w = lo + j as u64;
+            for (l, &a) in addresses.iter().enumerate() {
+                let here = (lanes & LANE_BIT[l] != 0) & (a / 64 == w);
+                *word |= (ones << (a % 64)) & 0u64.wrapping_sub(u64::from(here));
+            }
+        }
+        for (j, word) in words.iter().enumerate().take((hi - lo + 1) as usize) {
+            bits[lo as usize + j] |= word;
+        }
+        return true;
+    }
+    let (mut word, mut gathered) = (addresses[lanes.trailing_zeros() as usize] / 64, 0u64);
+    let mut m = lanes;
+    while m != 0 {
+        let l = m.trailing_zeros() as usize;
+        m &= m - 1;
+        let a = addresses[l];
+        if a / 64 != word {
+            bits[word as usize] |= gathered;
+            (word, gathered) = (a / 64, 0);
+        }
+        gathered |= ones << (a % 64);
+    }
+    bits[word as usize] |= gathered;
+    true
+}
+
 /// Whether any byte of `start..start + len` has its bit set.
 fn any_set(bits: &[u64], start: u64, len: u64) -> bool {
     if let Some((w, mask)) = word_mask(start, len) {
@@ -696,71 +788,45 @@ impl InitBlock {
         // writing them (plainly or atomically) changes nothing unless a read of the
         // barrier interval waits for them (tiles rewritten every loop iteration, and
         // atomics on zeroed bins).
-        if e.space == MemSpace::Shared
-            && self.pending_shared.is_empty()
-            && below(e.addresses, e.lanes, size, self.shared_prefix)
-        {
+        let shared = e.space == MemSpace::Shared;
+        let under = shared && below(e.addresses, e.lanes, size, self.shared_prefix);
+        if under && self.pending_shared.is_empty() {
             return;
         }
         // Fast paths for plain shared accesses: stores with no pending read to race
         // with, and loads of initialised bytes.
-        if e.space == MemSpace::Shared && !atomic {
+        if shared && !atomic {
             if writes && self.pending_shared.is_empty() {
-                if !below(e.addresses, e.lanes, size, self.shared.len() as u64 * 64) {
-                    let mut hi = 0;
+                if !set_lanes(&mut self.shared, e.addresses, e.lanes, size) {
                     let mut m = e.lanes;
                     while m != 0 {
                         let l = m.trailing_zeros() as usize;
                         m &= m - 1;
-                        hi = hi.max(e.addresses[l] + size);
+                        set_bits(&mut self.shared, e.addresses[l], size);
                     }
-                    self.shared.resize(hi.div_ceil(64) as usize, 0);
-                }
-                // Lanes mostly write neighbouring bytes: their bits are gathered per
-                // 64-byte word and stored once per word, not once per lane.
-                let mut pending: Option<(usize, u64)> = None;
-                let mut m = e.lanes;
-                while m != 0 {
-                    let l = m.trailing_zeros() as usize;
-                    m &= m - 1;
-                    let a = e.addresses[l];
-                    match (word_mask(a, size), pending) {
-                        (Some((w, mask)), Some((pw, pm))) if w == pw => {
-                            pending = Some((w, pm | mask));
-                        }
-                        (Some(next), _) => {
-                            if let Some((pw, pm)) = pending {
-                                self.shared[pw] |= pm;
-                            }
-                            pending = Some(next);
-                        }
-                        (None, _) => set_bits(&mut self.shared, a, size),
-                    }
-                }
-                if let Some((pw, pm)) = pending {
-                    self.shared[pw] |= pm;
                 }
                 self.advance_shared_prefix();
                 return;
             }
-            if reads {
-                // Below the written prefix (tiles filled before they are read).
-                if below(e.addresses, e.lanes, size, self.shared_prefix) {
-                    return;
-                }
-                let mut m = e.lanes;
-                let mut initialised = true;
-                while m != 0 {
-                    let l = m.trailing_zeros() as usize;
-                    m &= m - 1;
-                    if !all_set(&self.shared, e.addresses[l], size) {
-                        initialised = false;
-                        break;
-                    }
-                }
-                if initialised {
-                    return;
-                }
+            // Below the written prefix (tiles filled before they are read), or else
+            // every lane's bytes written.
+            if reads
+                && (under
+                    || all_lanes_set(&self.shared, e.addresses, e.lanes, size).unwrap_or_else(
+                        || {
+                            let mut m = e.lanes;
+                            while m != 0 {
+                                let l = m.trailing_zeros() as usize;
+                                m &= m - 1;
+                                if !all_set(&self.shared, e.addresses[l], size) {
+                                    return false;
+                                }
+                            }
+                            true
+                        },
+                    ))
+            {
+                return;
             }
         }
         let mut m = e.lanes;
@@ -1015,6 +1081,69 @@ mod tests {
                 .filter(|l| lanes >> l & 1 == 1)
                 .all(|l| addresses[l] + size <= limit);
             prop_assert_eq!(below(&addresses, lanes, size, limit), per_lane);
+        }
+
+        /// `all_lanes_set` agrees with `all_set` per lane whenever it answers, and
+        /// answers for every power-of-two size up to 64 with aligned active lanes: over
+        /// bitmaps mostly set (holes are what it must find), addresses in, at the end of
+        /// and past the bitmap, and misaligned lanes, active or not.
+        #[test]
+        fn all_lanes_set_is_the_per_lane_test(
+            words in proptest::collection::vec(
+                prop_oneof![Just(u64::MAX), any::<u64>(), Just(u64::MAX ^ 1 << 63)],
+                0..6,
+            ),
+            slots in proptest::collection::vec(0u64..450, 32),
+            lanes in prop_oneof![Just(u32::MAX), any::<u32>()],
+            size_log in 0u32..8,
+            nudge in proptest::collection::vec(prop_oneof![9 => Just(0u64), 1 => 1u64..3], 32),
+        ) {
+            let size = 1u64 << size_log;
+            let addresses: [u64; 32] = std::array::from_fn(|l| slots[l] * size.min(64) + nudge[l]);
+            let per_lane = (0..32)
+                .filter(|l| lanes >> l & 1 == 1)
+                .all(|l| all_set(&words, addresses[l], size));
+            let aligned = (0..32)
+                .filter(|l| lanes >> l & 1 == 1)
+                .all(|l| addresses[l] % size == 0);
+            match all_lanes_set(&words, &addresses, lanes, size) {
+                Some(answer) => prop_assert_eq!(answer, per_lane),
+                None => prop_assert!(size > 64 || !aligned),
+            }
+        }
+
+        /// `set_lanes` sets exactly the bits `set_bits` sets lane by lane, or declines
+        /// (changing nothing) only where it says it may: sizes over 64 and misaligned
+        /// active lanes; over lanes close together (its four-word path) and spread out.
+        #[test]
+        fn set_lanes_is_set_bits_per_lane(
+            words in proptest::collection::vec(any::<u64>(), 0..4),
+            base in 0u64..300,
+            spread in prop_oneof![Just(1u64), Just(2), Just(4), Just(64), Just(200)],
+            lanes in prop_oneof![Just(u32::MAX), any::<u32>()],
+            size_log in 0u32..8,
+            nudge in proptest::collection::vec(prop_oneof![9 => Just(0u64), 1 => 1u64..3], 32),
+            order in proptest::collection::vec(0u64..32, 32),
+        ) {
+            let size = 1u64 << size_log;
+            let addresses: [u64; 32] =
+                std::array::from_fn(|l| (base + order[l] * spread / 4) * size + nudge[l]);
+            let mut expected = words.clone();
+            for l in (0..32).filter(|l| lanes >> l & 1 == 1) {
+                set_bits(&mut expected, addresses[l], size);
+            }
+            let mut got = words.clone();
+            if set_lanes(&mut got, &addresses, lanes, size) {
+                // Growing past the furthest word written is allowed, not required.
+                got.truncate(expected.len().max(words.len()));
+                prop_assert_eq!(got, expected);
+            } else {
+                prop_assert_eq!(&got, &words);
+                let misaligned = (0..32)
+                    .filter(|l| lanes >> l & 1 == 1)
+                    .any(|l| addresses[l] % size != 0);
+                prop_assert!(size > 64 || misaligned);
+            }
         }
     }
 }
