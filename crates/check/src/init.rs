@@ -143,7 +143,11 @@ fn all_lanes_set(bits: &[u64], addresses: &[u64; 32], lanes: u32, size: u64) -> 
     let Some(last) = bits.len().checked_sub(1) else {
         return Some(lanes == 0);
     };
-    let ones = if size == 64 { u64::MAX } else { (1u64 << size) - 1 };
+    let ones = if size == 64 {
+        u64::MAX
+    } else {
+        (1u64 << size) - 1
+    };
     let (mut misaligned, mut missing) = (0u64, 0u64);
     for (l, &a) in addresses.iter().enumerate() {
         let active = 0u64.wrapping_sub(u64::from(lanes & LANE_BIT[l] != 0));
@@ -179,8 +183,8 @@ fn set_lanes(bits: &mut Vec<u64>, addresses: &[u64; 32], lanes: u32, size: u64) 
     for (l, &a) in addresses.iter().enumerate() {
         let active = 0u64.wrapping_sub(u64::from(lanes & LANE_BIT[l] != 0));
         misaligned |= a & (size - 1) & active;
-        lo = lo.min(a / 64 | !active);
-        hi = hi.max(a / 64 & active);
+        lo = lo.min((a / 64) | !active);
+        hi = hi.max((a / 64) & active);
     }
     // (Shared and local offsets are far below 2^32; the bound only keeps a wild address
     // from growing the vector without limit.)
@@ -190,7 +194,11 @@ fn set_lanes(bits: &mut Vec<u64>, addresses: &[u64; 32], lanes: u32, size: u64) 
     if bits.len() <= hi as usize {
         bits.resize(hi as usize + 1, 0);
     }
-    let ones = if size == 64 { u64::MAX } else { (1u64 << size) - 1 };
+    let ones = if size == 64 {
+        u64::MAX
+    } else {
+        (1u64 << size) - 1
+    };
     if hi - lo < SPAN {
         let mut words = [0u64; SPAN as usize];
         for (j, word) in words.iter_mut().enumerate() {
@@ -1105,7 +1113,7 @@ mod tests {
                 .all(|l| all_set(&words, addresses[l], size));
             let aligned = (0..32)
                 .filter(|l| lanes >> l & 1 == 1)
-                .all(|l| addresses[l] % size == 0);
+                .all(|l| addresses[l].is_multiple_of(size));
             match all_lanes_set(&words, &addresses, lanes, size) {
                 Some(answer) => prop_assert_eq!(answer, per_lane),
                 None => prop_assert!(size > 64 || !aligned),
@@ -1141,7 +1149,7 @@ mod tests {
                 prop_assert_eq!(&got, &words);
                 let misaligned = (0..32)
                     .filter(|l| lanes >> l & 1 == 1)
-                    .any(|l| addresses[l] % size != 0);
+                    .any(|l| !addresses[l].is_multiple_of(size));
                 prop_assert!(size > 64 || misaligned);
             }
         }
