@@ -608,6 +608,9 @@ pub struct BankBlock {
     groups: Vec<Option<Box<[Siblings; 2]>>>,
     /// The histograms of the pending members (parallel to each group's members).
     histograms: Vec<Vec<[u8; BANKS]>>,
+    /// Recycled for a block that has not started: the counts are zeroed when it starts,
+    /// on the host thread that runs it (see [`crate::Launch`]).
+    stale: bool,
 }
 
 impl BankBlock {
@@ -660,6 +663,9 @@ impl BankBlock {
 
 impl Observer for BankBlock {
     fn on_block_start(&mut self, _block: [u32; 3], _threads: u32) {
+        if std::mem::take(&mut self.stale) {
+            self.recycle();
+        }
         self.memo.swap_with(&MEMO);
     }
 
@@ -728,7 +734,7 @@ impl ObserverFactory for BankLaunch<'_> {
         BankBlock::default()
     }
     fn recycle(&self, o: &mut BankBlock, _block: [u32; 3]) {
-        o.recycle();
+        o.stale = true;
     }
 
     fn merge(&mut self, observers: &mut [([u32; 3], BankBlock)]) {

@@ -851,6 +851,9 @@ pub struct CoalesceBlock {
     sites: SiteTable<SiteStats>,
     memo: Memo<AccessShape, 128>,
     groups: Vec<Option<Box<[Siblings; 2]>>>,
+    /// Recycled for a block that has not started: the counts are zeroed when it starts,
+    /// on the host thread that runs it (see [`crate::Launch`]).
+    stale: bool,
 }
 
 impl CoalesceBlock {
@@ -903,6 +906,9 @@ impl CoalesceBlock {
 
 impl Observer for CoalesceBlock {
     fn on_block_start(&mut self, _block: [u32; 3], _threads: u32) {
+        if std::mem::take(&mut self.stale) {
+            self.recycle();
+        }
         self.memo.swap_with(&MEMO);
     }
 
@@ -972,7 +978,7 @@ impl ObserverFactory for CoalesceLaunch<'_> {
         CoalesceBlock::default()
     }
     fn recycle(&self, o: &mut CoalesceBlock, _block: [u32; 3]) {
-        o.recycle();
+        o.stale = true;
     }
 
     fn merge(&mut self, observers: &mut [([u32; 3], CoalesceBlock)]) {

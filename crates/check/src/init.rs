@@ -662,6 +662,9 @@ pub struct InitBlock {
     pending_shared: Vec<PendingShared>,
     /// Shared bytes with a pending read.
     pending_bytes: Vec<u64>,
+    /// Recycled for a block that has not started: the rest is cleared when it starts,
+    /// on the host thread that runs it (see [`crate::Launch`]).
+    stale: bool,
 }
 
 /// An uninitialised shared read waiting for the end of its barrier interval.
@@ -911,6 +914,33 @@ impl InitBlock {
 }
 
 impl Observer for InitBlock {
+    fn on_block_start(&mut self, _block: [u32; 3], _threads: u32) {
+        if !std::mem::take(&mut self.stale) {
+            return;
+        }
+        let InitBlock {
+            own,
+            shared,
+            shared_prefix,
+            local,
+            deferred,
+            reads,
+            pending_shared,
+            pending_bytes,
+            ..
+        } = self;
+        own.clear();
+        shared.clear();
+        *shared_prefix = 0;
+        for bits in local.iter_mut() {
+            bits.clear();
+        }
+        deferred.clear();
+        reads.clear();
+        pending_shared.clear();
+        pending_bytes.clear();
+    }
+
     #[inline(always)]
     fn on_memory(&mut self, e: &MemEvent<'_>) {
         let (reads, writes, atomic) = match e.kind {
@@ -949,38 +979,17 @@ impl ObserverFactory for InitLaunch<'_> {
             reads: Vec::new(),
             pending_shared: Vec::new(),
             pending_bytes: Vec::new(),
+            stale: false,
         }
     }
 
     fn recycle(&self, o: &mut InitBlock, block: [u32; 3]) {
-        let InitBlock {
-            block: b,
-            start,
-            any_tracked,
-            own,
-            shared,
-            shared_prefix,
-            local,
-            deferred,
-            reads,
-            pending_shared,
-            pending_bytes,
-        } = o;
-        *b = block;
-        if !Arc::ptr_eq(start, &self.start) {
-            *start = Arc::clone(&self.start);
+        o.block = block;
+        if !Arc::ptr_eq(&o.start, &self.start) {
+            o.start = Arc::clone(&self.start);
         }
-        *any_tracked = self.start.allocs.iter().any(|a| !a.fully_written);
-        own.clear();
-        shared.clear();
-        *shared_prefix = 0;
-        for bits in local.iter_mut() {
-            bits.clear();
-        }
-        deferred.clear();
-        reads.clear();
-        pending_shared.clear();
-        pending_bytes.clear();
+        o.any_tracked = self.start.allocs.iter().any(|a| !a.fully_written);
+        o.stale = true;
     }
 
     fn merge(&mut self, observers: &mut [([u32; 3], InitBlock)]) {

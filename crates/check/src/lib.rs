@@ -444,6 +444,13 @@ impl Checker {
 }
 
 /// The per-launch state of the enabled checkers: the emulator's observer factory.
+///
+/// The emulator recycles a merged block's observers for later blocks on the calling
+/// thread, while the pool runs other blocks; the observers then run on a pool thread. So
+/// that the calling thread writes as little of their memory as it can (it must read what
+/// it merges), each checker's `recycle` sets only the block's identity and marks the
+/// observer stale, and the observer clears its per-block state in `on_block_start`, on the
+/// host thread that runs the block.
 pub struct Launch<'s> {
     pub race: Option<race::RaceLaunch<'s>>,
     pub sync: Option<sync::SyncLaunch<'s>>,

@@ -776,6 +776,9 @@ pub struct RaceBlock {
     /// one write and one read, kept until the launch merges it.
     sites: Vec<(Site, AccessKind)>,
     site_index: HashMap<(Site, AccessKind), u32>,
+    /// Recycled for a block that has not started: cleared when it starts, on the host
+    /// thread that runs it (see [`crate::Launch`]).
+    stale: bool,
 }
 
 /// Whether the recorded access `r` cannot race with the current access `me`: none, this
@@ -1077,6 +1080,22 @@ impl RaceBlock {
 
 impl Observer for RaceBlock {
     fn on_block_start(&mut self, _block: [u32; 3], threads: u32) {
+        if std::mem::take(&mut self.stale) {
+            self.events.clear();
+            self.superseded.clear();
+            for (shadow, dense) in [(&mut self.shared, true), (&mut self.global, false)] {
+                match shadow {
+                    Some(s) => s.clear(),
+                    None if dense => *shadow = Some(Box::new(Shadow::dense())),
+                    None => *shadow = Some(Box::default()),
+                }
+            }
+            self.found.clear();
+            self.found_index.clear();
+            self.saturated = false;
+            self.sites.clear();
+            self.site_index.clear();
+        }
         self.warps = threads.div_ceil(32);
         self.recent.clear();
         self.recent.resize(self.warps as usize * RECENT, 0);
@@ -1447,32 +1466,19 @@ impl ObserverFactory for RaceLaunch<'_> {
             saturated: false,
             sites: Vec::new(),
             site_index: HashMap::default(),
+            stale: false,
         }
     }
 
-    /// Keeps the observer's allocations: event log, shadows (cleared at the block's end)
-    /// and the site table of the summary, which the launch has merged.
+    /// Keeps the observer's allocations: event log, shadows and the site table of the
+    /// summary, which the launch has merged. Only the block's identity is set here; the
+    /// rest is cleared when the block starts, on the host thread that runs it (see
+    /// [`crate::Launch`]).
     fn recycle(&self, o: &mut RaceBlock, block: [u32; 3]) {
         o.block = block;
         o.intra_warp = self.intra_warp;
-        o.clocks = None;
         o.warps = self.warps;
-        o.events.clear();
-        o.recent.clear();
-        o.superseded.clear();
-        o.safe.clear();
-        for (shadow, dense) in [(&mut o.shared, true), (&mut o.global, false)] {
-            match shadow {
-                Some(s) => s.clear(),
-                None if dense => *shadow = Some(Box::new(Shadow::dense())),
-                None => *shadow = Some(Box::default()),
-            }
-        }
-        o.found.clear();
-        o.found_index.clear();
-        o.saturated = false;
-        o.sites.clear();
-        o.site_index.clear();
+        o.stale = true;
     }
 
     fn merge(&mut self, observers: &mut [([u32; 3], RaceBlock)]) {

@@ -502,6 +502,10 @@ impl Observer for SyncBlock {
     fn on_block_start(&mut self, block: [u32; 3], threads: u32) {
         self.block = block;
         self.threads = threads;
+        self.spare.append(&mut self.pending);
+        self.divergences.clear();
+        self.masks.clear();
+        self.counts.clear();
         let warps = self.warps();
         self.exited.clear();
         self.exited.resize(warps, 0);
@@ -629,28 +633,12 @@ impl ObserverFactory for SyncLaunch<'_> {
         }
     }
 
+    /// Only the block's identity here: the rest is cleared when the block starts, on the
+    /// host thread that runs it (see [`crate::Launch`]).
     fn recycle(&self, o: &mut SyncBlock, block: [u32; 3]) {
-        let SyncBlock {
-            func,
-            block: b,
-            threads,
-            exited,
-            furthest,
-            pending,
-            spare,
-            divergences,
-            masks,
-            counts,
-        } = o;
-        *func = self.func;
-        *b = block;
-        *threads = 0;
-        exited.clear();
-        furthest.clear();
-        spare.append(pending);
-        divergences.clear();
-        masks.clear();
-        counts.clear();
+        o.func = self.func;
+        o.block = block;
+        o.threads = 0;
     }
 
     fn merge(&mut self, observers: &mut [([u32; 3], SyncBlock)]) {
