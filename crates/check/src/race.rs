@@ -587,6 +587,26 @@ impl Page {
         }
     }
 
+    /// Calls `f(address, len, cell)` for every unit of page number `n` with a recorded
+    /// access, in address order.
+    fn for_each_recorded(&self, n: u64, mut f: impl FnMut(u64, u64, Cell)) {
+        for k in 0..PAGE_WORDS {
+            let w = n * PAGE_WORDS as u64 + k as u64;
+            if self.split >> k & 1 == 0 {
+                if self.cells[k] != Cell::default() {
+                    f(w * 4, 4, self.cells[k]);
+                }
+                continue;
+            }
+            for b in 0..4 {
+                let c = self.byte_cell(k, b);
+                if c != Cell::default() {
+                    f(w * 4 + b as u64, 1, c);
+                }
+            }
+        }
+    }
+
     /// Splits word `k`: every byte starts with the word's history.
     fn split_word(&mut self, k: usize) {
         let word = self.cells[k];
@@ -705,7 +725,13 @@ impl Shadow {
 
     /// Calls `f(address, len, cell)` for every unit with a recorded access, in address
     /// order.
+    #[cfg(test)]
     fn for_each_recorded(&self, mut f: impl FnMut(u64, u64, Cell)) {
+        self.for_each_page(|n, page| page.for_each_recorded(n, &mut f));
+    }
+
+    /// Calls `f(page number, page)` for every page, in address order.
+    fn for_each_page(&self, mut f: impl FnMut(u64, &Page)) {
         let mut order: Vec<(u64, usize)> = if self.is_dense {
             (0..self.pages.len()).map(|i| (i as u64, i)).collect()
         } else {
@@ -716,22 +742,7 @@ impl Shadow {
         };
         order.sort_unstable();
         for (n, i) in order {
-            let page = &self.pages[i];
-            for k in 0..PAGE_WORDS {
-                let w = n * PAGE_WORDS as u64 + k as u64;
-                if page.split >> k & 1 == 0 {
-                    if page.cells[k] != Cell::default() {
-                        f(w * 4, 4, page.cells[k]);
-                    }
-                    continue;
-                }
-                for b in 0..4 {
-                    let c = page.byte_cell(k, b);
-                    if c != Cell::default() {
-                        f(w * 4 + b as u64, 1, c);
-                    }
-                }
-            }
+            f(n, &self.pages[i]);
         }
     }
 }
@@ -1360,50 +1371,69 @@ impl RaceLaunch<'_> {
                 .flatten()
         };
         let mut shadow = std::mem::take(&mut self.global);
-        summary.for_each_recorded(|address, len, c| {
+        // One unit of the block's summary (`c`) into the launch's cell for it.
+        let merge_unit = |this: &mut Self, cell: &mut Cell, a: u64, c: Cell| {
             let u_write = o.summarised(c.write);
             let u_read = o.summarised(c.read);
             let (w_ref, r_ref) = (launch_ref(c.write), launch_ref(c.read));
-            shadow.for_each_unit(address, len, |a, _, cell| {
-                // Fast path: only reads, before and now (inputs read by every block).
-                if u_write.is_none() && cell.write == 0 {
-                    match r_ref {
-                        Some(r) if cell.read == 0 => cell.read = r,
-                        Some(r)
-                            if u_read.is_some_and(|x| !x.kind.is_strong())
-                                && self.witness(cell.read).kind.is_strong() =>
-                        {
-                            cell.read = r
+            // Fast path: only reads, before and now (inputs read by every block).
+            if u_write.is_none() && cell.write == 0 {
+                match r_ref {
+                    Some(r) if cell.read == 0 => cell.read = r,
+                    Some(r)
+                        if u_read.is_some_and(|x| !x.kind.is_strong())
+                            && this.witness(cell.read).kind.is_strong() =>
+                    {
+                        cell.read = r
+                    }
+                    _ => {}
+                }
+                return;
+            }
+            let prior_w = (cell.write != 0).then(|| this.witness(cell.write));
+            let prior_r = (cell.read != 0).then(|| this.witness(cell.read));
+            for (p, c) in [(prior_w, u_write), (prior_w, u_read), (prior_r, u_write)] {
+                if let (Some(p), Some(c)) = (p, c)
+                    && p.kind.conflicts(c.kind)
+                {
+                    this.add_found(MemSpace::Global, Scope::InterBlock, p, c, a, 1);
+                    break;
+                }
+            }
+            // Keep the first access, unless a plain one replaces a strong one (plain
+            // accesses race with more).
+            let keep = |old: u32, new: Option<u32>, this: &Self| match new {
+                None => old,
+                Some(n) if old == 0 => n,
+                Some(n) => {
+                    if this.witness(old).kind.is_strong() && !this.witness(n).kind.is_strong() {
+                        n
+                    } else {
+                        old
+                    }
+                }
+            };
+            cell.write = keep(cell.write, w_ref, this);
+            cell.read = keep(cell.read, r_ref, this);
+        };
+        summary.for_each_page(|n, page| {
+            // Pages whose words are all whole, in the block's summary and in the launch's
+            // shadow (the common case): cell by cell, with one look-up of the launch's
+            // page, not one per word.
+            if page.split == 0 {
+                let i = shadow.page_slot(n);
+                if shadow.pages[i].split == 0 {
+                    for (k, &c) in page.cells.iter().enumerate() {
+                        if c != Cell::default() {
+                            let a = (n * PAGE_WORDS as u64 + k as u64) * 4;
+                            merge_unit(self, &mut shadow.pages[i].cells[k], a, c);
                         }
-                        _ => {}
                     }
                     return;
                 }
-                let prior_w = (cell.write != 0).then(|| self.witness(cell.write));
-                let prior_r = (cell.read != 0).then(|| self.witness(cell.read));
-                for (p, c) in [(prior_w, u_write), (prior_w, u_read), (prior_r, u_write)] {
-                    if let (Some(p), Some(c)) = (p, c)
-                        && p.kind.conflicts(c.kind)
-                    {
-                        self.add_found(MemSpace::Global, Scope::InterBlock, p, c, a, 1);
-                        break;
-                    }
-                }
-                // Keep the first access, unless a plain one replaces a strong one (plain
-                // accesses race with more).
-                let keep = |old: u32, new: Option<u32>, this: &Self| match new {
-                    None => old,
-                    Some(n) if old == 0 => n,
-                    Some(n) => {
-                        if this.witness(old).kind.is_strong() && !this.witness(n).kind.is_strong() {
-                            n
-                        } else {
-                            old
-                        }
-                    }
-                };
-                cell.write = keep(cell.write, w_ref, self);
-                cell.read = keep(cell.read, r_ref, self);
+            }
+            page.for_each_recorded(n, |address, len, c| {
+                shadow.for_each_unit(address, len, |a, _, cell| merge_unit(self, cell, a, c));
             });
         });
         self.global = shadow;
