@@ -15,7 +15,10 @@
 #   of the fastest check to the fastest run. Each pair
 #   runs back to back, so a host that slows down for a while slows both; on shared
 #   machines the ratio of a pair varies far less than either time does, but it still
-#   varies: the row lists every pair's ratio. Nothing here asserts a time.
+#   varies: the row lists every pair's ratio. cpu-ratio is the median of the pairs'
+#   ratios of CPU time (the process's, all threads, as the summary prints it): time the
+#   host gives to other tenants is not in it, so it varies less again; with several
+#   threads it is total work, not elapsed time. Nothing here asserts a time.
 #   --pin: each command runs under `taskset` on the same cores every time (from core 2
 #   up, away from the cores interrupts favour): one per thread plus one for the calling
 #   thread, which merges the checkers' results while the pool runs the next blocks, so
@@ -24,7 +27,7 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 mode="${1:-}"; dir="${2:-}"
 if [ -z "$mode" ] || [ -z "$dir" ]; then
-    sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; exit 2
+    sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//'; exit 2
 fi
 shift 2
 case "$mode" in
@@ -62,9 +65,10 @@ run)
         esac
         shift
     done
-    emu() { grep -o "in [0-9.]* s" | head -1 | cut -d' ' -f2; }
+    # "SECONDS/CPU-SECONDS" of the summary's "in 0.130 s, 0.250 s CPU".
+    emu() { grep -o "in [0-9.]* s, [0-9.]* s CPU" | head -1 | awk '{print $2 "/" $4}'; }
     echo "$(nproc) cores, $(date -u '+%Y-%m-%d %H:%M UTC'), load $(cut -d' ' -f1-3 /proc/loadavg), $pairs pairs${pin:+, pinned}"
-    printf "%-18s %3s %8s %8s %9s %9s  %s\n" kernel thr run-s chk-s chk/run fast/fast "ratio of each pair"
+    printf "%-18s %3s %8s %8s %9s %9s %9s  %s\n" kernel thr run-s chk-s chk/run fast/fast cpu-ratio "ratio of each pair"
     while IFS='|' read -r k launch; do
         [ -n "$only" ] && [ "$only" != "$k" ] && continue
         for t in $threads; do
@@ -82,10 +86,12 @@ run)
 import statistics, sys
 k, t = sys.argv[1], sys.argv[2]
 ps = [tuple(map(float, p.split("/"))) for p in sys.argv[3:]]
-ratios = [c / r for r, c in ps]
-run, check = min(r for r, _ in ps), min(c for _, c in ps)
+ratios = [c / r for r, _, c, _ in ps]
+cpu = [cc / rc for _, rc, _, cc in ps]
+run, check = min(p[0] for p in ps), min(p[2] for p in ps)
 print(f"{k:<18} {t:>3} {run:8.3f} {check:8.3f} "
-      f"{statistics.median(ratios):9.2f} {check / run:9.2f}  " + " ".join(f"{x:.2f}" for x in ratios))
+      f"{statistics.median(ratios):9.2f} {check / run:9.2f} {statistics.median(cpu):9.2f}  "
+      + " ".join(f"{x:.2f}" for x in ratios))
 PY
         done
     done < "$dir/launches.txt"

@@ -119,7 +119,12 @@ pub fn run(args: Args) -> Result<Outcome, CliError> {
                 findings.push(fault_finding(&program, &report.kernel, fault, &loaded));
             }
         }
-        stats.push((report.kernel.clone(), report.outcome.stats, report.seconds));
+        stats.push((
+            report.kernel.clone(),
+            report.outcome.stats,
+            report.seconds,
+            report.cpu_seconds,
+        ));
     }
     let locate = |func, inst| site_location(&program, &loaded, func, inst);
     let cx = ReportCx {
@@ -176,17 +181,22 @@ pub fn run(args: Args) -> Result<Outcome, CliError> {
 /// The per-kernel summary: launches, work, findings by code, memory-traffic counts.
 fn summary_table(
     totals: &[KernelTotals],
-    stats: &[(String, warpcheck_emu::Stats, f64)],
+    stats: &[(String, warpcheck_emu::Stats, f64, Option<f64>)],
     findings: &[Finding],
 ) -> String {
     let mut out = String::from("\nsummary:\n");
     for k in totals {
-        let (lane, secs, blocks) = stats
-            .iter()
-            .filter(|(n, _, _)| *n == k.kernel)
-            .fold((0u64, 0f64, 0u64), |(a, b, c), (_, s, t)| {
-                (a + s.lane_instructions, b + t, c + s.blocks)
-            });
+        let (lane, secs, blocks, cpu) = stats.iter().filter(|(n, _, _, _)| *n == k.kernel).fold(
+            (0u64, 0f64, 0u64, Some(0f64)),
+            |(a, b, c, d), (_, s, t, u)| {
+                (
+                    a + s.lane_instructions,
+                    b + t,
+                    c + s.blocks,
+                    d.zip(*u).map(|(d, u)| d + u),
+                )
+            },
+        );
         let mut by_code: Vec<(String, u64)> = Vec::new();
         for f in findings
             .iter()
@@ -208,8 +218,14 @@ fn summary_table(
         };
         let _ = writeln!(
             out,
-            "  {}: {} launch(es), {} blocks, {} lane-instructions in {:.3} s; {}",
-            k.kernel, k.launches, blocks, lane, secs, found
+            "  {}: {} launch(es), {} blocks, {} lane-instructions in {:.3} s{}; {}",
+            k.kernel,
+            k.launches,
+            blocks,
+            lane,
+            secs,
+            crate::exec::cpu_note(cpu),
+            found
         );
         let _ = writeln!(
             out,

@@ -60,8 +60,12 @@ pub fn run(args: Args) -> Result<Outcome, CliError> {
         let rate = s.lane_instructions as f64 / report.seconds.max(1e-9);
         let _ = writeln!(
             out,
-            "  ran {} lane-instructions ({} warp-instructions) in {:.3} s: {:.2e} lane-instructions/s",
-            s.lane_instructions, s.warp_instructions, report.seconds, rate
+            "  ran {} lane-instructions ({} warp-instructions) in {:.3} s{}: {:.2e} lane-instructions/s",
+            s.lane_instructions,
+            s.warp_instructions,
+            report.seconds,
+            crate::exec::cpu_note(report.cpu_seconds),
+            rate
         );
         out.push_str(&report.outcome.printf);
         for fault in &report.outcome.faults {
