@@ -219,10 +219,12 @@ pub fn run_observed<F: ObserverFactory>(
     // Blocks run in chunks: each chunk's blocks in parallel; their observers are merged in
     // block order, so memory stays bounded by the chunk (observers of checkers hold shadow
     // state) and merging is deterministic. With host threads, chunk n is merged on the
-    // calling thread while the pool runs chunk n + 1: the merge is serial work (it folds
-    // every block's findings into the launch's), and overlapping it keeps it off the
-    // critical path. The observers of a chunk are created before it runs, so the running
-    // chunk never touches the factory that the merge mutates.
+    // calling thread while the pool runs chunks n + 1 and n + 2: the merge is serial work
+    // (it folds every block's findings into the launch's), and overlapping it keeps it
+    // off the critical path; with two chunks queued, pool threads that finish one chunk
+    // start on the next at once instead of waiting for the calling thread. The observers
+    // of a chunk are created before it runs, so the running chunks never touch the
+    // factory that the merge mutates.
     // Without observers there is nothing to merge, but each block's result is kept until
     // its chunk ends: chunks of 65,536 blocks bound that memory on huge grids.
     // On one host thread nothing overlaps and nothing waits for a chunk's slowest block,
@@ -329,33 +331,61 @@ pub fn run_observed<F: ObserverFactory>(
     };
     let mut start = 0u64;
     let mut spare: Vec<F::Observer> = Vec::new();
-    let mut next = (start < nblocks).then(|| create_chunk(&mut start, &mut spare, observers));
-    let mut previous: Option<Ran<F::Observer>> = None;
-    while next.is_some() || previous.is_some() {
-        previous = match (&pool, next.take(), previous.take()) {
-            (Some(pool), Some(created), Some(ran)) => {
-                // While the pool runs this chunk, merge the last one and prepare the next.
-                let mut current = None;
-                pool.in_place_scope(|s| {
-                    s.spawn(|_| current = Some(run_chunk(created)));
-                    spare.extend(merge(ran, &mut outcome, observers));
-                    if start < nblocks {
-                        next = Some(create_chunk(&mut start, &mut spare, observers));
-                    }
+    if let Some(pool) = &pool {
+        // Two chunks in flight: while the pool runs chunk n (and starts on n + 1 as its
+        // threads come free, so they never wait between chunks), the calling thread
+        // merges chunk n - 1 and prepares n + 2 with the merged observers. Chunks are
+        // merged in order, whatever order they finish in.
+        type Done<O> = std::thread::Result<Ran<O>>;
+        let (tx, rx) = std::sync::mpsc::channel::<(u64, Done<F::Observer>)>();
+        let run_chunk = &run_chunk;
+        pool.in_place_scope(|s| {
+            let submitted = std::cell::Cell::new(0u64);
+            let submit = |created: Vec<([u32; 3], F::Observer)>| {
+                let tx = tx.clone();
+                let k = submitted.get();
+                submitted.set(k + 1);
+                s.spawn(move |_| {
+                    // A panic is sent back to be resumed on the calling thread, which
+                    // would otherwise wait for this chunk for ever.
+                    let ran = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                        run_chunk(created)
+                    }));
+                    let _ = tx.send((k, ran));
                 });
-                current
-            }
-            (_, created, ran) => {
-                if let Some(ran) = ran {
-                    spare.extend(merge(ran, &mut outcome, observers));
-                }
-                let current = created.map(run_chunk);
+            };
+            for _ in 0..2 {
                 if start < nblocks {
-                    next = Some(create_chunk(&mut start, &mut spare, observers));
+                    submit(create_chunk(&mut start, &mut spare, observers));
                 }
-                current
             }
-        };
+            let mut finished: Vec<(u64, Done<F::Observer>)> = Vec::new();
+            for k in 0.. {
+                if k >= submitted.get() {
+                    break;
+                }
+                let ran = loop {
+                    if let Some(i) = finished.iter().position(|(j, _)| *j == k) {
+                        break finished.swap_remove(i).1;
+                    }
+                    match rx.recv() {
+                        Ok(done) => finished.push(done),
+                        Err(_) => unreachable!("the sender lives as long as the loop"),
+                    }
+                };
+                let ran = ran.unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+                spare.extend(merge(ran, &mut outcome, observers));
+                if start < nblocks {
+                    submit(create_chunk(&mut start, &mut spare, observers));
+                }
+            }
+        });
+        return Ok(outcome);
+    }
+    while start < nblocks {
+        let created = create_chunk(&mut start, &mut spare, observers);
+        let ran = run_chunk(created);
+        spare.extend(merge(ran, &mut outcome, observers));
     }
     Ok(outcome)
 }
