@@ -219,12 +219,13 @@ pub fn run_observed<F: ObserverFactory>(
     // Blocks run in chunks: each chunk's blocks in parallel; their observers are merged in
     // block order, so memory stays bounded by the chunk (observers of checkers hold shadow
     // state) and merging is deterministic. With host threads, chunk n is merged on the
-    // calling thread while the pool runs chunks n + 1 and n + 2: the merge is serial work
-    // (it folds every block's findings into the launch's), and overlapping it keeps it
-    // off the critical path; with two chunks queued, pool threads that finish one chunk
-    // start on the next at once instead of waiting for the calling thread. The observers
-    // of a chunk are created before it runs, so the running chunks never touch the
-    // factory that the merge mutates.
+    // calling thread while the pool runs chunk n + 1: the merge is serial work (it folds
+    // every block's findings into the launch's), and overlapping it keeps it off the
+    // critical path. Chunk n + 2, prepared with the merged observers, is queued before
+    // n + 1 ends, so pool threads that finish one chunk start on the next at once
+    // instead of waiting for the calling thread. The observers of a chunk are created
+    // before it runs, so the running chunks never touch the factory that the merge
+    // mutates.
     // Without observers there is nothing to merge, but each block's result is kept until
     // its chunk ends: chunks of 65,536 blocks bound that memory on huge grids.
     // On one host thread nothing overlaps and nothing waits for a chunk's slowest block,
@@ -332,10 +333,10 @@ pub fn run_observed<F: ObserverFactory>(
     let mut start = 0u64;
     let mut spare: Vec<F::Observer> = Vec::new();
     if let Some(pool) = &pool {
-        // Two chunks in flight: while the pool runs chunk n (and starts on n + 1 as its
-        // threads come free, so they never wait between chunks), the calling thread
-        // merges chunk n - 1 and prepares n + 2 with the merged observers. Chunks are
-        // merged in order, whatever order they finish in.
+        // Up to two chunks in flight: while the pool runs chunk n, the calling thread
+        // merges chunk n - 1 and queues n + 1, prepared with the merged observers, so
+        // the pool's threads go on to it as they come free. Chunks are merged in order,
+        // whatever order they finish in.
         type Done<O> = std::thread::Result<Ran<O>>;
         let (tx, rx) = std::sync::mpsc::channel::<(u64, Done<F::Observer>)>();
         let run_chunk = &run_chunk;
