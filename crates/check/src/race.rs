@@ -1371,25 +1371,27 @@ impl RaceLaunch<'_> {
                 .flatten()
         };
         let mut shadow = std::mem::take(&mut self.global);
-        // One unit of the block's summary (`c`) into the launch's cell for it.
+        // One unit of the block's summary (`c`) into the launch's cell for it, when
+        // both only read (inputs read by every block): decided from the references
+        // alone, small enough to be inlined into the loops below. `false` for the rest.
+        let merge_reads = |this: &Self, cell: &mut Cell, c: Cell| {
+            if c.write != 0 || cell.write != 0 {
+                return false;
+            }
+            if let Some(r) = launch_ref(c.read)
+                && (cell.read == 0
+                    || (!o.sites[(c.read >> 10) as usize - 1].1.is_strong()
+                        && this.witness(cell.read).kind.is_strong()))
+            {
+                cell.read = r;
+            }
+            true
+        };
+        // Any other unit.
         let merge_unit = |this: &mut Self, cell: &mut Cell, a: u64, c: Cell| {
             let u_write = o.summarised(c.write);
             let u_read = o.summarised(c.read);
             let (w_ref, r_ref) = (launch_ref(c.write), launch_ref(c.read));
-            // Fast path: only reads, before and now (inputs read by every block).
-            if u_write.is_none() && cell.write == 0 {
-                match r_ref {
-                    Some(r) if cell.read == 0 => cell.read = r,
-                    Some(r)
-                        if u_read.is_some_and(|x| !x.kind.is_strong())
-                            && this.witness(cell.read).kind.is_strong() =>
-                    {
-                        cell.read = r
-                    }
-                    _ => {}
-                }
-                return;
-            }
             let prior_w = (cell.write != 0).then(|| this.witness(cell.write));
             let prior_r = (cell.read != 0).then(|| this.witness(cell.read));
             for (p, c) in [(prior_w, u_write), (prior_w, u_read), (prior_r, u_write)] {
@@ -1424,16 +1426,21 @@ impl RaceLaunch<'_> {
                 let i = shadow.page_slot(n);
                 if shadow.pages[i].split == 0 {
                     for (k, &c) in page.cells.iter().enumerate() {
-                        if c != Cell::default() {
+                        let cell = &mut shadow.pages[i].cells[k];
+                        if c != Cell::default() && !merge_reads(self, cell, c) {
                             let a = (n * PAGE_WORDS as u64 + k as u64) * 4;
-                            merge_unit(self, &mut shadow.pages[i].cells[k], a, c);
+                            merge_unit(self, cell, a, c);
                         }
                     }
                     return;
                 }
             }
             page.for_each_recorded(n, |address, len, c| {
-                shadow.for_each_unit(address, len, |a, _, cell| merge_unit(self, cell, a, c));
+                shadow.for_each_unit(address, len, |a, _, cell| {
+                    if !merge_reads(self, cell, c) {
+                        merge_unit(self, cell, a, c);
+                    }
+                });
             });
         });
         self.global = shadow;
