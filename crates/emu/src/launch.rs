@@ -228,15 +228,17 @@ pub fn run_observed<F: ObserverFactory>(
     // mutates.
     // Without observers there is nothing to merge, but each block's result is kept until
     // its chunk ends: chunks of 65,536 blocks bound that memory on huge grids.
-    // On one host thread nothing overlaps and nothing waits for a chunk's slowest block,
-    // so chunks are small: the checkers' per-block state (shadow pages, site tables) is
-    // then reused while still in cache (32 blocks instead of 256: 7–14% less time checking
-    // the benchmark kernels on one thread; on two, small chunks were 3–6% slower).
+    // Observed chunks are small, so that the checkers' per-block state (shadow pages, site
+    // tables) is reused while still in cache: on one host thread 32 blocks (instead of
+    // 256: 7–14% less time checking the benchmark kernels), with host threads 64 per
+    // thread (two threads: 128 instead of 256 checks the histogram 5–7% faster; 64 saved
+    // it more but cost vector add and the stencil 5–10% more CPU time in chunk hand-offs;
+    // dev-2c).
     let chunk = if F::Observer::ENABLED {
         if threads == 1 {
             32
         } else {
-            (threads as u64 * 64).max(256)
+            threads as u64 * 64
         }
     } else {
         nblocks.clamp(1, 1 << 16)
