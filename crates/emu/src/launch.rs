@@ -362,11 +362,10 @@ pub fn run_observed<F: ObserverFactory>(
                     submit(create_chunk(&mut start, &mut spare, observers));
                 }
             }
+            // Chunks that finished before the ones ahead of them were merged.
             let mut finished: Vec<(u64, Done<F::Observer>)> = Vec::new();
-            for k in 0.. {
-                if k >= submitted.get() {
-                    break;
-                }
+            let mut k = 0;
+            while k < submitted.get() {
                 let ran = loop {
                     if let Some(i) = finished.iter().position(|(j, _)| *j == k) {
                         break finished.swap_remove(i).1;
@@ -381,6 +380,7 @@ pub fn run_observed<F: ObserverFactory>(
                 if start < nblocks {
                     submit(create_chunk(&mut start, &mut spare, observers));
                 }
+                k += 1;
             }
         });
         return Ok(outcome);

@@ -285,6 +285,56 @@ fn observers_see_every_warp_access_in_its_space_at_o0_and_o3() {
     }
 }
 
+/// Panics when it sees the shared store of one block.
+struct PanicsIn([u32; 3]);
+
+impl Observer for PanicsIn {
+    fn on_memory(&mut self, e: &MemEvent<'_>) {
+        if e.block == self.0 && e.space == MemSpace::Shared {
+            panic!("observer of block {:?}", e.block);
+        }
+    }
+}
+
+struct PanicsInFactory([u32; 3]);
+
+impl ObserverFactory for PanicsInFactory {
+    type Observer = PanicsIn;
+    fn create(&self, _block: [u32; 3]) -> PanicsIn {
+        PanicsIn(self.0)
+    }
+    fn merge(&mut self, _observers: &mut [([u32; 3], PanicsIn)]) {}
+}
+
+#[test]
+fn host_threads_merge_many_chunks_in_block_order_and_pass_on_a_panic() {
+    // Enough blocks for many observed chunks on two host threads, which run up to two
+    // chunks ahead of the merge.
+    let p = compile("dynamic_shared_reverse.cu", 3);
+    let k = kernel(&p, "dynamicReverse");
+    let blocks = 2000u32;
+    let mut m = GlobalMemory::new();
+    let d = buf_f32(&mut m, &vec![1.0; blocks as usize * 32]);
+    let mut c = LaunchConfig::new([blocks, 1, 1], [32, 1, 1]);
+    c.dynamic_shared = 128;
+    c.threads = 2;
+    let mut f = CountsFactory::default();
+    let o = run_observed(&p, k, &params(&p, k, &[A::Ptr(d)]), &mut m, &c, &mut f).unwrap();
+    assert!(o.faults.is_empty());
+    let expected: Vec<[u32; 3]> = (0..blocks).map(|b| [b, 0, 0]).collect();
+    assert_eq!(f.blocks, expected, "merged in block order");
+    assert_eq!(f.total.shared_stores, u64::from(blocks));
+    // An observer that panics in a late chunk: the launch panics on the calling thread
+    // with the observer's message, instead of waiting for that chunk for ever.
+    let mut f = PanicsInFactory([1500, 0, 0]);
+    let panic = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        run_observed(&p, k, &params(&p, k, &[A::Ptr(d)]), &mut m, &c, &mut f)
+    }))
+    .expect_err("the observer's panic reaches the caller");
+    let message = panic.downcast_ref::<String>().cloned().unwrap_or_default();
+    assert!(message.contains("[1500, 0, 0]"), "{message}");
+}
+
 #[test]
 fn independent_scheduling_interleaves_divergent_paths() {
     // Lanes 0..15 write s[0] = 1, 2, 3 in turn (each write after a branch); lanes 16..31
