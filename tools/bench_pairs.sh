@@ -17,7 +17,8 @@
 #   machines the ratio of a pair varies far less than either time does, but it still
 #   varies: the row lists every pair's ratio. cpu-ratio is the median of the pairs'
 #   ratios of CPU time (the process's, all threads, as the summary prints it): time the
-#   host gives to other tenants is not in it, so it varies less again; with several
+#   host gives to other processes is not in it (on a virtual machine whose stolen time
+#   the guest counts as its own, it varies as much as elapsed time); with several
 #   threads it is total work, not elapsed time. Nothing here asserts a time.
 #   --pin: each command runs under `taskset` on the same cores every time (from core 2
 #   up, away from the cores interrupts favour): one per thread plus one for the calling
@@ -27,7 +28,7 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 mode="${1:-}"; dir="${2:-}"
 if [ -z "$mode" ] || [ -z "$dir" ]; then
-    sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//'; exit 2
+    sed -n '2,26p' "$0" | sed 's/^# \{0,1\}//'; exit 2
 fi
 shift 2
 case "$mode" in

@@ -129,6 +129,11 @@ fn below(addresses: &[u64; 32], lanes: u32, size: u64, limit: u64) -> bool {
     true
 }
 
+/// The lowest `n` bits set (`n` up to 64).
+fn low_bits(n: u64) -> u64 {
+    if n >= 64 { u64::MAX } else { (1u64 << n) - 1 }
+}
+
 /// Whether every active lane's `size` bytes from its address have their bits set, when
 /// that can be told in one branch-free pass over the 32 lanes that vectorises (a gather
 /// of one bit word per lane); `None` when it cannot: a size that is not a power of two
@@ -143,11 +148,7 @@ fn all_lanes_set(bits: &[u64], addresses: &[u64; 32], lanes: u32, size: u64) -> 
     let Some(last) = bits.len().checked_sub(1) else {
         return Some(lanes == 0);
     };
-    let ones = if size == 64 {
-        u64::MAX
-    } else {
-        (1u64 << size) - 1
-    };
+    let ones = low_bits(size);
     let (mut misaligned, mut missing) = (0u64, 0u64);
     for (l, &a) in addresses.iter().enumerate() {
         let active = 0u64.wrapping_sub(u64::from(lanes & LANE_BIT[l] != 0));
@@ -194,11 +195,7 @@ fn set_lanes(bits: &mut Vec<u64>, addresses: &[u64; 32], lanes: u32, size: u64) 
     if bits.len() <= hi as usize {
         bits.resize(hi as usize + 1, 0);
     }
-    let ones = if size == 64 {
-        u64::MAX
-    } else {
-        (1u64 << size) - 1
-    };
+    let ones = low_bits(size);
     if hi - lo < SPAN {
         let mut words = [0u64; SPAN as usize];
         for (j, word) in words.iter_mut().enumerate() {

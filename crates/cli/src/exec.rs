@@ -40,8 +40,8 @@ pub struct LaunchReport {
     pub outcome: RunOutcome,
     pub seconds: f64,
     /// The CPU time the process spent meanwhile, all threads together (`None` where the
-    /// platform has no per-process CPU clock). On a shared host it varies far less than
-    /// `seconds`: time the host gives to others is not in it.
+    /// platform has no per-process CPU clock): time the host gives to other processes is
+    /// not in it.
     pub cpu_seconds: Option<f64>,
 }
 
