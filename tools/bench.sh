@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Emulator benchmarks of issue 3, through the release CLI.
+# Emulator benchmarks, through the release CLI.
 #
 #   tools/bench.sh [emu] [--check] [--threads "1 2"] [--only NAME] [--repeat N] [--wait-idle]
 #   tools/bench.sh oclgrind [--threads "1 2"] [--repeat N] [--wait-idle]

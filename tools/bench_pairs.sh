@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Checker overhead (issue 4) as the median of alternating run/check pairs.
+# Checker overhead as the median of alternating run/check pairs.
 #
 #   tools/bench_pairs.sh prepare DIR
 #   tools/bench_pairs.sh run DIR [--threads "1 2"] [--pairs N] [--only KERNEL] [--pin]

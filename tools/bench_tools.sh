@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Per-checker cost (issue 4): for each benchmark kernel, the user CPU time of `warpcheck
+# Per-checker cost: for each benchmark kernel, the user CPU time of `warpcheck
 # run` and of `warpcheck check --tool T` for each tool alone and all together, on one
 # host thread, the fastest of N repeats. Where the overhead goes, tool by tool.
 #
