@@ -19,27 +19,55 @@
   static __host__ __device__ __inline__ __attribute__((always_inline, nodebug))
 
 /* ---- Barriers (PTX ISA 9.7.13.1 bar/barrier) -------------------------------
- * `__syncthreads()` itself is a clang builtin (bar.sync 0). */
+ * Every barrier is also a compiler barrier for memory: an empty `asm` with a
+ * "memory" clobber on each side keeps loads and stores on their side of it.
+ * clang 14 and 15 treat `llvm.nvvm.barrier0` as not touching memory at -O3 and
+ * hoist a shared load above `__syncthreads()` (LLVM issue 58626): the value
+ * thread 0 writes before the barrier is then read before it, a race that the
+ * source does not have. The clobbers emit no PTX instruction. */
+#define __WARPCHECK_MEMORY_BARRIER() __asm__ __volatile__("" ::: "memory")
+__WARPCHECK_DEVICE void __warpcheck_syncthreads(void) {
+  __WARPCHECK_MEMORY_BARRIER();
+  __syncthreads();
+  __WARPCHECK_MEMORY_BARRIER();
+}
+/* `__syncthreads` is a clang builtin; calls go through the fenced wrapper. */
+#define __syncthreads() __warpcheck_syncthreads()
 __WARPCHECK_DEVICE int __syncthreads_count(int predicate) {
-  return __nvvm_bar0_popc(predicate);
+  __WARPCHECK_MEMORY_BARRIER();
+  int r = __nvvm_bar0_popc(predicate);
+  __WARPCHECK_MEMORY_BARRIER();
+  return r;
 }
 __WARPCHECK_DEVICE int __syncthreads_and(int predicate) {
-  return __nvvm_bar0_and(predicate);
+  __WARPCHECK_MEMORY_BARRIER();
+  int r = __nvvm_bar0_and(predicate);
+  __WARPCHECK_MEMORY_BARRIER();
+  return r;
 }
 __WARPCHECK_DEVICE int __syncthreads_or(int predicate) {
-  return __nvvm_bar0_or(predicate);
+  __WARPCHECK_MEMORY_BARRIER();
+  int r = __nvvm_bar0_or(predicate);
+  __WARPCHECK_MEMORY_BARRIER();
+  return r;
 }
 /* bar.warp.sync (9.7.13.3). */
 __WARPCHECK_DEVICE void __syncwarp(unsigned int mask = 0xffffffffu) {
+  __WARPCHECK_MEMORY_BARRIER();
   __nvvm_bar_warp_sync(mask);
+  __WARPCHECK_MEMORY_BARRIER();
 }
 /* Named barriers: barrier.sync id[, count]. */
 __WARPCHECK_DEVICE void __barrier_sync(unsigned int id) {
+  __WARPCHECK_MEMORY_BARRIER();
   __nvvm_barrier_sync(id);
+  __WARPCHECK_MEMORY_BARRIER();
 }
 __WARPCHECK_DEVICE void __barrier_sync_count(unsigned int id,
                                              unsigned int count) {
+  __WARPCHECK_MEMORY_BARRIER();
   __nvvm_barrier_sync_cnt(id, count);
+  __WARPCHECK_MEMORY_BARRIER();
 }
 
 /* ---- Memory fences (9.7.13.4 membar/fence) -------------------------------- */

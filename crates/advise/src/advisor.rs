@@ -669,6 +669,17 @@ impl<'f, 'a> Advisor<'f, 'a> {
                     } else {
                         (s.neg(), d.neg())
                     };
+                    if rw == y.offset.without_symbol(k)
+                        && self.delinearised(
+                            &w.offset,
+                            l,
+                            &inner,
+                            w.bytes.max(y.bytes),
+                            assumptions,
+                        )
+                    {
+                        continue;
+                    }
                     let ctx = range::with_bounds(&self.ctx, &box_);
                     if let Some(r) = range::range(&d_dir, &box_, &self.ctx) {
                         for a in &r.assuming {
@@ -735,6 +746,85 @@ impl<'f, 'a> Advisor<'f, 'a> {
         unknown.dedup();
         out.extend(unknown);
         out
+    }
+
+    /// Whether `offset`, one index expression accessed by every iteration of loop `l`, is
+    /// a delinearised multi-dimensional index: affine in `l`'s counter and the counters of
+    /// the loops inside it, with coefficients that, in some order, each exceed the whole
+    /// range spanned by the smaller ones (`4·rows·j + 4·i` with `0 ≤ i < rows`: a row
+    /// is longer than all of its columns). Such an index is a mixed-radix number: two
+    /// iterations with different counters never touch the same bytes, so the iterations
+    /// of `l` are independent even though the bound test on its stride alone fails.
+    fn delinearised(
+        &self,
+        offset: &Expr,
+        l: usize,
+        inner: &[usize],
+        width: u32,
+        assumptions: &mut BTreeSet<String>,
+    ) -> bool {
+        let mut used = BTreeSet::new();
+        let mut terms = Vec::new();
+        let mut rest = offset.clone();
+        for &loop_index in std::iter::once(&l).chain(inner) {
+            let lf = &self.f.loops[loop_index];
+            let (Some(coefficient), Some(trip)) = (affine_in(offset, &lf.counter), &lf.trip) else {
+                return false;
+            };
+            if coefficient.is_zero() {
+                continue;
+            }
+            let answer = self.ctx.sign(&coefficient);
+            used.extend(answer.assuming.iter().map(|a| a.to_string()));
+            let sign = answer.value;
+            let magnitude = if sign.is_positive() {
+                coefficient
+            } else if sign.is_negative() {
+                coefficient.neg()
+            } else {
+                return false;
+            };
+            rest = rest.without_symbol(&lf.counter);
+            terms.push((magnitude, trip.sub(&Expr::one())));
+        }
+        let counters: Vec<&Symbol> = std::iter::once(&l)
+            .chain(inner)
+            .map(|&i| &self.f.loops[i].counter)
+            .collect();
+        if terms.is_empty() || terms.len() > 4 || counters.iter().any(|c| rest.depends_on(c)) {
+            return false;
+        }
+        let shown = permutations(terms.len())
+            .into_iter()
+            .any(|order| self.mixed_radix(&terms, &order, width, &mut used));
+        if shown {
+            assumptions.extend(used);
+        }
+        shown
+    }
+
+    /// Each coefficient, in `order`, is at least the span of the smaller terms plus the
+    /// access width: `c_m ≥ Σ_{l<m} c_l·(n_l − 1) + width`.
+    fn mixed_radix(
+        &self,
+        terms: &[(Expr, Expr)],
+        order: &[usize],
+        width: u32,
+        used: &mut BTreeSet<String>,
+    ) -> bool {
+        let mut span = Expr::int(width as i128);
+        let mut assuming = Vec::new();
+        for &t in order {
+            let (coefficient, last) = &terms[t];
+            let answer = self.ctx.decide(Relation::Ge, coefficient, &span);
+            if answer.value != Some(true) {
+                return false;
+            }
+            assuming.extend(answer.assuming.iter().map(|a| a.to_string()));
+            span = span.add(&coefficient.mul(last));
+        }
+        used.extend(assuming);
+        true
     }
 
     fn dep_text(&self, w: &Acc, y: &Acc, var: &str, distance: Option<i128>) -> String {
@@ -1612,6 +1702,22 @@ impl<'f, 'a> Advisor<'f, 'a> {
 type Visit<'v> = dyn FnMut(&[(Symbol, i128)]) -> bool + 'v;
 
 /// `e = s·k + r` with `r` free of `k`: the stride `s` (possibly 0).
+/// Every ordering of `0..n` (n ≤ 4 here).
+fn permutations(n: usize) -> Vec<Vec<usize>> {
+    if n == 0 {
+        return vec![Vec::new()];
+    }
+    let mut out = Vec::new();
+    for smaller in permutations(n - 1) {
+        for at in 0..=smaller.len() {
+            let mut p = smaller.clone();
+            p.insert(at, n - 1);
+            out.push(p);
+        }
+    }
+    out
+}
+
 fn affine_in(e: &Expr, k: &Symbol) -> Option<Expr> {
     if !e.depends_on(k) {
         return Some(Expr::zero());

@@ -129,7 +129,7 @@ fn advisor_corpus_expectations_hold() {
         .filter(|p| p.extension().is_some_and(|e| e == "c"))
         .collect();
     files.sort();
-    assert_eq!(files.len(), 8, "the eight advisor files of tests/kernels");
+    assert_eq!(files.len(), 9, "the nine advisor files of tests/kernels");
     let mut problems = Vec::new();
     let mut gaps_seen = Vec::new();
     for f in &files {
@@ -408,4 +408,23 @@ fn values_alone_run_the_dynamic_dependence_test() {
     assert!(report.contains("outputs agree"), "{report}");
     assert_eq!(out.status.code(), Some(0));
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A loop that prints to a `FILE *` (a struct that points at itself through `_chain`) gets
+/// a verdict with its reason: the call is outside the device white-list.
+#[test]
+fn a_loop_writing_to_a_file_gets_a_verdict() {
+    let out = Command::new(env!("CARGO_BIN_EXE_warpcheck"))
+        .arg("advise")
+        .arg(corpus().join("transpose_rows_cols.c"))
+        .args(["--function", "dump"])
+        .output()
+        .expect("runs");
+    let report = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let verdict = section(&report, "parallel");
+    assert!(
+        verdict.contains("parallel: no") && verdict.contains("fprintf"),
+        "{report}"
+    );
 }

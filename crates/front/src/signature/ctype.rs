@@ -300,6 +300,14 @@ fn storage_layout(spelling: &str, facts: &AstFacts, depth: usize) -> Option<Layo
         count = count.checked_mul(dimension)?;
         element = element[..open].trim();
     }
+    // A pointer field is 8 bytes whatever it points to: its pointee is not resolved, so
+    // records that point at each other (`struct _IO_FILE *_chain`) cost no recursion.
+    if ParsedType::parse(element).is_ok_and(|p| p.pointee.is_some()) {
+        return Some(Layout {
+            size: 8u64.checked_mul(count)?,
+            align: 8,
+        });
+    }
     let layout = match classify_at(element, facts, depth) {
         ParamKind::Scalar(s) => Layout {
             size: s.size(),
@@ -534,6 +542,39 @@ mod tests {
         );
         facts.enums.insert("Mode".into());
         facts
+    }
+
+    /// Records that point at each other, as glibc's `FILE` does through `_chain` and
+    /// `_markers`: each pointer field is 8 bytes without resolving its pointee, so the
+    /// layout is computed at once (it used to recurse through every pointee, exponentially).
+    #[test]
+    fn records_pointing_at_each_other_have_a_layout() {
+        let mut facts = AstFacts::default();
+        let fields = |n: usize| {
+            let mut f = vec!["int".to_string()];
+            f.extend((0..n).map(|i| format!("struct R{} *", i % 3)));
+            f
+        };
+        for name in ["R0", "R1", "R2"] {
+            facts.records.insert(
+                name.into(),
+                RecordInfo {
+                    tag: "struct".into(),
+                    field_types: fields(12),
+                    ..Default::default()
+                },
+            );
+        }
+        match classify("struct R0 *", &facts) {
+            ParamKind::Pointer(p) => assert_eq!(
+                p.pointee,
+                Pointee::Struct(StructType {
+                    name: "R0".into(),
+                    size: Some(8 + 12 * 8)
+                })
+            ),
+            other => panic!("{other:?}"),
+        }
     }
 
     fn pointer(spelling: &str) -> PointerParam {
