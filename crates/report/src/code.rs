@@ -215,28 +215,28 @@ impl Code {
         out
     }
 
-    /// The registry as JSON: one object per code with its name, severity, tools, summary,
-    /// explanation sections and the whole explanation as markdown.
+    /// The code as JSON: its name, severity, tools, summary, the explanation's sections
+    /// and the whole explanation as markdown.
+    pub fn to_json(self) -> serde_json::Value {
+        let i = self.info();
+        serde_json::json!({
+            "name": i.name,
+            "severity": i.severity,
+            "tools": i.tools.iter().map(|t| t.label()).collect::<Vec<_>>(),
+            "emitted": self.is_emitted(),
+            "summary": i.summary,
+            "what": i.what,
+            "why": i.why,
+            "lang": i.lang,
+            "example": i.example.trim_matches('\n'),
+            "fixed": i.fixed.trim_matches('\n'),
+            "explanation": self.explanation(),
+        })
+    }
+
+    /// The registry as JSON: `{"codes": [...]}`, one [`Code::to_json`] object per code.
     pub fn registry_json() -> serde_json::Value {
-        let codes: Vec<serde_json::Value> = Code::ALL
-            .iter()
-            .map(|c| {
-                let i = c.info();
-                serde_json::json!({
-                    "name": i.name,
-                    "severity": i.severity,
-                    "tools": i.tools.iter().map(|t| t.label()).collect::<Vec<_>>(),
-                    "emitted": c.is_emitted(),
-                    "summary": i.summary,
-                    "what": i.what,
-                    "why": i.why,
-                    "lang": i.lang,
-                    "example": i.example.trim_matches('\n'),
-                    "fixed": i.fixed.trim_matches('\n'),
-                    "explanation": c.explanation(),
-                })
-            })
-            .collect();
+        let codes: Vec<serde_json::Value> = Code::ALL.iter().map(|c| c.to_json()).collect();
         serde_json::json!({ "codes": codes })
     }
 }
