@@ -35,7 +35,7 @@
 
 use warpcheck_emu::{MemEvent, MemKind, Observer, ObserverFactory, RunOutcome};
 use warpcheck_ir::modifiers::MemSpace;
-use warpcheck_report::{Finding, Location, Severity};
+use warpcheck_report::{Code, Finding, Location, Severity};
 
 use crate::coalesce::{Memo, Siblings, SiteTable, idle_groups};
 use crate::{KernelTotals, LaunchInfo, ReportCx, Site, same_line};
@@ -453,7 +453,7 @@ impl BankState {
             };
             let what = if worst.is_store { "store" } else { "load" };
             let mut f = Finding::new(
-                "bank-conflict",
+                Code::BankConflict,
                 Severity::Warning,
                 format!(
                     "shared {what} with {}-way bank conflict",

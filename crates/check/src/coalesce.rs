@@ -32,7 +32,7 @@
 
 use warpcheck_emu::{MemEvent, MemKind, Observer, ObserverFactory, RunOutcome};
 use warpcheck_ir::modifiers::MemSpace;
-use warpcheck_report::{Finding, Location, Severity};
+use warpcheck_report::{Code, Finding, Location, Severity};
 
 use crate::{KernelTotals, LaunchInfo, ReportCx, Site, same_line};
 
@@ -749,7 +749,7 @@ impl CoalesceState {
             };
             let what = if worst.is_store { "store" } else { "load" };
             let mut f = Finding::new(
-                "uncoalesced-access",
+                Code::UncoalescedAccess,
                 Severity::Warning,
                 format!(
                     "uncoalesced global {what}: a warp touches {} sectors where {} would do",

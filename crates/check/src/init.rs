@@ -39,7 +39,7 @@ use warpcheck_emu::{
     GlobalMemory, MemEvent, MemKind, Observer, ObserverFactory, RunOutcome, SharedVar,
 };
 use warpcheck_ir::modifiers::MemSpace;
-use warpcheck_report::{Finding, Location, Severity};
+use warpcheck_report::{Code, Finding, Location, Severity};
 
 use crate::coalesce::LANE_BIT;
 use crate::{LaunchInfo, ReportCx, Site, fmt3, shared_name};
@@ -512,7 +512,7 @@ impl InitState {
             };
             let access = if r.atomic { "atomic" } else { "load" };
             let mut f = Finding::new(
-                "uninit-read",
+                Code::UninitRead,
                 Severity::Error,
                 format!("{access} reads uninitialised {space} memory"),
             )

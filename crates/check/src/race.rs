@@ -69,7 +69,7 @@ use warpcheck_emu::{
 };
 use warpcheck_ir::modifiers::MemSpace;
 use warpcheck_ir::{EntityRef, FuncId, InstId};
-use warpcheck_report::{Finding, Location, Severity};
+use warpcheck_report::{Code, Finding, Location, Severity};
 
 use crate::{BlockSample, IntraWarp, LaunchInfo, ReportCx, Site, fmt3, shared_name};
 pub use warpcheck_report::race::Scope;
@@ -262,8 +262,8 @@ impl RaceState {
         for (i, occurrences) in groups {
             let r = &self.races[i];
             let code = match r.space {
-                MemSpace::Shared => "shared-race",
-                _ => "global-race",
+                MemSpace::Shared => Code::SharedRace,
+                _ => Code::GlobalRace,
             };
             let hazard =
                 warpcheck_report::race::hazard(r.first.kind.is_write(), r.second.kind.is_write());
@@ -314,7 +314,7 @@ impl RaceState {
         for (k, watched, total) in &self.sampled {
             out.push(
                 Finding::new(
-                    "race-check-sampled",
+                    Code::RaceCheckSampled,
                     Severity::Note,
                     format!(
                         "the race checker watched {watched} of the {total} blocks run (the first and last blocks along each grid dimension and pairs of neighbouring blocks); races confined to other blocks were not checked"
@@ -327,7 +327,7 @@ impl RaceState {
         for k in &self.saturated {
             out.push(
                 Finding::new(
-                    "race-check-incomplete",
+                    Code::RaceCheckIncomplete,
                     Severity::Note,
                     "a block executed more memory instructions than the race checker records (2^26 per block); races after that point were not checked",
                 )

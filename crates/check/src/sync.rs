@@ -37,7 +37,7 @@
 
 use warpcheck_emu::{BarrierEvent, MemEvent, Observer, ObserverFactory, RunOutcome, WarpSyncEvent};
 use warpcheck_ir::{EntityRef, FuncId, InstId};
-use warpcheck_report::{Finding, Severity};
+use warpcheck_report::{Code, Finding, Severity};
 
 use crate::coalesce::LANE_BIT;
 use crate::{LaunchInfo, ReportCx, Site, fmt3};
@@ -166,7 +166,7 @@ impl SyncState {
             let lanes_outside = m.lanes & !m.member_mask;
             let lane = lanes_outside.trailing_zeros();
             let mut f = Finding::new(
-                "syncwarp-mask",
+                Code::SyncwarpMask,
                 Severity::Error,
                 format!("{what} executed by a lane outside its member mask"),
             )
@@ -195,7 +195,7 @@ impl SyncState {
         for g in &self.counts {
             let c = &g.first;
             let mut f = Finding::new(
-                "barrier-count",
+                Code::BarrierCount,
                 Severity::Error,
                 format!(
                     "barrier thread count {} is not a multiple of the warp size (32)",
@@ -230,7 +230,7 @@ impl SyncState {
             "barrier divergence: the barrier is not reached by every thread of the block"
                 .to_string()
         };
-        let mut f = Finding::new("barrier-divergence", Severity::Error, message)
+        let mut f = Finding::new(Code::BarrierDivergence, Severity::Error, message)
             .kernel(self.kernels[g.kernel as usize].clone());
         if let Some(loc) = d.sites.first().and_then(|s| cx.locate(*s)) {
             f = f.at(

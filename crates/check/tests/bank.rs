@@ -6,6 +6,7 @@ mod common;
 
 use common::*;
 use warpcheck_check::bank::{access_cost, histogram_text};
+use warpcheck_report::Code;
 
 fn lanes_at(f: impl Fn(u64) -> u64) -> [u64; 32] {
     std::array::from_fn(|l| f(l as u64))
@@ -112,7 +113,7 @@ fn transpose_tile_without_padding_has_32_way_conflicts() {
         &[A::Ptr(out), A::Ptr(inp)],
     );
     let findings = s.findings();
-    let bank = by_code(&findings, "bank-conflict");
+    let bank = by_code(&findings, Code::BankConflict);
     assert_eq!(bank.len(), 1, "{findings:#?}");
     let (line, f) = bank[0];
     assert_eq!(line, 9, "the column read tile[x][y]");
@@ -144,7 +145,7 @@ fn padded_transpose_tile_is_clean() {
         0,
         &[A::Ptr(out), A::Ptr(inp)],
     );
-    assert!(by_code(&s.findings(), "bank-conflict").is_empty());
+    assert!(by_code(&s.findings(), Code::BankConflict).is_empty());
     let totals = s.checker.totals();
     assert_eq!(totals[0].shared_load_wavefronts, 32);
     assert_eq!(totals[0].shared_load_bank_conflicts, 0);
@@ -166,7 +167,7 @@ fn eight_and_sixteen_byte_accesses_split_into_phases() {
     let out = s.zeros("out", 256);
     s.launch("wide", [1, 1, 1], [32, 1, 1], 0, &[A::Ptr(out), A::I32(1)]);
     assert!(
-        by_code(&s.findings(), "bank-conflict").is_empty(),
+        by_code(&s.findings(), Code::BankConflict).is_empty(),
         "{:#?}",
         s.findings()
     );
@@ -178,7 +179,7 @@ fn eight_and_sixteen_byte_accesses_split_into_phases() {
     let out = s.zeros("out", 256);
     s.launch("wide", [1, 1, 1], [32, 1, 1], 0, &[A::Ptr(out), A::I32(2)]);
     let findings = s.findings();
-    let bank = by_code(&findings, "bank-conflict");
+    let bank = by_code(&findings, Code::BankConflict);
     let lines: Vec<(u32, Option<u32>)> = bank.iter().map(|(l, f)| (*l, degree(f))).collect();
     // The float4 store's `.loc` may fall on the line after it (clang sinks it next to the
     // barrier), so only the lines of the double store and of the loads are pinned.
@@ -258,9 +259,13 @@ fn corpus_markers() {
 /// The findings are exactly the file's `bank-conflict(N)` markers, with their degrees.
 fn check_markers(file: &str, s: &Session) {
     let findings = s.findings();
-    let got: Vec<(u32, Option<u32>)> = by_code(&findings, "bank-conflict")
+    let got: Vec<(u32, Option<u32>)> = by_code(&findings, Code::BankConflict)
         .iter()
         .map(|(l, f)| (*l, degree(f)))
         .collect();
-    assert_eq!(got, markers(file, "bank-conflict"), "{file}: {findings:#?}");
+    assert_eq!(
+        got,
+        markers(file, Code::BankConflict.name()),
+        "{file}: {findings:#?}"
+    );
 }

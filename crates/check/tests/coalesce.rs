@@ -5,6 +5,7 @@ mod common;
 
 use common::*;
 use warpcheck_check::coalesce::access_shape;
+use warpcheck_report::Code;
 
 fn lanes_at(f: impl Fn(u64) -> u64) -> [u64; 32] {
     std::array::from_fn(|l| 0x1000 + f(l as u64))
@@ -96,7 +97,7 @@ fn stride_32_floats_touches_32_sectors_per_request() {
         &[A::Ptr(out), A::Ptr(inp), A::I32(32)],
     );
     let findings = s.findings();
-    let un = by_code(&findings, "uncoalesced-access");
+    let un = by_code(&findings, Code::UncoalescedAccess);
     assert_eq!(un.len(), 1, "{findings:#?}");
     let (line, f) = un[0];
     assert_eq!(line, 5);
@@ -176,7 +177,7 @@ fn coalesced_corpus_files_are_clean() {
 
 fn check_markers(file: &str, s: &Session) {
     let findings = s.findings();
-    let got: Vec<(u32, Option<u32>)> = by_code(&findings, "uncoalesced-access")
+    let got: Vec<(u32, Option<u32>)> = by_code(&findings, Code::UncoalescedAccess)
         .iter()
         .map(|(l, f)| (*l, degree(f)))
         .collect();

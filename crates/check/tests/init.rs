@@ -4,6 +4,7 @@
 mod common;
 
 use common::*;
+use warpcheck_report::Code;
 
 const KERNELS: &str = r#"
 __global__ void readBuffer(float* out, const float* in, int n)
@@ -76,7 +77,7 @@ fn uninit_buffer_read_is_found() {
         &[A::Ptr(out), A::Ptr(inp), A::I32(100)],
     );
     let findings = s.findings();
-    let r = by_code(&findings, "uninit-read");
+    let r = by_code(&findings, Code::UninitRead);
     assert_eq!(r.len(), 1, "{findings:#?}");
     let (line, f) = r[0];
     assert_eq!(line, 5);
@@ -112,7 +113,7 @@ fn writes_of_an_earlier_launch_initialise() {
         &[A::Ptr(out), A::Ptr(buf), A::I32(100)],
     );
     let findings = s.findings();
-    let r = by_code(&findings, "uninit-read");
+    let r = by_code(&findings, Code::UninitRead);
     assert_eq!(r.len(), 1, "{findings:#?}");
     assert_eq!(r[0].1.occurrences, 36, "elements 64..99");
     assert!(
@@ -153,7 +154,7 @@ fn shared_read_before_write_is_found() {
         &[A::Ptr(out)],
     );
     let findings = s.findings();
-    let r = by_code(&findings, "uninit-read");
+    let r = by_code(&findings, Code::UninitRead);
     assert_eq!(r.len(), 1, "{findings:#?}");
     assert_eq!(r[0].0, 20);
     assert_eq!(r[0].1.message, "load reads uninitialised shared memory");
@@ -194,7 +195,7 @@ fn writes_of_earlier_blocks_count_later_ones_do_not() {
         &[A::Ptr(buf), A::Ptr(out)],
     );
     let findings = s.findings();
-    let r = by_code(&findings, "uninit-read");
+    let r = by_code(&findings, Code::UninitRead);
     assert_eq!(r.len(), 1, "{findings:#?}");
     assert_eq!(r[0].0, 38);
     assert_eq!(r[0].1.occurrences, 1);
@@ -211,7 +212,7 @@ fn atomic_on_uninit_memory_reads_it() {
     let c = s.uninit("counter", 4);
     s.launch("atomicOnUninit", [1, 1, 1], [32, 1, 1], 0, &[A::Ptr(c)]);
     let findings = s.findings();
-    let r = by_code(&findings, "uninit-read");
+    let r = by_code(&findings, Code::UninitRead);
     assert_eq!(r.len(), 1, "{findings:#?}");
     assert_eq!(r[0].1.message, "atomic reads uninitialised global memory");
     // Only the first atomic reads garbage; it writes the counter for the others.
@@ -235,7 +236,7 @@ fn local_array_read_beyond_the_written_part() {
         &[A::Ptr(out), A::Ptr(k)],
     );
     let findings = s.findings();
-    let r = by_code(&findings, "uninit-read");
+    let r = by_code(&findings, Code::UninitRead);
     assert_eq!(r.len(), 1, "{findings:#?}");
     assert_eq!(r[0].0, 51);
     assert_eq!(r[0].1.message, "load reads uninitialised local memory");
@@ -256,12 +257,12 @@ fn corpus_markers() {
     ] {
         let s = run_header(file, "init");
         let findings = s.findings();
-        let mut got: Vec<u32> = by_code(&findings, "uninit-read")
+        let mut got: Vec<u32> = by_code(&findings, Code::UninitRead)
             .iter()
             .map(|(l, _)| *l)
             .collect();
         got.dedup();
-        let want: Vec<u32> = markers(file, "uninit-read")
+        let want: Vec<u32> = markers(file, Code::UninitRead.name())
             .iter()
             .map(|(l, _)| *l)
             .collect();
@@ -323,7 +324,7 @@ fn shared_atomics_on_unzeroed_bins() {
         &[A::Ptr(keys), A::Ptr(out)],
     );
     let findings = s.findings();
-    let r = by_code(&findings, "uninit-read");
+    let r = by_code(&findings, Code::UninitRead);
     assert_eq!(r.len(), 1, "{findings:#?}");
     assert_eq!(r[0].0, 5);
     assert_eq!(r[0].1.message, "atomic reads uninitialised shared memory");

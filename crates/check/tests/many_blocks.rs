@@ -6,7 +6,7 @@
 mod common;
 
 use common::*;
-use warpcheck_report::Finding;
+use warpcheck_report::{Code, Finding};
 
 const KERNEL: &str = r#"
 __global__ void manyBlocks(float* out, float* scratch)
@@ -53,7 +53,7 @@ fn findings_of_single_blocks_are_kept_and_do_not_leak() {
     let (findings, totals) = check(2);
     // Blocks with b % 3 == 1 (333 of them) store with a stride of 2 words: 2-way, one
     // conflict per warp; every other shared access is conflict-free.
-    let bank = by_code(&findings, "bank-conflict");
+    let bank = by_code(&findings, Code::BankConflict);
     assert_eq!(bank.len(), 1, "{findings:#?}");
     assert_eq!(bank[0].0, 13, "{findings:#?}");
     assert_eq!(bank[0].1.occurrences, 333 * 2, "{:#?}", bank[0].1);
@@ -64,17 +64,24 @@ fn findings_of_single_blocks_are_kept_and_do_not_leak() {
     assert_eq!(totals.global_store_sectors, u64::from(BLOCKS) * 2 * 2 * 4);
     // The uninitialised read and the divergent barrier happen in one block each (block
     // wrote `never`, in its own shared memory, the others with the same observers).
-    let uninit = by_code(&findings, "uninit-read");
+    let uninit = by_code(&findings, Code::UninitRead);
     assert_eq!(uninit.len(), 1, "{findings:#?}");
     assert_eq!(uninit[0].0, 16);
     let text = format!("{:?}", uninit[0].1);
     assert!(text.contains("block (777,0,0)"), "{text}");
-    let divergence = by_code(&findings, "barrier-divergence");
+    let divergence = by_code(&findings, Code::BarrierDivergence);
     assert_eq!(divergence.len(), 1, "{findings:#?}");
     assert_eq!(divergence[0].1.occurrences, 1);
     let text = format!("{:?}", divergence[0].1);
     assert!(text.contains("block (901,0,0)"), "{text}");
-    assert!(by_code(&findings, "data-race").is_empty(), "{findings:#?}");
+    assert!(
+        by_code(&findings, Code::SharedRace).is_empty(),
+        "{findings:#?}"
+    );
+    assert!(
+        by_code(&findings, Code::GlobalRace).is_empty(),
+        "{findings:#?}"
+    );
 }
 
 #[test]

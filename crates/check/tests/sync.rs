@@ -4,6 +4,7 @@
 mod common;
 
 use common::*;
+use warpcheck_report::Code;
 
 const KERNELS: &str = r#"
 __global__ void earlyReturn(float* out, const float* in, int n)
@@ -48,16 +49,16 @@ __global__ void namedBarrier(int* out)
 fn divergent_barrier_is_found_on_the_marked_line() {
     let s = run_header("barrier_bug_divergent.cu", "sync");
     let findings = s.findings();
-    let got: Vec<u32> = by_code(&findings, "barrier-divergence")
+    let got: Vec<u32> = by_code(&findings, Code::BarrierDivergence)
         .iter()
         .map(|(l, _)| *l)
         .collect();
-    let want: Vec<u32> = markers("barrier_bug_divergent.cu", "barrier-divergence")
+    let want: Vec<u32> = markers("barrier_bug_divergent.cu", Code::BarrierDivergence.name())
         .iter()
         .map(|(l, _)| *l)
         .collect();
     assert_eq!(got, want, "{findings:#?}");
-    let f = by_code(&findings, "barrier-divergence")[0].1;
+    let f = by_code(&findings, Code::BarrierDivergence)[0].1;
     // Two blocks, each diverges once.
     assert_eq!(f.occurrences, 2);
     assert!(
@@ -72,7 +73,7 @@ fn divergent_barrier_is_found_on_the_marked_line() {
     );
     assert!(f.related.iter().any(|r| r.location.line == 25), "{f:#?}");
     assert!(
-        findings.iter().all(|f| f.code == "barrier-divergence"),
+        findings.iter().all(|f| f.code == Code::BarrierDivergence),
         "{findings:#?}"
     );
 }
@@ -81,7 +82,7 @@ fn divergent_barrier_is_found_on_the_marked_line() {
 fn barrier_left_waiting_by_a_deadlock_is_divergent() {
     let s = run_header_with("spin_wait_bug_deadlock.cu", "sync", Some(1_000_000));
     let findings = s.findings();
-    let got: Vec<u32> = by_code(&findings, "barrier-divergence")
+    let got: Vec<u32> = by_code(&findings, Code::BarrierDivergence)
         .iter()
         .map(|(l, _)| *l)
         .collect();
@@ -122,7 +123,7 @@ fn barrier_in_a_loop_with_divergent_trip_counts() {
         &[A::Ptr(out), A::Ptr(trips)],
     );
     let findings = s.findings();
-    let div = by_code(&findings, "barrier-divergence");
+    let div = by_code(&findings, Code::BarrierDivergence);
     assert_eq!(div.len(), 1, "{findings:#?}");
     assert_eq!(div[0].0, 18);
     assert!(
@@ -151,7 +152,7 @@ fn syncwarp_mask_excluding_the_caller() {
     let out = s.zeros("out", 128);
     s.launch("badSyncwarp", [1, 1, 1], [32, 1, 1], 0, &[A::Ptr(out)]);
     let findings = s.findings();
-    let m = by_code(&findings, "syncwarp-mask");
+    let m = by_code(&findings, Code::SyncwarpMask);
     assert_eq!(m.len(), 1, "{findings:#?}");
     assert_eq!(m[0].0, 28);
     assert!(m[0].1.notes[0].contains("thread (0,0,0)"), "{findings:#?}");
@@ -163,7 +164,7 @@ fn barrier_count_not_a_multiple_of_32() {
     let out = s.zeros("out", 4 * 64);
     s.launch("namedBarrier", [1, 1, 1], [48, 1, 1], 0, &[A::Ptr(out)]);
     let findings = s.findings();
-    let c = by_code(&findings, "barrier-count");
+    let c = by_code(&findings, Code::BarrierCount);
     assert_eq!(c.len(), 1, "{findings:#?}");
     assert_eq!(c[0].0, 36);
     assert_eq!(

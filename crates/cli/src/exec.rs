@@ -14,7 +14,7 @@ use warpcheck_emu::{
 };
 use warpcheck_front::KernelSignature;
 use warpcheck_ir::{EntityRef, Program, SourceLoc};
-use warpcheck_report::{Finding, Location, Severity};
+use warpcheck_report::{Code, Finding, Location, Severity};
 
 /// Options of the emulator that are not part of a launch.
 #[derive(Clone, Copy, Debug)]
@@ -242,23 +242,23 @@ pub fn location(program: &Program, loc: &SourceLoc) -> Location {
 /// A kernel fault as a finding.
 pub fn fault_finding(program: &Program, kernel: &str, fault: &Fault, loaded: &Loaded) -> Finding {
     let code = match &fault.kind {
-        FaultKind::OutOfBounds { .. } | FaultKind::BadGenericAddress { .. } => "out-of-bounds",
-        FaultKind::Misaligned { .. } => "misaligned",
-        FaultKind::ReadOnly { .. } => "read-only-write",
-        FaultKind::Trap => "trap",
-        FaultKind::AssertionFailed { .. } => "assertion-failed",
-        FaultKind::Deadlock { .. } => "deadlock",
+        FaultKind::OutOfBounds { .. } | FaultKind::BadGenericAddress { .. } => Code::OutOfBounds,
+        FaultKind::Misaligned { .. } => Code::Misaligned,
+        FaultKind::ReadOnly { .. } => Code::ReadOnlyWrite,
+        FaultKind::Trap => Code::Trap,
+        FaultKind::AssertionFailed { .. } => Code::AssertionFailed,
+        FaultKind::Deadlock { .. } => Code::Deadlock,
         // Threads spinning while others wait at a barrier for them: they wait forever.
         FaultKind::BudgetExhausted { waiting, .. }
             if waiting
                 .iter()
                 .any(|w| matches!(w.what, warpcheck_emu::WaitKind::Barrier { .. })) =>
         {
-            "deadlock"
+            Code::Deadlock
         }
-        FaultKind::BudgetExhausted { .. } => "instruction-budget",
-        FaultKind::BadCallTarget { .. } => "bad-call-target",
-        FaultKind::StackOverflow { .. } => "stack-overflow",
+        FaultKind::BudgetExhausted { .. } => Code::InstructionBudget,
+        FaultKind::BadCallTarget { .. } => Code::BadCallTarget,
+        FaultKind::StackOverflow { .. } => Code::StackOverflow,
     };
     let [bx, by, bz] = fault.block;
     let [tx, ty, tz] = fault.thread;

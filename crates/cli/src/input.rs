@@ -4,7 +4,7 @@ use crate::output::CliError;
 use std::path::PathBuf;
 use warpcheck_front::{CompileOptions, CompilerChoice};
 use warpcheck_ptx::{LineIndex, ast};
-use warpcheck_report::{Finding, Location, Severity, Sources};
+use warpcheck_report::{Code, Finding, Location, Severity, Sources};
 
 /// Options shared by every command that reads a kernel file.
 #[derive(clap::Args, Debug, Clone)]
@@ -91,7 +91,7 @@ pub fn load_compiled(
             .iter()
             .map(|e| {
                 let lc = index.line_col(&compiled.ptx, e.span.start);
-                Finding::new("syntax-error", Severity::Error, e.message.clone()).at(
+                Finding::new(Code::SyntaxError, Severity::Error, e.message.clone()).at(
                     Location {
                         file: ptx_name.clone(),
                         line: lc.line,
@@ -121,14 +121,15 @@ pub fn lower(loaded: &Loaded) -> Result<warpcheck_ir::Program, CliError> {
             .iter()
             .map(|e| {
                 let lc = index.line_col(&loaded.ptx, e.span.start);
-                let mut f = Finding::new("lowering-error", Severity::Error, e.message.clone()).at(
-                    Location {
-                        file: loaded.ptx_name.clone(),
-                        line: lc.line,
-                        column: lc.col,
-                    },
-                    "here",
-                );
+                let mut f = Finding::new(Code::LoweringError, Severity::Error, e.message.clone())
+                    .at(
+                        Location {
+                            file: loaded.ptx_name.clone(),
+                            line: lc.line,
+                            column: lc.col,
+                        },
+                        "here",
+                    );
                 if let Some(func) = &e.function {
                     f = f.kernel(func.clone());
                 }

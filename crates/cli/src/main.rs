@@ -40,6 +40,9 @@ enum Command {
     /// Advise on porting the loops of a sequential C function to GPU kernels: verdict,
     /// kernel parameters and sections, coalescing per mapping, shared-memory tiles.
     Advise(commands::advise::Args),
+    /// Explain a finding code (what it checks, why it matters, an example and its fix),
+    /// or list every code.
+    Explain(commands::explain::Args),
     /// Pack kernel files' launch lines for the GPU launcher (tools/gpu).
     #[command(hide = true)]
     GpuPack(commands::gpu_pack::Args),
@@ -63,6 +66,7 @@ fn main() -> ExitCode {
         Command::Lint(a) => commands::lint::run(a),
         Command::Check(a) => commands::check::run(*a),
         Command::Advise(a) => commands::advise::run(a),
+        Command::Explain(a) => commands::explain::run(a),
         Command::GpuPack(a) => commands::gpu_pack::run(a),
     };
     match result {

@@ -10,6 +10,8 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use warpcheck_report::Code;
+
 /// Markers the checkers miss, each with the reason: (file and flags, missing mark). A
 /// listed mark that is found fails the test, so the list stays honest.
 const KNOWN_MISSES: &[(&str, (&str, u32, u32), &str)] = &[];
@@ -105,13 +107,13 @@ fn found(file: &Path, extra: &[&str]) -> Result<BTreeSet<Mark>, String> {
     for f in json["findings"].as_array().unwrap_or(&empty) {
         let code = f["code"].as_str().unwrap_or_default();
         let message = f["message"].as_str().unwrap_or_default();
-        let (kind, count) = match code {
-            "bank-conflict" => ("bank-conflict", number_before(message, "-way")),
-            "uncoalesced-access" => ("uncoalesced", number_before(message, " sectors")),
-            other => (other, 0),
+        let (kind, count) = match code.parse::<Code>() {
+            Ok(Code::BankConflict) => (code, number_before(message, "-way")),
+            Ok(Code::UncoalescedAccess) => ("uncoalesced", number_before(message, " sectors")),
+            _ => (code, 0),
         };
         let mut labels = vec![&f["primary"]];
-        if kind.ends_with("-race") || kind == "deadlock" {
+        if kind.ends_with("-race") || kind == Code::Deadlock.name() {
             labels.extend(f["related"].as_array().unwrap_or(&empty));
         }
         for l in labels {
@@ -217,18 +219,19 @@ fn sanitizer_findings_are_all_marked() {
             continue;
         };
         let marker = match (tool, kind) {
-            ("racecheck", "Race reported") => "shared-race",
+            ("racecheck", "Race reported") => Code::SharedRace,
             ("memcheck", k) if k.starts_with("Invalid") => {
                 if stem.contains("misaligned") {
-                    "misaligned"
+                    Code::Misaligned
                 } else {
-                    "out-of-bounds"
+                    Code::OutOfBounds
                 }
             }
-            ("synccheck", k) if k.starts_with("Barrier error") => "barrier-divergence",
-            ("initcheck", k) if k.starts_with("Uninitialized") => "uninit-read",
+            ("synccheck", k) if k.starts_with("Barrier error") => Code::BarrierDivergence,
+            ("initcheck", k) if k.starts_with("Uninitialized") => Code::UninitRead,
             _ => continue,
-        };
+        }
+        .name();
         let _ = detail;
         let (base, variant) = match stem.split_once('.') {
             Some((b, v)) => (b, Some(v.replace("REMOVE_BARRIER_", "-DREMOVE_BARRIER="))),
@@ -310,12 +313,12 @@ fn big_grids_sample_the_race_checker() {
     assert!(
         sampled
             .iter()
-            .any(|(c, m)| c == "global-race" && m.contains("at `out` + 1048316 bytes")),
+            .any(|(c, m)| c == Code::GlobalRace.name() && m.contains("at `out` + 1048316 bytes")),
         "{sampled:?}"
     );
     let note = sampled
         .iter()
-        .find(|(c, _)| c == "race-check-sampled")
+        .find(|(c, _)| c == Code::RaceCheckSampled.name())
         .expect("a note says the launch was sampled");
     assert!(
         note.1.contains("watched 256 of the 4096 blocks"),
@@ -323,9 +326,12 @@ fn big_grids_sample_the_race_checker() {
         note.1
     );
     let full = run(&["--race-blocks", "all"]);
-    assert!(full.iter().any(|(c, _)| c == "global-race"), "{full:?}");
     assert!(
-        !full.iter().any(|(c, _)| c == "race-check-sampled"),
+        full.iter().any(|(c, _)| c == Code::GlobalRace.name()),
+        "{full:?}"
+    );
+    assert!(
+        !full.iter().any(|(c, _)| c == Code::RaceCheckSampled.name()),
         "{full:?}"
     );
 }

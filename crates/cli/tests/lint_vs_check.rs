@@ -20,6 +20,7 @@ use std::process::Command;
 
 use warpcheck_front::{CompileOptions, CompilerChoice};
 use warpcheck_lint::{Launch, LintOptions, lint_kernel};
+use warpcheck_report::Code;
 
 /// Files whose static and dynamic counts differ, with the reason.
 const DIFFERENT: &[(&str, &str)] = &[(
@@ -52,7 +53,11 @@ fn degree(message: &str) -> Option<u32> {
 }
 
 fn record(counts: &mut Counts, file_name: &str, code: &str, file: &str, line: u32, msg: &str) {
-    if !matches!(code, "uncoalesced-access" | "bank-conflict") || !file.ends_with(file_name) {
+    if !matches!(
+        code.parse(),
+        Ok(Code::UncoalescedAccess | Code::BankConflict)
+    ) || !file.ends_with(file_name)
+    {
         return;
     }
     let d = degree(msg).unwrap_or(0);
@@ -161,7 +166,7 @@ fn static_counts(path: &Path, text: &str, file_name: &str) -> Result<Counts, Str
                 record(
                     &mut counts,
                     file_name,
-                    &f.code,
+                    f.code.name(),
                     &p.location.file,
                     p.location.line,
                     &f.message,

@@ -36,7 +36,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
 use warpcheck_ir::{BlockId, FuncId, InstId, VarId};
-use warpcheck_report::{Finding, Location, Severity};
+use warpcheck_report::{Code, Finding, Location, Severity};
 use warpcheck_sym::{Cond, Symbol};
 
 use crate::LintOptions;
@@ -219,7 +219,7 @@ impl Walk<'_> {
     /// A `call-not-linted` note at the call (kept once per message, see `finish`).
     fn note(&mut self, caller: &Analysis<'_>, location: Option<Location>, why: String) {
         let mut f =
-            Finding::new("call-not-linted", Severity::Note, why).kernel(kernel_name(caller));
+            Finding::new(Code::CallNotLinted, Severity::Note, why).kernel(kernel_name(caller));
         if let Some(l) = location {
             f = f.at(l, "this call is not followed");
         }

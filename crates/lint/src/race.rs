@@ -57,7 +57,7 @@ use std::collections::{BTreeMap, HashMap};
 use warpcheck_ir::access::AccessKind;
 use warpcheck_ir::modifiers::{BarrierMode, MemOrder, MemSpace};
 use warpcheck_ir::{BlockId, EntityRef, InstId, Op, Operand};
-use warpcheck_report::{Finding, Severity};
+use warpcheck_report::{Code, Finding, Severity};
 use warpcheck_sym::{Axis, Expr, Rational, Symbol};
 
 use crate::analysis::{Analysis, GeoStep, Region};
@@ -905,7 +905,7 @@ fn render(
             }
         }
     };
-    type Key = (String, u32, &'static str, u32, &'static str);
+    type Key = (Code, u32, &'static str, u32, &'static str);
     let mut groups: BTreeMap<Key, (Witness, u64)> = BTreeMap::new();
     for w in witnesses.values() {
         let (s1, s2) = (
@@ -916,17 +916,11 @@ fn render(
             continue;
         };
         let code = if s1.shared {
-            "shared-race"
+            Code::SharedRace
         } else {
-            "global-race"
+            Code::GlobalRace
         };
-        let key = (
-            code.to_string(),
-            l1.line,
-            describe(s1),
-            l2.line,
-            describe(s2),
-        );
+        let key = (code, l1.line, describe(s1), l2.line, describe(s2));
         let e = groups.entry(key).or_insert((*w, 0));
         e.1 += 1;
         if w.scope > e.0.scope {
@@ -1060,7 +1054,7 @@ fn finish(
         }
     }
     let mut f = Finding::new(
-        "race-lint-incomplete",
+        Code::RaceLintIncomplete,
         Severity::Note,
         format!(
             "races were not decided for every access of the launch (block {}, {} blocks walked)",

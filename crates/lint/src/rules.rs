@@ -88,7 +88,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use warpcheck_ir::access::AccessKind;
 use warpcheck_ir::modifiers::MemSpace;
 use warpcheck_ir::{BlockId, EntityRef, InstId, Op};
-use warpcheck_report::{Finding, Location, Severity};
+use warpcheck_report::{Code, Finding, Location, Severity};
 use warpcheck_sym::{Axis, Context, Deps, Expr, Symbol};
 
 use crate::LintOptions;
@@ -402,7 +402,7 @@ fn kind_word(access: &Access) -> &'static str {
 
 /// One finding per code and line: the worst degree, the number of instructions merged.
 fn group(raw: Vec<Raw>) -> Vec<Finding> {
-    let mut by_key: BTreeMap<(String, String, u32), (Raw, u64)> = BTreeMap::new();
+    let mut by_key: BTreeMap<(Code, String, u32), (Raw, u64)> = BTreeMap::new();
     for r in raw {
         let loc = r
             .finding
@@ -410,7 +410,7 @@ fn group(raw: Vec<Raw>) -> Vec<Finding> {
             .as_ref()
             .map(|p| (p.location.file.clone(), p.location.line))
             .unwrap_or_default();
-        let key = (r.finding.code.clone(), loc.0, loc.1);
+        let key = (r.finding.code, loc.0, loc.1);
         match by_key.get_mut(&key) {
             Some((best, n)) => {
                 *n += r.instructions;
@@ -528,7 +528,7 @@ fn instantiated(
     let target = element_of(a, access);
     let mut f = match metric {
         Metric::Sectors => Finding::new(
-            "uncoalesced-access",
+            Code::UncoalescedAccess,
             Severity::Warning,
             format!(
                 "uncoalesced global {} of `{target}`: {up_to}{} {} per request where {} would do",
@@ -539,7 +539,7 @@ fn instantiated(
             ),
         ),
         Metric::Banks => Finding::new(
-            "bank-conflict",
+            Code::BankConflict,
             Severity::Warning,
             format!(
                 "{up_to}{}-way shared-memory bank conflict on {} of `{target}`",
@@ -614,7 +614,7 @@ fn symbolic(
                 (
                     s.touched,
                     Finding::new(
-                        "uncoalesced-access",
+                        Code::UncoalescedAccess,
                         Severity::Warning,
                         format!(
                             "uncoalesced global {} of `{target}`: {} {} per request where {} would do",
@@ -632,7 +632,7 @@ fn symbolic(
                 (
                     d,
                     Finding::new(
-                        "bank-conflict",
+                        Code::BankConflict,
                         Severity::Warning,
                         format!(
                             "{d}-way shared-memory bank conflict on {} of `{target}`",
@@ -689,7 +689,7 @@ fn symbolic(
         }
         let sign = ctx.sign(&stride);
         let mut f = Finding::new(
-            "uncoalesced-access",
+            Code::UncoalescedAccess,
             Severity::Warning,
             format!(
                 "uncoalesced global {} of `{target}`: up to 32 {} per request",
@@ -865,7 +865,7 @@ fn data_dependent(
     let target = element_of(a, access);
     Some(
         Finding::new(
-            "uncoalesced-data-dependent",
+            Code::UncoalescedDataDependent,
             Severity::Warning,
             format!(
                 "global {} of `{target}` at an address read from memory ({}): coalescing depends on the data",
@@ -985,7 +985,7 @@ fn misaligned_by_layout(
     let sizes: Vec<String> = terms.iter().map(|t| t.coefficient.to_string()).collect();
     let padded = g.div_euclid(unit) * unit + unit;
     let f = Finding::new(
-        "uncoalesced-access",
+        Code::UncoalescedAccess,
         Severity::Warning,
         format!(
             "uncoalesced global {} of `{target}`: {} {} per request where {} would do, depending on {}",
@@ -1148,7 +1148,7 @@ fn barrier_divergence(a: &Analysis<'_>, inst: InstId, block: BlockId) -> Option<
             if harmful {
                 let line = a.body.terminator(br).and_then(|t| location_of(a, t));
                 let mut f = Finding::new(
-                    "barrier-divergence",
+                    Code::BarrierDivergence,
                     Severity::Error,
                     "barrier under thread-dependent control: some threads of the block skip it".to_string(),
                 )

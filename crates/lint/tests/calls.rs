@@ -14,7 +14,7 @@ use std::collections::BTreeMap;
 use common::compile_source_with_names;
 use warpcheck_ir::Program;
 use warpcheck_lint::{Launch, LintOptions, lint_kernel};
-use warpcheck_report::Finding;
+use warpcheck_report::{Code, Finding};
 
 const SOURCE: &str = r#"
 __device__ __noinline__ float sum_row(const float *p, int stride, int n) {
@@ -162,7 +162,7 @@ fn lint(
 fn uncoalesced_at(findings: &[Finding], line: u32) -> Vec<&Finding> {
     findings
         .iter()
-        .filter(|f| f.code == "uncoalesced-access")
+        .filter(|f| f.code == Code::UncoalescedAccess)
         .filter(|f| f.primary.as_ref().is_some_and(|p| p.location.line == line))
         .collect()
 }
@@ -287,7 +287,7 @@ fn recursion_is_a_note_and_the_first_level_is_linted() {
     assert_eq!(at.len(), 1, "{findings:#?}");
     let notes: Vec<&Finding> = findings
         .iter()
-        .filter(|f| f.code == "call-not-linted")
+        .filter(|f| f.code == Code::CallNotLinted)
         .collect();
     assert_eq!(notes.len(), 1, "{findings:#?}");
     assert!(
@@ -315,7 +315,7 @@ fn runaway_values_give_up_the_context_with_a_note() {
     let findings = lint_mirrored();
     let notes: Vec<&Finding> = findings
         .iter()
-        .filter(|f| f.code == "call-not-linted")
+        .filter(|f| f.code == Code::CallNotLinted)
         .collect();
     assert_eq!(notes.len(), 1, "{findings:#?}");
     let bound = format!("grow past {} nodes", warpcheck_lint::calls::MAX_VALUE_SIZE);

@@ -15,6 +15,7 @@ use std::path::{Path, PathBuf};
 
 use warpcheck_front::{CompileOptions, CompilerChoice};
 use warpcheck_lint::{Launch, LintOptions, lint_kernel};
+use warpcheck_report::Code;
 
 /// (file, optimisation level, why it fails).
 /// FIXME: each entry is a gap of the static analysis, not of the corpus.
@@ -79,14 +80,15 @@ fn marker_code(marker: &str) -> Option<(&'static str, Option<u32>)> {
         None => (marker, None),
     };
     let code = match name {
-        "uncoalesced" => "uncoalesced-access",
-        "bank-conflict" => "bank-conflict",
-        "barrier-divergence" => "barrier-divergence",
-        "shared-race" => "shared-race",
-        "global-race" => "global-race",
-        _ => return None,
+        "uncoalesced" => Code::UncoalescedAccess,
+        other => Code::from_name(other).filter(|c| {
+            matches!(
+                c,
+                Code::BankConflict | Code::BarrierDivergence | Code::SharedRace | Code::GlobalRace
+            )
+        })?,
     };
-    Some((code, degree))
+    Some((code.name(), degree))
 }
 
 /// Findings or markers: (line, code) → degree.
@@ -218,23 +220,23 @@ fn lint_file(path: &Path, opt_level: u8) -> Result<Linted, String> {
             if !p.location.file.ends_with(&file_name) {
                 continue;
             }
-            let code: &'static str = match f.code.as_str() {
-                "uncoalesced-access" => "uncoalesced-access",
-                "bank-conflict" => "bank-conflict",
-                "barrier-divergence" => "barrier-divergence",
-                "shared-race" => "shared-race",
-                "global-race" => "global-race",
-                "race-lint-incomplete" => {
+            let code: &'static str = match f.code {
+                Code::UncoalescedAccess
+                | Code::BankConflict
+                | Code::BarrierDivergence
+                | Code::SharedRace
+                | Code::GlobalRace => f.code.name(),
+                Code::RaceLintIncomplete => {
                     undecided = true;
                     continue;
                 }
                 // Opt-in warnings; judged only where a marker is listed in DATA_DEPENDENT.
-                "uncoalesced-data-dependent"
+                Code::UncoalescedDataDependent
                     if DATA_DEPENDENT
                         .iter()
                         .any(|&(f, l, _)| f == file_name && l == p.location.line) =>
                 {
-                    "uncoalesced-data-dependent"
+                    f.code.name()
                 }
                 _ => continue,
             };
@@ -248,7 +250,7 @@ fn lint_file(path: &Path, opt_level: u8) -> Result<Linted, String> {
                 found.insert((p.location.line, code), None);
                 continue;
             }
-            let degree = if code == "barrier-divergence" {
+            let degree = if code == Code::BarrierDivergence.name() {
                 None
             } else {
                 degree_of(&f.message)
@@ -351,10 +353,10 @@ fn corpus_markers_match_lints() {
                             if file != name {
                                 continue;
                             }
-                            if expected.remove(&(line, "uncoalesced-access")).is_none() {
+                            if expected.remove(&(line, Code::UncoalescedAccess.name())).is_none() {
                                 problems.push(format!("DATA_DEPENDENT lists line {line}, which has no uncoalesced marker"));
                             }
-                            expected.insert((line, "uncoalesced-data-dependent"), None);
+                            expected.insert((line, Code::UncoalescedDataDependent.name()), None);
                         }
                         for &(file, line, _) in RACE_UNDECIDED {
                             if file != name {

@@ -12,7 +12,7 @@ mod common;
 
 use common::*;
 use warpcheck_lint::warp::Granularity;
-use warpcheck_report::Finding;
+use warpcheck_report::{Code, Finding};
 
 const SOURCE: &str = r#"
 __global__ void csr_gather(const int *rowptr, const int *col, const float *val,
@@ -65,7 +65,7 @@ fn findings(data_dependent: bool) -> Vec<(String, Vec<Finding>)> {
         &names,
         Granularity::Lines,
         data_dependent,
-        "uncoalesced-data-dependent",
+        Code::UncoalescedDataDependent,
     )
 }
 

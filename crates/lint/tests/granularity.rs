@@ -11,6 +11,7 @@ use std::collections::BTreeSet;
 use common::compile_source;
 use warpcheck_lint::warp::Granularity;
 use warpcheck_lint::{Launch, LintOptions, lint_kernel};
+use warpcheck_report::Code;
 
 const SOURCE: &str = r#"
 __global__ void rows_and_shifts(const float *in, float *out, int n) {
@@ -42,7 +43,7 @@ fn flagged(granularity: Granularity) -> BTreeSet<u32> {
     let findings = lint_kernel(&program, kernel, &lint);
     findings
         .iter()
-        .filter(|f| f.code == "uncoalesced-access")
+        .filter(|f| f.code == Code::UncoalescedAccess)
         .filter_map(|f| f.primary.as_ref().map(|p| p.location.line))
         .collect()
 }

@@ -13,6 +13,7 @@ use std::collections::BTreeMap;
 
 use common::compile_source_at;
 use warpcheck_lint::{Launch, LintOptions, lint_kernel};
+use warpcheck_report::Code;
 
 const SOURCE: &str = r#"
 __global__ void copy_float4(const float4 *in, float4 *out, float4 *strided) {
@@ -35,7 +36,7 @@ __global__ void luma(const uchar4 *px, unsigned char *gray) {
 
 /// (line, code) → worst degree of the coalescing and bank-conflict findings, and whether
 /// every one of them says it judged a record.
-fn findings(opt_level: u8, launch: Option<Launch>) -> (BTreeMap<(u32, String), u32>, bool) {
+fn findings(opt_level: u8, launch: Option<Launch>) -> (BTreeMap<(u32, Code), u32>, bool) {
     let program = compile_source_at("record_access", SOURCE, opt_level);
     let mut out = BTreeMap::new();
     let mut all_records = true;
@@ -45,7 +46,7 @@ fn findings(opt_level: u8, launch: Option<Launch>) -> (BTreeMap<(u32, String), u
             ..LintOptions::default()
         };
         for f in lint_kernel(&program, kernel, &options) {
-            if f.code != "uncoalesced-access" && f.code != "bank-conflict" {
+            if f.code != Code::UncoalescedAccess && f.code != Code::BankConflict {
                 continue;
             }
             let line = f.primary.as_ref().map_or(0, |p| p.location.line);
@@ -63,18 +64,18 @@ fn findings(opt_level: u8, launch: Option<Launch>) -> (BTreeMap<(u32, String), u
                 .notes
                 .iter()
                 .any(|n| n.contains("judged as one 16-byte record access"));
-            out.insert((line, f.code.clone()), degree);
+            out.insert((line, f.code), degree);
         }
     }
     (out, all_records)
 }
 
-fn expected() -> BTreeMap<(u32, String), u32> {
+fn expected() -> BTreeMap<(u32, Code), u32> {
     BTreeMap::from([
         // strided[2 * i] = in[4 * i]: 16-byte records 64 and 32 bytes apart.
-        ((8, "uncoalesced-access".to_string()), 32),
+        ((8, Code::UncoalescedAccess), 32),
         // tile[2 * threadIdx.x]: each 8-byte half is 4-way (the whole float4 2-way).
-        ((10, "bank-conflict".to_string()), 4),
+        ((10, Code::BankConflict), 4),
     ])
 }
 

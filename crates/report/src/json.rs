@@ -14,11 +14,11 @@ pub fn render(findings: &[Finding]) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{Location, Severity};
+    use crate::{Code, Location, Severity};
 
     #[test]
     fn findings_keep_codes_locations_and_counts() {
-        let mut f = Finding::new("global-race", Severity::Error, "write-after-write race").at(
+        let mut f = Finding::new(Code::GlobalRace, Severity::Error, "write-after-write race").at(
             Location {
                 file: "k.cu".into(),
                 line: 7,

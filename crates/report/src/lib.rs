@@ -6,11 +6,13 @@
 //! SARIF 2.1.0 for code-scanning services ([`sarif`]). Renderers never decide anything:
 //! severity, grouping and counts are settled before a finding reaches them.
 
+pub mod code;
 pub mod json;
 pub mod race;
 pub mod sarif;
 pub mod text;
 
+pub use code::{Code, Tool, UnknownCode};
 use serde::Serialize;
 use std::collections::HashMap;
 
@@ -65,8 +67,9 @@ pub struct Label {
 /// and counted in `occurrences`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Finding {
-    /// A stable kebab-case code, e.g. `shared-race`, `syntax-error`, `uncoalesced-access`.
-    pub code: String,
+    /// What kind of finding it is; serialised as its stable kebab-case name, e.g.
+    /// `shared-race`, `syntax-error`, `uncoalesced-access` (see [`code`]).
+    pub code: Code,
     pub severity: Severity,
     /// One line saying what is wrong.
     pub message: String,
@@ -90,9 +93,9 @@ pub struct Finding {
 }
 
 impl Finding {
-    pub fn new(code: impl Into<String>, severity: Severity, message: impl Into<String>) -> Finding {
+    pub fn new(code: Code, severity: Severity, message: impl Into<String>) -> Finding {
         Finding {
-            code: code.into(),
+            code,
             severity,
             message: message.into(),
             kernel: None,

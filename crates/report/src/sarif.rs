@@ -1,17 +1,17 @@
 //! SARIF 2.1.0 rendering (OASIS Static Analysis Results Interchange Format), the format
 //! code-scanning services read. One run, one rule per finding code.
 
-use crate::{Finding, Label, Severity};
+use crate::{Code, Finding, Label, Severity};
 use serde_json::{Value, json};
 
 pub const SCHEMA: &str = "https://json.schemastore.org/sarif-2.1.0.json";
 
 /// Renders findings as one SARIF run of the tool `warpcheck` at `version`.
 pub fn render(findings: &[Finding], version: &str) -> Value {
-    let mut rules: Vec<&str> = Vec::new();
+    let mut rules: Vec<Code> = Vec::new();
     for f in findings {
-        if !rules.contains(&f.code.as_str()) {
-            rules.push(&f.code);
+        if !rules.contains(&f.code) {
+            rules.push(f.code);
         }
     }
     let results: Vec<Value> = findings
@@ -48,10 +48,7 @@ pub fn render(findings: &[Finding], version: &str) -> Value {
             result
         })
         .collect();
-    let rules: Vec<Value> = rules
-        .iter()
-        .map(|r| json!({ "id": r, "shortDescription": { "text": rule_description(r) } }))
-        .collect();
+    let rules: Vec<Value> = rules.iter().map(|r| rule(*r)).collect();
     json!({
         "$schema": SCHEMA,
         "version": "2.1.0",
@@ -93,23 +90,18 @@ fn location(label: &Label, id: Option<usize>) -> Value {
     v
 }
 
-/// One-line descriptions of the finding codes, shown by SARIF viewers.
-pub fn rule_description(code: &str) -> &'static str {
-    match code {
-        "syntax-error" => "The PTX text could not be parsed.",
-        "lowering-error" => "The PTX uses an instruction or form warpcheck does not support.",
-        "compile-error" => "The compiler rejected the source file.",
-        "shared-race" => "Data race on shared memory.",
-        "global-race" => "Data race on global memory.",
-        "barrier-divergence" => "A barrier is reached by some but not all threads of a block.",
-        "deadlock" => "Threads wait at a barrier that other threads never reach.",
-        "out-of-bounds" => "Access outside the bounds of a buffer or variable.",
-        "misaligned" => "Access at an address not aligned to its size.",
-        "uninit-read" => "Read of memory that was never written.",
-        "bank-conflict" => "Shared-memory accesses of a warp conflict on banks.",
-        "uncoalesced-access" => "A warp's global-memory access touches more sectors than needed.",
-        _ => "warpcheck finding.",
-    }
+/// A code's SARIF rule (`reportingDescriptor`): the registry's summary as the short
+/// description, its explanation as the full description and help (plain text and
+/// markdown), and its severity as the default level.
+pub fn rule(code: Code) -> Value {
+    let explanation = code.explanation();
+    json!({
+        "id": code.name(),
+        "shortDescription": { "text": code.summary() },
+        "fullDescription": { "text": explanation, "markdown": explanation },
+        "help": { "text": explanation, "markdown": explanation },
+        "defaultConfiguration": { "level": level(code.severity()) },
+    })
 }
 
 #[cfg(test)]
@@ -119,7 +111,7 @@ mod tests {
 
     #[test]
     fn results_reference_rules_and_locations() {
-        let f = Finding::new("shared-race", Severity::Error, "race")
+        let f = Finding::new(Code::SharedRace, Severity::Error, "race")
             .at(
                 Location {
                     file: "k.cu".into(),
@@ -139,7 +131,16 @@ mod tests {
         let v = render(&[f], "0.1.0");
         assert_eq!(v["version"], "2.1.0");
         let run = &v["runs"][0];
-        assert_eq!(run["tool"]["driver"]["rules"][0]["id"], "shared-race");
+        let rule = &run["tool"]["driver"]["rules"][0];
+        assert_eq!(rule["id"], "shared-race");
+        assert_eq!(
+            rule["shortDescription"]["text"],
+            "Data race on shared memory."
+        );
+        assert_eq!(rule["defaultConfiguration"]["level"], "error");
+        let help = rule["help"]["markdown"].as_str().unwrap_or_default();
+        assert!(help.contains("## Why is this bad"), "{help}");
+        assert!(help.contains("__syncthreads();"), "{help}");
         let r = &run["results"][0];
         assert_eq!(r["ruleIndex"], 0);
         assert_eq!(r["level"], "error");

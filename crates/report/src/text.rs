@@ -73,7 +73,7 @@ fn render_one(finding: &Finding, sources: &mut Sources, renderer: &Renderer) -> 
     let mut group = Group::with_title(
         level(finding.severity)
             .primary_title(title)
-            .id(finding.code.as_str()),
+            .id(finding.code.name()),
     );
 
     // One snippet per file, in order of first mention, with all of that file's labels.
@@ -167,7 +167,7 @@ fn byte_range(text: &str, line: u32, column: u32) -> Option<Range<usize>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::Location;
+    use crate::{Code, Location};
 
     fn loc(line: u32, column: u32) -> Location {
         Location {
@@ -182,7 +182,7 @@ mod tests {
         let mut sources = Sources::new();
         sources.insert("k.cu", "int a;\n  tile[t] = x;\n  y = tile[t+1];\n");
         let f = Finding::new(
-            "shared-race",
+            Code::SharedRace,
             Severity::Error,
             "read-after-write race on `tile`",
         )
@@ -206,7 +206,7 @@ mod tests {
     #[test]
     fn missing_source_falls_back_to_a_location_note() {
         let mut sources = Sources::new();
-        let f = Finding::new("x", Severity::Warning, "msg").at(
+        let f = Finding::new(Code::BankConflict, Severity::Warning, "msg").at(
             Location {
                 file: "/nonexistent/file.cu".into(),
                 line: 4,
@@ -229,8 +229,8 @@ mod tests {
 
     #[test]
     fn summary_counts_each_severity() {
-        let e = Finding::new("a", Severity::Error, "m");
-        let w = Finding::new("b", Severity::Warning, "m");
+        let e = Finding::new(Code::SharedRace, Severity::Error, "m");
+        let w = Finding::new(Code::BankConflict, Severity::Warning, "m");
         assert_eq!(summary(&[e.clone(), e, w]), "2 errors, 1 warning");
         assert_eq!(summary(&[]), "no findings");
     }

@@ -4,7 +4,7 @@
 //! constraints the generated types cannot express (1-based lines, indices into `rules`)
 //! are checked by hand.
 
-use warpcheck_report::{Finding, Location, Severity, sarif};
+use warpcheck_report::{Code, Finding, Location, Severity, sarif};
 
 fn at(file: &str, line: u32, column: u32) -> Location {
     Location {
@@ -16,7 +16,7 @@ fn at(file: &str, line: u32, column: u32) -> Location {
 
 fn findings() -> Vec<Finding> {
     let mut race = Finding::new(
-        "shared-race",
+        Code::SharedRace,
         Severity::Error,
         "data race on shared memory (read-after-write) at `s` + 4 bytes",
     )
@@ -33,13 +33,13 @@ fn findings() -> Vec<Finding> {
     .help("put a `__syncwarp()` between the accesses");
     race.occurrences = 64;
     let bank = Finding::new(
-        "bank-conflict",
+        Code::BankConflict,
         Severity::Warning,
         "shared load with 32-way bank conflict",
     )
     .at(at("t.cu", 29, 0), "here");
     let summary = Finding::new(
-        "race-check-incomplete",
+        Code::RaceCheckIncomplete,
         Severity::Note,
         "not every access was checked",
     );
@@ -97,4 +97,34 @@ fn the_schema_check_rejects_invalid_logs() {
         .expect("driver")
         .remove("name");
     assert!(serde_json::from_value::<serde_sarif::sarif::Sarif>(value).is_err());
+}
+
+#[test]
+fn every_registered_code_is_a_valid_rule_with_the_registrys_texts() {
+    let findings: Vec<Finding> = Code::ALL
+        .iter()
+        .map(|c| Finding::new(*c, c.severity(), c.summary()))
+        .collect();
+    let value = sarif::render(&findings, "0.1.0");
+    let log: serde_sarif::sarif::Sarif = serde_json::from_value(value.clone())
+        .unwrap_or_else(|e| panic!("not a SARIF 2.1.0 log: {e}\n{value:#}"));
+    let rules = log.runs[0].tool.driver.rules.as_ref().expect("rules");
+    assert_eq!(rules.len(), Code::ALL.len());
+    for (code, rule) in Code::ALL.iter().zip(rules) {
+        assert_eq!(rule.id, code.name());
+        let raw = &value["runs"][0]["tool"]["driver"]["rules"]
+            .as_array()
+            .expect("rules")
+            .iter()
+            .find(|r| r["id"] == code.name())
+            .expect("rule");
+        assert_eq!(raw["shortDescription"]["text"], code.summary());
+        assert_eq!(raw["fullDescription"]["text"], code.explanation());
+        assert_eq!(raw["help"]["markdown"], code.explanation());
+        assert_eq!(
+            raw["defaultConfiguration"]["level"],
+            code.severity().name(),
+            "{code}"
+        );
+    }
 }

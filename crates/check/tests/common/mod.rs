@@ -15,7 +15,7 @@ use warpcheck_emu::{GlobalMemory, LaunchConfig, RunOutcome};
 use warpcheck_front::{CompileOptions, CompilerChoice, KernelSignature, ParamKind, ScalarType};
 use warpcheck_ir::symbols::VarRole;
 use warpcheck_ir::{FuncId, InstId, Program};
-use warpcheck_report::{Finding, Location};
+use warpcheck_report::{Code, Finding, Location};
 
 pub fn corpus(file: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -404,7 +404,7 @@ pub fn markers(file: &str, kind: &str) -> Vec<(u32, Option<u32>)> {
 }
 
 /// The findings of `code` as (line, finding).
-pub fn by_code<'a>(findings: &'a [Finding], code: &str) -> Vec<(u32, &'a Finding)> {
+pub fn by_code<'a>(findings: &'a [Finding], code: Code) -> Vec<(u32, &'a Finding)> {
     let mut v: Vec<(u32, &Finding)> = findings
         .iter()
         .filter(|f| f.code == code)

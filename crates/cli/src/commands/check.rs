@@ -19,7 +19,7 @@ use warpcheck_check::{
     CheckOptions, Checker, IntraWarp, KernelTotals, RaceBlocks, ReportCx, Tools,
 };
 use warpcheck_emu::FaultKind;
-use warpcheck_report::{Finding, Severity, Sources, json, sarif, text};
+use warpcheck_report::{Code, Finding, Severity, Sources, json, sarif, text};
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -197,14 +197,14 @@ fn summary_table(
                 )
             },
         );
-        let mut by_code: Vec<(String, u64)> = Vec::new();
+        let mut by_code: Vec<(Code, u64)> = Vec::new();
         for f in findings
             .iter()
             .filter(|f| f.kernel.as_deref() == Some(k.kernel.as_str()))
         {
             match by_code.iter_mut().find(|(c, _)| *c == f.code) {
                 Some((_, n)) => *n += 1,
-                None => by_code.push((f.code.clone(), 1)),
+                None => by_code.push((f.code, 1)),
             }
         }
         let found = if by_code.is_empty() {

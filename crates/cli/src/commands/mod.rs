@@ -1,5 +1,6 @@
 pub mod advise;
 pub mod check;
+pub mod explain;
 pub mod gpu_pack;
 pub mod ir;
 pub mod kernels;

@@ -6,7 +6,7 @@ use warpcheck_front::{CompileOptions, CompilerChoice};
 use warpcheck_ir::Program;
 use warpcheck_lint::warp::Granularity;
 use warpcheck_lint::{LintOptions, lint_kernel};
-use warpcheck_report::Finding;
+use warpcheck_report::{Code, Finding};
 
 /// `source` compiled by clang (written to a temporary `NAME.cu`, in a directory of its own
 /// per call: tests run in parallel), parsed and lowered.
@@ -67,7 +67,7 @@ pub fn uncoalesced_by_kernel(
         &ParamNames::new(),
         granularity,
         false,
-        "uncoalesced-access",
+        Code::UncoalescedAccess,
     )
 }
 
@@ -79,7 +79,7 @@ pub fn findings_by_kernel(
     names: &ParamNames,
     granularity: Granularity,
     data_dependent: bool,
-    code: &str,
+    code: Code,
 ) -> Vec<(String, Vec<Finding>)> {
     program
         .kernels()

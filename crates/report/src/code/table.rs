@@ -1,0 +1,494 @@
+//! The finding codes, one row each. See `registry!` in `code.rs` for the row's fields.
+
+use super::{Info, Tool};
+use crate::Severity;
+
+registry! {
+    SyntaxError {
+        name: "syntax-error",
+        severity: Error,
+        tools: [Parser],
+        summary: "The PTX text could not be parsed.",
+        what: "Reports PTX that does not follow the grammar of the PTX ISA: a misspelt opcode or type, a missing `;`, an operand of the wrong kind, an unknown directive. PTX comes from clang or nvcc, or from a `.ptx` file written by hand.",
+        why: "Nothing can be analysed until the module parses. For compiler output the cause is usually a PTX feature newer than warpcheck's parser; for hand-written PTX, a typo that `ptxas` would reject too.",
+        lang: "ptx",
+        example: r#"
+.visible .entry k(.param .u64 out)
+{
+    ld.param.u64 %rd1, [out]
+    st.global.u32 [%rd1], 0;
+    ret;
+}"#,
+        fixed: r#"
+.visible .entry k(.param .u64 out)
+{
+    ld.param.u64 %rd1, [out];
+    st.global.u32 [%rd1], 0;
+    ret;
+}"#,
+    }
+    LoweringError {
+        name: "lowering-error",
+        severity: Error,
+        tools: [Lowering],
+        summary: "The PTX uses an instruction or form warpcheck does not support.",
+        what: "Reports PTX that parses but cannot be turned into warpcheck's typed IR: an instruction, type or addressing form the emulator and the analyses do not model (texture and surface instructions, some tensor-core forms), or operands whose types do not fit the instruction.",
+        why: "warpcheck refuses to guess what an unsupported instruction does: analysing the kernel without it would give wrong results. The finding names the instruction so the kernel can be checked without it, e.g. by moving that part behind a macro.",
+        lang: "cuda",
+        example: r#"
+__global__ void blur(cudaTextureObject_t tex, float *out) {
+    int i = threadIdx.x;
+    out[i] = tex1Dfetch<float>(tex, i);   // tex.1d: not modelled
+}"#,
+        fixed: r#"
+__global__ void blur(const float *__restrict__ in, float *out) {
+    int i = threadIdx.x;
+    out[i] = __ldg(&in[i]);               // read-only global load instead
+}"#,
+    }
+    SharedRace {
+        name: "shared-race",
+        severity: Error,
+        tools: [Race, Lint],
+        summary: "Data race on shared memory.",
+        what: "Reports two accesses to the same byte of `__shared__` memory, at least one a write, by threads that nothing orders: no `__syncthreads()` (or named barrier, `__syncwarp()` for lanes of one warp) lies between them, and they are not both atomics. The finding gives the hazard (read-after-write, write-after-read or write-after-write), both lines, a witness pair of threads and whether they are lanes of one warp or different warps. `check` finds races that happen in the run; `lint --block` finds them for every thread of the given block shape without running anything.",
+        why: "Threads of a block run in any order between barriers, and since Volta (independent thread scheduling) even the lanes of one warp do. A racing read sees the old or the new value depending on timing, so the kernel gives different answers from run to run, GPU to GPU, or only under load. The classic case is a tile loaded into shared memory and read by other threads before (read-after-write) or overwritten while they still read it (write-after-read, the missing second barrier of a tiled loop).",
+        lang: "cuda",
+        example: r#"
+__global__ void reverse(int *d) {
+    __shared__ int s[256];
+    int t = threadIdx.x;
+    s[t] = d[t];
+    d[t] = s[255 - t];   // reads another thread's element before it is written
+}"#,
+        fixed: r#"
+__global__ void reverse(int *d) {
+    __shared__ int s[256];
+    int t = threadIdx.x;
+    s[t] = d[t];
+    __syncthreads();     // every write of s happens before any read
+    d[t] = s[255 - t];
+}"#,
+    }
+    GlobalRace {
+        name: "global-race",
+        severity: Error,
+        tools: [Race, Lint],
+        summary: "Data race on global memory.",
+        what: "Reports two accesses to the same byte of global memory, at least one a plain (non-atomic) write, by threads that nothing orders: threads of one block with no barrier between the accesses, or threads of different blocks, which no barrier can order within a launch. The finding gives the hazard, both lines, the buffer and byte offset, and a witness pair of threads and blocks.",
+        why: "Blocks run in any order and concurrently on different SMs, and a `__syncthreads()` only orders the threads of one block. A read-modify-write such as `sum[0] += x` done by many threads loses updates; a block reading what another block writes sees old or new data at random. compute-sanitizer's racecheck only looks at shared memory, so these races go unnoticed until results differ.",
+        lang: "cuda",
+        example: r#"
+__global__ void total(const float *x, float *sum, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+        sum[0] += x[i];   // every thread reads and writes sum[0]
+}"#,
+        fixed: r#"
+__global__ void total(const float *x, float *sum, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+        atomicAdd(&sum[0], x[i]);
+}"#,
+    }
+    BenignRace {
+        name: "benign-race",
+        severity: Warning,
+        tools: [],
+        summary: "A write-write race where every write stores the same value.",
+        what: "Reports a write-after-write race whose racing writes all store the same value, with no racing read: e.g. every thread that finds a match setting a shared `found` flag to 1. The result does not depend on which write lands last.",
+        why: "The outcome is deterministic on current GPUs, but it is still a data race in the CUDA memory model: the compiler may assume it does not happen (and, say, keep the flag in a register), and the pattern breaks silently as soon as the stored values start to differ. Marking the writes as atomic or volatile states the intent and costs little.",
+        lang: "cuda",
+        example: r#"
+__global__ void any_negative(const int *x, int *found) {
+    if (x[threadIdx.x] < 0)
+        *found = 1;       // many threads store the same 1
+}"#,
+        fixed: r#"
+__global__ void any_negative(const int *x, int *found) {
+    if (x[threadIdx.x] < 0)
+        atomicExch(found, 1);
+}"#,
+    }
+    RaceCheckSampled {
+        name: "race-check-sampled",
+        severity: Note,
+        tools: [Race],
+        summary: "The race checker watched a sample of the launch's blocks.",
+        what: "Notes that a launch had more blocks than `--race-blocks` (256 by default), so the race checker watched only a sample: the first and last blocks along each grid dimension and pairs of neighbouring blocks, where partial tiles and races between blocks usually show. Every other checker still sees every block.",
+        why: "A race confined to blocks outside the sample is not reported, so a clean result is not a proof for the whole grid. Watching every block costs memory and time in proportion to the grid.",
+        lang: "sh",
+        example: r#"
+warpcheck check big.cu --grid 4096,1,1 --block 256,1,1"#,
+        fixed: r#"
+warpcheck check big.cu --grid 4096,1,1 --block 256,1,1 --race-blocks all"#,
+    }
+    RaceCheckIncomplete {
+        name: "race-check-incomplete",
+        severity: Note,
+        tools: [Race],
+        summary: "A block ran more memory instructions than the race checker records.",
+        what: "Notes that a block executed more memory instructions than the race checker keeps (2^26 per block); accesses after that point were not checked for races.",
+        why: "Races late in a very long-running block are missed. Checking a smaller problem (fewer loop iterations per block) usually exercises the same code paths within the limit.",
+        lang: "sh",
+        example: r#"
+warpcheck check stencil.cu --grid 64,1,1 --block 256,1,1 --arg steps=100000"#,
+        fixed: r#"
+warpcheck check stencil.cu --grid 64,1,1 --block 256,1,1 --arg steps=100"#,
+    }
+    RaceLintIncomplete {
+        name: "race-lint-incomplete",
+        severity: Note,
+        tools: [Lint],
+        summary: "The race lint could not decide every access of the launch.",
+        what: "Notes that `lint --block` left some accesses undecided: their address or guard depends on a value read from memory, or threads branch on memory, so which bytes they touch is not known without running the kernel. The note names the lines.",
+        why: "The race lint reports only races that are certain for the launch; accesses it could not decide may still race. Run `warpcheck check` on real inputs to decide them.",
+        lang: "cuda",
+        example: r#"
+__global__ void scatter(const int *idx, float *out, const float *v) {
+    out[idx[threadIdx.x]] = v[threadIdx.x];   // address read from memory
+}"#,
+        fixed: r#"
+__global__ void scatter(const int *idx, float *out, const float *v) {
+    out[threadIdx.x] = v[idx[threadIdx.x]];   // the store's address is known: a gather
+}"#,
+    }
+    BarrierDivergence {
+        name: "barrier-divergence",
+        severity: Error,
+        tools: [Sync, Lint],
+        summary: "A barrier is reached by some but not all threads of a block.",
+        what: "Reports a `__syncthreads()` (`bar.sync`) that some threads of a block reach and others skip, or threads of one block waiting at different barrier instructions. `check` sees it in the run; `lint` reports barriers under a condition that depends on the thread index.",
+        why: "`__syncthreads()` must be reached by every thread of the block (or none) in the same instruction: otherwise the behaviour is undefined. Depending on the GPU generation the kernel hangs, the barrier releases too early (so the accesses it should order race), or it works by accident until the code or the compiler changes.",
+        lang: "cuda",
+        example: r#"
+__global__ void k(float *d) {
+    __shared__ float s[256];
+    if (threadIdx.x < 128) {
+        s[threadIdx.x] = d[threadIdx.x];
+        __syncthreads();          // threads 128..255 never get here
+    }
+    d[threadIdx.x] = s[threadIdx.x % 128];
+}"#,
+        fixed: r#"
+__global__ void k(float *d) {
+    __shared__ float s[256];
+    if (threadIdx.x < 128)
+        s[threadIdx.x] = d[threadIdx.x];
+    __syncthreads();              // every thread of the block
+    d[threadIdx.x] = s[threadIdx.x % 128];
+}"#,
+    }
+    BarrierCount {
+        name: "barrier-count",
+        severity: Error,
+        tools: [Sync],
+        summary: "A barrier's thread count is not a multiple of the warp size.",
+        what: "Reports a named barrier (`bar.sync id, count` / `__barrier_sync_count`) whose thread count is not a multiple of 32.",
+        why: "Barriers count whole warps: the PTX ISA requires the count to be a multiple of the warp size, and the behaviour of other counts is undefined (the barrier may release early or never).",
+        lang: "cuda",
+        example: r#"
+asm volatile("bar.sync 1, 100;");   // 100 threads: not whole warps"#,
+        fixed: r#"
+asm volatile("bar.sync 1, 128;");   // four warps"#,
+    }
+    SyncwarpMask {
+        name: "syncwarp-mask",
+        severity: Error,
+        tools: [Sync],
+        summary: "A __syncwarp or warp-synchronous intrinsic is executed by a lane outside its member mask.",
+        what: "Reports `__syncwarp(mask)` (`bar.warp.sync`) and the `*_sync` warp intrinsics (`__shfl_sync`, `__ballot_sync`, …) executed by a lane whose own bit is not set in `mask`.",
+        why: "The CUDA programming guide requires every executing lane to be in the mask; otherwise the result is undefined. It usually comes from a hard-coded full mask in code that runs with a partial warp, or a mask computed before a branch that some lanes then leave.",
+        lang: "cuda",
+        example: r#"
+if (threadIdx.x < 16)
+    v += __shfl_down_sync(0x0000ffff << 16, v, 1);   // lanes 0..15 use the upper mask"#,
+        fixed: r#"
+if (threadIdx.x < 16)
+    v += __shfl_down_sync(0x0000ffff, v, 1);         // the lanes that execute it"#,
+    }
+    Deadlock {
+        name: "deadlock",
+        severity: Error,
+        tools: [Sync, Emulator],
+        summary: "Threads wait at a barrier that other threads never reach.",
+        what: "Reports a block whose threads cannot all make progress: some wait at a barrier (or `__syncwarp`) that the others have exited without reaching, or that the others never reach because they spin in a loop waiting for the waiting threads. The finding lists where each warp waits and how many threads arrived.",
+        why: "On a GPU the kernel hangs until the watchdog kills it (or forever on a compute-only device). It typically comes from an early `return` before a barrier, or a spin lock or flag loop that waits for threads of the same block that are themselves stuck at a barrier.",
+        lang: "cuda",
+        example: r#"
+__global__ void k(float *d, int n) {
+    __shared__ float s[256];
+    if (threadIdx.x >= n) return;   // these threads never reach the barrier
+    s[threadIdx.x] = d[threadIdx.x];
+    __syncthreads();
+    d[threadIdx.x] = s[n - 1 - threadIdx.x];
+}"#,
+        fixed: r#"
+__global__ void k(float *d, int n) {
+    __shared__ float s[256];
+    bool live = threadIdx.x < n;
+    if (live) s[threadIdx.x] = d[threadIdx.x];
+    __syncthreads();                // reached by every thread
+    if (live) d[threadIdx.x] = s[n - 1 - threadIdx.x];
+}"#,
+    }
+    OutOfBounds {
+        name: "out-of-bounds",
+        severity: Error,
+        tools: [Mem],
+        summary: "Access outside the bounds of a buffer or variable.",
+        what: "Reports a load, store or atomic whose bytes are not all inside one allocation: past the end (or before the start) of a global buffer as the launch allocated it, outside the block's shared memory, outside the thread's local frame or constant memory, or a generic address that falls in no memory window.",
+        why: "On a GPU an out-of-bounds access may read garbage, silently corrupt a neighbouring buffer, or crash the context with an illegal-address error, depending on where the address lands. The usual cause is a missing `if (i < n)` guard for the last, partial block, or an off-by-one in a halo or stencil index.",
+        lang: "cuda",
+        example: r#"
+__global__ void scale(float *x, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    x[i] *= 2.0f;          // the last block runs past n
+}"#,
+        fixed: r#"
+__global__ void scale(float *x, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+        x[i] *= 2.0f;
+}"#,
+    }
+    Misaligned {
+        name: "misaligned",
+        severity: Error,
+        tools: [Mem],
+        summary: "Access at an address not aligned to its size.",
+        what: "Reports an access whose address is not a multiple of its size: a 4-byte load at an odd address, a `float4` (16-byte) load at an address that is a multiple of 4 only. PTX requires natural alignment for every access.",
+        why: "A GPU raises a misaligned-address error and the launch fails. It comes from casting a byte pointer to a wider type at an arbitrary offset, or from vector loads (`float4`, `int2`) on buffers whose offset is not a multiple of the vector size.",
+        lang: "cuda",
+        example: r#"
+__global__ void k(const char *bytes, int *out) {
+    out[threadIdx.x] = *(const int *)(bytes + 1 + 4 * threadIdx.x);
+}"#,
+        fixed: r#"
+__global__ void k(const char *bytes, int *out) {
+    int v;
+    memcpy(&v, bytes + 1 + 4 * threadIdx.x, sizeof v);   // byte loads, any alignment
+    out[threadIdx.x] = v;
+}"#,
+    }
+    ReadOnlyWrite {
+        name: "read-only-write",
+        severity: Error,
+        tools: [Mem],
+        summary: "A store to read-only memory (constant or kernel-parameter space).",
+        what: "Reports a store or atomic to `__constant__` memory or to the kernel's parameter space, which are read-only while the kernel runs.",
+        why: "Constant memory is written by the host (`cudaMemcpyToSymbol`) before the launch; a kernel store to it fails or is lost. Stores through a pointer that was meant to point elsewhere (a wrong generic pointer) land here too.",
+        lang: "cuda",
+        example: r#"
+__constant__ float coeff[16];
+__global__ void k() { coeff[threadIdx.x] = 0.0f; }"#,
+        fixed: r#"
+__device__ float coeff[16];   // global memory, writable by kernels
+__global__ void k() { coeff[threadIdx.x] = 0.0f; }"#,
+    }
+    StackOverflow {
+        name: "stack-overflow",
+        severity: Error,
+        tools: [Mem],
+        summary: "The per-thread stack overflowed.",
+        what: "Reports a thread whose call frames (local memory for non-inlined device functions) grew past the per-thread stack, usually through deep or unbounded recursion.",
+        why: "A GPU thread's stack is small (1 KiB by default, `cudaLimitStackSize`). On a GPU the overflow is an illegal-address error or corrupts other local data.",
+        lang: "cuda",
+        example: r#"
+__device__ int depth(int n) { return n == 0 ? 0 : 1 + depth(n - 1); }
+__global__ void k(int *out) { out[0] = depth(1 << 20); }"#,
+        fixed: r#"
+__device__ int depth(int n) { int d = 0; while (n-- > 0) d++; return d; }
+__global__ void k(int *out) { out[0] = depth(1 << 20); }"#,
+    }
+    BadCallTarget {
+        name: "bad-call-target",
+        severity: Error,
+        tools: [Mem],
+        summary: "An indirect call through an address that names no function.",
+        what: "Reports an indirect call (through a function pointer or virtual function) whose target address is not a device function: an uninitialised or host function pointer.",
+        why: "Calling a host function pointer or a garbage pointer on the device is an illegal-instruction or illegal-address error. Device function pointers must be taken in device code (or copied from a `__device__` variable).",
+        lang: "cuda",
+        example: r#"
+typedef float (*op_t)(float);
+__global__ void apply(op_t op, float *x) { x[threadIdx.x] = op(x[threadIdx.x]); }
+// host: apply<<<1, 32>>>(&host_square, x);"#,
+        fixed: r#"
+typedef float (*op_t)(float);
+__device__ float square(float v) { return v * v; }
+__global__ void apply(float *x) { op_t op = square; x[threadIdx.x] = op(x[threadIdx.x]); }"#,
+    }
+    Trap {
+        name: "trap",
+        severity: Error,
+        tools: [Emulator],
+        summary: "The kernel executed a trap instruction.",
+        what: "Reports a thread that executed `trap` (`__trap()`, or code the compiler ends with a trap, such as falling off a function that must return a value).",
+        why: "A trap aborts the kernel on a GPU with an unspecified launch failure, and the whole context is unusable afterwards.",
+        lang: "cuda",
+        example: r#"
+__global__ void k(const int *x) {
+    if (x[threadIdx.x] < 0) __trap();
+}"#,
+        fixed: r#"
+__global__ void k(const int *x, int *bad) {
+    if (x[threadIdx.x] < 0) atomicExch(bad, 1);   // report it to the host instead
+}"#,
+    }
+    AssertionFailed {
+        name: "assertion-failed",
+        severity: Error,
+        tools: [Emulator],
+        summary: "A device-side assert failed.",
+        what: "Reports a thread whose `assert(...)` condition was false (a call of `__assertfail`), with the assertion's text, file and line.",
+        why: "A failed device assertion aborts the kernel on a GPU (`cudaErrorAssert`) and leaves the context unusable; the condition the programmer relied on does not hold for this launch.",
+        lang: "cuda",
+        example: r#"
+__global__ void k(const int *len, int n) {
+    assert(len[threadIdx.x] <= n);
+}"#,
+        fixed: r#"
+__global__ void k(const int *len, int n) {
+    // the launch passes an n that bounds every length
+    assert(len[threadIdx.x] <= n);
+}
+// host: k<<<1, 32>>>(len, max_len);"#,
+    }
+    InstructionBudget {
+        name: "instruction-budget",
+        severity: Error,
+        tools: [Emulator],
+        summary: "A warp executed more instructions than the budget allows.",
+        what: "Reports a warp that executed more instructions than the emulator's budget (`--budget`): a loop that does not terminate for this launch, or a kernel far longer than expected.",
+        why: "On a GPU an endless loop hangs the kernel until the watchdog kills it. Loops whose exit depends on another thread's write (a flag or lock) spin forever when that thread cannot run, and loops with a wrong bound or step never end.",
+        lang: "cuda",
+        example: r#"
+__global__ void k(float *x, int n) {
+    for (unsigned i = n - 1; i >= 0; i--)   // unsigned: always >= 0
+        x[i] = 0.0f;
+}"#,
+        fixed: r#"
+__global__ void k(float *x, int n) {
+    for (int i = n - 1; i >= 0; i--)
+        x[i] = 0.0f;
+}"#,
+    }
+    UninitRead {
+        name: "uninit-read",
+        severity: Error,
+        tools: [Init],
+        summary: "Read of memory that was never written.",
+        what: "Reports a load or atomic that reads bytes never written: global memory allocated without initialisation (`:uninit` buffers, like `cudaMalloc` without a copy), shared memory not written in this block, or local memory not written by this thread.",
+        why: "Uninitialised memory holds whatever was there before: results depend on earlier kernels or other processes and change from run to run. Shared memory starts undefined in every block, so a tile that is only partly loaded (the edge of the matrix) leaks garbage into the result.",
+        lang: "cuda",
+        example: r#"
+__global__ void sum(const float *x, float *out, int n) {
+    __shared__ float s[256];
+    if (threadIdx.x < n) s[threadIdx.x] = x[threadIdx.x];
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        float t = 0;
+        for (int i = 0; i < 256; i++) t += s[i];   // s[n..255] never written
+        *out = t;
+    }
+}"#,
+        fixed: r#"
+__global__ void sum(const float *x, float *out, int n) {
+    __shared__ float s[256];
+    s[threadIdx.x] = threadIdx.x < n ? x[threadIdx.x] : 0.0f;
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        float t = 0;
+        for (int i = 0; i < 256; i++) t += s[i];
+        *out = t;
+    }
+}"#,
+    }
+    BankConflict {
+        name: "bank-conflict",
+        severity: Warning,
+        tools: [Bank, Lint],
+        summary: "Shared-memory accesses of a warp conflict on banks.",
+        what: "Reports a shared-memory instruction whose warp-wide access needs more than one wavefront: shared memory is split into 32 banks of 4 bytes (byte address / 4 mod 32), each bank serves one 4-byte word per cycle, and lanes that touch different words in the same bank are served one after another. The degree is the number of wavefronts the worst access needs (Nsight Compute's `l1tex__data_bank_conflicts_pipe_lsu_mem_shared` counts the extra ones); lanes reading the same word are broadcast and do not conflict.",
+        why: "An n-way conflict makes the instruction n times slower, and shared memory is used precisely where speed matters. The classic case is a column access to a 32-wide tile: the stride is 32 words, so all 32 lanes hit one bank (32-way). Padding each row by one word spreads a column over all banks.",
+        lang: "cuda",
+        example: r#"
+__shared__ float tile[32][32];
+tile[threadIdx.x][threadIdx.y] = in[y * n + x];   // column write: 32-way conflict"#,
+        fixed: r#"
+__shared__ float tile[32][33];                    // one word of padding per row
+tile[threadIdx.x][threadIdx.y] = in[y * n + x];   // lanes hit 32 different banks"#,
+    }
+    UncoalescedAccess {
+        name: "uncoalesced-access",
+        severity: Warning,
+        tools: [Coalesce, Lint],
+        summary: "A warp's global-memory access touches more sectors than needed.",
+        what: "Reports a global load or store whose warp-wide request touches more 32-byte sectors than the bytes it moves need: 32 lanes loading consecutive 4-byte words touch 4 sectors; loading words 128 bytes apart touches 32. `check` counts the sectors the run touched (as Nsight Compute's `l1tex__t_sectors_pipe_lsu_mem_global_op_ld`); `lint` derives the stride between adjacent threads symbolically and reports accesses at twice the ideal or more (or, with `--granularity lines`, 128-byte lines).",
+        why: "DRAM and L2 move whole 32-byte sectors: a strided or scattered access fetches bytes it throws away, so the kernel uses a fraction of the memory bandwidth it could. Making adjacent threads (`threadIdx.x`) touch adjacent addresses, or transposing through shared memory, typically gives several times the throughput.",
+        lang: "cuda",
+        example: r#"
+__global__ void rowsum(const float *a, float *out, int n) {
+    int row = blockIdx.x * blockDim.x + threadIdx.x;
+    float s = 0;
+    for (int j = 0; j < n; j++)
+        s += a[row * n + j];   // adjacent threads are n floats apart
+    out[row] = s;
+}"#,
+        fixed: r#"
+__global__ void colsum(const float *a, float *out, int n) {
+    int col = blockIdx.x * blockDim.x + threadIdx.x;
+    float s = 0;
+    for (int j = 0; j < n; j++)
+        s += a[j * n + col];   // adjacent threads read adjacent floats
+    out[col] = s;              // (with a transposed a, the same sums)
+}"#,
+    }
+    UncoalescedDataDependent {
+        name: "uncoalesced-data-dependent",
+        severity: Warning,
+        tools: [Lint],
+        summary: "A global access whose address depends on data loaded per thread may not coalesce.",
+        what: "With `lint --data-dependent`, reports global accesses whose address depends on a value each thread loaded from memory (gathers, scatters, per-thread ranges such as CSR rows), naming the loaded values. Indices read once from a per-thread table are not reported, since neighbour lists usually coalesce.",
+        why: "Whether such an access coalesces depends on the data: random indices touch up to one sector per lane. The lint cannot know, so measure it with `warpcheck check` on representative inputs, and consider sorting or reordering the indices so that neighbouring threads touch neighbouring addresses.",
+        lang: "cuda",
+        example: r#"
+__global__ void spmv(const int *row, const int *col, const float *v,
+                     const float *x, float *y) {
+    int r = blockIdx.x * blockDim.x + threadIdx.x;
+    float s = 0;
+    for (int k = row[r]; k < row[r + 1]; k++)   // per-thread ranges
+        s += v[k] * x[col[k]];
+    y[r] = s;
+}"#,
+        fixed: r#"
+// one warp per row: lanes read consecutive entries of the row
+__global__ void spmv(const int *row, const int *col, const float *v,
+                     const float *x, float *y) {
+    int r = (blockIdx.x * blockDim.x + threadIdx.x) / 32, lane = threadIdx.x % 32;
+    float s = 0;
+    for (int k = row[r] + lane; k < row[r + 1]; k += 32)
+        s += v[k] * x[col[k]];
+    for (int o = 16; o > 0; o /= 2) s += __shfl_down_sync(0xffffffff, s, o);
+    if (lane == 0) y[r] = s;
+}"#,
+    }
+    CallNotLinted {
+        name: "call-not-linted",
+        severity: Note,
+        tools: [Lint],
+        summary: "A call to a device function was not linted.",
+        what: "Notes a call of a non-inlined device function that `lint` did not follow: the symbolic values of the arguments grew past a size bound, the call is recursive, or the chain of calls is very deep. The callee's accesses at this call site are not reported.",
+        why: "Uncoalesced accesses and bank conflicts inside the callee may go unreported for this caller. Inlining the function (`__forceinline__`) or simplifying its arguments lets the lint follow it; `warpcheck check` measures it regardless.",
+        lang: "cuda",
+        example: r#"
+__device__ __noinline__ float walk(const float *a, int i, int depth) {
+    return depth == 0 ? a[i] : walk(a, 2 * i + 1, depth - 1);   // recursive
+}"#,
+        fixed: r#"
+__device__ __forceinline__ float walk(const float *a, int i, int depth) {
+    for (; depth > 0; depth--) i = 2 * i + 1;
+    return a[i];
+}"#,
+    }
+}
