@@ -105,7 +105,7 @@ pub(super) fn symbolic_stride(
     if let Some(h) = help(a, access) {
         f = f.help(h);
     }
-    return Some((32, f));
+    Some((32, f))
 }
 
 /// A warp-uniform term `c·X` of an address where `X` is a value loaded from memory
