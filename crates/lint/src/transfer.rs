@@ -10,6 +10,11 @@
 //! operations become evaluable functions of their operands (xor, and, `mul.hi`,
 //! truncating division …). Floating-point results, loads, atomics, shuffles and call
 //! results are opaque values with the dependence of what produced them (§4.2).
+//!
+//! This module holds the operand evaluation and the state updates every family uses;
+//! [`step`] is the entry, one exhaustive `match` over the opcodes that hands each to
+//! its family: [`arith`] (integer arithmetic), [`logic`] (logic, shifts, comparisons),
+//! [`call`] (calls and what they may write) and [`memory`] (loads, stores, atomics).
 
 mod arith;
 mod call;
