@@ -172,15 +172,15 @@ fn place_globals(
     Ok(placed)
 }
 
-/// Runs a kernel. See the crate documentation.
-pub fn run_observed<F: ObserverFactory>(
+/// Validates the launch, places the module's globals in `memory` and translates the
+/// kernel; fails when the block needs more shared memory than there is.
+fn prepare(
     program: &Program,
     kernel: FuncId,
     params: &[u8],
     memory: &mut GlobalMemory,
     config: &LaunchConfig,
-    observers: &mut F,
-) -> Result<RunOutcome, EmuError> {
+) -> Result<crate::translate::Flat, EmuError> {
     validate(program, kernel, params, config)?;
     let placed = place_globals(program, memory)?;
     let flat = translate(program, kernel, params, &placed)?;
@@ -191,6 +191,50 @@ pub fn run_observed<F: ObserverFactory>(
             total_shared
         )));
     }
+    Ok(flat)
+}
+
+/// How many blocks run per chunk.
+///
+/// Blocks run in chunks: each chunk's blocks in parallel; their observers are merged in
+/// block order, so memory stays bounded by the chunk (observers of checkers hold shadow
+/// state) and merging is deterministic. With host threads, chunk n is merged on the
+/// calling thread while the pool runs chunk n + 1: the merge is serial work (it folds
+/// every block's findings into the launch's), and overlapping it keeps it off the
+/// critical path. Chunk n + 2, prepared with the merged observers, is queued before
+/// n + 1 ends, so pool threads that finish one chunk start on the next at once
+/// instead of waiting for the calling thread. The observers of a chunk are created
+/// before it runs, so the running chunks never touch the factory that the merge
+/// mutates.
+/// Without observers there is nothing to merge, but each block's result is kept until
+/// its chunk ends: chunks of 65,536 blocks bound that memory on huge grids.
+/// Observed chunks are small, so that the checkers' per-block state (shadow pages, site
+/// tables) is reused while still in cache: on one host thread 32 blocks (instead of
+/// 256: 7–14% less time checking the benchmark kernels), with host threads 64 per
+/// thread (two threads: 128 instead of 256 checks the histogram 5–7% faster; 64 saved
+/// it more but cost vector add and the stencil 5–10% more CPU time in chunk hand-offs).
+fn chunk_size(observed: bool, threads: usize, nblocks: u64) -> u64 {
+    if observed {
+        if threads == 1 {
+            32
+        } else {
+            threads as u64 * 64
+        }
+    } else {
+        nblocks.clamp(1, 1 << 16)
+    }
+}
+
+/// Runs a kernel. See the crate documentation.
+pub fn run_observed<F: ObserverFactory>(
+    program: &Program,
+    kernel: FuncId,
+    params: &[u8],
+    memory: &mut GlobalMemory,
+    config: &LaunchConfig,
+    observers: &mut F,
+) -> Result<RunOutcome, EmuError> {
+    let flat = prepare(program, kernel, params, memory, config)?;
     let memory: &GlobalMemory = memory;
     let cx = LaunchCx {
         flat: &flat,
@@ -216,33 +260,7 @@ pub fn run_observed<F: ObserverFactory>(
     } else {
         config.threads
     };
-    // Blocks run in chunks: each chunk's blocks in parallel; their observers are merged in
-    // block order, so memory stays bounded by the chunk (observers of checkers hold shadow
-    // state) and merging is deterministic. With host threads, chunk n is merged on the
-    // calling thread while the pool runs chunk n + 1: the merge is serial work (it folds
-    // every block's findings into the launch's), and overlapping it keeps it off the
-    // critical path. Chunk n + 2, prepared with the merged observers, is queued before
-    // n + 1 ends, so pool threads that finish one chunk start on the next at once
-    // instead of waiting for the calling thread. The observers of a chunk are created
-    // before it runs, so the running chunks never touch the factory that the merge
-    // mutates.
-    // Without observers there is nothing to merge, but each block's result is kept until
-    // its chunk ends: chunks of 65,536 blocks bound that memory on huge grids.
-    // Observed chunks are small, so that the checkers' per-block state (shadow pages, site
-    // tables) is reused while still in cache: on one host thread 32 blocks (instead of
-    // 256: 7–14% less time checking the benchmark kernels), with host threads 64 per
-    // thread (two threads: 128 instead of 256 checks the histogram 5–7% faster; 64 saved
-    // it more but cost vector add and the stencil 5–10% more CPU time in chunk hand-offs;
-    // dev-2c).
-    let chunk = if F::Observer::ENABLED {
-        if threads == 1 {
-            32
-        } else {
-            threads as u64 * 64
-        }
-    } else {
-        nblocks.clamp(1, 1 << 16)
-    };
+    let chunk = chunk_size(F::Observer::ENABLED, threads, nblocks);
     // Each host thread's warp states and shared memory, reused by every block it runs in
     // every chunk (allocating them per chunk costs more than small blocks run).
     type State = (Vec<WarpState>, Vec<u8>);

@@ -38,29 +38,7 @@ pub fn lower(module: &ast::Module) -> Result<Program, Vec<LowerError>> {
     let mut var_decls: Vec<(VarId, &ast::VariableDecl, &ast::Declarator)> = Vec::new();
 
     // Pass 1a: choose, for every function name, the definition (or the first declaration).
-    let mut function_order: Vec<&str> = Vec::new();
-    let mut chosen: HashMap<&str, &ast::Function> = HashMap::new();
-    for item in &module.items {
-        if let Item::Function(f) = item {
-            let name = f.name.value.as_str();
-            match chosen.get(name) {
-                None => {
-                    function_order.push(name);
-                    chosen.insert(name, f);
-                }
-                Some(previous) => match (previous.body.is_some(), f.body.is_some()) {
-                    (false, true) => {
-                        chosen.insert(name, f);
-                    }
-                    (true, true) => errors.push(LowerError::new(
-                        format!("function `{name}` is defined twice"),
-                        f.name.span,
-                    )),
-                    _ => {}
-                },
-            }
-        }
-    }
+    let (function_order, chosen) = choose_functions(module, &mut errors);
     let mut functions: EntityVec<FuncId, Function> = EntityVec::new();
     for &name in &function_order {
         let f = chosen[name];
@@ -229,6 +207,37 @@ pub fn lower(module: &ast::Module) -> Result<Program, Vec<LowerError>> {
     } else {
         Err(errors)
     }
+}
+
+/// For every function name, in order of first appearance, the definition (or the first
+/// declaration when there is no definition); a second definition is an error.
+fn choose_functions<'m>(
+    module: &'m ast::Module,
+    errors: &mut Vec<LowerError>,
+) -> (Vec<&'m str>, HashMap<&'m str, &'m ast::Function>) {
+    let mut function_order: Vec<&str> = Vec::new();
+    let mut chosen: HashMap<&str, &ast::Function> = HashMap::new();
+    for item in &module.items {
+        let Item::Function(f) = item else { continue };
+        let name = f.name.value.as_str();
+        match chosen.get(name) {
+            None => {
+                function_order.push(name);
+                chosen.insert(name, f);
+            }
+            Some(previous) => match (previous.body.is_some(), f.body.is_some()) {
+                (false, true) => {
+                    chosen.insert(name, f);
+                }
+                (true, true) => errors.push(LowerError::new(
+                    format!("function `{name}` is defined twice"),
+                    f.name.span,
+                )),
+                _ => {}
+            },
+        }
+    }
+    (function_order, chosen)
 }
 
 /// A module-scope variable without its initialiser (evaluated in pass 2).
