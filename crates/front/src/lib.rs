@@ -12,8 +12,9 @@
 //!
 //! # Compilers
 //!
-//! CUDA goes through nvcc when one is installed and clang otherwise (see
-//! [`CompilerChoice`]); OpenCL C and C always go through clang (14 or later). clang needs no
+//! CUDA goes through nvcc when one is installed — the CUDA toolkit's, or the one that
+//! `tools/setup.sh` installs from NVIDIA's pip wheels into a private directory (see
+//! [`NvidiaTree`]) — and clang otherwise (see [`CompilerChoice`]); OpenCL C and C always go through clang (14 or later). clang needs no
 //! CUDA installation: warpcheck's shim headers (`include/` in the repository, embedded in this
 //! library and written to a private temporary directory for each compilation) provide the
 //! CUDA runtime and device APIs, cooperative groups, `cuda_fp16.h`, and the OpenCL
@@ -39,9 +40,12 @@
 
 mod arch;
 mod chevrons;
+mod diagnostics;
 mod error;
 mod invoke;
 mod language;
+mod nvcc;
+mod nvidia;
 mod options;
 mod shims;
 mod signature;
@@ -50,6 +54,7 @@ mod toolchain;
 pub use arch::Arch;
 pub use error::{CompilerFailure, FrontError};
 pub use language::{Language, SUPPORTED_EXTENSIONS};
+pub use nvidia::{Layout as NvidiaLayout, NVIDIA_DIR_VAR, NvidiaTree, private_dir as nvidia_private_dir};
 pub use options::{CompileOptions, CompilerChoice};
 pub use shims::{embedded_headers, write_shim_headers};
 pub use signature::{
@@ -83,7 +88,7 @@ pub struct CompiledModule {
 /// Compiles `path` with the compiler that `options.compiler` selects (see
 /// [`Compiler::discover`]).
 pub fn compile(path: &Path, options: &CompileOptions) -> Result<CompiledModule, FrontError> {
-    let language = check_input(path)?;
+    let language = check_input(path, options)?;
     if language == Language::Ptx {
         return read_ptx(path);
     }
@@ -97,7 +102,7 @@ pub fn compile_with(
     path: &Path,
     options: &CompileOptions,
 ) -> Result<CompiledModule, FrontError> {
-    let language = check_input(path)?;
+    let language = check_input(path, options)?;
     if language == Language::Ptx {
         return read_ptx(path);
     }
@@ -296,8 +301,9 @@ fn respell_launches(
     })
 }
 
-/// The language of `path`, once it is known to exist.
-fn check_input(path: &Path) -> Result<Language, FrontError> {
+/// The language of `path` (`options.language`, else from the extension), once it is known
+/// to exist.
+fn check_input(path: &Path, options: &CompileOptions) -> Result<Language, FrontError> {
     if !path.exists() {
         return Err(FrontError::InputMissing {
             path: path.to_path_buf(),
@@ -309,7 +315,10 @@ fn check_input(path: &Path) -> Result<Language, FrontError> {
             source: std::io::Error::other("it is a directory"),
         });
     }
-    Language::from_path(path)
+    match options.language {
+        Some(language) => Ok(language),
+        None => Language::from_path(path),
+    }
 }
 
 fn read_ptx(path: &Path) -> Result<CompiledModule, FrontError> {
