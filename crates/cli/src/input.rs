@@ -45,10 +45,12 @@ fn parse_language(name: &str) -> Result<warpcheck_front::Language, String> {
 
 /// The command line with `-std=STD`, as compilers spell it, turned into `--std=STD`.
 pub fn respell_std(args: impl Iterator<Item = std::ffi::OsString>) -> Vec<std::ffi::OsString> {
-    args.map(|arg| match arg.to_str().and_then(|a| a.strip_prefix("-std=")) {
-        Some(std) => format!("--std={std}").into(),
-        None => arg,
-    })
+    args.map(
+        |arg| match arg.to_str().and_then(|a| a.strip_prefix("-std=")) {
+            Some(std) => format!("--std={std}").into(),
+            None => arg,
+        },
+    )
     .collect()
 }
 

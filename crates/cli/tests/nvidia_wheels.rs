@@ -41,10 +41,19 @@ fn ptx_check_parses_nvccs_ptx_of_kernels_with_nvidia_headers() {
     }
     for name in ["bf16_axpy.cu", "cg_reduce.cu", "barrier_stage.cu"] {
         let file = fixture(name);
-        let out = warpcheck(&["ptx", file.to_str().unwrap(), "--compiler", "nvcc", "--check"]);
+        let out = warpcheck(&[
+            "ptx",
+            file.to_str().unwrap(),
+            "--compiler",
+            "nvcc",
+            "--check",
+        ]);
         assert_eq!(out.status.code(), Some(0), "{name}: {}", text(&out.stderr));
         let ptx = text(&out.stdout);
-        assert!(ptx.contains("Cuda compilation tools"), "{name}: not nvcc's PTX");
+        assert!(
+            ptx.contains("Cuda compilation tools"),
+            "{name}: not nvcc's PTX"
+        );
         assert!(ptx.contains(".visible .entry"), "{name}");
     }
 }
@@ -64,13 +73,25 @@ fn language_standard_and_pass_through_flags_reach_nvcc() {
     .unwrap();
     let cpp = cpp.to_str().unwrap();
     let out = warpcheck(&[
-        "kernels", "-x", "cu", cpp, "--compiler", "nvcc", "-std=c++20", "-X", "-DFACTOR=3",
-        "--format", "json",
+        "kernels",
+        "-x",
+        "cu",
+        cpp,
+        "--compiler",
+        "nvcc",
+        "-std=c++20",
+        "-X",
+        "-DFACTOR=3",
+        "--format",
+        "json",
     ]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
     assert_eq!(json["kernels"][0]["name"], "scale", "{json}");
-    assert!(json["compiler"].as_str().unwrap().starts_with("nvcc "), "{json}");
+    assert!(
+        json["compiler"].as_str().unwrap().starts_with("nvcc "),
+        "{json}"
+    );
 
     // Without -x the extension is refused, naming the ones accepted.
     let out = warpcheck(&["ptx", cpp, "--compiler", "nvcc"]);

@@ -34,7 +34,14 @@ pub(crate) fn nvcc_args(
 ) -> Vec<OsString> {
     let mut args: Vec<OsString> = ["-ptx", "-x", "cu"].map(OsString::from).to_vec();
     args.push(format!("-arch={}", arch.name).into());
-    args.push(if options.opt_level == 0 { "-G" } else { "-lineinfo" }.into());
+    args.push(
+        if options.opt_level == 0 {
+            "-G"
+        } else {
+            "-lineinfo"
+        }
+        .into(),
+    );
     args.push(format!("-O{}", options.opt_level).into());
     let std = options.std.as_deref().unwrap_or(DEFAULT_STD);
     args.push(format!("-std={std}").into());

@@ -60,10 +60,25 @@ fn private_nvcc_compiles_bf16_cooperative_groups_and_barrier_kernels() {
             module.ptx.contains(instruction),
             "{file}: expected `{instruction}` in nvcc's PTX"
         );
+        if file == "bf16_axpy.cu" {
+            // clang cannot read NVIDIA's headers: the names come from the source text.
+            let params: Vec<&str> = module.signatures[0]
+                .params
+                .iter()
+                .map(|p| p.name.as_str())
+                .collect();
+            assert_eq!(params, ["y", "x", "a", "n"]);
+        }
         // Line tables point at the user's file.
-        assert!(module.ptx.contains(".loc\t1 "), "{file}: no line information");
+        assert!(
+            module.ptx.contains(".loc\t1 "),
+            "{file}: no line information"
+        );
         let command = module.command.unwrap_or_default();
-        assert!(command.contains("-x cu -arch=sm_80 -lineinfo -O3 -std=c++17"), "{command}");
+        assert!(
+            command.contains("-x cu -arch=sm_80 -lineinfo -O3 -std=c++17"),
+            "{command}"
+        );
     }
 }
 
@@ -111,7 +126,11 @@ fn errors_show_the_users_lines_without_header_warnings() {
         "{}",
         failure.stderr
     );
-    assert!(failure.stderr.contains("  x[0] = undefined_thing;"), "{}", failure.stderr);
+    assert!(
+        failure.stderr.contains("  x[0] = undefined_thing;"),
+        "{}",
+        failure.stderr
+    );
     let tree = nvcc.nvidia.as_ref().unwrap();
     for dir in &tree.header_dirs {
         assert!(
