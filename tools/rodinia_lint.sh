@@ -127,11 +127,11 @@ lint_unit() {
     [[ $input == *.ptx ]] && options=$(positional "$kernel" "$options")
     # shellcheck disable=SC2206
     local opts=($options)
-    (cd "$dir" && "$WARPCHECK" lint "${flags[@]}" --granularity "$GRANULARITY" --data-dependent --format json --kernel "$kernel" "${opts[@]}" "$input") \
+    (cd "$dir" && "$WARPCHECK" lint "${flags[@]}" --compiler clang --granularity "$GRANULARITY" --data-dependent --format json --kernel "$kernel" "${opts[@]}" "$input") \
       >"$json.$kernel.part"
     parts+=("$json.$kernel.part")
   done < <(launches_of "$rel")
-  (cd "$dir" && "$WARPCHECK" lint "${flags[@]}" --granularity "$GRANULARITY" --data-dependent --format json "$input") >"$json.all.part"
+  (cd "$dir" && "$WARPCHECK" lint "${flags[@]}" --compiler clang --granularity "$GRANULARITY" --data-dependent --format json "$input") >"$json.all.part"
   # The whole-unit run covers the unlisted kernels; listed ones come from their own run.
   local skip
   skip=$(printf '%s\n' "${listed[@]+"${listed[@]}"}" | jq -R . | jq -s .)

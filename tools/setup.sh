@@ -2,6 +2,12 @@
 # Installs what warpcheck needs on a Debian/Ubuntu machine and builds it.
 #   - clang (any version >= 14) to compile CUDA, OpenCL and C to PTX without the CUDA toolkit
 #   - a Rust toolchain (cargo >= 1.85) to build warpcheck
+#   - NVIDIA's compiler (nvcc, cicc, ptxas, libdevice, NVRTC) and CUDA headers (bf16/fp8,
+#     cooperative groups, cuda::barrier, CUB, Thrust) from NVIDIA's pip wheels, pinned with
+#     hashes in tools/nvidia-requirements.txt, into a private directory:
+#     $WARPCHECK_NVIDIA_DIR, default ${XDG_DATA_HOME:-~/.local/share}/warpcheck/nvidia.
+#     No system changes; x86-64 and aarch64 Linux only; without pip or the network it warns
+#     and warpcheck uses clang. WARPCHECK_NO_NVIDIA=1 skips it.
 # Safe to run again: it installs only what is missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -39,6 +45,44 @@ if ! command -v cargo >/dev/null 2>&1; then
     exit 2
   fi
 fi
+
+# NVIDIA's wheels: installed when the private directory lacks nvcc; never fatal.
+install_nvidia() {
+  local dir="${WARPCHECK_NVIDIA_DIR:-${XDG_DATA_HOME:-$HOME/.local/share}/warpcheck/nvidia}"
+  local requirements="tools/nvidia-requirements.txt"
+  if [ "${WARPCHECK_NO_NVIDIA:-0}" = 1 ]; then return 0; fi
+  case "$(uname -s)/$(uname -m)" in
+    Linux/x86_64 | Linux/aarch64) ;;
+    *) echo "setup: NVIDIA's pip wheels exist for x86-64 and aarch64 Linux only; using clang" >&2; return 0 ;;
+  esac
+  if [ -x "$dir/nvidia/cu13/bin/nvcc" ] && [ -f "$dir/.requirements" ] \
+    && cmp -s "$dir/.requirements" "$requirements"; then
+    return 0
+  fi
+  local python=""
+  for p in python3 python; do
+    if command -v "$p" >/dev/null 2>&1 && "$p" -m pip --version >/dev/null 2>&1; then python="$p"; break; fi
+  done
+  if [ -z "$python" ]; then
+    echo "setup: warning: no pip (python3 -m pip) to install NVIDIA's nvcc into $dir; warpcheck will use clang" >&2
+    return 0
+  fi
+  echo "setup: installing NVIDIA's nvcc and CUDA headers (pip wheels, about 190 MB) into $dir" >&2
+  local staging="$dir.partial"
+  rm -rf "$staging"
+  if "$python" -m pip install -q --disable-pip-version-check --no-deps --no-input --target "$staging" \
+    --require-hashes -r "$requirements" >&2; then
+    cp "$requirements" "$staging/.requirements"
+    rm -rf "$dir"
+    mkdir -p "$(dirname "$dir")"
+    mv "$staging" "$dir"
+    echo "setup: NVIDIA's nvcc is $dir/nvidia/cu13/bin/nvcc" >&2
+  else
+    rm -rf "$staging"
+    echo "setup: warning: could not install NVIDIA's wheels (no network?); warpcheck will use clang" >&2
+  fi
+}
+install_nvidia
 
 cargo build --release --locked -q -p warpcheck
 echo "setup: built $(pwd)/target/release/warpcheck" >&2

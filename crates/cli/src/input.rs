@@ -9,8 +9,17 @@ use warpcheck_report::{Code, Finding, Location, Severity, Sources};
 /// Options shared by every command that reads a kernel file.
 #[derive(clap::Args, Debug, Clone)]
 pub struct CompileArgs {
-    /// The kernel file: CUDA (.cu), OpenCL C (.cl), C (.c) or PTX (.ptx).
+    /// The kernel file: CUDA (.cu, .cuh, .cu.h), OpenCL C (.cl), C (.c) or PTX (.ptx).
     pub file: PathBuf,
+    /// The file's language when its extension does not say it: cu (CUDA), cl, c or ptx.
+    #[arg(short = 'x', value_name = "LANG", value_parser = parse_language)]
+    pub language: Option<warpcheck_front::Language>,
+    /// The C++ standard (also written -std=c++20); default c++17 with nvcc.
+    #[arg(long = "std", value_name = "STD")]
+    pub std: Option<String>,
+    /// Pass FLAG to the compiler as it is (repeat for several: -X -Wall -X -ftz=true).
+    #[arg(short = 'X', value_name = "FLAG", allow_hyphen_values = true)]
+    pub compiler_flag: Vec<String>,
     /// GPU architecture to compile for.
     #[arg(long, default_value = "sm_80", value_name = "sm_XX")]
     pub arch: String,
@@ -23,9 +32,26 @@ pub struct CompileArgs {
     /// Optimisation level of the compilation to PTX.
     #[arg(short = 'O', default_value_t = 3, value_parser = clap::value_parser!(u8).range(0..=3))]
     pub opt_level: u8,
-    /// Which compiler turns the source into PTX: nvcc when present, else clang.
+    /// Which compiler turns the source into PTX: auto is the CUDA toolkit's nvcc, else the
+    /// nvcc tools/setup.sh installed from NVIDIA's wheels, else clang.
     #[arg(long, value_enum, default_value_t = CompilerArg::Auto)]
     pub compiler: CompilerArg,
+}
+
+fn parse_language(name: &str) -> Result<warpcheck_front::Language, String> {
+    warpcheck_front::Language::from_name(name)
+        .ok_or_else(|| format!("unknown language `{name}`: expected cu, cl, c or ptx"))
+}
+
+/// The command line with `-std=STD`, as compilers spell it, turned into `--std=STD`.
+pub fn respell_std(args: impl Iterator<Item = std::ffi::OsString>) -> Vec<std::ffi::OsString> {
+    args.map(
+        |arg| match arg.to_str().and_then(|a| a.strip_prefix("-std=")) {
+            Some(std) => format!("--std={std}").into(),
+            None => arg,
+        },
+    )
+    .collect()
 }
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -47,6 +73,9 @@ impl CompileArgs {
                 CompilerArg::Clang => CompilerChoice::Clang,
                 CompilerArg::Nvcc => CompilerChoice::Nvcc,
             },
+            language: self.language,
+            std: self.std.clone(),
+            extra_args: self.compiler_flag.clone(),
             ..CompileOptions::default()
         }
     }

@@ -57,7 +57,7 @@ pub enum Outcome {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = Cli::parse_from(input::respell_std(std::env::args_os()));
     let result = match cli.command {
         Command::Ptx(a) => commands::ptx::run(a),
         Command::Ir(a) => commands::ir::run(a),

@@ -16,7 +16,7 @@ pub enum FrontError {
     },
 
     #[error(
-        "unsupported file type {}: {} (supported: {})",
+        "unsupported file type {}: {} (supported: {}; name the language of another with -x, e.g. -x cu)",
         path.display(),
         match extension { Some(e) => format!("extension `.{e}`"), None => "no extension".to_string() },
         SUPPORTED_EXTENSIONS.join(", ")

@@ -16,10 +16,13 @@
 //! C and OpenCL use DWARF 2 line tables (`-gdwarf-2`, what CUDA device compilation uses):
 //! with the default DWARF version clang 14 crashes on some optimised C.
 //!
-//! nvcc: `nvcc -ptx -arch=sm_XX -lineinfo -O3` (`-G` instead of `-lineinfo` at `-O0`, since
-//! nvcc only stops optimising device code in debug mode).
+//! nvcc: see [`crate::nvcc`].
+//!
+//! When the compiler fails, its diagnostics are shown without the warnings located in
+//! headers that are not the user's (see [`crate::diagnostics`]).
 
 use crate::arch::Arch;
+use crate::diagnostics;
 use crate::error::{CompilerFailure, FrontError};
 use crate::language::Language;
 use crate::options::CompileOptions;
@@ -109,6 +112,11 @@ pub(crate) fn clang_frontend_args(
     }
     for define in &options.defines {
         args.push(format!("-D{define}").into());
+    }
+    if let Some(std) = &options.std
+        && matches!(language, Language::Cuda | Language::C)
+    {
+        args.push(format!("-std={std}").into());
     }
     if language == Language::C {
         args.extend(host_c_args(clang));
@@ -209,25 +217,8 @@ pub(crate) fn compile_to_ptx(
             args.push(path.into());
         }
         CompilerKind::Nvcc => {
-            args.push("-ptx".into());
-            args.push(format!("-arch={}", arch.name).into());
-            if options.opt_level == 0 {
-                args.push("-G".into());
-            } else {
-                args.push("-lineinfo".into());
-            }
-            args.push(format!("-O{}", options.opt_level).into());
-            for dir in &options.include_dirs {
-                args.push("-I".into());
-                args.push(dir.into());
-            }
-            for define in &options.defines {
-                args.push(format!("-D{define}").into());
-            }
-            args.extend(options.extra_args.iter().map(OsString::from));
-            args.push("-o".into());
-            args.push(output.clone().into());
-            args.push(path.into());
+            let host = crate::toolchain::nvcc_host_compiler();
+            args = crate::nvcc::nvcc_args(compiler, arch, path, options, host.as_deref(), &output);
         }
     }
     let command_line = display_command(&compiler.path, &args);
@@ -254,7 +245,10 @@ pub(crate) fn compile_to_ptx(
             status: status.to_string(),
             command: command_line,
             hint: known_failure_hint(compiler, language, options, &stderr),
-            stderr: stderr.trim_end().to_string(),
+            stderr: diagnostics::without_header_warnings(
+                stderr.trim_end(),
+                &not_the_users_headers(compiler, shim_dir),
+            ),
         })));
     }
     let ptx = fs::read_to_string(&output).map_err(|error| FrontError::NoPtxOutput {
@@ -270,6 +264,26 @@ pub(crate) fn compile_to_ptx(
         });
     }
     Ok((ptx, command_line))
+}
+
+/// Directories of headers whose warnings are not the user's: NVIDIA's (the private tree's,
+/// or the `include` next to a system nvcc's `bin`), warpcheck's shims and the system's.
+fn not_the_users_headers(compiler: &Compiler, shim_dir: &Path) -> Vec<PathBuf> {
+    let mut dirs: Vec<PathBuf> = diagnostics::SYSTEM_HEADER_DIRS
+        .iter()
+        .map(PathBuf::from)
+        .collect();
+    dirs.push(shim_dir.to_path_buf());
+    match &compiler.nvidia {
+        Some(tree) => dirs.extend(tree.header_dirs.iter().cloned()),
+        None if compiler.kind == CompilerKind::Nvcc => {
+            if let Some(home) = compiler.path.parent().and_then(Path::parent) {
+                dirs.push(home.join("include"));
+            }
+        }
+        None => {}
+    }
+    dirs
 }
 
 /// Explanations of compiler failures that are compiler bugs rather than errors in the source.

@@ -7,7 +7,8 @@ use std::path::Path;
 /// The language of an input file.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
 pub enum Language {
-    /// CUDA C++ (`.cu`): `__global__` functions become `.entry` kernels.
+    /// CUDA C++ (`.cu`, and the headers `.cuh` and `.cu.h`): `__global__` functions become
+    /// `.entry` kernels.
     Cuda,
     /// OpenCL C (`.cl`): `__kernel` functions become `.entry` kernels.
     OpenCl,
@@ -18,7 +19,7 @@ pub enum Language {
 }
 
 /// The extensions [`Language::from_path`] accepts, for error messages.
-pub const SUPPORTED_EXTENSIONS: &[&str] = &[".cu", ".cl", ".c", ".ptx"];
+pub const SUPPORTED_EXTENSIONS: &[&str] = &[".cu", ".cuh", ".cu.h", ".cl", ".c", ".ptx"];
 
 impl Language {
     /// The language of `path` from its extension (case-insensitive).
@@ -27,8 +28,14 @@ impl Language {
             .extension()
             .and_then(|e| e.to_str())
             .map(str::to_ascii_lowercase);
+        let cuda_header = extension.as_deref() == Some("h")
+            && path
+                .file_stem()
+                .and_then(|s| s.to_str())
+                .is_some_and(|s| s.to_ascii_lowercase().ends_with(".cu"));
         match extension.as_deref() {
-            Some("cu") => Ok(Language::Cuda),
+            Some("cu" | "cuh") => Ok(Language::Cuda),
+            Some("h") if cuda_header => Ok(Language::Cuda),
             Some("cl") => Ok(Language::OpenCl),
             Some("c") => Ok(Language::C),
             Some("ptx") => Ok(Language::Ptx),
@@ -36,6 +43,18 @@ impl Language {
                 path: path.to_path_buf(),
                 extension: path.extension().map(|e| e.to_string_lossy().into_owned()),
             }),
+        }
+    }
+
+    /// The language named by `-x NAME`: `cu` or `cuda`, `cl`, `c`, `ptx` (nvcc's and
+    /// clang's spellings).
+    pub fn from_name(name: &str) -> Option<Language> {
+        match name.to_ascii_lowercase().as_str() {
+            "cu" | "cuda" => Some(Language::Cuda),
+            "cl" | "opencl" => Some(Language::OpenCl),
+            "c" => Some(Language::C),
+            "ptx" => Some(Language::Ptx),
+            _ => None,
         }
     }
 }
@@ -48,5 +67,27 @@ impl fmt::Display for Language {
             Language::C => "C",
             Language::Ptx => "PTX",
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cuda_headers_are_cuda() {
+        for name in ["k.cu", "k.cuh", "k.CUH", "k.cu.h", "dir.x/k.Cu.H"] {
+            assert_eq!(
+                Language::from_path(Path::new(name)).ok(),
+                Some(Language::Cuda),
+                "{name}"
+            );
+        }
+        for name in ["k.h", "k.cpp", "cu.h.x"] {
+            assert!(Language::from_path(Path::new(name)).is_err(), "{name}");
+        }
+        assert_eq!(Language::from_name("cu"), Some(Language::Cuda));
+        assert_eq!(Language::from_name("cuda"), Some(Language::Cuda));
+        assert_eq!(Language::from_name("c++"), None);
     }
 }

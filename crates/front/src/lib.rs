@@ -12,8 +12,9 @@
 //!
 //! # Compilers
 //!
-//! CUDA goes through nvcc when one is installed and clang otherwise (see
-//! [`CompilerChoice`]); OpenCL C and C always go through clang (14 or later). clang needs no
+//! CUDA goes through nvcc when one is installed — the CUDA toolkit's, or the one that
+//! `tools/setup.sh` installs from NVIDIA's pip wheels into a private directory (see
+//! [`NvidiaTree`]) — and clang otherwise (see [`CompilerChoice`]); OpenCL C and C always go through clang (14 or later). clang needs no
 //! CUDA installation: warpcheck's shim headers (`include/` in the repository, embedded in this
 //! library and written to a private temporary directory for each compilation) provide the
 //! CUDA runtime and device APIs, cooperative groups, `cuda_fp16.h`, and the OpenCL
@@ -39,9 +40,12 @@
 
 mod arch;
 mod chevrons;
+mod diagnostics;
 mod error;
 mod invoke;
 mod language;
+mod nvcc;
+mod nvidia;
 mod options;
 mod shims;
 mod signature;
@@ -50,6 +54,9 @@ mod toolchain;
 pub use arch::Arch;
 pub use error::{CompilerFailure, FrontError};
 pub use language::{Language, SUPPORTED_EXTENSIONS};
+pub use nvidia::{
+    Layout as NvidiaLayout, NVIDIA_DIR_VAR, NvidiaTree, private_dir as nvidia_private_dir,
+};
 pub use options::{CompileOptions, CompilerChoice};
 pub use shims::{embedded_headers, write_shim_headers};
 pub use signature::{
@@ -83,7 +90,7 @@ pub struct CompiledModule {
 /// Compiles `path` with the compiler that `options.compiler` selects (see
 /// [`Compiler::discover`]).
 pub fn compile(path: &Path, options: &CompileOptions) -> Result<CompiledModule, FrontError> {
-    let language = check_input(path)?;
+    let language = check_input(path, options)?;
     if language == Language::Ptx {
         return read_ptx(path);
     }
@@ -97,7 +104,7 @@ pub fn compile_with(
     path: &Path,
     options: &CompileOptions,
 ) -> Result<CompiledModule, FrontError> {
-    let language = check_input(path)?;
+    let language = check_input(path, options)?;
     if language == Language::Ptx {
         return read_ptx(path);
     }
@@ -173,32 +180,17 @@ pub fn compile_with(
         Wanted::Entries
     };
     let ptx_functions = ptx_params::ptx_functions(&ptx, wanted);
+    let positional = |reason: String, notes: &mut Vec<String>| {
+        positional_signatures(&ptx_functions, language, path, reason, notes)
+    };
     let signatures = match ast {
         Some(Ok(facts)) => signature::merge(&facts, &ptx_functions),
-        Some(Err(reason)) => {
-            if !ptx_functions.is_empty() {
-                notes.push(format!(
-                    "kernel parameters are named by position (arg0, arg1 …): {reason}"
-                ));
-            }
-            ptx_functions
-                .iter()
-                .map(ptx_params::signature_from_ptx_function)
-                .collect()
-        }
+        Some(Err(reason)) => positional(reason, &mut notes),
         None if !options.signatures_from_source => ptx_functions
             .iter()
             .map(ptx_params::signature_from_ptx_function)
             .collect(),
-        None => {
-            if !ptx_functions.is_empty() {
-                notes.push("kernel parameters are named by position (arg0, arg1 …): no clang to read their names".into());
-            }
-            ptx_functions
-                .iter()
-                .map(ptx_params::signature_from_ptx_function)
-                .collect()
-        }
+        None => positional("no clang to read their names".into(), &mut notes),
     };
     Ok(CompiledModule {
         ptx,
@@ -209,6 +201,60 @@ pub fn compile_with(
         signatures,
         notes,
     })
+}
+
+/// Signatures from the PTX, with parameter names read from the CUDA source's text where it
+/// declares them plainly (see [`signature::source_names`]), else `arg0`, `arg1` …; a note
+/// says which, and why clang's AST was not used (`reason`).
+fn positional_signatures(
+    ptx_functions: &[ptx_params::PtxFunction],
+    language: Language,
+    path: &Path,
+    reason: String,
+    notes: &mut Vec<String>,
+) -> Vec<KernelSignature> {
+    let mut signatures: Vec<KernelSignature> = ptx_functions
+        .iter()
+        .map(ptx_params::signature_from_ptx_function)
+        .collect();
+    let source = match language {
+        Language::Cuda => std::fs::read_to_string(path).unwrap_or_default(),
+        _ => String::new(),
+    };
+    let (mut named, mut unnamed) = (Vec::new(), Vec::new());
+    for signature in &mut signatures {
+        let names = signature::source_names::parameter_names(
+            &source,
+            &signature.name,
+            signature.params.len(),
+        );
+        match names {
+            Some(names) => {
+                for (param, name) in signature.params.iter_mut().zip(names) {
+                    param.name = name;
+                }
+                named.push(signature.name.clone());
+            }
+            None => unnamed.push(signature.name.clone()),
+        }
+    }
+    if !named.is_empty() {
+        notes.push(format!(
+            "parameter names of {} are read from the source text, types from the PTX: {reason}",
+            named.join(", ")
+        ));
+    }
+    if !unnamed.is_empty() {
+        notes.push(format!(
+            "kernel parameters{} are named by position (arg0, arg1 …): {reason}",
+            if named.is_empty() {
+                String::new()
+            } else {
+                format!(" of {}", unnamed.join(", "))
+            }
+        ));
+    }
+    signatures
 }
 
 /// The file handed to the compiler and the options to use with it.
@@ -296,8 +342,9 @@ fn respell_launches(
     })
 }
 
-/// The language of `path`, once it is known to exist.
-fn check_input(path: &Path) -> Result<Language, FrontError> {
+/// The language of `path` (`options.language`, else from the extension), once it is known
+/// to exist.
+fn check_input(path: &Path, options: &CompileOptions) -> Result<Language, FrontError> {
     if !path.exists() {
         return Err(FrontError::InputMissing {
             path: path.to_path_buf(),
@@ -309,7 +356,10 @@ fn check_input(path: &Path) -> Result<Language, FrontError> {
             source: std::io::Error::other("it is a directory"),
         });
     }
-    Language::from_path(path)
+    match options.language {
+        Some(language) => Ok(language),
+        None => Language::from_path(path),
+    }
 }
 
 fn read_ptx(path: &Path) -> Result<CompiledModule, FrontError> {

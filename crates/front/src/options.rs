@@ -1,17 +1,20 @@
 //! What the caller asks the front end to do.
 
+use crate::language::Language;
 use std::path::PathBuf;
 
 /// Which compiler turns CUDA into PTX.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize)]
 pub enum CompilerChoice {
-    /// nvcc when one is installed (on `PATH` or in `$CUDA_HOME/bin`), else clang. OpenCL C
-    /// and C always use clang, which nvcc cannot replace.
+    /// nvcc when one is installed (on `PATH`, in `$CUDA_HOME/bin`, or from NVIDIA's pip
+    /// wheels in warpcheck's private directory), else clang. OpenCL C and C always use
+    /// clang, which nvcc cannot replace.
     #[default]
     Auto,
     /// clang, version 14 or later, with warpcheck's shim headers.
     Clang,
-    /// nvcc from the CUDA toolkit.
+    /// nvcc: the CUDA toolkit's when one is installed, else the one `tools/setup.sh`
+    /// installed from NVIDIA's pip wheels into warpcheck's private directory.
     Nvcc,
 }
 
@@ -28,6 +31,12 @@ pub struct CompileOptions {
     pub opt_level: u8,
     /// Which compiler to use.
     pub compiler: CompilerChoice,
+    /// The input's language when its extension does not say it (`-x cu` for a `.cpp` file
+    /// of CUDA). `None`: from the extension (see [`Language::from_path`]).
+    pub language: Option<Language>,
+    /// The C++ (or C) standard, `-std=` (e.g. `c++17`, `c++20`). `None`: C++17 with nvcc,
+    /// which is nvcc's own default; clang's own default otherwise.
+    pub std: Option<String>,
     /// Arguments passed to the compiler verbatim, after warpcheck's own (so they can
     /// override them, e.g. `-cl-std=CL3.0` or `-std=c++20`).
     pub extra_args: Vec<String>,
@@ -45,6 +54,8 @@ impl Default for CompileOptions {
             defines: Vec::new(),
             opt_level: 3,
             compiler: CompilerChoice::Auto,
+            language: None,
+            std: None,
             extra_args: Vec::new(),
             signatures_from_source: true,
         }

@@ -1,11 +1,14 @@
 //! Finding a compiler and learning its version.
 //!
-//! * nvcc: on `PATH`, else in `$CUDA_HOME/bin`, `$CUDA_PATH/bin` or `/usr/local/cuda/bin`.
+//! * nvcc: on `PATH`, else in `$CUDA_HOME/bin`, `$CUDA_PATH/bin` or `/usr/local/cuda/bin`,
+//!   else the one `tools/setup.sh` installed from NVIDIA's pip wheels into the private
+//!   directory (see [`crate::nvidia`]).
 //! * clang: `$WARPCHECK_CLANG` when set (and then only it), else `clang` and `clang-20` down to
 //!   `clang-14` on `PATH`, the first whose `--version` says 14 or later.
 
 use crate::error::FrontError;
 use crate::language::Language;
+use crate::nvidia::{self, NvidiaTree};
 use crate::options::CompilerChoice;
 use std::env;
 use std::ffi::OsString;
@@ -20,8 +23,9 @@ pub const MAX_CLANG_MAJOR: u32 = 20;
 
 const INSTALL_CLANG_HINT: &str = "install clang 14 or later (Debian/Ubuntu: `apt-get install clang`; \
 Fedora: `dnf install clang`; macOS: `brew install llvm`), or point WARPCHECK_CLANG at a clang binary";
-const INSTALL_NVCC_HINT: &str =
-    "install the CUDA toolkit (and set CUDA_HOME), or use clang: --compiler clang";
+const INSTALL_NVCC_HINT: &str = "run tools/setup.sh, which installs NVIDIA's nvcc from its pip wheels \
+into a private directory (WARPCHECK_NVIDIA_DIR, default ~/.local/share/warpcheck/nvidia), or install \
+the CUDA toolkit (and set CUDA_HOME), or use clang: --compiler clang";
 
 /// Which program a [`Compiler`] is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
@@ -50,6 +54,9 @@ pub struct Compiler {
     pub kind: CompilerKind,
     pub path: PathBuf,
     pub version: Version,
+    /// For nvcc from NVIDIA's pip wheels: the tree it belongs to (headers it needs passed,
+    /// header directories whose warnings are not the user's). `None` for a system compiler.
+    pub nvidia: Option<NvidiaTree>,
 }
 
 impl fmt::Display for Compiler {
@@ -105,6 +112,7 @@ impl Compiler {
             kind: CompilerKind::Clang,
             path: program.to_path_buf(),
             version,
+            nvidia: None,
         })
     }
 
@@ -124,7 +132,25 @@ impl Compiler {
             kind: CompilerKind::Nvcc,
             path: program.to_path_buf(),
             version,
+            nvidia: None,
         })
+    }
+
+    /// The nvcc of the pip-installed tree `tree`, if it has one and it runs.
+    pub fn private_nvcc(tree: &NvidiaTree) -> Result<Compiler, FrontError> {
+        let Some(nvcc) = &tree.nvcc else {
+            return Err(FrontError::NoCompiler {
+                wanted: "nvcc",
+                tried: vec![format!(
+                    "{}: NVIDIA's wheels are there but not nvcc's",
+                    tree.root.display()
+                )],
+                hint: INSTALL_NVCC_HINT,
+            });
+        };
+        let mut compiler = Compiler::nvcc_at(nvcc)?;
+        compiler.nvidia = Some(tree.clone());
+        Ok(compiler)
     }
 
     /// Every distinct clang of version 14 or later on `PATH` (`clang`, `clang-14` …
@@ -200,6 +226,8 @@ fn find_clang() -> Result<Compiler, FrontError> {
     })
 }
 
+/// A system nvcc (`PATH`, `$CUDA_HOME`, `$CUDA_PATH`, `/usr/local/cuda`), else the private
+/// one from NVIDIA's wheels.
 fn find_nvcc() -> Result<Compiler, FrontError> {
     let mut candidates: Vec<PathBuf> = search_path("nvcc").into_iter().collect();
     for variable in ["CUDA_HOME", "CUDA_PATH"] {
@@ -215,11 +243,37 @@ fn find_nvcc() -> Result<Compiler, FrontError> {
             Err(error) => tried.push(error.to_string()),
         }
     }
+    match nvidia::private_dir() {
+        Some(dir) => match NvidiaTree::locate(&dir) {
+            Some(tree) => match Compiler::private_nvcc(&tree) {
+                Ok(compiler) => return Ok(compiler),
+                Err(FrontError::NoCompiler { tried: reasons, .. }) => tried.extend(reasons),
+                Err(other) => tried.push(other.to_string()),
+            },
+            None => tried.push(format!(
+                "no NVIDIA wheels in {} (the private directory)",
+                dir.display()
+            )),
+        },
+        None => tried.push(format!(
+            "no private directory: neither {} nor HOME is set",
+            nvidia::NVIDIA_DIR_VAR
+        )),
+    }
     Err(FrontError::NoCompiler {
         wanted: "nvcc",
         tried,
         hint: INSTALL_NVCC_HINT,
     })
+}
+
+/// The host compiler nvcc should use for its preprocessing: `None` (nvcc's own choice,
+/// `g++` on `PATH`) when there is a `g++`, else a `clang++` or `clang` on `PATH`.
+pub(crate) fn nvcc_host_compiler() -> Option<PathBuf> {
+    if search_path("g++").is_some() {
+        return None;
+    }
+    ["clang++", "clang"].into_iter().find_map(search_path)
 }
 
 /// `name` resolved through `PATH`, like a shell would.

@@ -26,7 +26,11 @@ fn an_unsupported_extension_lists_the_supported_ones() {
         .unwrap_err()
         .to_string();
     assert!(message.contains("extension `.cpp`"), "{message}");
-    assert!(message.contains(".cu, .cl, .c, .ptx"), "{message}");
+    assert!(
+        message.contains(".cu, .cuh, .cu.h, .cl, .c, .ptx"),
+        "{message}"
+    );
+    assert!(message.contains("-x cu"), "{message}");
     let bare = dir.path().join("Makefile");
     std::fs::write(&bare, "all:").unwrap();
     let message = compile(&bare, &CompileOptions::default())

@@ -14,6 +14,8 @@ fn without_a_compiler_the_error_says_how_to_get_one() {
         std::env::remove_var("WARPCHECK_CLANG");
         std::env::remove_var("CUDA_HOME");
         std::env::remove_var("CUDA_PATH");
+        // No private nvcc from NVIDIA's wheels either.
+        std::env::set_var("WARPCHECK_NVIDIA_DIR", empty.path());
     }
     let error = compile(&fixture, &CompileOptions::default()).unwrap_err();
     assert!(matches!(error, FrontError::NoCompiler { .. }), "{error:?}");
@@ -32,6 +34,8 @@ fn without_a_compiler_the_error_says_how_to_get_one() {
         let message = compile(&fixture, &nvcc).unwrap_err().to_string();
         assert!(message.starts_with("no nvcc found"), "{message}");
         assert!(message.contains("--compiler clang"), "{message}");
+        assert!(message.contains("tools/setup.sh"), "{message}");
+        assert!(message.contains("no NVIDIA wheels in"), "{message}");
     }
 
     // SAFETY: as above.

@@ -103,6 +103,9 @@ pub fn run(args: Args) -> Result<Outcome, CliError> {
         define: args.define.clone(),
         opt_level: args.opt_level,
         compiler: CompilerArg::Clang,
+        language: None,
+        std: None,
+        compiler_flag: Vec::new(),
     };
     let source = std::fs::read_to_string(&args.file)
         .map_err(|e| CliError::msg(format!("cannot read `{}`: {e}", args.file.display())))?;
@@ -286,6 +289,9 @@ fn verify(
         define: defines.to_vec(),
         opt_level: 1,
         compiler: CompilerArg::Clang,
+        language: None,
+        std: None,
+        compiler_flag: Vec::new(),
     };
     let compiled = warpcheck_front::compile(
         &compile.file,

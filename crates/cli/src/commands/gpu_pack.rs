@@ -73,6 +73,9 @@ fn pack_one(file: &std::path::Path, dir: &std::path::Path) -> Result<usize, CliE
         define: Vec::new(),
         opt_level: 3,
         compiler: CompilerArg::Clang,
+        language: None,
+        std: None,
+        compiler_flag: Vec::new(),
     };
     let compiled = input::compile(&compile_args)?;
     let loaded = input::load_compiled(&compile_args, compiled.clone())?;

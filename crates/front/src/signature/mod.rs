@@ -21,6 +21,7 @@
 pub(crate) mod ast_json;
 pub(crate) mod ctype;
 pub(crate) mod ptx_params;
+pub(crate) mod source_names;
 
 use serde::Serialize;
 
