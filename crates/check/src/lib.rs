@@ -384,3 +384,43 @@ impl Checker {
         &self.outcomes
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tools_parse_names_aliases_and_all() {
+        assert_eq!(
+            Tools::NAMES,
+            ["race", "sync", "mem", "init", "bank", "coalesce"]
+        );
+        let t = Tools::parse("racecheck, memcheck,bank").unwrap();
+        assert_eq!(
+            t,
+            Tools {
+                race: true,
+                mem: true,
+                bank: true,
+                ..Tools::none()
+            }
+        );
+        assert_eq!(
+            Tools::parse("synccheck,initcheck,coalesce").unwrap(),
+            Tools {
+                sync: true,
+                init: true,
+                coalesce: true,
+                ..Tools::none()
+            }
+        );
+        assert_eq!(Tools::parse("race,all").unwrap(), Tools::all());
+        let err = Tools::parse("race,bogus").unwrap_err();
+        assert!(
+            err.contains("unknown tool `bogus`")
+                && err.contains("race, sync, mem, init, bank, coalesce"),
+            "{err}"
+        );
+        assert!(Tools::parse(" , ").is_err());
+    }
+}
