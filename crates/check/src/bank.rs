@@ -33,12 +33,14 @@
 //! distinct words. A finding (`bank-conflict`) is reported per source line whose worst
 //! degree is at least 2.
 
-use warpcheck_emu::{MemEvent, MemKind, Observer, ObserverFactory, RunOutcome};
+use warpcheck_emu::{MemEvent, MemKind, Observer, ObserverFactory};
 use warpcheck_ir::modifiers::MemSpace;
 use warpcheck_report::{Code, Finding, Location, Severity};
 
 use crate::coalesce::{Memo, Siblings, SiteTable, idle_groups};
-use crate::{KernelTotals, LaunchInfo, ReportCx, Site, same_line};
+use crate::{
+    Check, CheckOptions, KernelTotals, LaunchCheck, LaunchInfo, ReportCx, Site, same_line,
+};
 
 /// Number of shared-memory banks and lanes of a warp.
 const BANKS: usize = 32;
@@ -400,8 +402,15 @@ pub struct Totals {
 /// Bank-conflict statistics of a session, per kernel and instruction.
 pub type BankState = crate::PerSite<Totals, SiteStats>;
 
-impl BankState {
-    pub fn launch(&mut self, info: &LaunchInfo) -> BankLaunch<'_> {
+impl Check for BankState {
+    type Launch<'s> = BankLaunch<'s>;
+    type Block = BankBlock;
+
+    fn new(_options: &CheckOptions) -> BankState {
+        BankState::default()
+    }
+
+    fn launch(&mut self, info: &LaunchInfo, _seq: u64) -> BankLaunch<'_> {
         let kernel = self.kernel_index(&info.kernel_name);
         BankLaunch {
             state: self,
@@ -411,7 +420,7 @@ impl BankState {
 
     /// One `bank-conflict` warning per kernel and source line whose worst degree is at
     /// least 2 (several instructions on one line are merged; the worst one names it).
-    pub fn findings(&self, cx: &ReportCx) -> Vec<Finding> {
+    fn findings(&self, cx: &ReportCx) -> Vec<Finding> {
         // (kernel, line, the instructions on it)
         type Line = (u32, Option<Location>, Vec<(Site, SiteStats)>);
         let mut lines: Vec<Line> = Vec::new();
@@ -520,7 +529,7 @@ impl BankState {
     }
 
     /// Adds this checker's counts for `k.kernel` to `k`.
-    pub fn add_totals(&self, k: &mut KernelTotals) {
+    fn add_totals(&self, k: &mut KernelTotals) {
         if let Some(i) = self.kernels.iter().position(|n| *n == k.kernel) {
             let t = self.totals[i];
             k.shared_load_wavefronts += t.load_wavefronts;
@@ -587,9 +596,7 @@ pub struct BankLaunch<'s> {
     kernel: u32,
 }
 
-impl BankLaunch<'_> {
-    pub fn finish(self, _info: &LaunchInfo, _outcome: &RunOutcome) {}
-}
+impl LaunchCheck for BankLaunch<'_> {}
 
 thread_local! {
     /// The host thread's bank-conflict memo (see [`Memo`]).

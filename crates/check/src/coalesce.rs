@@ -30,11 +30,13 @@
 //! units, not as L1 requests). Generic accesses that resolve to global memory count as
 //! global accesses.
 
-use warpcheck_emu::{MemEvent, MemKind, Observer, ObserverFactory, RunOutcome};
+use warpcheck_emu::{MemEvent, MemKind, Observer, ObserverFactory};
 use warpcheck_ir::modifiers::MemSpace;
 use warpcheck_report::{Code, Finding, Location, Severity};
 
-use crate::{KernelTotals, LaunchInfo, ReportCx, Site, same_line};
+use crate::{
+    Check, CheckOptions, KernelTotals, LaunchCheck, LaunchInfo, ReportCx, Site, same_line,
+};
 
 /// What one warp-level global access touches.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -698,8 +700,15 @@ pub struct Totals {
 /// Coalescing statistics of a session, per kernel and instruction.
 pub type CoalesceState = crate::PerSite<Totals, SiteStats>;
 
-impl CoalesceState {
-    pub fn launch(&mut self, info: &LaunchInfo) -> CoalesceLaunch<'_> {
+impl Check for CoalesceState {
+    type Launch<'s> = CoalesceLaunch<'s>;
+    type Block = CoalesceBlock;
+
+    fn new(_options: &CheckOptions) -> CoalesceState {
+        CoalesceState::default()
+    }
+
+    fn launch(&mut self, info: &LaunchInfo, _seq: u64) -> CoalesceLaunch<'_> {
         let kernel = self.kernel_index(&info.kernel_name);
         CoalesceLaunch {
             state: self,
@@ -709,7 +718,7 @@ impl CoalesceState {
 
     /// One `uncoalesced-access` warning per kernel and source line with an uncoalesced
     /// execution.
-    pub fn findings(&self, cx: &ReportCx) -> Vec<Finding> {
+    fn findings(&self, cx: &ReportCx) -> Vec<Finding> {
         let mut sites: Vec<(&(u32, Site), SiteStats)> = self
             .sites
             .iter()
@@ -818,7 +827,7 @@ impl CoalesceState {
     }
 
     /// Adds this checker's counts for `k.kernel` to `k`.
-    pub fn add_totals(&self, k: &mut KernelTotals) {
+    fn add_totals(&self, k: &mut KernelTotals) {
         if let Some(i) = self.kernels.iter().position(|n| *n == k.kernel) {
             let t = self.totals[i];
             k.global_load_requests += t.load_requests;
@@ -834,9 +843,7 @@ pub struct CoalesceLaunch<'s> {
     kernel: u32,
 }
 
-impl CoalesceLaunch<'_> {
-    pub fn finish(self, _info: &LaunchInfo, _outcome: &RunOutcome) {}
-}
+impl LaunchCheck for CoalesceLaunch<'_> {}
 
 thread_local! {
     /// The host thread's coalescing memo (see [`Memo`]).

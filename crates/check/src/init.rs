@@ -42,7 +42,7 @@ use warpcheck_ir::modifiers::MemSpace;
 use warpcheck_report::{Code, Finding, Location, Severity};
 
 use crate::coalesce::LANE_BIT;
-use crate::{LaunchInfo, ReportCx, Site, fmt3, shared_name};
+use crate::{Check, CheckOptions, LaunchCheck, LaunchInfo, ReportCx, Site, fmt3, shared_name};
 
 /// At most this many reads per block wait for the writes of earlier blocks (see the
 /// module docs).
@@ -400,9 +400,16 @@ pub struct InitState {
     reads: Vec<((u32, Site), UninitRead)>,
 }
 
-impl InitState {
+impl Check for InitState {
+    type Launch<'s> = InitLaunch<'s>;
+    type Block = InitBlock;
+
+    fn new(_options: &CheckOptions) -> InitState {
+        InitState::default()
+    }
+
     /// Records the allocations made since the last launch that start uninitialised.
-    pub fn prepare(&mut self, memory: &GlobalMemory) {
+    fn prepare(&mut self, memory: &GlobalMemory) {
         let shadow = Arc::make_mut(&mut self.shadow);
         for a in memory.allocations() {
             if a.initialized() || shadow.allocs.iter().any(|t| t.base == a.base()) {
@@ -419,7 +426,7 @@ impl InitState {
         shadow.allocs.sort_by_key(|t| t.base);
     }
 
-    pub fn launch(&mut self, info: &LaunchInfo) -> InitLaunch<'_> {
+    fn launch(&mut self, info: &LaunchInfo, _seq: u64) -> InitLaunch<'_> {
         let kernel = match self.kernels.iter().position(|k| *k == info.kernel_name) {
             Some(i) => i,
             None => {
@@ -450,6 +457,12 @@ impl InitState {
         }
     }
 
+    fn findings(&self, cx: &ReportCx) -> Vec<Finding> {
+        self.uninit_findings(cx)
+    }
+}
+
+impl InitState {
     /// The uninitialised reads found so far: (kernel name, site, first read and count).
     pub fn reads(&self) -> impl Iterator<Item = (&str, Site, &UninitRead)> {
         self.reads
@@ -459,7 +472,7 @@ impl InitState {
 
     /// One `uninit-read` error per kernel, source line and memory space (the loads of an
     /// unrolled loop share a line), with the first read as witness.
-    pub fn findings(&self, cx: &ReportCx) -> Vec<Finding> {
+    fn uninit_findings(&self, cx: &ReportCx) -> Vec<Finding> {
         // (kernel, location, space, first read, total count, instructions)
         type Line<'a> = (
             u32,
@@ -591,8 +604,8 @@ pub struct InitLaunch<'s> {
     reads: Vec<(Site, UninitRead)>,
 }
 
-impl InitLaunch<'_> {
-    pub fn finish(self, _info: &LaunchInfo, outcome: &RunOutcome) {
+impl LaunchCheck for InitLaunch<'_> {
+    fn finish(self, _info: &LaunchInfo, outcome: &RunOutcome) {
         let InitLaunch {
             state,
             start,

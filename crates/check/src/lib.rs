@@ -2,104 +2,102 @@
 //!
 //! Each checker is an emulator observer ([`warpcheck_emu::Observer`]): it sees one event
 //! per warp-instruction that touches memory or synchronises and keeps its own shadow
-//! state. Checkers are combined in [`Blocks`], a struct of optional concrete checkers, so
-//! every hook is statically dispatched; a checker that is off costs one branch.
+//! state. The checkers are listed once, in the `checkers!` invocation of this module,
+//! which combines them in [`Blocks`], a struct of optional concrete checkers, so every
+//! hook is statically dispatched; a checker that is off costs one branch.
 //!
 //! A [`Checker`] lives across the launches of one session (several launches share buffers
 //! and, for the initialisation checker, their shadow state). For each launch it creates
-//! per-launch state ([`Launch`], the [`ObserverFactory`]); the emulator asks it for one
-//! observer per block, runs blocks on several host threads, and hands the blocks'
-//! observers back in block order, chunk by chunk, so results are deterministic.
+//! per-launch state ([`Launch`], the [`ObserverFactory`](warpcheck_emu::ObserverFactory));
+//! the emulator asks it for one observer per block, runs blocks on several host threads,
+//! and hands the blocks' observers back in block order, chunk by chunk, so results are
+//! deterministic.
 //!
 //! The checkers:
 //!
 //! * [`race`]: data races on shared and global memory, within a warp, between warps and
 //!   between blocks (see the module for the semantics).
 //! * [`sync`]: barrier divergence, `__syncwarp` masks that exclude the caller, barrier
-//!   thread counts that are not a multiple of the warp size.
+//!   thread counts that are not a multiple of the warp size; deadlocks.
+//! * [`mem`]: out-of-bounds and misaligned accesses, writes to read-only memory, wild
+//!   generic addresses, stack overflows and bad indirect calls.
 //! * [`init`]: reads of uninitialised global, shared and local memory.
 //! * [`bank`]: shared-memory bank conflicts per instruction (Nsight Compute's counting).
 //! * [`coalesce`]: global-memory requests and sectors per instruction.
 //!
 //! Out-of-bounds and misaligned accesses and deadlocks are faults of the emulator itself
-//! ([`warpcheck_emu::Fault`]); the `mem` and `sync` tools report them.
+//! ([`warpcheck_emu::Fault`]): the checker that claims a fault's kind
+//! ([`Check::reports_fault`]: `mem`, `sync`) decides whether it is reported, and
+//! [`Checker::findings`] lists the launches' faults ([`fault`]) before the checkers' own
+//! findings.
+//!
+//! # Adding a checker
+//!
+//! 1. Write the module, `src/NAME.rs`, opening with a doc comment that states what it
+//!    reports and the algorithm. It defines three types:
+//!    * the session state, implementing [`Check`] (`new`, `launch`, `findings`; `prepare`,
+//!      `add_totals` and `reports_fault` when needed);
+//!    * the launch state, `NAMELaunch<'s>` (usually holding `&'s mut` the session
+//!      state), implementing [`ObserverFactory`](warpcheck_emu::ObserverFactory)
+//!      (`create`, `recycle`, `merge` in block order) and [`LaunchCheck`] (`finish`, and
+//!      `watches` for a checker that samples blocks);
+//!    * the block observer, implementing [`warpcheck_emu::Observer`], whose hooks default
+//!      to doing nothing: implement only the events the checker needs. `on_memory` is
+//!      the hot path: keep it `#[inline(always)]`, a loop over the event's lanes, and put
+//!      the reporting behind a `#[cold]` function.
+//! 2. Declare it (`pub mod NAME;`) and add one line to the `checkers!` invocation below:
+//!    `NAME | "alias" => NAME::NAMEState,`, where the findings should be listed.
+//!
+//! The `--tool` name (and aliases), the field of [`Tools`], the slot in [`Blocks`] and
+//! the dispatch of every hook to it (the memory hook also in the AVX2 build), the
+//! launch's creation, recycling, merge and finish, and the findings and totals of
+//! [`Checker`] follow from that line.
+
+#[macro_use]
+mod registry;
 
 pub mod bank;
 pub mod coalesce;
+pub mod fault;
 pub mod init;
+pub mod mem;
 pub mod race;
 pub mod sample;
 pub mod sync;
 
+pub use registry::{Check, LaunchCheck, Slot};
 pub use sample::{BlockSample, RaceBlocks};
 
 use std::fmt;
 
-use warpcheck_emu::{
-    BarrierEvent, EmuError, GlobalMemory, LaunchConfig, MemEvent, Observer, ObserverFactory,
-    RunOutcome, SharedVar, WarpSyncEvent,
-};
-use warpcheck_ir::{FuncId, InstId, Program};
+use warpcheck_emu::{EmuError, GlobalMemory, LaunchConfig, Observer, RunOutcome, SharedVar};
+use warpcheck_ir::{FuncId, InstId, Program, SourceLoc};
 use warpcheck_report::{Finding, Location};
+
+checkers! {
+    race | "racecheck" => race::RaceState,
+    sync | "synccheck" => sync::SyncState,
+    mem | "memcheck" => mem::MemState,
+    init | "initcheck" => init::InitState,
+    bank => bank::BankState,
+    coalesce => coalesce::CoalesceState,
+}
 
 /// Where an access or synchronisation happened: a function and an instruction in it.
 pub type Site = (FuncId, InstId);
 
-/// Which checkers run.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Tools {
-    pub race: bool,
-    pub sync: bool,
-    pub mem: bool,
-    pub init: bool,
-    pub bank: bool,
-    pub coalesce: bool,
-}
-
 impl Tools {
-    /// The names `--tool` accepts, in the order findings are grouped.
-    pub const NAMES: [&'static str; 6] = ["race", "sync", "mem", "init", "bank", "coalesce"];
-
-    pub fn all() -> Tools {
-        Tools {
-            race: true,
-            sync: true,
-            mem: true,
-            init: true,
-            bank: true,
-            coalesce: true,
-        }
-    }
-
-    pub fn none() -> Tools {
-        Tools {
-            race: false,
-            sync: false,
-            mem: false,
-            init: false,
-            bank: false,
-            coalesce: false,
-        }
-    }
-
     /// Parses a comma-separated list such as `race,bank` or `all`.
     pub fn parse(list: &str) -> Result<Tools, String> {
         let mut t = Tools::none();
         for name in list.split(',').map(str::trim).filter(|s| !s.is_empty()) {
-            match name {
-                "all" => t = Tools::all(),
-                "race" | "racecheck" => t.race = true,
-                "sync" | "synccheck" => t.sync = true,
-                "mem" | "memcheck" => t.mem = true,
-                "init" | "initcheck" => t.init = true,
-                "bank" => t.bank = true,
-                "coalesce" => t.coalesce = true,
-                other => {
-                    return Err(format!(
-                        "unknown tool `{other}` (expected all or a comma-separated list of {})",
-                        Tools::NAMES.join(", ")
-                    ));
-                }
+            if name == "all" {
+                t = Tools::all();
+            } else if !t.enable(name) {
+                return Err(format!(
+                    "unknown tool `{name}` (expected all or a comma-separated list of {})",
+                    Tools::NAMES.join(", ")
+                ));
             }
         }
         if t == Tools::none() {
@@ -200,6 +198,15 @@ pub struct ReportCx<'a> {
 impl ReportCx<'_> {
     pub fn locate(&self, site: Site) -> Option<Location> {
         (self.locate)(site.0, site.1)
+    }
+
+    /// A `.loc` source location as findings show it (the file as the program names it).
+    pub fn source(&self, loc: &SourceLoc) -> Location {
+        Location {
+            file: self.program.files.path(loc.file),
+            line: loc.line,
+            column: loc.column,
+        }
     }
 }
 
@@ -307,32 +314,7 @@ pub struct KernelTotals {
     pub global_store_sectors: u64,
 }
 
-/// The checkers of a session: state that spans its launches.
-pub struct Checker {
-    pub options: CheckOptions,
-    pub race: race::RaceState,
-    pub sync: sync::SyncState,
-    pub init: init::InitState,
-    pub bank: bank::BankState,
-    pub coalesce: coalesce::CoalesceState,
-    launches: Vec<LaunchInfo>,
-    outcomes: Vec<(String, RunOutcome)>,
-}
-
 impl Checker {
-    pub fn new(options: CheckOptions) -> Checker {
-        Checker {
-            options,
-            race: race::RaceState::new(options.intra_warp),
-            sync: sync::SyncState::default(),
-            init: init::InitState::default(),
-            bank: bank::BankState::default(),
-            coalesce: coalesce::CoalesceState::default(),
-            launches: Vec::new(),
-            outcomes: Vec::new(),
-        }
-    }
-
     /// Runs one launch under the enabled checkers.
     pub fn launch(
         &mut self,
@@ -342,75 +324,37 @@ impl Checker {
         config: &LaunchConfig,
         info: LaunchInfo,
     ) -> Result<RunOutcome, EmuError> {
-        let t = self.options.tools;
-        if t.init {
-            self.init.prepare(memory);
-        }
-        let mut launch = Launch {
-            race: t.race.then(|| {
-                // Seeded by the launch's position in the session: deterministic, and
-                // repeated launches of one kernel watch different blocks.
-                let sample = BlockSample::new(
-                    info.grid,
-                    self.options.race_blocks,
-                    self.launches.len() as u64,
-                );
-                self.race.launch(&info, sample)
-            }),
-            sync: t.sync.then(|| self.sync.launch(&info)),
-            init: t.init.then(|| self.init.launch(&info)),
-            bank: t.bank.then(|| self.bank.launch(&info)),
-            coalesce: t.coalesce.then(|| self.coalesce.launch(&info)),
-        };
+        let mut launch = self.start(memory, &info);
         let outcome =
             warpcheck_emu::run_observed(program, info.kernel, params, memory, config, &mut launch)?;
-        let Launch {
-            race,
-            sync,
-            init,
-            bank,
-            coalesce,
-        } = launch;
-        if let Some(l) = race {
-            l.finish(&info, &outcome);
-        }
-        if let Some(l) = sync {
-            l.finish(&info, &outcome);
-        }
-        if let Some(l) = init {
-            l.finish(&info, &outcome);
-        }
-        if let Some(l) = bank {
-            l.finish(&info, &outcome);
-        }
-        if let Some(l) = coalesce {
-            l.finish(&info, &outcome);
-        }
+        launch.finish(&info, &outcome);
         self.outcomes
             .push((info.kernel_name.clone(), outcome.clone()));
         self.launches.push(info);
         Ok(outcome)
     }
 
-    /// The findings of every launch so far, grouped by tool, most severe first within a
-    /// tool, duplicates merged.
+    /// Every finding of the launches so far: the kernel faults the enabled checkers
+    /// report, in launch order ([`Checker::fault_findings`]), then each enabled checker's
+    /// findings, grouped by checker in registry order, most severe first within a
+    /// checker, duplicates merged ([`Checker::observed_findings`]).
     pub fn findings(&self, cx: &ReportCx) -> Vec<Finding> {
-        let t = self.options.tools;
+        let mut out = self.fault_findings(cx);
+        out.extend(self.observed_findings(cx));
+        out
+    }
+
+    /// The launches' kernel faults that are reported ([`Tools::reports_fault`]), as
+    /// findings, in launch order.
+    pub fn fault_findings(&self, cx: &ReportCx) -> Vec<Finding> {
+        let tools = self.options.tools;
         let mut out = Vec::new();
-        if t.race {
-            out.extend(self.race.findings(cx));
-        }
-        if t.sync {
-            out.extend(self.sync.findings(cx));
-        }
-        if t.init {
-            out.extend(self.init.findings(cx));
-        }
-        if t.bank {
-            out.extend(self.bank.findings(cx));
-        }
-        if t.coalesce {
-            out.extend(self.coalesce.findings(cx));
+        for (kernel, outcome) in &self.outcomes {
+            for f in &outcome.faults {
+                if tools.reports_fault(&f.kind) {
+                    out.push(fault::finding(cx, kernel, f));
+                }
+            }
         }
         out
     }
@@ -430,196 +374,53 @@ impl Checker {
             }
         }
         for k in &mut out {
-            self.bank.add_totals(k);
-            self.coalesce.add_totals(k);
+            self.add_totals(k);
         }
         out
     }
 
-    /// The launches checked so far with their outcomes (faults are reported by the caller,
-    /// which knows how to locate them in the PTX).
+    /// The launches checked so far with their outcomes.
     pub fn outcomes(&self) -> &[(String, RunOutcome)] {
         &self.outcomes
     }
 }
 
-/// The per-launch state of the enabled checkers: the emulator's observer factory.
-///
-/// The emulator recycles a merged block's observers for later blocks on the calling
-/// thread, while the pool runs other blocks; the observers then run on a pool thread. So
-/// that the calling thread writes as little of their memory as it can (it must read what
-/// it merges), each checker's `recycle` sets only the block's identity and marks the
-/// observer stale, and the observer clears its per-block state in `on_block_start`, on the
-/// host thread that runs the block.
-pub struct Launch<'s> {
-    pub race: Option<race::RaceLaunch<'s>>,
-    pub sync: Option<sync::SyncLaunch<'s>>,
-    pub init: Option<init::InitLaunch<'s>>,
-    pub bank: Option<bank::BankLaunch<'s>>,
-    pub coalesce: Option<coalesce::CoalesceLaunch<'s>>,
-}
+#[cfg(test)]
+mod tests {
+    use super::*;
 
-/// The observers of one block.
-pub struct Blocks {
-    pub race: Option<race::RaceBlock>,
-    /// The race observer kept while the sampled race checker skips blocks, to be
-    /// recycled for the next watched one.
-    spare_race: Option<race::RaceBlock>,
-    pub sync: Option<sync::SyncBlock>,
-    pub init: Option<init::InitBlock>,
-    pub bank: Option<bank::BankBlock>,
-    pub coalesce: Option<coalesce::CoalesceBlock>,
-}
-
-macro_rules! each {
-    ($self:ident, $c:ident => $e:expr) => {{
-        if let Some($c) = &mut $self.race {
-            $e;
-        }
-        if let Some($c) = &mut $self.sync {
-            $e;
-        }
-        if let Some($c) = &mut $self.init {
-            $e;
-        }
-        if let Some($c) = &mut $self.bank {
-            $e;
-        }
-        if let Some($c) = &mut $self.coalesce {
-            $e;
-        }
-    }};
-}
-
-impl Blocks {
-    /// The checkers' memory hooks, inlined here: they are loops over the 32 lanes.
-    #[inline(always)]
-    fn on_memory_portable(&mut self, event: &MemEvent<'_>) {
-        each!(self, c => c.on_memory(event))
-    }
-
-    /// [`Blocks::on_memory_portable`] compiled for AVX2, which handles four 64-bit lanes
-    /// per instruction where the x86-64 baseline (SSE2) handles two.
-    ///
-    /// # Safety
-    /// The CPU must support AVX2.
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx2")]
-    unsafe fn on_memory_avx2(&mut self, event: &MemEvent<'_>) {
-        self.on_memory_portable(event)
-    }
-}
-
-impl Observer for Blocks {
-    fn on_block_start(&mut self, block: [u32; 3], threads: u32) {
-        each!(self, c => c.on_block_start(block, threads))
-    }
-    #[inline(always)]
-    fn on_memory(&mut self, event: &MemEvent<'_>) {
-        #[cfg(target_arch = "x86_64")]
-        if std::arch::is_x86_feature_detected!("avx2") {
-            // SAFETY: the CPU has AVX2, checked just above.
-            unsafe { self.on_memory_avx2(event) };
-            return;
-        }
-        self.on_memory_portable(event);
-    }
-    fn on_barrier_arrive(&mut self, event: &BarrierEvent) {
-        each!(self, c => c.on_barrier_arrive(event))
-    }
-    fn on_barrier_release(&mut self, block: [u32; 3], id: u32) {
-        each!(self, c => c.on_barrier_release(block, id))
-    }
-    fn on_warp_sync(&mut self, event: &WarpSyncEvent) {
-        each!(self, c => c.on_warp_sync(event))
-    }
-    fn on_diverge(&mut self, warp: u32, inst: InstId, taken: u32, not_taken: u32) {
-        each!(self, c => c.on_diverge(warp, inst, taken, not_taken))
-    }
-    fn on_exit(&mut self, warp: u32, lanes: u32) {
-        each!(self, c => c.on_exit(warp, lanes))
-    }
-    fn on_block_end(&mut self, block: [u32; 3]) {
-        each!(self, c => c.on_block_end(block))
-    }
-}
-
-impl ObserverFactory for Launch<'_> {
-    type Observer = Blocks;
-
-    fn create(&self, block: [u32; 3]) -> Blocks {
-        Blocks {
-            race: self
-                .race
-                .as_ref()
-                .filter(|l| l.watches(block))
-                .map(|l| l.create(block)),
-            spare_race: None,
-            sync: self.sync.as_ref().map(|l| l.create(block)),
-            init: self.init.as_ref().map(|l| l.create(block)),
-            bank: self.bank.as_ref().map(|l| l.create(block)),
-            coalesce: self.coalesce.as_ref().map(|l| l.create(block)),
-        }
-    }
-
-    fn recycle(&self, o: &mut Blocks, block: [u32; 3]) {
-        match self.race.as_ref() {
-            Some(l) if l.watches(block) => {
-                if o.race.is_none() {
-                    o.race = o.spare_race.take();
-                }
-                renew(Some(l), &mut o.race, block);
+    #[test]
+    fn tools_parse_names_aliases_and_all() {
+        assert_eq!(
+            Tools::NAMES,
+            ["race", "sync", "mem", "init", "bank", "coalesce"]
+        );
+        let t = Tools::parse("racecheck, memcheck,bank").unwrap();
+        assert_eq!(
+            t,
+            Tools {
+                race: true,
+                mem: true,
+                bank: true,
+                ..Tools::none()
             }
-            Some(_) => {
-                if let Some(r) = o.race.take() {
-                    o.spare_race = Some(r);
-                }
+        );
+        assert_eq!(
+            Tools::parse("synccheck,initcheck,coalesce").unwrap(),
+            Tools {
+                sync: true,
+                init: true,
+                coalesce: true,
+                ..Tools::none()
             }
-            None => o.race = None,
-        }
-        renew(self.sync.as_ref(), &mut o.sync, block);
-        renew(self.init.as_ref(), &mut o.init, block);
-        renew(self.bank.as_ref(), &mut o.bank, block);
-        renew(self.coalesce.as_ref(), &mut o.coalesce, block);
-    }
-
-    fn merge(&mut self, observers: &mut [([u32; 3], Blocks)]) {
-        merge_part(&mut self.race, observers, |o| &mut o.race);
-        merge_part(&mut self.sync, observers, |o| &mut o.sync);
-        merge_part(&mut self.init, observers, |o| &mut o.init);
-        merge_part(&mut self.bank, observers, |o| &mut o.bank);
-        merge_part(&mut self.coalesce, observers, |o| &mut o.coalesce);
-    }
-}
-
-/// One checker's part of [`Launch::recycle`]: its observer recycled when the checker
-/// watches the block and has one, created when it watches the block and has none.
-fn renew<L: ObserverFactory>(launch: Option<&L>, slot: &mut Option<L::Observer>, block: [u32; 3]) {
-    match (launch, slot.as_mut()) {
-        (Some(l), Some(o)) => l.recycle(o, block),
-        (Some(l), None) => *slot = Some(l.create(block)),
-        (None, _) => *slot = None,
-    }
-}
-
-/// One checker's part of [`Launch::merge`]: its observers are moved out of the blocks'
-/// (in block order), merged, and put back to be recycled.
-fn merge_part<L: ObserverFactory>(
-    launch: &mut Option<L>,
-    observers: &mut [([u32; 3], Blocks)],
-    part: impl Fn(&mut Blocks) -> &mut Option<L::Observer>,
-) {
-    let Some(l) = launch else { return };
-    let mut taken = Vec::with_capacity(observers.len());
-    let mut from = Vec::with_capacity(observers.len());
-    for (i, (b, o)) in observers.iter_mut().enumerate() {
-        if let Some(x) = part(o).take() {
-            taken.push((*b, x));
-            from.push(i);
-        }
-    }
-    l.merge(&mut taken);
-    for (i, (_, x)) in from.into_iter().zip(taken) {
-        *part(&mut observers[i].1) = Some(x);
+        );
+        assert_eq!(Tools::parse("race,all").unwrap(), Tools::all());
+        let err = Tools::parse("race,bogus").unwrap_err();
+        assert!(
+            err.contains("unknown tool `bogus`")
+                && err.contains("race, sync, mem, init, bank, coalesce"),
+            "{err}"
+        );
+        assert!(Tools::parse(" , ").is_err());
     }
 }

@@ -5,8 +5,9 @@
 //! A CTA barrier (`bar.sync`/`barrier.sync`/`bar.red`, PTX ISA §9.7.12.1) counts arriving
 //! threads per barrier id; the emulator releases it when the expected count has arrived,
 //! where threads that exit stop being expected. So a thread that returns early neither
-//! blocks nor breaks a barrier, and the emulator's own faults cover the rest (a barrier
-//! that can never complete is a deadlock fault, reported by the caller, not here).
+//! blocks nor breaks a barrier, and the emulator's own faults cover the rest: a barrier
+//! that can never complete is a deadlock fault of the emulator, which this checker claims
+//! ([`Check::reports_fault`]), so it is reported as `deadlock` while `sync` is on.
 //!
 //! This checker reports the barrier uses that the emulator tolerates but that are bugs
 //! (CUDA requires `__syncthreads()` to be reached by every non-exited thread of the block,
@@ -35,12 +36,12 @@
 //! * `barrier-count` (error): a barrier whose thread count is not a multiple of the warp
 //!   size (PTX ISA §9.7.12.1 requires it).
 
-use warpcheck_emu::{BarrierEvent, MemEvent, Observer, ObserverFactory, RunOutcome, WarpSyncEvent};
+use warpcheck_emu::{BarrierEvent, FaultKind, MemEvent, Observer, ObserverFactory, WarpSyncEvent};
 use warpcheck_ir::{EntityRef, FuncId, InstId};
 use warpcheck_report::{Code, Finding, Severity};
 
 use crate::coalesce::LANE_BIT;
-use crate::{LaunchInfo, ReportCx, Site, fmt3};
+use crate::{Check, CheckOptions, LaunchCheck, LaunchInfo, ReportCx, Site, fmt3};
 
 /// A witness thread: block, linear thread index in the block.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -120,8 +121,15 @@ pub struct SyncState {
     counts: Vec<Grouped<CountViolation>>,
 }
 
-impl SyncState {
-    pub fn launch(&mut self, info: &LaunchInfo) -> SyncLaunch<'_> {
+impl Check for SyncState {
+    type Launch<'s> = SyncLaunch<'s>;
+    type Block = SyncBlock;
+
+    fn new(_options: &CheckOptions) -> SyncState {
+        SyncState::default()
+    }
+
+    fn launch(&mut self, info: &LaunchInfo, _seq: u64) -> SyncLaunch<'_> {
         let kernel = match self.kernels.iter().position(|k| *k == info.kernel_name) {
             Some(i) => i,
             None => {
@@ -137,12 +145,24 @@ impl SyncState {
         }
     }
 
+    fn findings(&self, cx: &ReportCx) -> Vec<Finding> {
+        self.barrier_findings(cx)
+    }
+
+    /// A barrier that can never complete is a deadlock of the emulator (the block's
+    /// threads wait forever): this checker's to report.
+    fn reports_fault(kind: &FaultKind) -> bool {
+        matches!(kind, FaultKind::Deadlock { .. })
+    }
+}
+
+impl SyncState {
     /// The barrier divergences found so far (first occurrence per set of barrier sites).
     pub fn divergences(&self) -> impl Iterator<Item = (&Divergence, u64)> {
         self.divergences.iter().map(|g| (&g.first, g.count))
     }
 
-    pub fn findings(&self, cx: &ReportCx) -> Vec<Finding> {
+    fn barrier_findings(&self, cx: &ReportCx) -> Vec<Finding> {
         let mut out = Vec::new();
         for g in &self.divergences {
             out.push(self.divergence_finding(cx, g));
@@ -305,9 +325,7 @@ pub struct SyncLaunch<'s> {
     func: FuncId,
 }
 
-impl SyncLaunch<'_> {
-    pub fn finish(self, _info: &LaunchInfo, _outcome: &RunOutcome) {}
-}
+impl LaunchCheck for SyncLaunch<'_> {}
 
 /// Where the lanes of one warp got to since the last barrier release: per lane, 1 + the
 /// largest instruction index (in the kernel function) of a memory access or

@@ -10,11 +10,11 @@ use std::collections::HashMap;
 use warpcheck_check::Checker;
 use warpcheck_emu::args::{ElemType, Limits, parse_arg};
 use warpcheck_emu::{
-    BlockProgress, DeviceAddr, Fault, FaultKind, GlobalMemory, LaunchConfig, RunOutcome, Scheduling,
+    BlockProgress, DeviceAddr, Fault, GlobalMemory, LaunchConfig, RunOutcome, Scheduling,
 };
 use warpcheck_front::KernelSignature;
 use warpcheck_ir::{EntityRef, Program, SourceLoc};
-use warpcheck_report::{Code, Finding, Location, Severity};
+use warpcheck_report::{Finding, Location};
 
 /// Options of the emulator that are not part of a launch.
 #[derive(Clone, Copy, Debug)]
@@ -239,60 +239,17 @@ pub fn location(program: &Program, loc: &SourceLoc) -> Location {
     }
 }
 
-/// A kernel fault as a finding.
+/// A kernel fault as a finding ([`warpcheck_check::fault::finding`]), located as `check`
+/// locates findings.
 pub fn fault_finding(program: &Program, kernel: &str, fault: &Fault, loaded: &Loaded) -> Finding {
-    let code = match &fault.kind {
-        FaultKind::OutOfBounds { .. } | FaultKind::BadGenericAddress { .. } => Code::OutOfBounds,
-        FaultKind::Misaligned { .. } => Code::Misaligned,
-        FaultKind::ReadOnly { .. } => Code::ReadOnlyWrite,
-        FaultKind::Trap => Code::Trap,
-        FaultKind::AssertionFailed { .. } => Code::AssertionFailed,
-        FaultKind::Deadlock { .. } => Code::Deadlock,
-        // Threads spinning while others wait at a barrier for them: they wait forever.
-        FaultKind::BudgetExhausted { waiting, .. }
-            if waiting
-                .iter()
-                .any(|w| matches!(w.what, warpcheck_emu::WaitKind::Barrier { .. })) =>
-        {
-            Code::Deadlock
-        }
-        FaultKind::BudgetExhausted { .. } => Code::InstructionBudget,
-        FaultKind::BadCallTarget { .. } => Code::BadCallTarget,
-        FaultKind::StackOverflow { .. } => Code::StackOverflow,
+    let locate = |func, inst| site_location(program, loaded, func, inst);
+    let cx = warpcheck_check::ReportCx {
+        program,
+        locate: &locate,
     };
-    let [bx, by, bz] = fault.block;
-    let [tx, ty, tz] = fault.thread;
-    let who = format!("thread ({tx},{ty},{tz}) of block ({bx},{by},{bz})");
-    let mut f = Finding::new(code, Severity::Error, fault.kind.to_string()).kernel(kernel);
-    match site_location(program, loaded, fault.func, fault.inst) {
-        Some(at) => f = f.at(at, format!("by {who}")),
-        None => f = f.note(format!("by {who}")),
-    }
-    if let FaultKind::Deadlock { waiting, .. } | FaultKind::BudgetExhausted { waiting, .. } =
-        &fault.kind
-    {
-        for w in waiting.iter().take(4) {
-            let what = match w.what {
-                warpcheck_emu::WaitKind::Barrier {
-                    id,
-                    arrived,
-                    expected,
-                } => {
-                    format!(
-                        "warp {} waits at barrier {id} ({arrived} of {expected} threads arrived)",
-                        w.warp
-                    )
-                }
-                warpcheck_emu::WaitKind::WarpSync { mask } => {
-                    format!("warp {} waits in __syncwarp({mask:#010x})", w.warp)
-                }
-            };
-            match &w.source {
-                Some(loc) if loc.line > 0 => f = f.related(location(program, loc), what),
-                _ => f = f.note(what),
-            }
-        }
-    }
+    let mut f = [warpcheck_check::fault::finding(&cx, kernel, fault)];
+    crate::output::relativize(&mut f);
+    let [f] = f;
     f
 }
 

@@ -1,5 +1,5 @@
 //! Races between barriers, decided for a launch (issue 5, item 4; the semantics are those
-//! of the dynamic race checker, `crates/check/src/race.rs`, and of the corpus README).
+//! of the dynamic race checker, `crates/check/src/race/mod.rs`, and of the corpus README).
 //!
 //! Two accesses race when they touch the same byte, come from different threads, at least
 //! one writes, they are not both *strong* (atomics, `.volatile`/`.relaxed`/`.acquire`/

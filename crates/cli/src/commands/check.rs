@@ -12,13 +12,12 @@ use std::io::IsTerminal;
 use crate::Outcome;
 use crate::commands::launch_args::{EmuArgs, LaunchArgs, LaunchSource};
 use crate::commands::lint::Format;
-use crate::exec::{Session, fault_finding, site_location};
+use crate::exec::{Session, site_location};
 use crate::input::{self, CompileArgs};
 use crate::output::{self, CliError};
 use warpcheck_check::{
     CheckOptions, Checker, IntraWarp, KernelTotals, RaceBlocks, ReportCx, Tools,
 };
-use warpcheck_emu::FaultKind;
 use warpcheck_report::{Code, Finding, Severity, Sources, json, sarif, text};
 
 #[derive(clap::Args, Debug)]
@@ -63,21 +62,6 @@ pub enum RaceModel {
     Lockstep,
 }
 
-/// The tool that reports a fault of the emulator.
-fn fault_tool(kind: &FaultKind) -> fn(&Tools) -> bool {
-    match kind {
-        FaultKind::OutOfBounds { .. }
-        | FaultKind::BadGenericAddress { .. }
-        | FaultKind::Misaligned { .. }
-        | FaultKind::ReadOnly { .. }
-        | FaultKind::StackOverflow { .. }
-        | FaultKind::BadCallTarget { .. } => |t| t.mem,
-        FaultKind::Deadlock { .. } => |t| t.sync,
-        // Traps, failed assertions and runaway loops stop the kernel whatever is checked.
-        _ => |_| true,
-    }
-}
-
 pub fn run(args: Args) -> Result<Outcome, CliError> {
     let compiled = input::compile(&args.compile)?;
     let mut signatures = compiled.signatures.clone();
@@ -99,7 +83,6 @@ pub fn run(args: Args) -> Result<Outcome, CliError> {
     if std::io::stderr().is_terminal() {
         session.progress = Some(warpcheck_emu::BlockProgress::new());
     }
-    let mut findings: Vec<Finding> = Vec::new();
     let mut described = String::new();
     let mut stats = Vec::new();
     for l in &launches {
@@ -114,11 +97,6 @@ pub fn run(args: Args) -> Result<Outcome, CliError> {
         for d in &report.described {
             let _ = writeln!(described, "  {d}");
         }
-        for fault in &report.outcome.faults {
-            if fault_tool(&fault.kind)(&args.tool) {
-                findings.push(fault_finding(&program, &report.kernel, fault, &loaded));
-            }
-        }
         stats.push((
             report.kernel.clone(),
             report.outcome.stats,
@@ -131,7 +109,8 @@ pub fn run(args: Args) -> Result<Outcome, CliError> {
         program: &program,
         locate: &locate,
     };
-    findings.extend(checker.findings(&cx));
+    // The kernel faults the enabled tools report, then each checker's findings.
+    let mut findings = checker.findings(&cx);
     output::relativize(&mut findings);
     let totals = checker.totals();
     let errors = findings

@@ -1,0 +1,78 @@
+//! Kernel faults as findings.
+//!
+//! The emulator finds some errors itself, because it cannot go on past them: an access
+//! outside memory, a misaligned access, a deadlock, a trap, a runaway loop. Each stops
+//! its block and is a result of the run ([`warpcheck_emu::Fault`]: kind, block, thread,
+//! instruction, and for hangs the waiting warps). Which faults a check reports is the
+//! claiming checker's decision ([`crate::Check::reports_fault`]: [`crate::mem`] claims the
+//! memory faults, [`crate::sync`] deadlocks); this module turns one into a finding, for
+//! `check` and for a plain run alike.
+
+use warpcheck_emu::{Fault, FaultKind, WaitKind};
+use warpcheck_report::{Code, Finding, Severity};
+
+use crate::ReportCx;
+
+/// The finding code of a fault.
+pub fn code(kind: &FaultKind) -> Code {
+    match kind {
+        FaultKind::OutOfBounds { .. } | FaultKind::BadGenericAddress { .. } => Code::OutOfBounds,
+        FaultKind::Misaligned { .. } => Code::Misaligned,
+        FaultKind::ReadOnly { .. } => Code::ReadOnlyWrite,
+        FaultKind::Trap => Code::Trap,
+        FaultKind::AssertionFailed { .. } => Code::AssertionFailed,
+        FaultKind::Deadlock { .. } => Code::Deadlock,
+        // Threads spinning while others wait at a barrier for them: they wait forever.
+        FaultKind::BudgetExhausted { waiting, .. }
+            if waiting
+                .iter()
+                .any(|w| matches!(w.what, WaitKind::Barrier { .. })) =>
+        {
+            Code::Deadlock
+        }
+        FaultKind::BudgetExhausted { .. } => Code::InstructionBudget,
+        FaultKind::BadCallTarget { .. } => Code::BadCallTarget,
+        FaultKind::StackOverflow { .. } => Code::StackOverflow,
+    }
+}
+
+/// A kernel fault of `kernel` (its name as reports show it) as an error at the faulting
+/// instruction, by the faulting thread; for a deadlock or a hang, the first four waiting
+/// warps as related locations (or notes, where their line is unknown).
+pub fn finding(cx: &ReportCx, kernel: &str, fault: &Fault) -> Finding {
+    let [bx, by, bz] = fault.block;
+    let [tx, ty, tz] = fault.thread;
+    let who = format!("thread ({tx},{ty},{tz}) of block ({bx},{by},{bz})");
+    let mut f =
+        Finding::new(code(&fault.kind), Severity::Error, fault.kind.to_string()).kernel(kernel);
+    match cx.locate((fault.func, fault.inst)) {
+        Some(at) => f = f.at(at, format!("by {who}")),
+        None => f = f.note(format!("by {who}")),
+    }
+    if let FaultKind::Deadlock { waiting, .. } | FaultKind::BudgetExhausted { waiting, .. } =
+        &fault.kind
+    {
+        for w in waiting.iter().take(4) {
+            let what = match w.what {
+                WaitKind::Barrier {
+                    id,
+                    arrived,
+                    expected,
+                } => {
+                    format!(
+                        "warp {} waits at barrier {id} ({arrived} of {expected} threads arrived)",
+                        w.warp
+                    )
+                }
+                WaitKind::WarpSync { mask } => {
+                    format!("warp {} waits in __syncwarp({mask:#010x})", w.warp)
+                }
+            };
+            match &w.source {
+                Some(loc) if loc.line > 0 => f = f.related(cx.source(loc), what),
+                _ => f = f.note(what),
+            }
+        }
+    }
+    f
+}

@@ -1,0 +1,542 @@
+//! The race checker's observer of one block: the event log, the block's shadows, the
+//! per-lane check of each access against the unit's recorded accesses, and the summary of
+//! the block's global accesses for the comparison between blocks.
+
+use rustc_hash::FxHashMap as HashMap;
+
+use warpcheck_emu::{BarrierEvent, MemEvent, Observer, WarpSyncEvent};
+use warpcheck_ir::modifiers::MemSpace;
+use warpcheck_ir::{EntityRef, FuncId, InstId};
+
+use super::clocks::Clocks;
+use super::report::{Found, FoundKey};
+use super::shadow::{Cell, PAGE_WORDS, Shadow};
+use super::{Access, AccessKind};
+use crate::{IntraWarp, Site};
+
+/// One warp-instruction's memory event as the race checker remembers it.
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct EventRecord {
+    func: FuncId,
+    inst: InstId,
+    /// The warp's own warp-clock at the access.
+    warp_clock: u32,
+    /// The index of the snapshot of the warp's lane-clocks (independent scheduling).
+    lane_snapshot: u32,
+    warp: u16,
+    kind: AccessKind,
+}
+
+/// Event references are `(event + 1) << 5 | lane` below 2^31; `SUPERSEDED` (bit 31) marks a
+/// write slot whose unit also has a superseded write (see `RaceBlock::superseded`).
+const MAX_EVENTS: usize = (1 << 26) - 2;
+const SUPERSEDED: u32 = 1 << 31;
+/// Recent events remembered per warp for reuse (direct-mapped by instruction).
+const RECENT: usize = 8;
+
+/// The race checker's observer for one block.
+pub struct RaceBlock {
+    pub(super) block: [u32; 3],
+    intra_warp: IntraWarp,
+    clocks: Option<Clocks>,
+    warps: u32,
+    events: Vec<EventRecord>,
+    /// Per warp, the last events of a few instructions (`RECENT` slots), for reuse.
+    recent: Vec<u32>,
+    /// Writes superseded by a later write of the same thread in the same synchronisation
+    /// interval at another instruction, by (shared?, unit address); `SUPERSEDED` in the
+    /// unit's write slot says an entry is current. Sparse: one per such unit.
+    superseded: HashMap<(bool, u64), u32>,
+    /// Per warp, the last few events found ordered before every lane of the warp (by a
+    /// barrier or a whole-warp synchronisation). Clocks only grow, so an event once
+    /// ordered before the warp stays ordered before all its later accesses: later lanes
+    /// and later events of the warp skip the comparison with it.
+    safe: Vec<[u32; 4]>,
+    /// Boxed so that taking them out for an event moves a pointer.
+    shared: Option<Box<Shadow>>,
+    pub(super) global: Option<Box<Shadow>>,
+    pub(super) found: Vec<Found>,
+    pub(super) found_index: HashMap<FoundKey, usize>,
+    pub(super) saturated: bool,
+    /// After the block ended, its global shadow's references name `(site, kind)` pairs
+    /// of this table (`(index + 1) << 10 | thread`), not the event log, which is cleared:
+    /// the shadow is then the block's summary for the comparison between blocks, per unit
+    /// one write and one read, kept until the launch merges it.
+    pub(super) sites: Vec<(Site, AccessKind)>,
+    site_index: HashMap<(Site, AccessKind), u32>,
+    /// Recycled for a block that has not started: cleared when it starts, on the host
+    /// thread that runs it (see [`crate::Launch`]).
+    stale: bool,
+}
+
+/// Whether the recorded access `r` cannot race with the current access `me`: none, this
+/// very access, or of an event found ordered before the whole warp (`safe`). A flagged
+/// write (`SUPERSEDED` set) is never quiet: `r >> 5` is then above any event.
+#[inline(always)]
+fn is_quiet(r: u32, me: u32, safe: [u32; 4]) -> bool {
+    let e = r >> 5;
+    // Most likely first: the event the warp's previous lanes were ordered after.
+    e == safe[0] || r == me || r == 0 || e == safe[1] || e == safe[2] || e == safe[3]
+}
+
+impl RaceBlock {
+    pub(super) fn new(block: [u32; 3], intra_warp: IntraWarp, warps: u32) -> RaceBlock {
+        RaceBlock {
+            block,
+            intra_warp,
+            clocks: None,
+            warps,
+            events: Vec::new(),
+            recent: Vec::new(),
+            superseded: HashMap::default(),
+            safe: Vec::new(),
+            shared: Some(Box::new(Shadow::dense())),
+            global: Some(Box::new(Shadow::default())),
+            found: Vec::new(),
+            found_index: HashMap::default(),
+            saturated: false,
+            sites: Vec::new(),
+            site_index: HashMap::default(),
+            stale: false,
+        }
+    }
+
+    /// Makes a merged observer watch `block`, keeping its allocations: only the block's
+    /// identity is set here, the rest is cleared when the block starts
+    /// ([`Observer::on_block_start`]).
+    pub(super) fn renew(&mut self, block: [u32; 3], intra_warp: IntraWarp, warps: u32) {
+        self.block = block;
+        self.intra_warp = intra_warp;
+        self.warps = warps;
+        self.stale = true;
+    }
+
+    fn decode(&self, r: u32) -> (&EventRecord, u32) {
+        (&self.events[(r >> 5) as usize - 1], r & 31)
+    }
+
+    /// Whether the access recorded as `r` happens before the current access by lane `l`
+    /// of warp `w` (whose event is `current`).
+    fn ordered(&self, r: u32, w: usize, l: usize, current: u32) -> bool {
+        let (e, k) = self.decode(r);
+        let Some(clocks) = &self.clocks else {
+            return true;
+        };
+        let v = e.warp as usize;
+        if v != w {
+            return e.warp_clock <= clocks.knows_warp(w, v);
+        }
+        match self.intra_warp {
+            IntraWarp::LockStep => (r >> 5) != current,
+            IntraWarp::Independent => {
+                if e.lane_snapshot < clocks.full_sync[w] {
+                    return true;
+                }
+                let lane_clock = clocks.snapshots[e.lane_snapshot as usize][k as usize];
+                lane_clock <= clocks.knows_lane(w, l, k as usize)
+            }
+        }
+    }
+
+    pub(super) fn access_of(&self, r: u32) -> Access {
+        let (e, k) = self.decode(r);
+        Access {
+            site: (e.func, e.inst),
+            kind: e.kind,
+            block: self.block,
+            thread: e.warp as u32 * 32 + k,
+        }
+    }
+
+    /// [`visit`](Self::visit)'s outcome when nothing can race, decided inline: the
+    /// recorded accesses the current one would be compared with are none, its own, or of
+    /// an event already found ordered before its whole warp (`safe`), and
+    /// no superseded write is kept for the unit. Then the access only takes its place in
+    /// the cell, exactly as `visit` would leave it. Most accesses of a race-free kernel
+    /// end here (a warp's second and later lanes once the first found the earlier event
+    /// ordered), without the call and the event-log look-ups of `visit`.
+    #[inline(always)]
+    fn visit_quiet(cell: &mut Cell, me: u32, safe: [u32; 4], write: bool) -> bool {
+        let quiet = |r: u32| is_quiet(r, me, safe);
+        if write {
+            // `visit` keeps an overwritten write as superseded only if it is the same
+            // thread's in the same synchronisation interval, never one ordered before the
+            // whole warp.
+            if quiet(cell.write) && quiet(cell.read) {
+                cell.write = me;
+                return true;
+            }
+        } else if quiet(cell.write) {
+            cell.read = me;
+            return true;
+        }
+        false
+    }
+
+    /// [`visit`](Self::visit)'s outcome for a strong access (an atomic, a volatile or
+    /// relaxed access) over another thread's strong write, decided with one look-up of the
+    /// recorded write's kind: strong accesses never race with each other, so unless a
+    /// read recorded for the unit may race with it, the access only takes its place in
+    /// the cell, as `visit` would leave it (no superseded write is kept for another
+    /// thread's write). Contended atomics (a histogram's shared bins) end here instead
+    /// of in `visit` for every lane.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    fn visit_strong_quiet(
+        events: &[EventRecord],
+        cell: &mut Cell,
+        me: u32,
+        safe: [u32; 4],
+        w: usize,
+        l: usize,
+        kind: AccessKind,
+    ) -> bool {
+        let r = cell.write;
+        if r & SUPERSEDED != 0 || r == 0 {
+            return false;
+        }
+        let Some(e) = events.get((r >> 5) as usize - 1) else {
+            return false;
+        };
+        if e.kind.conflicts(kind) || (e.warp as usize == w && (r & 31) as usize == l) {
+            return false;
+        }
+        if !kind.is_write() {
+            cell.read = me;
+            return true;
+        }
+        if is_quiet(cell.read, me, safe) {
+            cell.write = me;
+            return true;
+        }
+        false
+    }
+
+    /// Checks the current access against a unit's recorded write and (for writes) read,
+    /// then records it.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(never)]
+    fn visit(
+        &mut self,
+        space: MemSpace,
+        cell: &mut Cell,
+        me: u32,
+        w: usize,
+        l: usize,
+        event: u32,
+        kind: AccessKind,
+        address: u64,
+    ) {
+        // Cheap filters first: nothing recorded, this very access, or kinds that cannot
+        // race (two reads, two strong accesses).
+        let may_race = |r: u32, this: &Self| {
+            r != 0
+                && r != me
+                && !this.safe.get(w).is_some_and(|s| s.contains(&(r >> 5)))
+                && this.events[(r >> 5) as usize - 1].kind.conflicts(kind)
+        };
+        let flagged = cell.write & SUPERSEDED != 0;
+        let last_write = cell.write & !SUPERSEDED;
+        let mut raced = may_race(last_write, self)
+            && self.check(space, last_write, me, w, l, event, kind, address);
+        let key = (space == MemSpace::Shared, address);
+        if flagged
+            && let Some(&old) = self.superseded.get(&key)
+            && may_race(old, self)
+        {
+            raced |= self.check(space, old, me, w, l, event, kind, address);
+        }
+        if kind.is_write() {
+            if !raced && may_race(cell.read, self) {
+                self.check(space, cell.read, me, w, l, event, kind, address);
+            }
+            // A thread overwriting its own write of the same interval at another
+            // instruction: keep the first write too, it may race with another thread's
+            // later access (the root clear of a Blelloch scan, then its own down-sweep).
+            let mut flag = 0;
+            if last_write != 0 && last_write != me {
+                let (old, k) = self.decode(last_write);
+                let cur = &self.events[event as usize - 1];
+                let same_thread = old.warp as usize == w && k as usize == l;
+                if same_thread
+                    && (old.func, old.inst) != (cur.func, cur.inst)
+                    && old.warp_clock == cur.warp_clock
+                    && old.lane_snapshot == cur.lane_snapshot
+                {
+                    // Keep the latest superseded write (one per unit).
+                    self.superseded.insert(key, last_write);
+                    flag = SUPERSEDED;
+                } else if same_thread && flagged {
+                    flag = SUPERSEDED;
+                }
+            }
+            cell.write = me | flag;
+        } else {
+            cell.read = me;
+        }
+    }
+
+    /// Reports a race between the recorded access `prev` and the current one if they
+    /// conflict and are unordered.
+    #[allow(clippy::too_many_arguments)]
+    fn check(
+        &mut self,
+        space: MemSpace,
+        prev: u32,
+        me: u32,
+        w: usize,
+        l: usize,
+        event: u32,
+        kind: AccessKind,
+        address: u64,
+    ) -> bool {
+        let (e, k) = self.decode(prev);
+        let other_warp = e.warp as usize != w;
+        let same_thread = !other_warp && k as usize == l;
+        if !same_thread && !e.kind.conflicts(kind) {
+            return false;
+        }
+        // A thread's own earlier access never races with it, but may still be ordered
+        // before the whole warp, which spares the other lanes the comparison.
+        if same_thread || self.ordered(prev, w, l, event) {
+            let whole_warp = other_warp
+                || self
+                    .clocks
+                    .as_ref()
+                    .is_some_and(|c| e.lane_snapshot < c.full_sync[w]);
+            if whole_warp {
+                // Every lane of the current warp is ordered after that event, now and from
+                // now on (clocks only grow): remember it for the other lanes and events.
+                if let Some(s) = self.safe.get_mut(w) {
+                    *s = [prev >> 5, s[0], s[1], s[2]];
+                }
+            }
+            return false;
+        }
+        self.report(space, prev, me, address);
+        true
+    }
+
+    /// Ends the block: the global shadow's references are rewritten in place to name
+    /// `(site, kind)` pairs of `sites` and threads (the summary the launch compares between
+    /// blocks, without copying it), and the rest is cleared, kept allocated for recycling.
+    fn summarise(&mut self) {
+        self.sites.clear();
+        self.site_index.clear();
+        if let Some(mut global) = self.global.take() {
+            let mut last: Option<((Site, AccessKind), u32)> = None;
+            global.for_each_cell_mut(|cell| {
+                for r in [&mut cell.write, &mut cell.read] {
+                    if *r == 0 {
+                        continue;
+                    }
+                    let (e, lane) = self.decode(*r & !SUPERSEDED);
+                    let key = ((e.func, e.inst), e.kind);
+                    let thread = e.warp as u32 * 32 + lane;
+                    let index = match last {
+                        Some((k, i)) if k == key => i,
+                        _ => {
+                            let next = self.sites.len() as u32;
+                            let i = *self.site_index.entry(key).or_insert(next);
+                            if i == next {
+                                self.sites.push(key);
+                            }
+                            last = Some((key, i));
+                            i
+                        }
+                    };
+                    *r = (index + 1) << 10 | thread;
+                }
+            });
+            self.global = Some(global);
+        }
+        if let Some(shared) = &mut self.shared {
+            shared.clear();
+        }
+        self.events.clear();
+        self.recent.clear();
+        self.superseded.clear();
+    }
+
+    /// The access a summarised global-shadow reference names.
+    pub(super) fn summarised(&self, r: u32) -> Option<Access> {
+        (r != 0).then(|| {
+            let (site, kind) = self.sites[(r >> 10) as usize - 1];
+            Access {
+                site,
+                kind,
+                block: self.block,
+                thread: r & 1023,
+            }
+        })
+    }
+}
+
+impl Observer for RaceBlock {
+    fn on_block_start(&mut self, _block: [u32; 3], threads: u32) {
+        if std::mem::take(&mut self.stale) {
+            self.events.clear();
+            self.superseded.clear();
+            for (shadow, dense) in [(&mut self.shared, true), (&mut self.global, false)] {
+                match shadow {
+                    Some(s) => s.clear(),
+                    None if dense => *shadow = Some(Box::new(Shadow::dense())),
+                    None => *shadow = Some(Box::default()),
+                }
+            }
+            self.found.clear();
+            self.found_index.clear();
+            self.saturated = false;
+            self.sites.clear();
+            self.site_index.clear();
+        }
+        self.warps = threads.div_ceil(32);
+        self.recent.clear();
+        self.recent.resize(self.warps as usize * RECENT, 0);
+        self.safe.clear();
+        self.safe.resize(self.warps as usize, [0; 4]);
+        let mut clocks = Clocks::new(
+            self.warps as usize,
+            self.intra_warp == IntraWarp::Independent,
+        );
+        if !threads.is_multiple_of(32)
+            && let Some(last) = clocks.live.last_mut()
+        {
+            *last = (1u32 << (threads % 32)) - 1;
+        }
+        self.clocks = Some(clocks);
+    }
+
+    #[inline(always)]
+    fn on_memory(&mut self, e: &MemEvent<'_>) {
+        if self.saturated || !matches!(e.space, MemSpace::Shared | MemSpace::Global) {
+            return;
+        }
+        let Some(clocks) = &self.clocks else { return };
+        if self.events.len() + 1 >= MAX_EVENTS {
+            self.saturated = true;
+            return;
+        }
+        let w = e.warp as usize;
+        let kind = AccessKind::of(e.kind, e.ordered);
+        let record = EventRecord {
+            func: e.func,
+            inst: e.inst,
+            warp_clock: clocks.own(w),
+            lane_snapshot: clocks.lane_snapshot.get(w).copied().unwrap_or(0),
+            warp: e.warp as u16,
+            kind,
+        };
+        // Under independent scheduling an event is only its site, warp, kind and clocks,
+        // so a loop re-executing an instruction between two synchronisations reuses the
+        // record (lock-step needs distinct executions: lanes of one execution race).
+        let slot = w * RECENT + e.inst.index() % RECENT;
+        let event = match self.recent.get(slot).copied() {
+            Some(r)
+                if r != 0
+                    && self.intra_warp == IntraWarp::Independent
+                    && self.events[r as usize - 1] == record =>
+            {
+                r
+            }
+            _ => {
+                self.events.push(record);
+                let r = self.events.len() as u32;
+                if let Some(x) = self.recent.get_mut(slot) {
+                    *x = r;
+                }
+                r
+            }
+        };
+        let shared = e.space == MemSpace::Shared;
+        let Some(mut shadow) = (if shared {
+            self.shared.take()
+        } else {
+            self.global.take()
+        }) else {
+            return;
+        };
+        let me_base = event << 5;
+        let write = kind.is_write();
+        let strong = kind.is_strong();
+        let mut lanes = e.lanes;
+        // The page of the previous lane's word: a warp's lanes mostly share a few pages.
+        let mut current = (u64::MAX, 0usize);
+        // The warp's safe events, re-read when `visit` may have added one.
+        let mut safe = self.safe.get(w).copied().unwrap_or_default();
+        while lanes != 0 {
+            let l = lanes.trailing_zeros() as usize;
+            lanes &= lanes - 1;
+            let me = me_base | l as u32;
+            let address = e.addresses[l];
+            // The common case, one aligned whole word, without `for_each_unit`'s loop.
+            if e.size == 4 && address.is_multiple_of(4) {
+                let word = address / 4;
+                let number = word / PAGE_WORDS as u64;
+                if number != current.0 {
+                    current = (number, shadow.page_slot(number));
+                }
+                let page = &mut shadow.pages[current.1];
+                let k = (word % PAGE_WORDS as u64) as usize;
+                if page.split >> k & 1 == 0 {
+                    let cell = &mut page.cells[k];
+                    let quiet = Self::visit_quiet(cell, me, safe, write)
+                        || (strong
+                            && Self::visit_strong_quiet(&self.events, cell, me, safe, w, l, kind));
+                    if !quiet {
+                        self.visit(e.space, cell, me, w, l, event, kind, address);
+                        safe = self.safe.get(w).copied().unwrap_or_default();
+                    }
+                    continue;
+                }
+            }
+            shadow.for_each_unit(address, e.size as u64, |a, _, cell| {
+                let quiet = Self::visit_quiet(cell, me, safe, write)
+                    || (strong
+                        && Self::visit_strong_quiet(&self.events, cell, me, safe, w, l, kind));
+                if !quiet {
+                    self.visit(e.space, cell, me, w, l, event, kind, a);
+                    safe = self.safe.get(w).copied().unwrap_or_default();
+                }
+            });
+        }
+        *(if shared {
+            &mut self.shared
+        } else {
+            &mut self.global
+        }) = Some(shadow);
+    }
+
+    fn on_barrier_arrive(&mut self, e: &BarrierEvent) {
+        if let Some(c) = &mut self.clocks {
+            c.arrive(e, e.waits);
+        }
+    }
+
+    fn on_barrier_release(&mut self, _block: [u32; 3], id: u32) {
+        if let Some(c) = &mut self.clocks {
+            c.release(id);
+        }
+    }
+
+    fn on_warp_sync(&mut self, e: &WarpSyncEvent) {
+        if !e.orders_memory {
+            return;
+        }
+        if let Some(c) = &mut self.clocks {
+            c.sync_lanes(e.warp as usize, e.member_mask & e.lanes | e.lanes);
+        }
+    }
+
+    fn on_exit(&mut self, warp: u32, lanes: u32) {
+        if let Some(c) = &mut self.clocks
+            && let Some(live) = c.live.get_mut(warp as usize)
+        {
+            *live &= !lanes;
+        }
+    }
+
+    fn on_block_end(&mut self, _block: [u32; 3]) {
+        self.summarise();
+    }
+}

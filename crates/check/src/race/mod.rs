@@ -1,0 +1,367 @@
+//! Data races on shared and global memory.
+//!
+//! # Semantics
+//!
+//! Two accesses race when they touch the same byte, come from different threads, at least
+//! one writes, they are not both *strong* (atomics, and `ld`/`st` that are `.volatile`,
+//! `.relaxed`, `.acquire` or `.release`: PTX ISA §8 "morally strong" operations never form
+//! a data race with each other), and nothing orders them:
+//!
+//! * **CTA barriers** (`bar.sync`/`barrier.sync`/`bar.red` with their id and thread
+//!   count, `bar.arrive`): everything a thread did before arriving happens before
+//!   everything the waiting threads do after the barrier releases. `bar.arrive` only
+//!   publishes (its thread does not wait, so it learns nothing).
+//! * **`__syncwarp(mask)`** (`bar.warp.sync`) orders the member lanes of one warp. The
+//!   warp collectives (`shfl.sync`, `vote.sync`, …) exchange values but do not order
+//!   memory.
+//! * **Within a warp**, by the [`IntraWarp`] model: with independent thread scheduling
+//!   (the default, sm_70+) lanes are unordered like any two threads; with lock-step warps
+//!   a warp's instructions are ordered and only lanes of one instruction writing the same
+//!   byte race.
+//! * **Between blocks** nothing orders plain accesses (the kernel boundary does: races
+//!   never span launches). Fences (`membar`/`fence`) are not modelled as ordering, so
+//!   flag-based synchronisation between blocks (write data, `__threadfence()`, set a flag
+//!   atomically; another block reads the flag, then the data) is reported as a race on
+//!   the data: the policy is to trust only barriers and atomics.
+//!
+//! # Algorithm
+//!
+//! Happens-before is tracked with vector clocks at two levels, which keeps barriers cheap
+//! for blocks of up to 1024 threads: each warp has a clock vector over the block's warps
+//! (joined at barriers), and under independent scheduling each lane has a clock vector
+//! over its warp's lanes (joined at `__syncwarp` and barriers). An access records its
+//! warp's own warp-clock and its lane's own lane-clock; a later access by another warp is
+//! ordered after it iff its warp's vector has caught up with the recorded warp-clock, and
+//! the same for lanes of one warp.
+//!
+//! Each block keeps a log of its memory events (one record per warp-instruction, 24 bytes;
+//! re-executions between two synchronisations reuse their record) and a shadow cell per
+//! 4-byte word touched (8 bytes: the last write and the last read, as references
+//! `event << 5 | lane` into the log), or per byte for words that sub-word accesses split:
+//! 2 bytes of shadow per byte of memory, at most 8 where words are split ([`Page`]).
+//! Shared memory's shadow is dense; global memory's is paged and lazily allocated. A read
+//! replaces the recorded read (so a write races with the latest unordered read of another
+//! thread; earlier readers of the same word in the same interval are not remembered, which
+//! can hide a second witness but not a racing pair of instructions that keeps recurring).
+//! A write that a thread overwrites itself in the same interval at another instruction is
+//! kept in a sparse side table (flagged in the cell), so it still races with another
+//! thread's later access.
+//!
+//! Races between blocks are found when the blocks' observers are merged (in block order):
+//! at its end each block's global shadow becomes its summary (per unit one write and one
+//! read, its references rewritten in place to name (site, kind) pairs and threads, so the
+//! event log can go) and is compared with the summary of all earlier blocks (preferring
+//! plain over strong accesses), kept at word granularity until an access splits a word
+//! (2 to 8 bytes of shadow per byte).
+//!
+//! On big launches only a sample of blocks is watched (`crate::sample`: the edges of the
+//! grid and pairs of neighbouring blocks, 256 by default); the other blocks run unobserved
+//! by this checker and a `race-check-sampled` note says how many were watched.
+//!
+//! Each distinct race (memory space, pair of instructions with their access kinds) is
+//! reported once with its first witness and an occurrence count (one per racing lane
+//! access).
+
+mod block;
+mod clocks;
+mod report;
+mod shadow;
+
+use rustc_hash::FxHashMap as HashMap;
+
+use warpcheck_emu::{MemKind, ObserverFactory, RunOutcome};
+use warpcheck_ir::modifiers::MemSpace;
+
+use crate::{
+    BlockSample, Check, CheckOptions, IntraWarp, LaunchCheck, LaunchInfo, RaceBlocks, ReportCx,
+    Site,
+};
+pub use block::RaceBlock;
+use report::{FoundKey, RaceKey, found_key, race_key};
+use shadow::{Shadow, Witness};
+use warpcheck_report::Finding;
+pub use warpcheck_report::race::Scope;
+
+/// What an access does, as bits: write, strong, atomic.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct AccessKind(u8);
+
+impl AccessKind {
+    const WRITE: u8 = 1;
+    const STRONG: u8 = 2;
+    const ATOMIC: u8 = 4;
+
+    fn of(kind: MemKind, ordered: bool) -> AccessKind {
+        match kind {
+            MemKind::Load => AccessKind(if ordered { Self::STRONG } else { 0 }),
+            MemKind::Store => AccessKind(Self::WRITE | if ordered { Self::STRONG } else { 0 }),
+            MemKind::Atomic { .. } => AccessKind(Self::WRITE | Self::STRONG | Self::ATOMIC),
+        }
+    }
+
+    pub fn is_write(self) -> bool {
+        self.0 & Self::WRITE != 0
+    }
+
+    pub fn is_strong(self) -> bool {
+        self.0 & Self::STRONG != 0
+    }
+
+    /// Whether two accesses to one byte by different unordered threads race.
+    fn conflicts(self, other: AccessKind) -> bool {
+        (self.is_write() || other.is_write()) && !(self.is_strong() && other.is_strong())
+    }
+
+    pub fn describe(self) -> &'static str {
+        match self.0 {
+            0 => "read",
+            1 => "write",
+            2 => "volatile read",
+            3 => "volatile write",
+            _ => "atomic",
+        }
+    }
+}
+
+/// One side of a race.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Access {
+    pub site: Site,
+    pub kind: AccessKind,
+    pub block: [u32; 3],
+    /// Linear thread index in the block.
+    pub thread: u32,
+}
+
+/// A distinct race, with its first witness.
+#[derive(Clone, Debug)]
+pub struct Race {
+    pub kernel: String,
+    pub space: MemSpace,
+    pub scope: Scope,
+    /// The earlier access (in the emulator's execution order) and the later one.
+    pub first: Access,
+    pub second: Access,
+    /// The address of the witness: a shared-memory offset or a global address.
+    pub address: u64,
+    /// The named place, e.g. "`tile` + 132 bytes" or "`out` + 4 bytes", filled at the end
+    /// of the launch.
+    pub target: String,
+    pub block_dim: [u32; 3],
+    pub occurrences: u64,
+}
+
+/// Races found in a session, in order of discovery.
+pub struct RaceState {
+    intra_warp: IntraWarp,
+    /// Which blocks of big launches are watched.
+    blocks: RaceBlocks,
+    races: Vec<Race>,
+    index: HashMap<RaceKey, usize>,
+    /// Launches in which a block's event log overflowed (checking stopped in that block).
+    saturated: Vec<String>,
+    /// Each kernel's shared variables, to name shared addresses.
+    shared_vars: HashMap<String, Vec<warpcheck_emu::SharedVar>>,
+    /// Per kernel whose launches were sampled: blocks watched and blocks run.
+    sampled: Vec<(String, u64, u64)>,
+}
+
+impl Check for RaceState {
+    type Launch<'s> = RaceLaunch<'s>;
+    type Block = RaceBlock;
+
+    fn new(options: &CheckOptions) -> RaceState {
+        RaceState {
+            intra_warp: options.intra_warp,
+            blocks: options.race_blocks,
+            races: Vec::new(),
+            index: HashMap::default(),
+            saturated: Vec::new(),
+            shared_vars: HashMap::default(),
+            sampled: Vec::new(),
+        }
+    }
+
+    fn launch(&mut self, info: &LaunchInfo, seq: u64) -> RaceLaunch<'_> {
+        let threads = info.block[0] * info.block[1] * info.block[2];
+        RaceLaunch {
+            intra_warp: self.intra_warp,
+            warps: threads.div_ceil(32),
+            block_dim: info.block,
+            kernel: info.kernel_name.clone(),
+            global: Shadow::default(),
+            witnesses: Vec::new(),
+            found: Vec::new(),
+            found_index: HashMap::default(),
+            saturated: false,
+            // Seeded by the launch's position in the session: deterministic, and repeated
+            // launches of one kernel watch different blocks.
+            sample: BlockSample::new(info.grid, self.blocks, seq),
+            state: self,
+        }
+    }
+
+    fn findings(&self, cx: &ReportCx) -> Vec<Finding> {
+        self.race_findings(cx)
+    }
+}
+
+impl RaceState {
+    /// The distinct races found so far, in order of discovery.
+    pub fn races(&self) -> &[Race] {
+        &self.races
+    }
+
+    fn add(&mut self, race: Race) {
+        let key = race_key(
+            &race.kernel,
+            race.space,
+            race.scope,
+            &race.first,
+            &race.second,
+        );
+        match self.index.get(&key) {
+            Some(&i) => self.races[i].occurrences += race.occurrences,
+            None => {
+                self.index.insert(key, self.races.len());
+                self.races.push(race);
+            }
+        }
+    }
+}
+
+/// The race checker of one launch.
+pub struct RaceLaunch<'s> {
+    intra_warp: IntraWarp,
+    warps: u32,
+    block_dim: [u32; 3],
+    kernel: String,
+    /// The launch's global memory for the comparison between blocks: per unit, a write
+    /// and a read of earlier blocks (plain ones preferred over strong ones), as references
+    /// `witness << 10 | thread` into `witnesses`.
+    global: Shadow,
+    witnesses: Vec<Witness>,
+    found: Vec<Race>,
+    found_index: HashMap<FoundKey, usize>,
+    saturated: bool,
+    sample: BlockSample,
+    state: &'s mut RaceState,
+}
+
+impl RaceLaunch<'_> {
+    fn witness(&self, r: u32) -> Access {
+        let w = self.witnesses[(r >> 10) as usize - 1];
+        Access {
+            site: w.site,
+            kind: w.kind,
+            block: w.block,
+            thread: r & 1023,
+        }
+    }
+
+    fn add_found(
+        &mut self,
+        space: MemSpace,
+        scope: Scope,
+        first: Access,
+        second: Access,
+        address: u64,
+        n: u64,
+    ) {
+        let key = found_key(space, scope, &first, &second);
+        if let Some(&i) = self.found_index.get(&key) {
+            self.found[i].occurrences += n;
+            return;
+        }
+        self.found_index.insert(key, self.found.len());
+        self.found.push(Race {
+            kernel: self.kernel.clone(),
+            space,
+            scope,
+            first,
+            second,
+            address,
+            target: String::new(),
+            block_dim: self.block_dim,
+            occurrences: n,
+        });
+    }
+}
+
+impl LaunchCheck for RaceLaunch<'_> {
+    /// Whether the race checker watches this block of the launch.
+    fn watches(&self, block: [u32; 3]) -> bool {
+        self.sample.watches(block)
+    }
+
+    /// Names the launch's races (global addresses by buffer) and adds them to the
+    /// session's, with the sampling and saturation notes.
+    fn finish(self, info: &LaunchInfo, outcome: &RunOutcome) {
+        let RaceLaunch {
+            found,
+            saturated,
+            state,
+            kernel,
+            sample,
+            ..
+        } = self;
+        if !sample.is_complete() {
+            let (watched, total) = sample.counts();
+            match state.sampled.iter_mut().find(|s| s.0 == kernel) {
+                Some(s) => {
+                    s.1 += watched;
+                    s.2 += total;
+                }
+                None => state.sampled.push((kernel.clone(), watched, total)),
+            }
+        }
+        for mut r in found {
+            if r.space != MemSpace::Shared {
+                r.target = match info.buffer_at(r.address) {
+                    Some((b, off)) => format!("`{}` + {off} bytes", b.name),
+                    None => format!("global address {:#x}", r.address),
+                };
+            }
+            state.add(r);
+        }
+        state
+            .shared_vars
+            .insert(kernel.clone(), outcome.shared_vars.clone());
+        if saturated && !state.saturated.contains(&kernel) {
+            state.saturated.push(kernel);
+        }
+    }
+}
+
+impl ObserverFactory for RaceLaunch<'_> {
+    type Observer = RaceBlock;
+
+    fn create(&self, block: [u32; 3]) -> RaceBlock {
+        RaceBlock::new(block, self.intra_warp, self.warps)
+    }
+
+    /// Keeps the observer's allocations: event log, shadows and the site table of the
+    /// summary, which the launch has merged. Only the block's identity is set here; the
+    /// rest is cleared when the block starts, on the host thread that runs it (see
+    /// [`crate::Launch`]).
+    fn recycle(&self, o: &mut RaceBlock, block: [u32; 3]) {
+        o.renew(block, self.intra_warp, self.warps);
+    }
+
+    fn merge(&mut self, observers: &mut [([u32; 3], RaceBlock)]) {
+        for (_, o) in observers {
+            self.saturated |= o.saturated;
+            for f in o.found.drain(..) {
+                self.add_found(
+                    f.space,
+                    f.scope,
+                    f.first,
+                    f.second,
+                    f.address,
+                    f.occurrences,
+                );
+            }
+            self.merge_block(o);
+        }
+    }
+}

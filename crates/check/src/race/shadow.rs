@@ -1,0 +1,412 @@
+//! Shadow memory: a [`Cell`] (last write, last read) per 4-byte word touched, or per byte
+//! of words that sub-word accesses split, in [`Page`]s of 64 words; dense for shared
+//! memory, paged and lazily allocated for global memory.
+//!
+//! Also the comparison between blocks ([`RaceLaunch::merge_block`]): each block's global
+//! shadow, summarised at its end, is compared with the launch's shadow of all earlier
+//! blocks and added to it.
+
+use rustc_hash::FxHashMap as HashMap;
+use warpcheck_ir::modifiers::MemSpace;
+
+use super::{AccessKind, RaceBlock, RaceLaunch, Scope};
+use crate::Site;
+
+/// A shadow word: the last write and the last read of one byte, as references into the
+/// block's event log (`(event + 1) << 5 | lane`, 0 = none).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(super) struct Cell {
+    pub(super) write: u32,
+    pub(super) read: u32,
+}
+
+pub(super) const PAGE_WORDS: usize = 64;
+
+/// The shadow of 64 words (256 bytes) of memory: a [`Cell`] per word, or per byte for
+/// words that sub-word accesses split (different bytes of one word never race). A split
+/// word keeps byte 0's history in its word cell and bytes 1–3 in the page's byte cells,
+/// allocated when the page's first word splits. So shadow takes 8 bytes per word touched
+/// only whole (2 per byte), and at most 8 bytes per byte on pages with split words, plus
+/// 16 bytes of bookkeeping per page.
+#[derive(Clone)]
+pub(super) struct Page {
+    pub(super) cells: [Cell; PAGE_WORDS],
+    /// Bit `k`: word `k` is split.
+    pub(super) split: u64,
+    bytes: Option<Box<[[Cell; 3]; PAGE_WORDS]>>,
+}
+
+impl Default for Page {
+    fn default() -> Self {
+        Page {
+            cells: [Cell::default(); PAGE_WORDS],
+            split: 0,
+            bytes: None,
+        }
+    }
+}
+
+impl Page {
+    /// The cell of byte `b` (0–3) of split word `k`.
+    #[inline(always)]
+    fn byte(&mut self, k: usize, b: usize) -> &mut Cell {
+        match (b, &mut self.bytes) {
+            (1..=3, Some(bytes)) => &mut bytes[k][b - 1],
+            _ => &mut self.cells[k],
+        }
+    }
+
+    /// The cell of byte `b` (0–3) of split word `k`, by value.
+    fn byte_cell(&self, k: usize, b: usize) -> Cell {
+        match (b, &self.bytes) {
+            (1..=3, Some(bytes)) => bytes[k][b - 1],
+            _ => self.cells[k],
+        }
+    }
+
+    /// Calls `f(address, len, cell)` for every unit of page number `n` with a recorded
+    /// access, in address order.
+    fn for_each_recorded(&self, n: u64, mut f: impl FnMut(u64, u64, Cell)) {
+        for k in 0..PAGE_WORDS {
+            let w = n * PAGE_WORDS as u64 + k as u64;
+            if self.split >> k & 1 == 0 {
+                if self.cells[k] != Cell::default() {
+                    f(w * 4, 4, self.cells[k]);
+                }
+                continue;
+            }
+            for b in 0..4 {
+                let c = self.byte_cell(k, b);
+                if c != Cell::default() {
+                    f(w * 4 + b as u64, 1, c);
+                }
+            }
+        }
+    }
+
+    /// Splits word `k`: every byte starts with the word's history.
+    fn split_word(&mut self, k: usize) {
+        let word = self.cells[k];
+        let bytes = self
+            .bytes
+            .get_or_insert_with(|| Box::new([[Cell::default(); 3]; PAGE_WORDS]));
+        bytes[k] = [word; 3];
+        self.split |= 1 << k;
+    }
+}
+
+/// Shadow memory: [`Page`]s of cells for the memory touched. Dense for shared memory (page
+/// `n` at index `n`), found through a map with a small direct-mapped cache for global
+/// memory (allocated on first touch).
+#[derive(Default)]
+pub(super) struct Shadow {
+    is_dense: bool,
+    pub(super) pages: Vec<Page>,
+    page_index: HashMap<u64, u32>,
+    /// Recently used pages, direct-mapped by page number: (page number + 1, index).
+    recent: [(u64, u32); 16],
+}
+
+impl Shadow {
+    pub(super) fn dense() -> Shadow {
+        Shadow {
+            is_dense: true,
+            ..Shadow::default()
+        }
+    }
+
+    #[inline(always)]
+    fn page(&mut self, page: u64) -> &mut Page {
+        let i = self.page_slot(page);
+        &mut self.pages[i]
+    }
+
+    /// The index in `pages` of page number `page`, allocated on first touch.
+    #[inline(always)]
+    pub(super) fn page_slot(&mut self, page: u64) -> usize {
+        if self.is_dense {
+            let i = page as usize;
+            if i >= self.pages.len() {
+                self.pages.resize(i + 1, Page::default());
+            }
+            return i;
+        }
+        let slot = page as usize % 16;
+        if self.recent[slot].0 == page + 1 {
+            self.recent[slot].1 as usize
+        } else {
+            let next = self.pages.len() as u32;
+            let i = *self.page_index.entry(page).or_insert(next);
+            if i == next {
+                self.pages.push(Page::default());
+            }
+            self.recent[slot] = (page + 1, i);
+            i as usize
+        }
+    }
+
+    /// Calls `f(address, len, cell)` for each unit (a word, or a byte of a split word)
+    /// of the `size` bytes from `address`; a sub-word access splits the words it touches.
+    #[inline(always)]
+    pub(super) fn for_each_unit(
+        &mut self,
+        address: u64,
+        size: u64,
+        mut f: impl FnMut(u64, u64, &mut Cell),
+    ) {
+        if address.is_multiple_of(4) && size.is_multiple_of(4) {
+            for w in address / 4..(address + size) / 4 {
+                let p = self.page(w / PAGE_WORDS as u64);
+                let k = (w % PAGE_WORDS as u64) as usize;
+                if p.split >> k & 1 == 0 {
+                    f(w * 4, 4, &mut p.cells[k]);
+                } else {
+                    for b in 0..4 {
+                        f(w * 4 + b as u64, 1, p.byte(k, b));
+                    }
+                }
+            }
+            return;
+        }
+        for a in address..address + size {
+            let w = a / 4;
+            let p = self.page(w / PAGE_WORDS as u64);
+            let k = (w % PAGE_WORDS as u64) as usize;
+            if p.split >> k & 1 == 0 {
+                p.split_word(k);
+            }
+            f(a, 1, p.byte(k, (a % 4) as usize));
+        }
+    }
+
+    /// Every unit with a recorded access, in address order: (address, len, cell).
+    #[cfg(test)]
+    fn units(&self) -> Vec<(u64, u64, Cell)> {
+        let mut out = Vec::new();
+        self.for_each_recorded(|a, len, c| out.push((a, len, c)));
+        out
+    }
+
+    /// Forgets every access, keeping the allocations (observers are recycled from block
+    /// to block).
+    pub(super) fn clear(&mut self) {
+        self.pages.clear();
+        self.page_index.clear();
+        self.recent = Default::default();
+    }
+
+    /// Calls `f(cell)` for every cell (recorded or not), in no particular order.
+    pub(super) fn for_each_cell_mut(&mut self, mut f: impl FnMut(&mut Cell)) {
+        for page in &mut self.pages {
+            page.cells.iter_mut().for_each(&mut f);
+            if let Some(bytes) = &mut page.bytes {
+                bytes.iter_mut().flatten().for_each(&mut f);
+            }
+        }
+    }
+
+    /// Calls `f(address, len, cell)` for every unit with a recorded access, in address
+    /// order.
+    #[cfg(test)]
+    fn for_each_recorded(&self, mut f: impl FnMut(u64, u64, Cell)) {
+        self.for_each_page(|n, page| page.for_each_recorded(n, &mut f));
+    }
+
+    /// Calls `f(page number, page)` for every page, in address order.
+    fn for_each_page(&self, mut f: impl FnMut(u64, &Page)) {
+        let mut order: Vec<(u64, usize)> = if self.is_dense {
+            (0..self.pages.len()).map(|i| (i as u64, i)).collect()
+        } else {
+            self.page_index
+                .iter()
+                .map(|(&p, &i)| (p, i as usize))
+                .collect()
+        };
+        order.sort_unstable();
+        for (n, i) in order {
+            f(n, &self.pages[i]);
+        }
+    }
+}
+
+/// A witness of earlier blocks: (block, site, kind); the thread is packed into the
+/// shadow reference.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub(super) struct Witness {
+    pub(super) block: [u32; 3],
+    pub(super) site: Site,
+    pub(super) kind: AccessKind,
+}
+
+/// Witness references (`witness << 10 | thread`) must fit in 32 bits.
+const MAX_WITNESSES: usize = (1 << 22) - 2;
+
+impl RaceLaunch<'_> {
+    /// Compares one block's global accesses (its summarised shadow) with earlier
+    /// blocks', then adds them.
+    pub(super) fn merge_block(&mut self, o: &RaceBlock) {
+        let Some(summary) = &o.global else { return };
+        // The launch's witness of each of the block's (site, kind) pairs.
+        let full = self.witnesses.len() + o.sites.len() > MAX_WITNESSES;
+        self.saturated |= full;
+        let refs: Vec<u32> = if full {
+            Vec::new()
+        } else {
+            o.sites
+                .iter()
+                .map(|&(site, kind)| {
+                    self.witnesses.push(Witness {
+                        block: o.block,
+                        site,
+                        kind,
+                    });
+                    self.witnesses.len() as u32
+                })
+                .collect()
+        };
+        let launch_ref = |r: u32| {
+            (r != 0)
+                .then(|| refs.get((r >> 10) as usize - 1).map(|w| w << 10 | r & 1023))
+                .flatten()
+        };
+        let mut shadow = std::mem::take(&mut self.global);
+        // One unit of the block's summary (`c`) into the launch's cell for it, when
+        // both only read (inputs read by every block): decided from the references
+        // alone, small enough to be inlined into the loops below. `false` for the rest.
+        let merge_reads = |this: &Self, cell: &mut Cell, c: Cell| {
+            if c.write != 0 || cell.write != 0 {
+                return false;
+            }
+            if let Some(r) = launch_ref(c.read)
+                && (cell.read == 0
+                    || (!o.sites[(c.read >> 10) as usize - 1].1.is_strong()
+                        && this.witness(cell.read).kind.is_strong()))
+            {
+                cell.read = r;
+            }
+            true
+        };
+        // Any other unit.
+        let merge_unit = |this: &mut Self, cell: &mut Cell, a: u64, c: Cell| {
+            let u_write = o.summarised(c.write);
+            let u_read = o.summarised(c.read);
+            let (w_ref, r_ref) = (launch_ref(c.write), launch_ref(c.read));
+            let prior_w = (cell.write != 0).then(|| this.witness(cell.write));
+            let prior_r = (cell.read != 0).then(|| this.witness(cell.read));
+            for (p, c) in [(prior_w, u_write), (prior_w, u_read), (prior_r, u_write)] {
+                if let (Some(p), Some(c)) = (p, c)
+                    && p.kind.conflicts(c.kind)
+                {
+                    this.add_found(MemSpace::Global, Scope::InterBlock, p, c, a, 1);
+                    break;
+                }
+            }
+            // Keep the first access, unless a plain one replaces a strong one (plain
+            // accesses race with more).
+            let keep = |old: u32, new: Option<u32>, this: &Self| match new {
+                None => old,
+                Some(n) if old == 0 => n,
+                Some(n) => {
+                    if this.witness(old).kind.is_strong() && !this.witness(n).kind.is_strong() {
+                        n
+                    } else {
+                        old
+                    }
+                }
+            };
+            cell.write = keep(cell.write, w_ref, this);
+            cell.read = keep(cell.read, r_ref, this);
+        };
+        summary.for_each_page(|n, page| {
+            // Pages whose words are all whole, in the block's summary and in the launch's
+            // shadow (the common case): cell by cell, with one look-up of the launch's
+            // page, not one per word.
+            if page.split == 0 {
+                let i = shadow.page_slot(n);
+                if shadow.pages[i].split == 0 {
+                    for (k, &c) in page.cells.iter().enumerate() {
+                        let cell = &mut shadow.pages[i].cells[k];
+                        if c != Cell::default() && !merge_reads(self, cell, c) {
+                            let a = (n * PAGE_WORDS as u64 + k as u64) * 4;
+                            merge_unit(self, cell, a, c);
+                        }
+                    }
+                    return;
+                }
+            }
+            page.for_each_recorded(n, |address, len, c| {
+                shadow.for_each_unit(address, len, |a, _, cell| {
+                    if !merge_reads(self, cell, c) {
+                        merge_unit(self, cell, a, c);
+                    }
+                });
+            });
+        });
+        self.global = shadow;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cell(write: u32, read: u32) -> Cell {
+        Cell { write, read }
+    }
+
+    #[test]
+    fn sub_word_accesses_split_a_word_and_keep_its_history_per_byte() {
+        let mut s = Shadow::default();
+        // A word written whole, then byte 2 read: bytes 0, 1, 3 keep the word's write.
+        s.for_each_unit(0x1000, 4, |_, _, c| *c = cell(7, 0));
+        let mut seen = Vec::new();
+        s.for_each_unit(0x1002, 1, |a, len, c| {
+            seen.push((a, len, *c));
+            c.read = 9;
+        });
+        assert_eq!(seen, vec![(0x1002, 1, cell(7, 0))]);
+        assert_eq!(
+            s.units(),
+            vec![
+                (0x1000, 1, cell(7, 0)),
+                (0x1001, 1, cell(7, 0)),
+                (0x1002, 1, cell(7, 9)),
+                (0x1003, 1, cell(7, 0)),
+            ]
+        );
+        // A whole-word access to a split word visits its four bytes.
+        let mut n = 0;
+        s.for_each_unit(0x1000, 4, |_, len, _| {
+            assert_eq!(len, 1);
+            n += 1;
+        });
+        assert_eq!(n, 4);
+    }
+
+    #[test]
+    fn units_come_in_address_order_across_pages() {
+        for dense in [false, true] {
+            let mut s = if dense {
+                Shadow::dense()
+            } else {
+                Shadow::default()
+            };
+            for a in [0x2000u64, 0x10, 0x900, 0x4] {
+                s.for_each_unit(a, 4, |_, _, c| c.write = a as u32);
+            }
+            let addresses: Vec<u64> = s.units().iter().map(|u| u.0).collect();
+            assert_eq!(addresses, vec![0x4, 0x10, 0x900, 0x2000]);
+        }
+    }
+
+    #[test]
+    fn shadow_takes_at_most_8_bytes_per_byte_plus_page_bookkeeping() {
+        let page_bytes = (PAGE_WORDS * 4) as f64;
+        let whole = std::mem::size_of::<[Cell; PAGE_WORDS]>() as f64;
+        let split = whole + std::mem::size_of::<[[Cell; 3]; PAGE_WORDS]>() as f64;
+        assert_eq!(whole / page_bytes, 2.0);
+        assert_eq!(split / page_bytes, 8.0);
+        // The rest of a page: the split bitmap and the byte cells' pointer.
+        assert_eq!(std::mem::size_of::<Page>() as f64 - whole, 16.0);
+    }
+}
