@@ -1,29 +1,26 @@
-//! Launch options shared by `run`, `check` and the kernel files' `warpcheck-launch:` lines.
+//! What one launch is, and reading launches from a kernel file's `// warpcheck-launch:`
+//! lines or from a TOML launch file.
 
-use crate::output::CliError;
+use crate::LaunchError;
 use clap::Parser;
+use std::path::Path;
 
-/// `--kernel K --grid X,Y,Z --block X,Y,Z --shared BYTES --arg NAME=SPEC … --seed N`
-#[derive(clap::Args, Debug, Clone, Default)]
-pub struct LaunchArgs {
+/// One launch: `--kernel K --grid X,Y,Z --block X,Y,Z --shared BYTES --arg NAME=SPEC …
+/// --seed N`, as the command line, a `warpcheck-launch:` line or a launch file gives it.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct LaunchSpec {
     /// The kernel to launch (mangled, demangled or short name, or `name<args>` for a
-    /// template instance); may be left out when the file has one kernel.
-    #[arg(long, short = 'k')]
+    /// template instance); `None` when the file has one kernel.
     pub kernel: Option<String>,
-    /// Grid dimensions in blocks: X[,Y[,Z]].
-    #[arg(long, value_parser = parse_dim3, default_value = "1")]
+    /// Grid dimensions in blocks.
     pub grid: Dim3,
-    /// Block dimensions in threads: X[,Y[,Z]].
-    #[arg(long, value_parser = parse_dim3, default_value = "1")]
+    /// Block dimensions in threads.
     pub block: Dim3,
     /// Dynamic shared memory per block, in bytes (`extern __shared__`).
-    #[arg(long, default_value_t = 0, value_name = "BYTES")]
     pub shared: u32,
-    /// A kernel argument: NAME=SPEC, e.g. n=1024, alpha=0.5, a=f32[n]:rand, m=i32[n*n]:iota.
-    #[arg(long = "arg", value_name = "NAME=SPEC")]
+    /// Kernel arguments, `NAME=SPEC` (see `warpcheck_emu::args::parse_arg`).
     pub args: Vec<String>,
     /// Seed for `:rand` initialisers and for thread scheduling.
-    #[arg(long, default_value_t = 0)]
     pub seed: u64,
 }
 
@@ -69,17 +66,41 @@ pub fn parse_dim3(s: &str) -> Result<Dim3, String> {
     Ok(Dim3(d))
 }
 
-/// One `// warpcheck-launch: ...` line of a kernel file's header.
+/// One `// warpcheck-launch: ...` line of a kernel file's header: the command line's
+/// launch options, with the same spellings and defaults.
 #[derive(Parser, Debug)]
 #[command(name = "warpcheck-launch", no_binary_name = true)]
 struct LaunchLine {
-    #[command(flatten)]
-    launch: LaunchArgs,
+    #[arg(long, short = 'k')]
+    kernel: Option<String>,
+    #[arg(long, value_parser = parse_dim3, default_value = "1")]
+    grid: Dim3,
+    #[arg(long, value_parser = parse_dim3, default_value = "1")]
+    block: Dim3,
+    #[arg(long, default_value_t = 0, value_name = "BYTES")]
+    shared: u32,
+    #[arg(long = "arg", value_name = "NAME=SPEC")]
+    args: Vec<String>,
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+}
+
+impl From<LaunchLine> for LaunchSpec {
+    fn from(l: LaunchLine) -> LaunchSpec {
+        LaunchSpec {
+            kernel: l.kernel,
+            grid: l.grid,
+            block: l.block,
+            shared: l.shared,
+            args: l.args,
+            seed: l.seed,
+        }
+    }
 }
 
 /// The launches a kernel file's header describes (`warpcheck-launch:` lines in the leading
 /// comment block), in order.
-pub fn header_launches(source: &str) -> Result<Vec<LaunchArgs>, CliError> {
+pub fn header_launches(source: &str) -> Result<Vec<LaunchSpec>, LaunchError> {
     let mut out = Vec::new();
     for (i, line) in source.lines().enumerate() {
         let t = line.trim();
@@ -92,10 +113,12 @@ pub fn header_launches(source: &str) -> Result<Vec<LaunchArgs>, CliError> {
             .strip_prefix("warpcheck-launch:")
         {
             let tokens = rest.split_whitespace();
-            let parsed = LaunchLine::try_parse_from(tokens).map_err(|e| {
-                CliError::msg(format!("line {}: bad warpcheck-launch line: {e}", i + 1))
-            })?;
-            out.push(parsed.launch);
+            let parsed =
+                LaunchLine::try_parse_from(tokens).map_err(|e| LaunchError::BadHeaderLine {
+                    line: i + 1,
+                    message: e.to_string(),
+                })?;
+            out.push(parsed.into());
         }
     }
     Ok(out)
@@ -141,23 +164,27 @@ struct LaunchEntry {
     args: Vec<String>,
 }
 
-fn dims(v: Option<Vec<u32>>, what: &str, n: usize) -> Result<Dim3, CliError> {
+fn dims(v: Option<Vec<u32>>, what: &'static str, n: usize) -> Result<Dim3, LaunchError> {
     let Some(v) = v else {
         return Ok(Dim3::default());
     };
     let text = v.iter().map(u32::to_string).collect::<Vec<_>>().join(",");
-    parse_dim3(&text).map_err(|e| CliError::msg(format!("launch {n}: `{what}`: {e}")))
+    parse_dim3(&text).map_err(|message| LaunchError::BadDims {
+        launch: n,
+        what,
+        message,
+    })
 }
 
 /// The launches of a TOML launch file.
-pub fn toml_launches(text: &str) -> Result<Vec<LaunchArgs>, CliError> {
+pub fn toml_launches(text: &str) -> Result<Vec<LaunchSpec>, LaunchError> {
     let file: LaunchFile =
-        toml::from_str(text).map_err(|e| CliError::msg(format!("bad launch file: {e}")))?;
+        toml::from_str(text).map_err(|e| LaunchError::BadLaunchFile(e.to_string()))?;
     file.launch
         .into_iter()
         .enumerate()
         .map(|(i, e)| {
-            Ok(LaunchArgs {
+            Ok(LaunchSpec {
                 kernel: e.kernel,
                 grid: dims(e.grid, "grid", i + 1)?,
                 block: dims(e.block, "block", i + 1)?,
@@ -214,95 +241,24 @@ mod tests {
     }
 }
 
-/// Where `run` and `check` take their launches from, besides the command line.
-#[derive(clap::Args, Debug, Clone)]
-pub struct LaunchSource {
-    /// Run the launches of FILE's `// warpcheck-launch:` header lines (in order, sharing
-    /// buffers by name) instead of one given on the command line.
-    #[arg(long, conflicts_with_all = ["kernel", "args"])]
-    pub from_header: bool,
-    /// Run the launches of a launch file (`.toml`: `[[launch]]` tables with kernel, grid,
-    /// block, shared, seed and args), or the `// warpcheck-launch:` lines of another file,
-    /// e.g. the `.cu` that FILE's PTX was compiled from. Parameters are named as in that
-    /// file: when FILE is PTX (whose parameters have no names), that file is compiled for
-    /// its kernel signatures.
-    #[arg(long, value_name = "FILE", conflicts_with_all = ["kernel", "args", "from_header"])]
-    pub launches: Option<std::path::PathBuf>,
-}
-
-impl LaunchSource {
-    /// The launches to perform: those of a launch file (`.toml`, see [`toml_launches`]),
-    /// the `// warpcheck-launch:` header lines of `--launches` or of the kernel file, or the
-    /// one launch of the command line. For PTX input launched from a source file's lines,
-    /// `signatures` become that source's (so parameters have names).
-    pub fn select(
-        &self,
-        compile: &crate::input::CompileArgs,
-        command_line: &LaunchArgs,
-        signatures: &mut Vec<warpcheck_front::KernelSignature>,
-    ) -> Result<Vec<LaunchArgs>, CliError> {
-        if let Some(source) = &self.launches
-            && compile.file.extension().is_some_and(|e| e == "ptx")
-            && source
-                .extension()
-                .is_some_and(|e| e != "ptx" && e != "toml")
-        {
-            let mut from = compile.clone();
-            from.file = source.clone();
-            from.compiler = crate::input::CompilerArg::Clang;
-            *signatures = crate::input::compile(&from)?.signatures;
-        }
-        let header = match (&self.launches, self.from_header) {
-            (Some(path), _) => path.as_path(),
-            (None, true) => compile.file.as_path(),
-            (None, false) => return Ok(vec![command_line.clone()]),
-        };
-        let source = std::fs::read_to_string(header)
-            .map_err(|e| CliError::msg(format!("cannot read {}: {e}", header.display())))?;
-        if header.extension().is_some_and(|e| e == "toml") {
-            let l = toml_launches(&source)?;
-            if l.is_empty() {
-                return Err(CliError::msg(format!(
-                    "{} has no launches",
-                    header.display()
-                )));
-            }
-            return Ok(l);
-        }
-        let l = header_launches(&source)?;
+/// The launches of a file: a TOML launch file (`.toml`, see [`toml_launches`]) or the
+/// `// warpcheck-launch:` header lines of a kernel file. A file that describes no launch is
+/// an error.
+pub fn launches_from_file(path: &Path) -> Result<Vec<LaunchSpec>, LaunchError> {
+    let source = std::fs::read_to_string(path).map_err(|source| LaunchError::ReadFile {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    if path.extension().is_some_and(|e| e == "toml") {
+        let l = toml_launches(&source)?;
         if l.is_empty() {
-            return Err(CliError::msg(format!(
-                "{} has no `// warpcheck-launch:` lines",
-                header.display()
-            )));
+            return Err(LaunchError::NoLaunches(path.to_path_buf()));
         }
-        Ok(l)
+        return Ok(l);
     }
-}
-
-/// Emulator options shared by `run` and `check`.
-#[derive(clap::Args, Debug, Clone)]
-pub struct EmuArgs {
-    /// Host threads running blocks in parallel (0: one per core).
-    #[arg(long, default_value_t = 0)]
-    pub threads: usize,
-    /// Warp-instructions one warp may execute before the run stops as a runaway loop.
-    #[arg(long, default_value_t = warpcheck_emu::DEFAULT_BUDGET)]
-    pub budget: u64,
-    /// Independent thread scheduling (sm_70+): interleave warps and divergent paths,
-    /// seeded by --seed. The default runs warps in lock-step. (`check`'s race detection
-    /// does not depend on it; see --intra-warp.)
-    #[arg(long)]
-    pub independent_scheduling: bool,
-}
-
-impl EmuArgs {
-    pub fn options(&self) -> crate::exec::EmuOptions {
-        crate::exec::EmuOptions {
-            threads: self.threads,
-            budget: self.budget,
-            independent_scheduling: self.independent_scheduling,
-            limits: warpcheck_emu::args::Limits::default(),
-        }
+    let l = header_launches(&source)?;
+    if l.is_empty() {
+        return Err(LaunchError::NoHeaderLaunches(path.to_path_buf()));
     }
+    Ok(l)
 }

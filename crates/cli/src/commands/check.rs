@@ -12,13 +12,13 @@ use std::io::IsTerminal;
 use crate::Outcome;
 use crate::commands::launch_args::{EmuArgs, LaunchArgs, LaunchSource};
 use crate::commands::lint::Format;
-use crate::exec::{Session, fault_finding, site_location};
 use crate::input::{self, CompileArgs};
 use crate::output::{self, CliError};
 use warpcheck_check::{
     CheckOptions, Checker, IntraWarp, KernelTotals, RaceBlocks, ReportCx, Tools,
 };
 use warpcheck_emu::FaultKind;
+use warpcheck_launch::{Session, fault_finding, site_location};
 use warpcheck_report::{Finding, Severity, Sources, json, sarif, text};
 
 #[derive(clap::Args, Debug)]
@@ -116,7 +116,12 @@ pub fn run(args: Args) -> Result<Outcome, CliError> {
         }
         for fault in &report.outcome.faults {
             if fault_tool(&fault.kind)(&args.tool) {
-                findings.push(fault_finding(&program, &report.kernel, fault, &loaded));
+                findings.push(fault_finding(
+                    &program,
+                    &report.kernel,
+                    fault,
+                    loaded.ptx_text(),
+                ));
             }
         }
         stats.push((
@@ -126,7 +131,7 @@ pub fn run(args: Args) -> Result<Outcome, CliError> {
             report.cpu_seconds,
         ));
     }
-    let locate = |func, inst| site_location(&program, &loaded, func, inst);
+    let locate = |func, inst| site_location(&program, loaded.ptx_text(), func, inst);
     let cx = ReportCx {
         program: &program,
         locate: &locate,
@@ -224,7 +229,7 @@ fn summary_table(
             blocks,
             lane,
             secs,
-            crate::exec::cpu_note(cpu),
+            warpcheck_launch::cpu_note(cpu),
             found
         );
         let _ = writeln!(
