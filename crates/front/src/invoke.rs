@@ -179,6 +179,7 @@ pub(crate) fn compile_to_ptx(
     options: &CompileOptions,
     work_dir: &Path,
     shim_dir: &Path,
+    deps: Option<&Path>,
 ) -> Result<(String, String), FrontError> {
     let output = work_dir.join("out.ptx");
     let mut args: Vec<OsString> = Vec::new();
@@ -231,6 +232,14 @@ pub(crate) fn compile_to_ptx(
         }
     }
     let command_line = display_command(&compiler.path, &args);
+    // The dependency list only feeds the compile cache; the command shown stays the one
+    // that reproduces the PTX.
+    if let Some(deps) = deps {
+        args.splice(
+            0..0,
+            ["-MD".into(), "-MF".into(), deps.as_os_str().to_owned()],
+        );
+    }
     let stderr_path = work_dir.join("compiler-stderr.txt");
     let stderr_file = File::create(&stderr_path).map_err(|source| FrontError::ShimSetup {
         dir: work_dir.to_path_buf(),

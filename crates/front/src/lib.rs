@@ -25,6 +25,9 @@
 //! Device code only is compiled, with line tables (`.loc`), so findings can point at source
 //! lines.
 //!
+//! clang compilations are cached on disk (see [`cache`]: keyed by the source, the headers it
+//! includes, the options and the compiler; `CompileOptions::use_cache` turns it off).
+//!
 //! # Signatures
 //!
 //! See [`signature`](crate::KernelSignature): names and C types come from clang's JSON AST
@@ -38,6 +41,7 @@
 //! or the compiler's own diagnostics.
 
 mod arch;
+pub mod cache;
 mod chevrons;
 mod error;
 mod invoke;
@@ -114,6 +118,18 @@ pub fn compile_with(
             options.opt_level
         )));
     }
+    let slot = cache::Slot::new(compiler, language, path, options);
+    if let Some(hit) = slot.as_ref().and_then(cache::Slot::lookup) {
+        return Ok(CompiledModule {
+            ptx: hit.ptx,
+            source_path: path.to_path_buf(),
+            language,
+            compiler: hit.compiler,
+            command: hit.command,
+            signatures: hit.signatures,
+            notes: hit.notes,
+        });
+    }
     let work_dir = tempfile::Builder::new()
         .prefix("warpcheck-")
         .tempdir()
@@ -131,6 +147,8 @@ pub fn compile_with(
         CompilerKind::Nvcc => Compiler::discover(CompilerChoice::Clang, language, path).ok(),
     };
     let mut notes = Vec::new();
+    let deps_file = work_dir.path().join("deps.d");
+    let deps = slot.as_ref().map(|_| deps_file.as_path());
     let source = CompiledSource {
         path: path.to_path_buf(),
         options: options.clone(),
@@ -143,6 +161,7 @@ pub fn compile_with(
         &source,
         &work_dir,
         &shim_dir,
+        deps,
     ) {
         Ok((ptx, command, ast)) => (source, ptx, command, ast),
         Err(error @ FrontError::CompilerFailed(_))
@@ -160,6 +179,7 @@ pub fn compile_with(
                 &respelt,
                 &work_dir,
                 &shim_dir,
+                deps,
             )
             .map_err(|_| error)?;
             (respelt, ptx, command, ast)
@@ -200,7 +220,7 @@ pub fn compile_with(
                 .collect()
         }
     };
-    Ok(CompiledModule {
+    let module = CompiledModule {
         ptx,
         source_path: path.to_path_buf(),
         language,
@@ -208,7 +228,11 @@ pub fn compile_with(
         command: Some(command),
         signatures,
         notes,
-    })
+    };
+    if let Some(slot) = &slot {
+        slot.store(&module, &deps_file, work_dir.path());
+    }
+    Ok(module)
 }
 
 /// The file handed to the compiler and the options to use with it.
@@ -219,7 +243,9 @@ struct CompiledSource {
 
 type AstResult = Option<Result<signature::ast_json::AstFacts, String>>;
 
-/// Compiles to PTX while clang's AST dump of the same source runs on another thread.
+/// Compiles to PTX while clang's AST dump of the same source runs on another thread; with
+/// `deps`, the compiler also writes the files it read there (`-MD -MF`).
+#[allow(clippy::too_many_arguments)]
 fn compile_and_dump(
     compiler: &Compiler,
     clang: Option<&Compiler>,
@@ -228,6 +254,7 @@ fn compile_and_dump(
     source: &CompiledSource,
     work_dir: &tempfile::TempDir,
     shim_dir: &Path,
+    deps: Option<&Path>,
 ) -> Result<(String, String, AstResult), FrontError> {
     let ast_dump = clang.map(|clang| {
         let (clang, arch, path, options, shim_dir) = (
@@ -249,6 +276,7 @@ fn compile_and_dump(
         &source.options,
         work_dir.path(),
         shim_dir,
+        deps,
     );
     let ast = ast_dump.map(|handle| {
         handle
