@@ -420,7 +420,14 @@ mod tests {
             ptx_type: ptx.into(),
         };
         vec![
-            slot("n", "int", Some(ParamKind::Scalar(ScalarType::I32)), 0, 4, "u32"),
+            slot(
+                "n",
+                "int",
+                Some(ParamKind::Scalar(ScalarType::I32)),
+                0,
+                4,
+                "u32",
+            ),
             slot("x", "const float *", pointer(true), 8, 8, "u64"),
             slot("y", "float *", pointer(false), 16, 8, "u64"),
         ]
@@ -459,11 +466,17 @@ mod tests {
             err(&["m=1"]).to_string(),
             "the kernel has no parameter `m`; its parameters are: n: int, x: const float *, y: float *"
         );
-        assert!(matches!(err(&["x=3"]), LaunchError::NumberForPointer { .. }));
+        assert!(matches!(
+            err(&["x=3"]),
+            LaunchError::NumberForPointer { .. }
+        ));
         assert_eq!(
             err(&["y=f64[4]"]).to_string(),
             "argument `y` is a buffer of f64, but the parameter is `float *`"
         );
-        assert!(matches!(err(&["n=i32[4]"]), LaunchError::NotAPointer { .. }));
+        assert!(matches!(
+            err(&["n=i32[4]"]),
+            LaunchError::NotAPointer { .. }
+        ));
     }
 }
