@@ -170,17 +170,29 @@ fn host_c_args(clang: &Compiler) -> Vec<OsString> {
     args
 }
 
-/// Compiles `path` to PTX in `work_dir`, returning the PTX text and the command line.
+/// Where one compilation works: its private directory, the shim headers, and where clang
+/// writes the list of files it read (`-MD -MF`, for the compile cache), if anywhere.
+#[derive(Clone, Copy)]
+pub(crate) struct Scratch<'a> {
+    pub dir: &'a Path,
+    pub shims: &'a Path,
+    pub deps: Option<&'a Path>,
+}
+
+/// Compiles `path` to PTX in `scratch.dir`, returning the PTX text and the command line.
 pub(crate) fn compile_to_ptx(
     compiler: &Compiler,
     language: Language,
     arch: &Arch,
     path: &Path,
     options: &CompileOptions,
-    work_dir: &Path,
-    shim_dir: &Path,
-    deps: Option<&Path>,
+    scratch: Scratch,
 ) -> Result<(String, String), FrontError> {
+    let Scratch {
+        dir: work_dir,
+        shims: shim_dir,
+        deps,
+    } = scratch;
     let output = work_dir.join("out.ptx");
     let mut args: Vec<OsString> = Vec::new();
     match compiler.kind {

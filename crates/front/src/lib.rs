@@ -148,44 +148,33 @@ pub fn compile_with(
     };
     let mut notes = Vec::new();
     let deps_file = work_dir.path().join("deps.d");
-    let deps = slot.as_ref().map(|_| deps_file.as_path());
+    let scratch = invoke::Scratch {
+        dir: work_dir.path(),
+        shims: &shim_dir,
+        deps: slot.as_ref().map(|_| deps_file.as_path()),
+    };
     let source = CompiledSource {
         path: path.to_path_buf(),
         options: options.clone(),
     };
-    let (_compiled_source, ptx, command, ast) = match compile_and_dump(
-        compiler,
-        clang.as_ref(),
-        language,
-        &arch,
-        &source,
-        &work_dir,
-        &shim_dir,
-        deps,
-    ) {
-        Ok((ptx, command, ast)) => (source, ptx, command, ast),
-        Err(error @ FrontError::CompilerFailed(_))
-            if compiler.kind == CompilerKind::Clang && language == Language::Cuda =>
-        {
-            // nvcc takes `<< <` … `>> >`; clang does not: retry with those closed up.
-            let Some(respelt) = respell_launches(path, work_dir.path(), options, &mut notes) else {
-                return Err(error);
-            };
-            let (ptx, command, ast) = compile_and_dump(
-                compiler,
-                clang.as_ref(),
-                language,
-                &arch,
-                &respelt,
-                &work_dir,
-                &shim_dir,
-                deps,
-            )
-            .map_err(|_| error)?;
-            (respelt, ptx, command, ast)
-        }
-        Err(error) => return Err(error),
-    };
+    let (_compiled_source, ptx, command, ast) =
+        match compile_and_dump(compiler, clang.as_ref(), language, &arch, &source, scratch) {
+            Ok((ptx, command, ast)) => (source, ptx, command, ast),
+            Err(error @ FrontError::CompilerFailed(_))
+                if compiler.kind == CompilerKind::Clang && language == Language::Cuda =>
+            {
+                // nvcc takes `<< <` … `>> >`; clang does not: retry with those closed up.
+                let Some(respelt) = respell_launches(path, work_dir.path(), options, &mut notes)
+                else {
+                    return Err(error);
+                };
+                let (ptx, command, ast) =
+                    compile_and_dump(compiler, clang.as_ref(), language, &arch, &respelt, scratch)
+                        .map_err(|_| error)?;
+                (respelt, ptx, command, ast)
+            }
+            Err(error) => return Err(error),
+        };
 
     let wanted = if language == Language::C {
         Wanted::DefinedFuncs
@@ -244,18 +233,16 @@ struct CompiledSource {
 type AstResult = Option<Result<signature::ast_json::AstFacts, String>>;
 
 /// Compiles to PTX while clang's AST dump of the same source runs on another thread; with
-/// `deps`, the compiler also writes the files it read there (`-MD -MF`).
-#[allow(clippy::too_many_arguments)]
+/// `scratch.deps`, the compiler also writes the files it read there (`-MD -MF`).
 fn compile_and_dump(
     compiler: &Compiler,
     clang: Option<&Compiler>,
     language: Language,
     arch: &Arch,
     source: &CompiledSource,
-    work_dir: &tempfile::TempDir,
-    shim_dir: &Path,
-    deps: Option<&Path>,
+    scratch: invoke::Scratch,
 ) -> Result<(String, String, AstResult), FrontError> {
+    let shim_dir = scratch.shims;
     let ast_dump = clang.map(|clang| {
         let (clang, arch, path, options, shim_dir) = (
             clang.clone(),
@@ -274,9 +261,7 @@ fn compile_and_dump(
         arch,
         &source.path,
         &source.options,
-        work_dir.path(),
-        shim_dir,
-        deps,
+        scratch,
     );
     let ast = ast_dump.map(|handle| {
         handle

@@ -196,6 +196,28 @@ pub fn toml_launches(text: &str) -> Result<Vec<LaunchSpec>, LaunchError> {
         .collect()
 }
 
+/// The launches of a file: a TOML launch file (`.toml`, see [`toml_launches`]) or the
+/// `// warpcheck-launch:` header lines of a kernel file. A file that describes no launch is
+/// an error.
+pub fn launches_from_file(path: &Path) -> Result<Vec<LaunchSpec>, LaunchError> {
+    let source = std::fs::read_to_string(path).map_err(|source| LaunchError::ReadFile {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    if path.extension().is_some_and(|e| e == "toml") {
+        let l = toml_launches(&source)?;
+        if l.is_empty() {
+            return Err(LaunchError::NoLaunches(path.to_path_buf()));
+        }
+        return Ok(l);
+    }
+    let l = header_launches(&source)?;
+    if l.is_empty() {
+        return Err(LaunchError::NoHeaderLaunches(path.to_path_buf()));
+    }
+    Ok(l)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -239,26 +261,4 @@ mod tests {
         assert_eq!(l[1].shared, 128);
         assert!(header_launches("// warpcheck-launch: --bogus\n").is_err());
     }
-}
-
-/// The launches of a file: a TOML launch file (`.toml`, see [`toml_launches`]) or the
-/// `// warpcheck-launch:` header lines of a kernel file. A file that describes no launch is
-/// an error.
-pub fn launches_from_file(path: &Path) -> Result<Vec<LaunchSpec>, LaunchError> {
-    let source = std::fs::read_to_string(path).map_err(|source| LaunchError::ReadFile {
-        path: path.to_path_buf(),
-        source,
-    })?;
-    if path.extension().is_some_and(|e| e == "toml") {
-        let l = toml_launches(&source)?;
-        if l.is_empty() {
-            return Err(LaunchError::NoLaunches(path.to_path_buf()));
-        }
-        return Ok(l);
-    }
-    let l = header_launches(&source)?;
-    if l.is_empty() {
-        return Err(LaunchError::NoHeaderLaunches(path.to_path_buf()));
-    }
-    Ok(l)
 }
