@@ -36,6 +36,10 @@ pub struct CompileArgs {
     /// nvcc tools/setup.sh installed from NVIDIA's wheels, else clang.
     #[arg(long, value_enum, default_value_t = CompilerArg::Auto)]
     pub compiler: CompilerArg,
+    /// Compile afresh: neither read nor write the compile cache
+    /// (`$WARPCHECK_CACHE_DIR`, else `$XDG_CACHE_HOME/warpcheck` or `~/.cache/warpcheck`).
+    #[arg(long)]
+    pub no_cache: bool,
 }
 
 fn parse_language(name: &str) -> Result<warpcheck_front::Language, String> {
@@ -76,6 +80,7 @@ impl CompileArgs {
             language: self.language,
             std: self.std.clone(),
             extra_args: self.compiler_flag.clone(),
+            use_cache: !self.no_cache,
             ..CompileOptions::default()
         }
     }
@@ -89,6 +94,16 @@ pub struct Loaded {
     /// input, else `<file>.ptx` (the PTX exists only in memory).
     pub ptx_name: String,
     pub module: ast::Module,
+}
+
+impl Loaded {
+    /// The PTX and its name, for locations of instructions without a source line.
+    pub fn ptx_text(&self) -> warpcheck_launch::PtxText<'_> {
+        warpcheck_launch::PtxText {
+            text: &self.ptx,
+            name: &self.ptx_name,
+        }
+    }
 }
 
 /// Compiles FILE to PTX (unless it is PTX) without parsing it.
@@ -179,55 +194,5 @@ pub fn select_function(
     program: &warpcheck_ir::Program,
     name: &str,
 ) -> Result<warpcheck_ir::FuncId, CliError> {
-    let found = program.functions_named(name);
-    match found.as_slice() {
-        [one] => Ok(*one),
-        [] => Err(CliError::msg(format!(
-            "no kernel or function named `{name}`; kernels in this file: {}",
-            kernel_list(program)
-        ))),
-        many => {
-            let names: Vec<String> = many
-                .iter()
-                .map(|&f| program.function(f).name.clone())
-                .collect();
-            Err(CliError::msg(format!(
-                "`{name}` names several functions; use one of the mangled names: {}",
-                names.join(", ")
-            )))
-        }
-    }
-}
-
-/// `a(int*), b(float*)` — the kernels of a program, for error messages.
-pub fn kernel_list(program: &warpcheck_ir::Program) -> String {
-    let names: Vec<String> = program
-        .kernels()
-        .map(|k| {
-            let f = program.function(k);
-            f.demangled
-                .as_ref()
-                .map_or_else(|| f.name.clone(), |d| d.full.clone())
-        })
-        .collect();
-    if names.is_empty() {
-        "none".to_string()
-    } else {
-        names.join(", ")
-    }
-}
-
-/// The file's only kernel, for launches that name none.
-pub fn only_kernel(program: &warpcheck_ir::Program) -> Result<warpcheck_ir::FuncId, CliError> {
-    let kernels: Vec<_> = program.kernels().collect();
-    match kernels.as_slice() {
-        [one] => Ok(*one),
-        [] => Err(CliError::msg(
-            "the file has no kernel (no .entry in its PTX)",
-        )),
-        _ => Err(CliError::msg(format!(
-            "the file has several kernels; choose one with --kernel: {}",
-            kernel_list(program)
-        ))),
-    }
+    Ok(warpcheck_launch::select_function(program, name)?)
 }

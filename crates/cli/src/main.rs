@@ -5,9 +5,7 @@
 //! findings of severity error were reported, 2 for usage, input and tool errors.
 
 mod commands;
-mod exec;
 mod input;
-mod launch;
 mod output;
 
 use clap::{Parser, Subcommand};

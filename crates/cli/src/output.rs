@@ -17,6 +17,12 @@ pub enum CliError {
     BrokenPipe,
 }
 
+impl From<warpcheck_launch::LaunchError> for CliError {
+    fn from(e: warpcheck_launch::LaunchError) -> CliError {
+        CliError::Message(e.to_string())
+    }
+}
+
 impl CliError {
     pub fn msg(m: impl Into<String>) -> CliError {
         CliError::Message(m.into())
@@ -47,19 +53,7 @@ pub fn print(s: &str) -> Result<(), CliError> {
     }
 }
 
-/// A path as diagnostics show it: relative to the working directory when inside it, as
-/// compilers do.
-pub fn display_path(path: &str) -> String {
-    std::env::current_dir()
-        .ok()
-        .and_then(|cwd| {
-            std::path::Path::new(path)
-                .strip_prefix(&cwd)
-                .ok()
-                .map(|p| p.display().to_string())
-        })
-        .unwrap_or_else(|| path.to_string())
-}
+pub use warpcheck_launch::display_path;
 
 /// Applies [`display_path`] to every location of the findings.
 pub fn relativize(findings: &mut [Finding]) {

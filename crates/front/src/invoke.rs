@@ -178,16 +178,29 @@ fn host_c_args(clang: &Compiler) -> Vec<OsString> {
     args
 }
 
-/// Compiles `path` to PTX in `work_dir`, returning the PTX text and the command line.
+/// Where one compilation works: its private directory, the shim headers, and where clang
+/// writes the list of files it read (`-MD -MF`, for the compile cache), if anywhere.
+#[derive(Clone, Copy)]
+pub(crate) struct Scratch<'a> {
+    pub dir: &'a Path,
+    pub shims: &'a Path,
+    pub deps: Option<&'a Path>,
+}
+
+/// Compiles `path` to PTX in `scratch.dir`, returning the PTX text and the command line.
 pub(crate) fn compile_to_ptx(
     compiler: &Compiler,
     language: Language,
     arch: &Arch,
     path: &Path,
     options: &CompileOptions,
-    work_dir: &Path,
-    shim_dir: &Path,
+    scratch: Scratch,
 ) -> Result<(String, String), FrontError> {
+    let Scratch {
+        dir: work_dir,
+        shims: shim_dir,
+        deps,
+    } = scratch;
     let output = work_dir.join("out.ptx");
     let mut args: Vec<OsString> = Vec::new();
     match compiler.kind {
@@ -222,6 +235,14 @@ pub(crate) fn compile_to_ptx(
         }
     }
     let command_line = display_command(&compiler.path, &args);
+    // The dependency list only feeds the compile cache; the command shown stays the one
+    // that reproduces the PTX.
+    if let Some(deps) = deps {
+        args.splice(
+            0..0,
+            ["-MD".into(), "-MF".into(), deps.as_os_str().to_owned()],
+        );
+    }
     let stderr_path = work_dir.join("compiler-stderr.txt");
     let stderr_file = File::create(&stderr_path).map_err(|source| FrontError::ShimSetup {
         dir: work_dir.to_path_buf(),

@@ -26,6 +26,9 @@
 //! Device code only is compiled, with line tables (`.loc`), so findings can point at source
 //! lines.
 //!
+//! clang compilations are cached on disk (see [`cache`]: keyed by the source, the headers it
+//! includes, the options and the compiler; `CompileOptions::use_cache` turns it off).
+//!
 //! # Signatures
 //!
 //! See [`signature`](crate::KernelSignature): names and C types come from clang's JSON AST
@@ -39,6 +42,7 @@
 //! or the compiler's own diagnostics.
 
 mod arch;
+pub mod cache;
 mod chevrons;
 mod diagnostics;
 mod error;
@@ -121,6 +125,18 @@ pub fn compile_with(
             options.opt_level
         )));
     }
+    let slot = cache::Slot::new(compiler, language, path, options);
+    if let Some(hit) = slot.as_ref().and_then(cache::Slot::lookup) {
+        return Ok(CompiledModule {
+            ptx: hit.ptx,
+            source_path: path.to_path_buf(),
+            language,
+            compiler: hit.compiler,
+            command: hit.command,
+            signatures: hit.signatures,
+            notes: hit.notes,
+        });
+    }
     let work_dir = tempfile::Builder::new()
         .prefix("warpcheck-")
         .tempdir()
@@ -138,41 +154,34 @@ pub fn compile_with(
         CompilerKind::Nvcc => Compiler::discover(CompilerChoice::Clang, language, path).ok(),
     };
     let mut notes = Vec::new();
+    let deps_file = work_dir.path().join("deps.d");
+    let scratch = invoke::Scratch {
+        dir: work_dir.path(),
+        shims: &shim_dir,
+        deps: slot.as_ref().map(|_| deps_file.as_path()),
+    };
     let source = CompiledSource {
         path: path.to_path_buf(),
         options: options.clone(),
     };
-    let (_compiled_source, ptx, command, ast) = match compile_and_dump(
-        compiler,
-        clang.as_ref(),
-        language,
-        &arch,
-        &source,
-        &work_dir,
-        &shim_dir,
-    ) {
-        Ok((ptx, command, ast)) => (source, ptx, command, ast),
-        Err(error @ FrontError::CompilerFailed(_))
-            if compiler.kind == CompilerKind::Clang && language == Language::Cuda =>
-        {
-            // nvcc takes `<< <` … `>> >`; clang does not: retry with those closed up.
-            let Some(respelt) = respell_launches(path, work_dir.path(), options, &mut notes) else {
-                return Err(error);
-            };
-            let (ptx, command, ast) = compile_and_dump(
-                compiler,
-                clang.as_ref(),
-                language,
-                &arch,
-                &respelt,
-                &work_dir,
-                &shim_dir,
-            )
-            .map_err(|_| error)?;
-            (respelt, ptx, command, ast)
-        }
-        Err(error) => return Err(error),
-    };
+    let (_compiled_source, ptx, command, ast) =
+        match compile_and_dump(compiler, clang.as_ref(), language, &arch, &source, scratch) {
+            Ok((ptx, command, ast)) => (source, ptx, command, ast),
+            Err(error @ FrontError::CompilerFailed(_))
+                if compiler.kind == CompilerKind::Clang && language == Language::Cuda =>
+            {
+                // nvcc takes `<< <` … `>> >`; clang does not: retry with those closed up.
+                let Some(respelt) = respell_launches(path, work_dir.path(), options, &mut notes)
+                else {
+                    return Err(error);
+                };
+                let (ptx, command, ast) =
+                    compile_and_dump(compiler, clang.as_ref(), language, &arch, &respelt, scratch)
+                        .map_err(|_| error)?;
+                (respelt, ptx, command, ast)
+            }
+            Err(error) => return Err(error),
+        };
 
     let wanted = if language == Language::C {
         Wanted::DefinedFuncs
@@ -192,7 +201,7 @@ pub fn compile_with(
             .collect(),
         None => positional("no clang to read their names".into(), &mut notes),
     };
-    Ok(CompiledModule {
+    let module = CompiledModule {
         ptx,
         source_path: path.to_path_buf(),
         language,
@@ -200,7 +209,11 @@ pub fn compile_with(
         command: Some(command),
         signatures,
         notes,
-    })
+    };
+    if let Some(slot) = &slot {
+        slot.store(&module, &deps_file, work_dir.path());
+    }
+    Ok(module)
 }
 
 /// Signatures from the PTX, with parameter names read from the CUDA source's text where it
@@ -265,16 +278,17 @@ struct CompiledSource {
 
 type AstResult = Option<Result<signature::ast_json::AstFacts, String>>;
 
-/// Compiles to PTX while clang's AST dump of the same source runs on another thread.
+/// Compiles to PTX while clang's AST dump of the same source runs on another thread; with
+/// `scratch.deps`, the compiler also writes the files it read there (`-MD -MF`).
 fn compile_and_dump(
     compiler: &Compiler,
     clang: Option<&Compiler>,
     language: Language,
     arch: &Arch,
     source: &CompiledSource,
-    work_dir: &tempfile::TempDir,
-    shim_dir: &Path,
+    scratch: invoke::Scratch,
 ) -> Result<(String, String, AstResult), FrontError> {
+    let shim_dir = scratch.shims;
     let ast_dump = clang.map(|clang| {
         let (clang, arch, path, options, shim_dir) = (
             clang.clone(),
@@ -293,8 +307,7 @@ fn compile_and_dump(
         arch,
         &source.path,
         &source.options,
-        work_dir.path(),
-        shim_dir,
+        scratch,
     );
     let ast = ast_dump.map(|handle| {
         handle

@@ -44,6 +44,10 @@ pub struct CompileOptions {
     /// compilation). When false, signatures come from the PTX alone (`arg0`, `arg1` …),
     /// which saves the AST dump: about a second per CUDA file.
     pub signatures_from_source: bool,
+    /// Reuse an earlier identical clang compilation from the compile cache, and store this
+    /// one there (see the `cache` module: keyed by the source, the files it includes, these
+    /// options and the compiler). False is `--no-cache`.
+    pub use_cache: bool,
 }
 
 impl Default for CompileOptions {
@@ -58,6 +62,7 @@ impl Default for CompileOptions {
             std: None,
             extra_args: Vec::new(),
             signatures_from_source: true,
+            use_cache: true,
         }
     }
 }

@@ -297,19 +297,32 @@ fn is_executable(path: &Path) -> bool {
     }
 }
 
-fn version_text(program: &Path) -> Result<String, FrontError> {
-    let output = Command::new(program)
-        .arg("--version")
-        .output()
-        .map_err(|source| FrontError::CompilerNotRunnable {
-            program: program.to_path_buf(),
-            source,
-        })?;
-    Ok(format!(
+/// `program --version`'s output, asked once per process and program (discovery and the
+/// compile cache's key both need it).
+pub(crate) fn version_text_cached(program: &Path) -> std::io::Result<String> {
+    static SEEN: std::sync::OnceLock<std::sync::Mutex<std::collections::HashMap<PathBuf, String>>> =
+        std::sync::OnceLock::new();
+    let seen = SEEN.get_or_init(Default::default);
+    if let Some(text) = seen.lock().ok().and_then(|m| m.get(program).cloned()) {
+        return Ok(text);
+    }
+    let output = Command::new(program).arg("--version").output()?;
+    let text = format!(
         "{}{}",
         String::from_utf8_lossy(&output.stdout),
         String::from_utf8_lossy(&output.stderr)
-    ))
+    );
+    if let Ok(mut m) = seen.lock() {
+        m.insert(program.to_path_buf(), text.clone());
+    }
+    Ok(text)
+}
+
+fn version_text(program: &Path) -> Result<String, FrontError> {
+    version_text_cached(program).map_err(|source| FrontError::CompilerNotRunnable {
+        program: program.to_path_buf(),
+        source,
+    })
 }
 
 /// The version in `clang --version` output: "Debian clang version 14.0.6",

@@ -51,6 +51,9 @@ pub struct Args {
     /// Optimisation level of the compilation (0 keeps loops as written).
     #[arg(short = 'O', default_value_t = 0, value_parser = clap::value_parser!(u8).range(0..=3))]
     pub opt_level: u8,
+    /// Compile afresh: neither read nor write the compile cache.
+    #[arg(long)]
+    pub no_cache: bool,
 }
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -106,6 +109,7 @@ pub fn run(args: Args) -> Result<Outcome, CliError> {
         language: None,
         std: None,
         compiler_flag: Vec::new(),
+        no_cache: args.no_cache,
     };
     let source = std::fs::read_to_string(&args.file)
         .map_err(|e| CliError::msg(format!("cannot read `{}`: {e}", args.file.display())))?;
@@ -273,8 +277,8 @@ fn verify(
     path: &std::path::Path,
     defines: &[String],
 ) -> Result<Verification, CliError> {
-    use crate::commands::launch_args::{Dim3, LaunchArgs};
-    use crate::exec::{EmuOptions, Session};
+    use warpcheck_launch::{Dim3, LaunchSpec};
+    use warpcheck_launch::{EmuOptions, Session};
     let dir = tempfile::Builder::new()
         .prefix("warpcheck-advise-")
         .tempdir()
@@ -292,6 +296,7 @@ fn verify(
         language: None,
         std: None,
         compiler_flag: Vec::new(),
+        no_cache: true,
     };
     let compiled = warpcheck_front::compile(
         &compile.file,
@@ -299,6 +304,8 @@ fn verify(
             opt_level: 1,
             compiler: warpcheck_front::CompilerChoice::Clang,
             defines: defines.to_vec(),
+            // The harness lives in a fresh temporary directory: no later run asks for it.
+            use_cache: false,
             ..warpcheck_front::CompileOptions::default()
         },
     )
@@ -313,7 +320,7 @@ fn verify(
         independent_scheduling: false,
         limits: warpcheck_emu::args::Limits::default(),
     };
-    let reference = LaunchArgs {
+    let reference = LaunchSpec {
         kernel: Some("warpcheck_reference".into()),
         grid: Dim3([1, 1, 1]),
         block: Dim3([1, 1, 1]),
@@ -359,7 +366,7 @@ fn verify(
     for (name, count) in count_names.iter().zip(&e.counts) {
         kernel_args.push(format!("{name}={count}"));
     }
-    let kernel = LaunchArgs {
+    let kernel = LaunchSpec {
         kernel: Some("warpcheck_kernel".into()),
         grid,
         block: Dim3([e.block[0], e.block[1], 1]),
@@ -367,7 +374,7 @@ fn verify(
         args: kernel_args,
         seed: 7,
     };
-    let run_one = |l: &LaunchArgs,
+    let run_one = |l: &LaunchSpec,
                    checker: Option<&mut warpcheck_check::Checker>|
      -> Result<(Outputs, usize), CliError> {
         let mut session = Session::new(&program, &signatures);
@@ -399,7 +406,8 @@ fn verify(
         race_blocks: warpcheck_check::RaceBlocks::All,
     });
     let (got, kernel_faults) = run_one(&kernel, Some(&mut checker))?;
-    let locate = |func, inst| crate::exec::site_location(&program, &loaded, func, inst);
+    let locate =
+        |func, inst| warpcheck_launch::site_location(&program, loaded.ptx_text(), func, inst);
     let cx = warpcheck_check::ReportCx {
         program: &program,
         locate: &locate,

@@ -12,12 +12,12 @@ use std::io::IsTerminal;
 use crate::Outcome;
 use crate::commands::launch_args::{EmuArgs, LaunchArgs, LaunchSource};
 use crate::commands::lint::Format;
-use crate::exec::{Session, site_location};
 use crate::input::{self, CompileArgs};
 use crate::output::{self, CliError};
 use warpcheck_check::{
     CheckOptions, Checker, IntraWarp, KernelTotals, RaceBlocks, ReportCx, Tools,
 };
+use warpcheck_launch::{Session, site_location};
 use warpcheck_report::{Code, Finding, Severity, Sources, json, sarif, text};
 
 #[derive(clap::Args, Debug)]
@@ -104,7 +104,7 @@ pub fn run(args: Args) -> Result<Outcome, CliError> {
             report.cpu_seconds,
         ));
     }
-    let locate = |func, inst| site_location(&program, &loaded, func, inst);
+    let locate = |func, inst| site_location(&program, loaded.ptx_text(), func, inst);
     let cx = ReportCx {
         program: &program,
         locate: &locate,
@@ -203,7 +203,7 @@ fn summary_table(
             blocks,
             lane,
             secs,
-            crate::exec::cpu_note(cpu),
+            warpcheck_launch::cpu_note(cpu),
             found
         );
         let _ = writeln!(

@@ -9,14 +9,14 @@
 //! `--seed`), so the emulator can recreate the same inputs from the same lines.
 
 use crate::Outcome;
-use crate::commands::launch_args::{LaunchArgs, header_launches};
 use crate::input::{self, CompileArgs, CompilerArg};
-use crate::launch;
 use crate::output::{self, CliError};
 use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::path::PathBuf;
 use warpcheck_emu::args::{Limits, parse_arg};
+use warpcheck_launch::bind as launch;
+use warpcheck_launch::{LaunchSpec, header_launches};
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -26,6 +26,9 @@ pub struct Args {
     /// Directory to write one sub-directory per file into.
     #[arg(long)]
     pub out: PathBuf,
+    /// Compile afresh: neither read nor write the compile cache.
+    #[arg(long)]
+    pub no_cache: bool,
 }
 
 pub fn run(args: Args) -> Result<Outcome, CliError> {
@@ -36,7 +39,7 @@ pub fn run(args: Args) -> Result<Outcome, CliError> {
             .map(|s| s.to_string_lossy().into_owned())
             .unwrap_or_default();
         let dir = args.out.join(&stem);
-        match pack_one(file, &dir) {
+        match pack_one(file, &dir, args.no_cache) {
             Ok(n) => {
                 let _ = writeln!(summary, "packed  {stem}: {n} launch(es)");
             }
@@ -59,10 +62,14 @@ pub fn run(args: Args) -> Result<Outcome, CliError> {
     Ok(Outcome::Clean)
 }
 
-fn pack_one(file: &std::path::Path, dir: &std::path::Path) -> Result<usize, CliError> {
+fn pack_one(
+    file: &std::path::Path,
+    dir: &std::path::Path,
+    no_cache: bool,
+) -> Result<usize, CliError> {
     let source = std::fs::read_to_string(file)
         .map_err(|e| CliError::msg(format!("cannot read {}: {e}", file.display())))?;
-    let launches: Vec<LaunchArgs> = header_launches(&source)?;
+    let launches: Vec<LaunchSpec> = header_launches(&source)?;
     if launches.is_empty() {
         return Err(CliError::msg("no warpcheck-launch line"));
     }
@@ -76,6 +83,7 @@ fn pack_one(file: &std::path::Path, dir: &std::path::Path) -> Result<usize, CliE
         language: None,
         std: None,
         compiler_flag: Vec::new(),
+        no_cache,
     };
     let compiled = input::compile(&compile_args)?;
     let loaded = input::load_compiled(&compile_args, compiled.clone())?;
@@ -91,7 +99,7 @@ fn pack_one(file: &std::path::Path, dir: &std::path::Path) -> Result<usize, CliE
     for l in &launches {
         let kernel = match &l.kernel {
             Some(k) => input::select_function(&program, k)?,
-            None => input::only_kernel(&program)?,
+            None => warpcheck_launch::only_kernel(&program)?,
         };
         let f = program.function(kernel);
         let sig = compiled

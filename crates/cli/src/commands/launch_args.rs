@@ -1,7 +1,8 @@
-//! Launch options shared by `run`, `check` and the kernel files' `warpcheck-launch:` lines.
+//! Launch options shared by `run` and `check`, as clap parses them; they become the launch
+//! library's [`LaunchSpec`]s.
 
 use crate::output::CliError;
-use clap::Parser;
+use warpcheck_launch::{Dim3, EmuOptions, LaunchSpec, parse_dim3};
 
 /// `--kernel K --grid X,Y,Z --block X,Y,Z --shared BYTES --arg NAME=SPEC … --seed N`
 #[derive(clap::Args, Debug, Clone, Default)]
@@ -27,190 +28,16 @@ pub struct LaunchArgs {
     pub seed: u64,
 }
 
-/// Grid or block dimensions.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Dim3(pub [u32; 3]);
-
-impl Default for Dim3 {
-    fn default() -> Dim3 {
-        Dim3([1, 1, 1])
-    }
-}
-
-impl Dim3 {
-    pub fn count(self) -> u64 {
-        self.0.iter().map(|&d| d as u64).product()
-    }
-}
-
-impl std::fmt::Display for Dim3 {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "({},{},{})", self.0[0], self.0[1], self.0[2])
-    }
-}
-
-/// Parses `X[,Y[,Z]]` (also `X,Y,Z` with `x` as separator: `16x16`).
-pub fn parse_dim3(s: &str) -> Result<Dim3, String> {
-    let parts: Vec<&str> = s.split([',', 'x']).map(str::trim).collect();
-    if parts.is_empty() || parts.len() > 3 {
-        return Err(format!(
-            "`{s}`: expected 1 to 3 dimensions, e.g. 256 or 16,16"
-        ));
-    }
-    let mut d = [1u32; 3];
-    for (i, p) in parts.iter().enumerate() {
-        d[i] = p
-            .parse::<u32>()
-            .map_err(|_| format!("`{p}` is not a dimension (a positive integer)"))?;
-        if d[i] == 0 {
-            return Err(format!("`{s}`: dimensions must be at least 1"));
+impl From<&LaunchArgs> for LaunchSpec {
+    fn from(l: &LaunchArgs) -> LaunchSpec {
+        LaunchSpec {
+            kernel: l.kernel.clone(),
+            grid: l.grid,
+            block: l.block,
+            shared: l.shared,
+            args: l.args.clone(),
+            seed: l.seed,
         }
-    }
-    Ok(Dim3(d))
-}
-
-/// One `// warpcheck-launch: ...` line of a kernel file's header.
-#[derive(Parser, Debug)]
-#[command(name = "warpcheck-launch", no_binary_name = true)]
-struct LaunchLine {
-    #[command(flatten)]
-    launch: LaunchArgs,
-}
-
-/// The launches a kernel file's header describes (`warpcheck-launch:` lines in the leading
-/// comment block), in order.
-pub fn header_launches(source: &str) -> Result<Vec<LaunchArgs>, CliError> {
-    let mut out = Vec::new();
-    for (i, line) in source.lines().enumerate() {
-        let t = line.trim();
-        if !t.starts_with("//") {
-            break;
-        }
-        if let Some(rest) = t
-            .trim_start_matches('/')
-            .trim()
-            .strip_prefix("warpcheck-launch:")
-        {
-            let tokens = rest.split_whitespace();
-            let parsed = LaunchLine::try_parse_from(tokens).map_err(|e| {
-                CliError::msg(format!("line {}: bad warpcheck-launch line: {e}", i + 1))
-            })?;
-            out.push(parsed.launch);
-        }
-    }
-    Ok(out)
-}
-
-/// A launch file (TOML): a sequence of launches over buffers shared by name, e.g.
-///
-/// ```toml
-/// [[launch]]
-/// kernel = "scale"
-/// grid = [64]
-/// block = [256]
-/// args = ["n=16384", "x=f32[n]:rand"]
-///
-/// [[launch]]
-/// kernel = "reduce"
-/// grid = [1]
-/// block = [256]
-/// shared = 1024
-/// args = ["n=16384", "x=f32[n]:rand", "out=f32[1]"]
-/// ```
-///
-/// Each launch takes the fields of the command line (`kernel`, `grid`, `block`, `shared`,
-/// `seed`, `args` with the `--arg` syntax); a buffer named in an earlier launch is the same
-/// buffer (see `tests/kernels/README.md`).
-#[derive(serde::Deserialize)]
-#[serde(deny_unknown_fields)]
-struct LaunchFile {
-    launch: Vec<LaunchEntry>,
-}
-
-#[derive(serde::Deserialize)]
-#[serde(deny_unknown_fields)]
-struct LaunchEntry {
-    kernel: Option<String>,
-    grid: Option<Vec<u32>>,
-    block: Option<Vec<u32>>,
-    #[serde(default)]
-    shared: u32,
-    #[serde(default)]
-    seed: u64,
-    #[serde(default)]
-    args: Vec<String>,
-}
-
-fn dims(v: Option<Vec<u32>>, what: &str, n: usize) -> Result<Dim3, CliError> {
-    let Some(v) = v else {
-        return Ok(Dim3::default());
-    };
-    let text = v.iter().map(u32::to_string).collect::<Vec<_>>().join(",");
-    parse_dim3(&text).map_err(|e| CliError::msg(format!("launch {n}: `{what}`: {e}")))
-}
-
-/// The launches of a TOML launch file.
-pub fn toml_launches(text: &str) -> Result<Vec<LaunchArgs>, CliError> {
-    let file: LaunchFile =
-        toml::from_str(text).map_err(|e| CliError::msg(format!("bad launch file: {e}")))?;
-    file.launch
-        .into_iter()
-        .enumerate()
-        .map(|(i, e)| {
-            Ok(LaunchArgs {
-                kernel: e.kernel,
-                grid: dims(e.grid, "grid", i + 1)?,
-                block: dims(e.block, "block", i + 1)?,
-                shared: e.shared,
-                args: e.args,
-                seed: e.seed,
-            })
-        })
-        .collect()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn launch_files_parse_like_the_command_line() {
-        let l = toml_launches(
-            "[[launch]]\nkernel = \"k\"\ngrid = [4]\nblock = [64, 2]\nargs = [\"n=8\", \"a=f32[n]:rand\"]\n\n[[launch]]\nkernel = \"j\"\nshared = 128\n",
-        )
-        .unwrap();
-        assert_eq!(l.len(), 2);
-        assert_eq!(l[0].kernel.as_deref(), Some("k"));
-        assert_eq!(l[0].grid, Dim3([4, 1, 1]));
-        assert_eq!(l[0].block, Dim3([64, 2, 1]));
-        assert_eq!(l[0].args, ["n=8", "a=f32[n]:rand"]);
-        assert_eq!(l[1].shared, 128);
-        assert!(toml_launches("[[launch]]\nkernal = \"k\"\n").is_err());
-        assert!(toml_launches("[[launch]]\nblock = [0]\n").is_err());
-        assert!(toml_launches("[[launch]]\nblock = [1, 2, 3, 4]\n").is_err());
-    }
-
-    #[test]
-    fn dims_parse_and_reject_zero() {
-        assert_eq!(parse_dim3("256").unwrap(), Dim3([256, 1, 1]));
-        assert_eq!(parse_dim3("16,16").unwrap(), Dim3([16, 16, 1]));
-        assert_eq!(parse_dim3("4x4x2").unwrap(), Dim3([4, 4, 2]));
-        assert!(parse_dim3("0").is_err());
-        assert!(parse_dim3("1,2,3,4").is_err());
-        assert!(parse_dim3("a").is_err());
-    }
-
-    #[test]
-    fn header_lines_parse_like_the_command_line() {
-        let src = "// title\n// warpcheck-launch: --kernel k --grid 4 --block 64,2 --arg n=8 --arg a=f32[n]:rand\n\
-                   // warpcheck-launch: --kernel j --shared 128\n__global__ void k() {}\n// warpcheck-launch: --kernel ignored\n";
-        let l = header_launches(src).unwrap();
-        assert_eq!(l.len(), 2);
-        assert_eq!(l[0].kernel.as_deref(), Some("k"));
-        assert_eq!(l[0].block, Dim3([64, 2, 1]));
-        assert_eq!(l[0].args, ["n=8", "a=f32[n]:rand"]);
-        assert_eq!(l[1].shared, 128);
-        assert!(header_launches("// warpcheck-launch: --bogus\n").is_err());
     }
 }
 
@@ -231,8 +58,8 @@ pub struct LaunchSource {
 }
 
 impl LaunchSource {
-    /// The launches to perform: those of a launch file (`.toml`, see [`toml_launches`]),
-    /// the `// warpcheck-launch:` header lines of `--launches` or of the kernel file, or the
+    /// The launches to perform: those of a launch file (`.toml`), the
+    /// `// warpcheck-launch:` header lines of `--launches` or of the kernel file, or the
     /// one launch of the command line. For PTX input launched from a source file's lines,
     /// `signatures` become that source's (so parameters have names).
     pub fn select(
@@ -240,7 +67,7 @@ impl LaunchSource {
         compile: &crate::input::CompileArgs,
         command_line: &LaunchArgs,
         signatures: &mut Vec<warpcheck_front::KernelSignature>,
-    ) -> Result<Vec<LaunchArgs>, CliError> {
+    ) -> Result<Vec<LaunchSpec>, CliError> {
         if let Some(source) = &self.launches
             && compile.file.extension().is_some_and(|e| e == "ptx")
             && source
@@ -252,31 +79,12 @@ impl LaunchSource {
             from.compiler = crate::input::CompilerArg::Clang;
             *signatures = crate::input::compile(&from)?.signatures;
         }
-        let header = match (&self.launches, self.from_header) {
+        let file = match (&self.launches, self.from_header) {
             (Some(path), _) => path.as_path(),
             (None, true) => compile.file.as_path(),
-            (None, false) => return Ok(vec![command_line.clone()]),
+            (None, false) => return Ok(vec![command_line.into()]),
         };
-        let source = std::fs::read_to_string(header)
-            .map_err(|e| CliError::msg(format!("cannot read {}: {e}", header.display())))?;
-        if header.extension().is_some_and(|e| e == "toml") {
-            let l = toml_launches(&source)?;
-            if l.is_empty() {
-                return Err(CliError::msg(format!(
-                    "{} has no launches",
-                    header.display()
-                )));
-            }
-            return Ok(l);
-        }
-        let l = header_launches(&source)?;
-        if l.is_empty() {
-            return Err(CliError::msg(format!(
-                "{} has no `// warpcheck-launch:` lines",
-                header.display()
-            )));
-        }
-        Ok(l)
+        Ok(warpcheck_launch::launches_from_file(file)?)
     }
 }
 
@@ -297,8 +105,8 @@ pub struct EmuArgs {
 }
 
 impl EmuArgs {
-    pub fn options(&self) -> crate::exec::EmuOptions {
-        crate::exec::EmuOptions {
+    pub fn options(&self) -> EmuOptions {
+        EmuOptions {
             threads: self.threads,
             budget: self.budget,
             independent_scheduling: self.independent_scheduling,

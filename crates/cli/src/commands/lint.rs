@@ -15,10 +15,10 @@ use std::collections::BTreeMap;
 use std::io::IsTerminal;
 
 use crate::Outcome;
-use crate::commands::launch_args::parse_dim3;
 use crate::input::{self, CompileArgs};
 use crate::output::{self, CliError};
 use warpcheck_emu::args::{ArgSpec, Number, parse_arg};
+use warpcheck_launch::parse_dim3;
 use warpcheck_lint::warp::Granularity;
 use warpcheck_lint::{Launch, LintOptions};
 use warpcheck_report::{Severity, Sources, json, sarif, text};

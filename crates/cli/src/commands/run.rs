@@ -3,7 +3,6 @@
 
 use crate::Outcome;
 use crate::commands::launch_args::{EmuArgs, LaunchArgs, LaunchSource};
-use crate::exec::{NamedBuffer, Session, fault_finding};
 use crate::input::{self, CompileArgs};
 use crate::output::{self, CliError};
 use std::fmt::Write as _;
@@ -12,6 +11,7 @@ use std::sync::mpsc;
 use std::time::{Duration, Instant};
 use warpcheck_emu::BlockProgress;
 use warpcheck_emu::args::{ElemType, npy};
+use warpcheck_launch::{NamedBuffer, Session, fault_finding};
 use warpcheck_report::{Sources, text};
 
 #[derive(clap::Args, Debug)]
@@ -64,12 +64,17 @@ pub fn run(args: Args) -> Result<Outcome, CliError> {
             s.lane_instructions,
             s.warp_instructions,
             report.seconds,
-            crate::exec::cpu_note(report.cpu_seconds),
+            warpcheck_launch::cpu_note(report.cpu_seconds),
             rate
         );
         out.push_str(&report.outcome.printf);
         for fault in &report.outcome.faults {
-            findings.push(fault_finding(&program, &report.kernel, fault, &loaded));
+            findings.push(fault_finding(
+                &program,
+                &report.kernel,
+                fault,
+                loaded.ptx_text(),
+            ));
         }
         if report.outcome.fault_count > report.outcome.faults.len() {
             let _ = writeln!(
@@ -216,7 +221,7 @@ fn dump_buffers(session: &Session, dumps: &[String]) -> Result<String, CliError>
                 let mut s = Summary::new(b);
                 session.read_chunks(b, |chunk| {
                     s.add(chunk);
-                    Ok(())
+                    Ok::<(), CliError>(())
                 })?;
                 let _ = writeln!(out, "  {}", s.finish());
             }

@@ -23,10 +23,10 @@ pub(crate) mod ctype;
 pub(crate) mod ptx_params;
 pub(crate) mod source_names;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// One kernel (or, for C input, one function).
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct KernelSignature {
     /// The symbol in the PTX, e.g. `_Z6vecAddPKfS0_Pfi` (the plain name for `extern "C"`,
     /// OpenCL and C functions).
@@ -42,7 +42,7 @@ pub struct KernelSignature {
 }
 
 /// Where a signature's parameter names and types were learnt.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum SignatureOrigin {
     /// clang's AST of the source: real names and C types.
     Source,
@@ -51,7 +51,7 @@ pub enum SignatureOrigin {
 }
 
 /// One kernel parameter.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct KernelParam {
     /// The name in the source, or `argN` when only the PTX was available.
     pub name: String,
@@ -66,7 +66,7 @@ pub struct KernelParam {
 }
 
 /// What a parameter is.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum ParamKind {
     /// A pointer (CUDA, C) or address-space-qualified pointer (OpenCL).
     Pointer(PointerParam),
@@ -84,7 +84,7 @@ pub enum ParamKind {
 }
 
 /// A pointer parameter.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct PointerParam {
     pub pointee: Pointee,
     /// `const T *`: the kernel promises not to write through it.
@@ -98,7 +98,7 @@ pub struct PointerParam {
 }
 
 /// The element type a pointer points to.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum Pointee {
     Scalar(ScalarType),
     Vector(VectorType),
@@ -112,7 +112,7 @@ pub enum Pointee {
 }
 
 /// Memory spaces a pointer can address.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum AddressSpace {
     /// No address space in the type: CUDA and C pointers, OpenCL `__generic`.
     Generic,
@@ -127,7 +127,7 @@ pub enum AddressSpace {
 }
 
 /// Scalar C types, by their storage.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum ScalarType {
     Bool,
     I8,
@@ -195,7 +195,7 @@ impl ScalarType {
 
 /// A short vector: `lanes` elements, `size` bytes in memory (OpenCL's 3-element vectors
 /// take the space of 4; CUDA's do not).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct VectorType {
     /// The type's name, e.g. `float4`.
     pub name: String,
@@ -206,7 +206,7 @@ pub struct VectorType {
 }
 
 /// A struct, class or union type.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct StructType {
     /// The tag or typedef name, e.g. `Params`.
     pub name: String,

@@ -2,10 +2,9 @@
 //! by parameter name across launches (as the kernel files' `warpcheck-launch:` lines and
 //! launch files describe), and turning faults into findings.
 
-use crate::commands::launch_args::LaunchArgs;
-use crate::input::{self, Loaded};
-use crate::launch::{self, ParamSlot};
-use crate::output::CliError;
+use crate::bind::{self as launch, ParamSlot};
+use crate::kernel;
+use crate::{LaunchError, LaunchSpec};
 use std::collections::HashMap;
 use warpcheck_check::Checker;
 use warpcheck_emu::args::{ElemType, Limits, parse_arg};
@@ -68,6 +67,19 @@ pub fn process_cpu_seconds() -> Option<f64> {
     }
 }
 
+/// The PTX a program was lowered from, for locations of instructions without a source
+/// line.
+#[derive(Clone, Copy, Debug)]
+pub struct PtxText<'a> {
+    /// The PTX text.
+    pub text: &'a str,
+    /// The name under which the PTX appears in findings (`k.cu.ptx` for PTX that exists
+    /// only in memory).
+    pub name: &'a str,
+}
+
+/// Launches of one program over global memory and buffers that persist from launch to
+/// launch: a buffer argument whose name an earlier launch bound is that same buffer.
 pub struct Session<'a> {
     pub program: &'a Program,
     pub signatures: &'a [KernelSignature],
@@ -94,13 +106,13 @@ impl<'a> Session<'a> {
     /// under the checkers when `checker` is given.
     pub fn launch(
         &mut self,
-        l: &LaunchArgs,
+        l: &LaunchSpec,
         opts: EmuOptions,
         checker: Option<&mut Checker>,
-    ) -> Result<LaunchReport, CliError> {
+    ) -> Result<LaunchReport, LaunchError> {
         let kernel = match &l.kernel {
-            Some(k) => input::select_function(self.program, k)?,
-            None => input::only_kernel(self.program)?,
+            Some(k) => kernel::select_function(self.program, k)?,
+            None => kernel::only_kernel(self.program)?,
         };
         let f = self.program.function(kernel);
         let sig = self.signatures.iter().find(|s| s.mangled_name == f.name);
@@ -108,7 +120,7 @@ impl<'a> Session<'a> {
         let args = l
             .args
             .iter()
-            .map(|a| parse_arg(a).map_err(CliError::msg))
+            .map(|a| parse_arg(a).map_err(LaunchError::BadArg))
             .collect::<Result<Vec<_>, _>>()?;
         let total = l.grid.count() * l.block.count();
         let mut bound = launch::bind(&slots, &args, total, l.seed, opts.limits)?;
@@ -120,7 +132,10 @@ impl<'a> Session<'a> {
             let address = self
                 .memory
                 .alloc(b.value.byte_len() as u64, b.value.initialized)
-                .map_err(|e| CliError::msg(format!("cannot allocate `{}`: {e}", b.name)))?;
+                .map_err(|e| LaunchError::Alloc {
+                    name: b.name.clone(),
+                    message: e.to_string(),
+                })?;
             // Generated a chunk at a time straight into the emulator's memory, so that no
             // second copy of the buffer exists (peak memory, issue 3). Fresh memory is
             // zeroed already.
@@ -132,7 +147,10 @@ impl<'a> Session<'a> {
                             .write(address + offset as u64, chunk)
                             .map_err(|e| e.to_string())
                     })
-                    .map_err(|e| CliError::msg(format!("cannot initialise `{}`: {e}", b.name)))?;
+                    .map_err(|message| LaunchError::Init {
+                        name: b.name.clone(),
+                        message,
+                    })?;
             }
             b.address = address;
             self.by_name.insert(b.name.clone(), self.buffers.len());
@@ -190,7 +208,10 @@ impl<'a> Session<'a> {
                 )
             }
         }
-        .map_err(|e| CliError::msg(format!("cannot run `{}`: {e}", f.display_name())))?;
+        .map_err(|e| LaunchError::Run {
+            kernel: f.display_name().to_string(),
+            message: e.to_string(),
+        })?;
         Ok(LaunchReport {
             kernel: f.display_name().to_string(),
             described: bound.described,
@@ -201,19 +222,20 @@ impl<'a> Session<'a> {
     }
 
     /// The current contents of a buffer.
-    pub fn read(&self, b: &NamedBuffer) -> Result<Vec<u8>, CliError> {
+    pub fn read(&self, b: &NamedBuffer) -> Result<Vec<u8>, LaunchError> {
         self.memory
             .read(b.address, (b.len * b.elem.size()) as u64)
-            .map_err(|e| CliError::msg(format!("cannot read `{}`: {e}", b.name)))
+            .map_err(|e| read_error(b, e))
     }
 
     /// The current contents of a buffer, a chunk of whole elements (at most 1 MiB) at a
-    /// time, so that summarising or writing a buffer needs no copy of all of it.
-    pub fn read_chunks(
+    /// time, so that summarising or writing a buffer needs no copy of all of it. `f`'s
+    /// error ends the reading and is returned.
+    pub fn read_chunks<E: From<LaunchError>>(
         &self,
         b: &NamedBuffer,
-        mut f: impl FnMut(&[u8]) -> Result<(), CliError>,
-    ) -> Result<(), CliError> {
+        mut f: impl FnMut(&[u8]) -> Result<(), E>,
+    ) -> Result<(), E> {
         const CHUNK: usize = 1 << 20;
         let total = b.len * b.elem.size();
         let mut offset = 0;
@@ -222,7 +244,7 @@ impl<'a> Session<'a> {
             let chunk = self
                 .memory
                 .read(b.address + offset as u64, n as u64)
-                .map_err(|e| CliError::msg(format!("cannot read `{}`: {e}", b.name)))?;
+                .map_err(|e| read_error(b, e))?;
             f(&chunk)?;
             offset += n;
         }
@@ -230,33 +252,55 @@ impl<'a> Session<'a> {
     }
 }
 
+fn read_error(b: &NamedBuffer, e: impl std::fmt::Display) -> LaunchError {
+    LaunchError::ReadBuffer {
+        name: b.name.clone(),
+        message: e.to_string(),
+    }
+}
+
+/// A path as diagnostics show it: relative to the working directory when inside it, as
+/// compilers do.
+pub fn display_path(path: &str) -> String {
+    std::env::current_dir()
+        .ok()
+        .and_then(|cwd| {
+            std::path::Path::new(path)
+                .strip_prefix(&cwd)
+                .ok()
+                .map(|p| p.display().to_string())
+        })
+        .unwrap_or_else(|| path.to_string())
+}
+
 /// A source location as findings show it: relative to the working directory when inside it.
 pub fn location(program: &Program, loc: &SourceLoc) -> Location {
     Location {
-        file: crate::output::display_path(&program.files.path(loc.file)),
+        file: display_path(&program.files.path(loc.file)),
         line: loc.line,
         column: loc.column,
     }
 }
 
 /// A kernel fault as a finding ([`warpcheck_check::fault::finding`]), located as `check`
-/// locates findings.
-pub fn fault_finding(program: &Program, kernel: &str, fault: &Fault, loaded: &Loaded) -> Finding {
-    let locate = |func, inst| site_location(program, loaded, func, inst);
+/// locates findings, with file names as the reports show them ([`display_path`]).
+pub fn fault_finding(program: &Program, kernel: &str, fault: &Fault, ptx: PtxText) -> Finding {
+    let locate = |func, inst| site_location(program, ptx, func, inst);
     let cx = warpcheck_check::ReportCx {
         program,
         locate: &locate,
     };
-    let mut f = [warpcheck_check::fault::finding(&cx, kernel, fault)];
-    crate::output::relativize(&mut f);
-    let [f] = f;
+    let mut f = warpcheck_check::fault::finding(&cx, kernel, fault);
+    for label in f.primary.iter_mut().chain(f.related.iter_mut()) {
+        label.location.file = display_path(&label.location.file);
+    }
     f
 }
 
 /// Where an instruction is: its `.loc` source line, or else its line in the PTX.
 pub fn site_location(
     program: &Program,
-    loaded: &Loaded,
+    ptx: PtxText,
     func: warpcheck_ir::FuncId,
     inst: warpcheck_ir::InstId,
 ) -> Option<Location> {
@@ -283,9 +327,9 @@ pub fn site_location(
         return Some(location(program, &loc));
     }
     let span = body.inst_spans.get(inst.index()).copied()?;
-    let lc = warpcheck_ptx::LineIndex::new(&loaded.ptx).line_col(&loaded.ptx, span.start);
+    let lc = warpcheck_ptx::LineIndex::new(ptx.text).line_col(ptx.text, span.start);
     Some(Location {
-        file: loaded.ptx_name.clone(),
+        file: ptx.name.to_string(),
         line: lc.line,
         column: lc.col,
     })

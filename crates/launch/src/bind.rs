@@ -17,7 +17,7 @@
 //!   `:zeros` otherwise (an output);
 //! * a struct or vector passed by value cannot be made up: the user must give it.
 
-use crate::output::CliError;
+use crate::LaunchError;
 use std::collections::HashMap;
 use warpcheck_emu::args::{
     Arg, ArgSpec, ElemType, Init, Limits, Number, PlannedBuffer, SizeExpr, plan,
@@ -153,16 +153,13 @@ pub fn bind(
     total_threads: u64,
     seed: u64,
     limits: Limits,
-) -> Result<Bound, CliError> {
+) -> Result<Bound, LaunchError> {
     let param_block_size = slots.iter().map(|s| s.offset + s.size).max().unwrap_or(0);
     let mut param_block = vec![0u8; param_block_size as usize];
     let mut by_name: HashMap<&str, &Arg> = HashMap::new();
     for a in args {
         if by_name.insert(a.name.as_str(), a).is_some() {
-            return Err(CliError::msg(format!(
-                "argument `{}` is given twice",
-                a.name
-            )));
+            return Err(LaunchError::ArgGivenTwice(a.name.clone()));
         }
     }
     for a in args {
@@ -171,11 +168,10 @@ pub fn bind(
             .enumerate()
             .any(|(i, s)| s.name == a.name || a.name == format!("arg{i}"));
         if !known {
-            return Err(CliError::msg(format!(
-                "the kernel has no parameter `{}`; its parameters are: {}",
-                a.name,
-                describe_params(slots)
-            )));
+            return Err(LaunchError::NoSuchParam {
+                name: a.name.clone(),
+                params: describe_params(slots),
+            });
         }
     }
     // Integer scalars first: buffer sizes may refer to them.
@@ -218,7 +214,7 @@ pub fn bind(
                     seed,
                     limits,
                 )
-                .map_err(CliError::msg)?;
+                .map_err(LaunchError::BadBuffer)?;
                 described.push(format!(
                     "{} = {}[{}]:{}{mark}",
                     slot.name,
@@ -266,7 +262,7 @@ pub fn describe_params(slots: &[ParamSlot]) -> String {
         .join(", ")
 }
 
-fn synthesize(slot: &ParamSlot, total_threads: u64) -> Result<ArgSpec, CliError> {
+fn synthesize(slot: &ParamSlot, total_threads: u64) -> Result<ArgSpec, LaunchError> {
     let threads = SizeExpr::Const(total_threads as i128);
     Ok(match &slot.kind {
         Some(ParamKind::Scalar(t)) if t.is_float() => ArgSpec::Scalar(Number::Float(1.0)),
@@ -297,63 +293,63 @@ fn synthesize(slot: &ParamSlot, total_threads: u64) -> Result<ArgSpec, CliError>
             }
         }
         Some(other) => {
-            return Err(CliError::msg(format!(
-                "parameter `{}` ({}) cannot be synthesised ({}); give it with --arg {}=...",
-                slot.name,
-                slot.c_type,
-                match other {
+            return Err(LaunchError::CannotSynthesize {
+                name: slot.name.clone(),
+                c_type: slot.c_type.clone(),
+                why: match other {
                     ParamKind::Struct(_) => "a struct passed by value",
                     ParamKind::Vector(_) => "a vector passed by value",
                     _ => "a type warpcheck does not classify",
                 },
-                slot.name
-            )));
+            });
         }
     })
 }
 
-fn check_pointer(slot: &ParamSlot, elem: ElemType) -> Result<(), CliError> {
+fn check_pointer(slot: &ParamSlot, elem: ElemType) -> Result<(), LaunchError> {
     match &slot.kind {
         Some(ParamKind::Pointer(p)) => {
             if compatible(elem, &p.pointee) {
                 Ok(())
             } else {
-                Err(CliError::msg(format!(
-                    "argument `{}` is a buffer of {elem}, but the parameter is `{}`",
-                    slot.name, slot.c_type
-                )))
+                Err(LaunchError::BufferTypeMismatch {
+                    name: slot.name.clone(),
+                    elem,
+                    c_type: slot.c_type.clone(),
+                })
             }
         }
         Some(ParamKind::Untyped { .. }) | None if slot.size == 8 => Ok(()),
-        _ => Err(CliError::msg(format!(
-            "argument `{}` is a buffer, but the parameter is `{}`, not a pointer",
-            slot.name, slot.c_type
-        ))),
+        _ => Err(LaunchError::NotAPointer {
+            name: slot.name.clone(),
+            c_type: slot.c_type.clone(),
+        }),
     }
 }
 
 /// Encodes a scalar by the parameter's C type (or PTX type when that is all there is).
-fn encode_scalar(slot: &ParamSlot, n: Number) -> Result<Vec<u8>, CliError> {
+fn encode_scalar(slot: &ParamSlot, n: Number) -> Result<Vec<u8>, LaunchError> {
     let elem = match &slot.kind {
-        Some(ParamKind::Scalar(t)) => elem_of_scalar(*t).ok_or_else(|| {
-            CliError::msg(format!(
-                "parameter `{}` has type `{}`, which warpcheck cannot pass yet",
-                slot.name, slot.c_type
-            ))
-        })?,
+        Some(ParamKind::Scalar(t)) => {
+            elem_of_scalar(*t).ok_or_else(|| LaunchError::ScalarNotPassable {
+                name: slot.name.clone(),
+                c_type: slot.c_type.clone(),
+            })?
+        }
         Some(ParamKind::Pointer(_)) => {
-            return Err(CliError::msg(format!(
-                "argument `{}` is the number {n}, but the parameter is the pointer `{}`; give a buffer such as {}=f32[1024]",
-                slot.name, slot.c_type, slot.name
-            )));
+            return Err(LaunchError::NumberForPointer {
+                name: slot.name.clone(),
+                number: n,
+                c_type: slot.c_type.clone(),
+            });
         }
         Some(ParamKind::Struct(_))
         | Some(ParamKind::Vector(_))
         | Some(ParamKind::Unsupported { .. }) => {
-            return Err(CliError::msg(format!(
-                "parameter `{}` has type `{}`; passing it from the command line is not supported yet",
-                slot.name, slot.c_type
-            )));
+            return Err(LaunchError::ByValueNotSupported {
+                name: slot.name.clone(),
+                c_type: slot.c_type.clone(),
+            });
         }
         Some(ParamKind::Untyped { .. }) | None => {
             let t = slot.ptx_type.as_str();
@@ -370,10 +366,11 @@ fn encode_scalar(slot: &ParamSlot, n: Number) -> Result<Vec<u8>, CliError> {
                 (_, 4) => ElemType::U32,
                 (_, 8) => ElemType::U64,
                 _ => {
-                    return Err(CliError::msg(format!(
-                        "parameter `{}` has PTX type {} of {} bytes, which cannot take a number",
-                        slot.name, t, slot.size
-                    )));
+                    return Err(LaunchError::PtxTypeTakesNoNumber {
+                        name: slot.name.clone(),
+                        ptx_type: t.to_string(),
+                        size: slot.size,
+                    });
                 }
             }
         }
@@ -389,6 +386,97 @@ fn encode_scalar(slot: &ParamSlot, n: Number) -> Result<Vec<u8>, CliError> {
     };
     let mut out = Vec::new();
     elem.encode(n, &mut out)
-        .map_err(|m| CliError::msg(format!("argument `{}` ({}): {m}", slot.name, slot.c_type)))?;
+        .map_err(|message| LaunchError::BadScalar {
+            name: slot.name.clone(),
+            c_type: slot.c_type.clone(),
+            message,
+        })?;
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use warpcheck_emu::args::parse_arg;
+    use warpcheck_front::{AddressSpace, PointerParam};
+
+    /// `(int n, const float *x, float *y)` as the IR and the signature describe it.
+    fn slots() -> Vec<ParamSlot> {
+        let pointer = |is_const| {
+            Some(ParamKind::Pointer(PointerParam {
+                pointee: Pointee::Scalar(ScalarType::F32),
+                is_const,
+                is_volatile: false,
+                is_restrict: false,
+                address_space: AddressSpace::Generic,
+            }))
+        };
+        let slot = |name: &str, c_type: &str, kind, offset, size, ptx: &str| ParamSlot {
+            name: name.into(),
+            c_type: c_type.into(),
+            kind,
+            offset,
+            size,
+            ptx_type: ptx.into(),
+        };
+        vec![
+            slot(
+                "n",
+                "int",
+                Some(ParamKind::Scalar(ScalarType::I32)),
+                0,
+                4,
+                "u32",
+            ),
+            slot("x", "const float *", pointer(true), 8, 8, "u64"),
+            slot("y", "float *", pointer(false), 16, 8, "u64"),
+        ]
+    }
+
+    fn args(texts: &[&str]) -> Vec<Arg> {
+        texts.iter().map(|t| parse_arg(t).unwrap()).collect()
+    }
+
+    #[test]
+    fn left_out_arguments_follow_the_synthesis_policy() {
+        let bound = bind(&slots(), &args(&["n=100"]), 256, 0, Limits::default()).unwrap();
+        assert_eq!(&bound.param_block[0..4], &100i32.to_le_bytes());
+        assert_eq!(
+            bound.described,
+            [
+                "n = 100",
+                "x = f32[256]:rand  (synthesised)",
+                "y = f32[256]:zeros  (synthesised)"
+            ]
+        );
+        let sized = bind(&slots(), &args(&["y=f32[n]"]), 64, 0, Limits::default()).unwrap();
+        assert_eq!(sized.described[0], "n = 64  (synthesised)");
+        assert_eq!(sized.buffers[1].value.len, 64);
+    }
+
+    #[test]
+    fn binding_errors_are_typed_and_say_what_to_do() {
+        let err = |texts: &[&str]| {
+            bind(&slots(), &args(texts), 32, 0, Limits::default())
+                .err()
+                .unwrap()
+        };
+        assert!(matches!(err(&["n=1", "n=2"]), LaunchError::ArgGivenTwice(n) if n == "n"));
+        assert_eq!(
+            err(&["m=1"]).to_string(),
+            "the kernel has no parameter `m`; its parameters are: n: int, x: const float *, y: float *"
+        );
+        assert!(matches!(
+            err(&["x=3"]),
+            LaunchError::NumberForPointer { .. }
+        ));
+        assert_eq!(
+            err(&["y=f64[4]"]).to_string(),
+            "argument `y` is a buffer of f64, but the parameter is `float *`"
+        );
+        assert!(matches!(
+            err(&["n=i32[4]"]),
+            LaunchError::NotAPointer { .. }
+        ));
+    }
 }

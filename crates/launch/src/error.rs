@@ -1,0 +1,126 @@
+//! Why a launch could not be prepared or run. Each message is a full sentence for the user;
+//! the caller decides how to show it and which exit code follows.
+
+use std::path::PathBuf;
+use warpcheck_emu::args::{ElemType, Number};
+
+/// A failure to read, bind or run a launch.
+#[derive(Debug, thiserror::Error)]
+pub enum LaunchError {
+    /// No function of the program has the name the user gave.
+    #[error("no kernel or function named `{name}`; kernels in this file: {kernels}")]
+    NoSuchFunction { name: String, kernels: String },
+    /// The name fits several functions (overloads, template instances).
+    #[error("`{name}` names several functions; use one of the mangled names: {}", .candidates.join(", "))]
+    AmbiguousFunction {
+        name: String,
+        candidates: Vec<String>,
+    },
+    /// The launch names no kernel and the PTX has none.
+    #[error("the file has no kernel (no .entry in its PTX)")]
+    NoKernel,
+    /// The launch names no kernel and the PTX has several.
+    #[error("the file has several kernels; choose one with --kernel: {kernels}")]
+    SeveralKernels { kernels: String },
+    /// An `--arg` that does not parse.
+    #[error("{0}")]
+    BadArg(String),
+    /// The same argument twice.
+    #[error("argument `{0}` is given twice")]
+    ArgGivenTwice(String),
+    /// An argument for a parameter the kernel does not have.
+    #[error("the kernel has no parameter `{name}`; its parameters are: {params}")]
+    NoSuchParam { name: String, params: String },
+    /// A parameter left out that the synthesis policy cannot make up.
+    #[error(
+        "parameter `{name}` ({c_type}) cannot be synthesised ({why}); give it with --arg {name}=..."
+    )]
+    CannotSynthesize {
+        name: String,
+        c_type: String,
+        why: &'static str,
+    },
+    /// A buffer whose element type does not fit the pointer's pointee.
+    #[error("argument `{name}` is a buffer of {elem}, but the parameter is `{c_type}`")]
+    BufferTypeMismatch {
+        name: String,
+        elem: ElemType,
+        c_type: String,
+    },
+    /// A buffer for a parameter that is not a pointer.
+    #[error("argument `{name}` is a buffer, but the parameter is `{c_type}`, not a pointer")]
+    NotAPointer { name: String, c_type: String },
+    /// A number for a pointer parameter.
+    #[error(
+        "argument `{name}` is the number {number}, but the parameter is the pointer `{c_type}`; give a buffer such as {name}=f32[1024]"
+    )]
+    NumberForPointer {
+        name: String,
+        number: Number,
+        c_type: String,
+    },
+    /// A scalar type the emulator's argument encoder does not know (`__nv_bfloat16`).
+    #[error("parameter `{name}` has type `{c_type}`, which warpcheck cannot pass yet")]
+    ScalarNotPassable { name: String, c_type: String },
+    /// A struct or vector passed by value, or an unclassified type.
+    #[error(
+        "parameter `{name}` has type `{c_type}`; passing it from the command line is not supported yet"
+    )]
+    ByValueNotSupported { name: String, c_type: String },
+    /// A PTX-only parameter whose type and size take no number.
+    #[error(
+        "parameter `{name}` has PTX type {ptx_type} of {size} bytes, which cannot take a number"
+    )]
+    PtxTypeTakesNoNumber {
+        name: String,
+        ptx_type: String,
+        size: u64,
+    },
+    /// A number that does not fit its parameter.
+    #[error("argument `{name}` ({c_type}): {message}")]
+    BadScalar {
+        name: String,
+        c_type: String,
+        message: String,
+    },
+    /// A buffer whose size or initialiser cannot be planned.
+    #[error("{0}")]
+    BadBuffer(String),
+    /// Device memory for a buffer could not be allocated.
+    #[error("cannot allocate `{name}`: {message}")]
+    Alloc { name: String, message: String },
+    /// A buffer's initial contents could not be written.
+    #[error("cannot initialise `{name}`: {message}")]
+    Init { name: String, message: String },
+    /// The emulator refused the launch.
+    #[error("cannot run `{kernel}`: {message}")]
+    Run { kernel: String, message: String },
+    /// A buffer could not be read back.
+    #[error("cannot read `{name}`: {message}")]
+    ReadBuffer { name: String, message: String },
+    /// A file of launches could not be read.
+    #[error("cannot read {}: {source}", .path.display())]
+    ReadFile {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    /// A `// warpcheck-launch:` line that does not parse.
+    #[error("line {line}: bad warpcheck-launch line: {message}")]
+    BadHeaderLine { line: usize, message: String },
+    /// A TOML launch file that does not parse.
+    #[error("bad launch file: {0}")]
+    BadLaunchFile(String),
+    /// Bad dimensions in a launch file's launch (counted from 1).
+    #[error("launch {launch}: `{what}`: {message}")]
+    BadDims {
+        launch: usize,
+        what: &'static str,
+        message: String,
+    },
+    /// A launch file with no `[[launch]]` table.
+    #[error("{} has no launches", .0.display())]
+    NoLaunches(PathBuf),
+    /// A kernel file with no `// warpcheck-launch:` line.
+    #[error("{} has no `// warpcheck-launch:` lines", .0.display())]
+    NoHeaderLaunches(PathBuf),
+}

@@ -1,0 +1,264 @@
+//! What one launch is, and reading launches from a kernel file's `// warpcheck-launch:`
+//! lines or from a TOML launch file.
+
+use crate::LaunchError;
+use clap::Parser;
+use std::path::Path;
+
+/// One launch: `--kernel K --grid X,Y,Z --block X,Y,Z --shared BYTES --arg NAME=SPEC …
+/// --seed N`, as the command line, a `warpcheck-launch:` line or a launch file gives it.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct LaunchSpec {
+    /// The kernel to launch (mangled, demangled or short name, or `name<args>` for a
+    /// template instance); `None` when the file has one kernel.
+    pub kernel: Option<String>,
+    /// Grid dimensions in blocks.
+    pub grid: Dim3,
+    /// Block dimensions in threads.
+    pub block: Dim3,
+    /// Dynamic shared memory per block, in bytes (`extern __shared__`).
+    pub shared: u32,
+    /// Kernel arguments, `NAME=SPEC` (see `warpcheck_emu::args::parse_arg`).
+    pub args: Vec<String>,
+    /// Seed for `:rand` initialisers and for thread scheduling.
+    pub seed: u64,
+}
+
+/// Grid or block dimensions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Dim3(pub [u32; 3]);
+
+impl Default for Dim3 {
+    fn default() -> Dim3 {
+        Dim3([1, 1, 1])
+    }
+}
+
+impl Dim3 {
+    pub fn count(self) -> u64 {
+        self.0.iter().map(|&d| d as u64).product()
+    }
+}
+
+impl std::fmt::Display for Dim3 {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "({},{},{})", self.0[0], self.0[1], self.0[2])
+    }
+}
+
+/// Parses `X[,Y[,Z]]` (also `X,Y,Z` with `x` as separator: `16x16`).
+pub fn parse_dim3(s: &str) -> Result<Dim3, String> {
+    let parts: Vec<&str> = s.split([',', 'x']).map(str::trim).collect();
+    if parts.is_empty() || parts.len() > 3 {
+        return Err(format!(
+            "`{s}`: expected 1 to 3 dimensions, e.g. 256 or 16,16"
+        ));
+    }
+    let mut d = [1u32; 3];
+    for (i, p) in parts.iter().enumerate() {
+        d[i] = p
+            .parse::<u32>()
+            .map_err(|_| format!("`{p}` is not a dimension (a positive integer)"))?;
+        if d[i] == 0 {
+            return Err(format!("`{s}`: dimensions must be at least 1"));
+        }
+    }
+    Ok(Dim3(d))
+}
+
+/// One `// warpcheck-launch: ...` line of a kernel file's header: the command line's
+/// launch options, with the same spellings and defaults.
+#[derive(Parser, Debug)]
+#[command(name = "warpcheck-launch", no_binary_name = true)]
+struct LaunchLine {
+    #[arg(long, short = 'k')]
+    kernel: Option<String>,
+    #[arg(long, value_parser = parse_dim3, default_value = "1")]
+    grid: Dim3,
+    #[arg(long, value_parser = parse_dim3, default_value = "1")]
+    block: Dim3,
+    #[arg(long, default_value_t = 0, value_name = "BYTES")]
+    shared: u32,
+    #[arg(long = "arg", value_name = "NAME=SPEC")]
+    args: Vec<String>,
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+}
+
+impl From<LaunchLine> for LaunchSpec {
+    fn from(l: LaunchLine) -> LaunchSpec {
+        LaunchSpec {
+            kernel: l.kernel,
+            grid: l.grid,
+            block: l.block,
+            shared: l.shared,
+            args: l.args,
+            seed: l.seed,
+        }
+    }
+}
+
+/// The launches a kernel file's header describes (`warpcheck-launch:` lines in the leading
+/// comment block), in order.
+pub fn header_launches(source: &str) -> Result<Vec<LaunchSpec>, LaunchError> {
+    let mut out = Vec::new();
+    for (i, line) in source.lines().enumerate() {
+        let t = line.trim();
+        if !t.starts_with("//") {
+            break;
+        }
+        if let Some(rest) = t
+            .trim_start_matches('/')
+            .trim()
+            .strip_prefix("warpcheck-launch:")
+        {
+            let tokens = rest.split_whitespace();
+            let parsed =
+                LaunchLine::try_parse_from(tokens).map_err(|e| LaunchError::BadHeaderLine {
+                    line: i + 1,
+                    message: e.to_string(),
+                })?;
+            out.push(parsed.into());
+        }
+    }
+    Ok(out)
+}
+
+/// A launch file (TOML): a sequence of launches over buffers shared by name, e.g.
+///
+/// ```toml
+/// [[launch]]
+/// kernel = "scale"
+/// grid = [64]
+/// block = [256]
+/// args = ["n=16384", "x=f32[n]:rand"]
+///
+/// [[launch]]
+/// kernel = "reduce"
+/// grid = [1]
+/// block = [256]
+/// shared = 1024
+/// args = ["n=16384", "x=f32[n]:rand", "out=f32[1]"]
+/// ```
+///
+/// Each launch takes the fields of the command line (`kernel`, `grid`, `block`, `shared`,
+/// `seed`, `args` with the `--arg` syntax); a buffer named in an earlier launch is the same
+/// buffer (see `tests/kernels/README.md`).
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct LaunchFile {
+    launch: Vec<LaunchEntry>,
+}
+
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct LaunchEntry {
+    kernel: Option<String>,
+    grid: Option<Vec<u32>>,
+    block: Option<Vec<u32>>,
+    #[serde(default)]
+    shared: u32,
+    #[serde(default)]
+    seed: u64,
+    #[serde(default)]
+    args: Vec<String>,
+}
+
+fn dims(v: Option<Vec<u32>>, what: &'static str, n: usize) -> Result<Dim3, LaunchError> {
+    let Some(v) = v else {
+        return Ok(Dim3::default());
+    };
+    let text = v.iter().map(u32::to_string).collect::<Vec<_>>().join(",");
+    parse_dim3(&text).map_err(|message| LaunchError::BadDims {
+        launch: n,
+        what,
+        message,
+    })
+}
+
+/// The launches of a TOML launch file.
+pub fn toml_launches(text: &str) -> Result<Vec<LaunchSpec>, LaunchError> {
+    let file: LaunchFile =
+        toml::from_str(text).map_err(|e| LaunchError::BadLaunchFile(e.to_string()))?;
+    file.launch
+        .into_iter()
+        .enumerate()
+        .map(|(i, e)| {
+            Ok(LaunchSpec {
+                kernel: e.kernel,
+                grid: dims(e.grid, "grid", i + 1)?,
+                block: dims(e.block, "block", i + 1)?,
+                shared: e.shared,
+                args: e.args,
+                seed: e.seed,
+            })
+        })
+        .collect()
+}
+
+/// The launches of a file: a TOML launch file (`.toml`, see [`toml_launches`]) or the
+/// `// warpcheck-launch:` header lines of a kernel file. A file that describes no launch is
+/// an error.
+pub fn launches_from_file(path: &Path) -> Result<Vec<LaunchSpec>, LaunchError> {
+    let source = std::fs::read_to_string(path).map_err(|source| LaunchError::ReadFile {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    if path.extension().is_some_and(|e| e == "toml") {
+        let l = toml_launches(&source)?;
+        if l.is_empty() {
+            return Err(LaunchError::NoLaunches(path.to_path_buf()));
+        }
+        return Ok(l);
+    }
+    let l = header_launches(&source)?;
+    if l.is_empty() {
+        return Err(LaunchError::NoHeaderLaunches(path.to_path_buf()));
+    }
+    Ok(l)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn launch_files_parse_like_the_command_line() {
+        let l = toml_launches(
+            "[[launch]]\nkernel = \"k\"\ngrid = [4]\nblock = [64, 2]\nargs = [\"n=8\", \"a=f32[n]:rand\"]\n\n[[launch]]\nkernel = \"j\"\nshared = 128\n",
+        )
+        .unwrap();
+        assert_eq!(l.len(), 2);
+        assert_eq!(l[0].kernel.as_deref(), Some("k"));
+        assert_eq!(l[0].grid, Dim3([4, 1, 1]));
+        assert_eq!(l[0].block, Dim3([64, 2, 1]));
+        assert_eq!(l[0].args, ["n=8", "a=f32[n]:rand"]);
+        assert_eq!(l[1].shared, 128);
+        assert!(toml_launches("[[launch]]\nkernal = \"k\"\n").is_err());
+        assert!(toml_launches("[[launch]]\nblock = [0]\n").is_err());
+        assert!(toml_launches("[[launch]]\nblock = [1, 2, 3, 4]\n").is_err());
+    }
+
+    #[test]
+    fn dims_parse_and_reject_zero() {
+        assert_eq!(parse_dim3("256").unwrap(), Dim3([256, 1, 1]));
+        assert_eq!(parse_dim3("16,16").unwrap(), Dim3([16, 16, 1]));
+        assert_eq!(parse_dim3("4x4x2").unwrap(), Dim3([4, 4, 2]));
+        assert!(parse_dim3("0").is_err());
+        assert!(parse_dim3("1,2,3,4").is_err());
+        assert!(parse_dim3("a").is_err());
+    }
+
+    #[test]
+    fn header_lines_parse_like_the_command_line() {
+        let src = "// title\n// warpcheck-launch: --kernel k --grid 4 --block 64,2 --arg n=8 --arg a=f32[n]:rand\n\
+                   // warpcheck-launch: --kernel j --shared 128\n__global__ void k() {}\n// warpcheck-launch: --kernel ignored\n";
+        let l = header_launches(src).unwrap();
+        assert_eq!(l.len(), 2);
+        assert_eq!(l[0].kernel.as_deref(), Some("k"));
+        assert_eq!(l[0].block, Dim3([64, 2, 1]));
+        assert_eq!(l[0].args, ["n=8", "a=f32[n]:rand"]);
+        assert_eq!(l[1].shared, 128);
+        assert!(header_launches("// warpcheck-launch: --bogus\n").is_err());
+    }
+}
