@@ -756,6 +756,7 @@ impl CoalesceState {
                     worst.worst_sectors, worst.worst_ideal
                 ),
             )
+            .degree(worst.worst_sectors)
             .kernel(self.kernels[kernel as usize].clone());
             if let Some(loc) = loc {
                 f = f.at(

@@ -19,7 +19,7 @@ pub use markers::{Marker, MarkerKind};
 
 /// A problem in a kernel file, at `path:line`.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{path}:{line}: {message}")]
+#[error("{}", self.located())]
 pub struct HeaderError {
     /// The file as given to [`KernelFile::read`] (empty for [`KernelFile::parse`] input
     /// without a name).
@@ -27,6 +27,17 @@ pub struct HeaderError {
     /// 1-based line number.
     pub line: u32,
     pub message: String,
+}
+
+impl HeaderError {
+    /// `path:line: message`, or `line N: message` without a path.
+    fn located(&self) -> String {
+        if self.path.is_empty() {
+            format!("line {}: {}", self.line, self.message)
+        } else {
+            format!("{}:{}: {}", self.path, self.line, self.message)
+        }
+    }
 }
 
 /// What the `warpcheck-expect:` line says.
@@ -103,16 +114,21 @@ impl KernelFile {
         KernelFile::parse(path, &text)
     }
 
-    /// Parses the text of a kernel file; `path` names it in errors.
+    /// Parses the header of a file and leaves the rest alone (`markers` stays empty): what
+    /// `warpcheck run --from-header` needs from a user's file. `path` names it in errors
+    /// (an empty path gives `line N: ...`).
+    pub fn parse_header(path: impl AsRef<Path>, text: &str) -> Result<KernelFile, HeaderError> {
+        let path = path.as_ref();
+        let mut file = header::parse(text).map_err(|(l, m)| error(path, l, m))?;
+        file.path = path.to_path_buf();
+        Ok(file)
+    }
+
+    /// Parses the text of a kernel file, header and markers; `path` names it in errors.
     pub fn parse(path: impl AsRef<Path>, text: &str) -> Result<KernelFile, HeaderError> {
         let path = path.as_ref();
-        let err = |line: u32, message: String| HeaderError {
-            path: path.display().to_string(),
-            line,
-            message,
-        };
-        let mut file = header::parse(text).map_err(|(l, m)| err(l, m))?;
-        file.path = path.to_path_buf();
+        let err = |line: u32, message: String| error(path, line, message);
+        let mut file = KernelFile::parse_header(path, text)?;
         file.markers = markers::parse(text).map_err(|(l, m)| err(l, m))?;
         if file.expect == Some(Expect::Clean) && !file.markers.is_empty() {
             let first = file.markers[0].line;
@@ -145,6 +161,14 @@ impl KernelFile {
     /// The variant whose flag is `define` (`-DREMOVE_BARRIER=1`).
     pub fn variant(&self, define: &str) -> Option<&Variant> {
         self.variants.iter().find(|v| v.define == define)
+    }
+}
+
+fn error(path: &Path, line: u32, message: String) -> HeaderError {
+    HeaderError {
+        path: path.display().to_string(),
+        line,
+        message,
     }
 }
 

@@ -10,12 +10,12 @@ fn normalising_removes_paths_times_and_thread_counts() {
     let root = Path::new("/home/u/warpcheck");
     let text = "  --> /home/u/warpcheck/tests/kernels/a.cu:3:1\r\n\
                 k: 1 launch(es), 16 blocks, 372736 lane-instructions in 0.016 s, 0.003 s CPU; no findings  \n\
-                lint took 12 ms on 16 threads (--threads 16); 32 sectors, sm_80\n";
+                lint took 12 ms on 16 host threads (--threads 16); 32 threads of warp 1, sm_80\n";
     assert_eq!(
         normalise(text, root),
         "  --> $DIR/tests/kernels/a.cu:3:1\n\
          k: 1 launch(es), 16 blocks, 372736 lane-instructions in $TIME s, $TIME s CPU; no findings\n\
-         lint took $TIME ms on $THREADS threads (--threads $THREADS); 32 sectors, sm_80\n"
+         lint took $TIME ms on $THREADS host threads (--threads $THREADS); 32 threads of warp 1, sm_80\n"
     );
 }
 

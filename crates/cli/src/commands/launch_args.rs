@@ -1,7 +1,6 @@
 //! Launch options shared by `run`, `check` and the kernel files' `warpcheck-launch:` lines.
 
 use crate::output::CliError;
-use clap::Parser;
 
 /// `--kernel K --grid X,Y,Z --block X,Y,Z --shared BYTES --arg NAME=SPEC … --seed N`
 #[derive(clap::Args, Debug, Clone, Default)]
@@ -69,36 +68,23 @@ pub fn parse_dim3(s: &str) -> Result<Dim3, String> {
     Ok(Dim3(d))
 }
 
-/// One `// warpcheck-launch: ...` line of a kernel file's header.
-#[derive(Parser, Debug)]
-#[command(name = "warpcheck-launch", no_binary_name = true)]
-struct LaunchLine {
-    #[command(flatten)]
-    launch: LaunchArgs,
-}
-
 /// The launches a kernel file's header describes (`warpcheck-launch:` lines in the leading
-/// comment block), in order.
+/// comment block, read by `warpcheck-corpus`), in order.
 pub fn header_launches(source: &str) -> Result<Vec<LaunchArgs>, CliError> {
-    let mut out = Vec::new();
-    for (i, line) in source.lines().enumerate() {
-        let t = line.trim();
-        if !t.starts_with("//") {
-            break;
-        }
-        if let Some(rest) = t
-            .trim_start_matches('/')
-            .trim()
-            .strip_prefix("warpcheck-launch:")
-        {
-            let tokens = rest.split_whitespace();
-            let parsed = LaunchLine::try_parse_from(tokens).map_err(|e| {
-                CliError::msg(format!("line {}: bad warpcheck-launch line: {e}", i + 1))
-            })?;
-            out.push(parsed.launch);
-        }
-    }
-    Ok(out)
+    let header = warpcheck_corpus::KernelFile::parse_header("", source)
+        .map_err(|e| CliError::msg(e.to_string()))?;
+    Ok(header
+        .launches
+        .into_iter()
+        .map(|l| LaunchArgs {
+            kernel: l.kernel,
+            grid: Dim3(l.grid.0),
+            block: Dim3(l.block.0),
+            shared: l.shared,
+            args: l.args,
+            seed: l.seed,
+        })
+        .collect())
 }
 
 /// A launch file (TOML): a sequence of launches over buffers shared by name, e.g.
