@@ -41,7 +41,9 @@ pub struct Job<'a> {
 
 impl std::fmt::Debug for Job<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Job").field("expected", &self.expected).finish()
+        f.debug_struct("Job")
+            .field("expected", &self.expected)
+            .finish()
     }
 }
 
@@ -183,7 +185,10 @@ impl Outcome {
             s.push('\n');
         }
         if !self.differ.is_empty() {
-            s.push_str(&format!("{} expectation file(s) differ:\n", self.differ.len()));
+            s.push_str(&format!(
+                "{} expectation file(s) differ:\n",
+                self.differ.len()
+            ));
             for (p, _) in &self.differ {
                 s.push_str(&format!("  {}\n", p.display()));
             }

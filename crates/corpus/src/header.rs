@@ -88,7 +88,9 @@ fn variant(line: u32, value: &str) -> Result<Variant, LineError> {
     let bad = |why: &str| {
         Err((
             line,
-            format!("`warpcheck-variant: {value}`: {why} (expected `-DMACRO=VALUE KIND@L1,L2,...`)"),
+            format!(
+                "`warpcheck-variant: {value}`: {why} (expected `-DMACRO=VALUE KIND@L1,L2,...`)"
+            ),
         ))
     };
     let words: Vec<&str> = value.split_whitespace().collect();

@@ -123,7 +123,10 @@ fn marker(line: u32, word: &str) -> Result<Marker, LineError> {
             let n = rest
                 .strip_suffix(')')
                 .and_then(|n| n.parse::<u32>().ok())
-                .ok_or((line, format!("marker `{word}`: expected KIND(N) with N a number")))?;
+                .ok_or((
+                    line,
+                    format!("marker `{word}`: expected KIND(N) with N a number"),
+                ))?;
             (name, Some(n))
         }
         None => (word, None),
@@ -136,7 +139,10 @@ fn marker(line: u32, word: &str) -> Result<Marker, LineError> {
         )
     })?;
     match (kind.has_degree(), degree) {
-        (true, None) => Err((line, format!("marker `{name}` needs its degree: `{name}(N)`"))),
+        (true, None) => Err((
+            line,
+            format!("marker `{name}` needs its degree: `{name}(N)`"),
+        )),
         (false, Some(_)) => Err((line, format!("marker `{name}` takes no degree"))),
         _ => Ok(Marker { line, kind, degree }),
     }

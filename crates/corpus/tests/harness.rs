@@ -37,7 +37,10 @@ fn one_changed_message_gives_one_file_diff() {
     let dir = tempfile::tempdir().unwrap();
     let dirs = vec![dir.path().to_path_buf()];
     let files = [
-        ("a.check.stderr", "warning[bank-conflict]: 32-way\n1 warning\n"),
+        (
+            "a.check.stderr",
+            "warning[bank-conflict]: 32-way\n1 warning\n",
+        ),
         ("a.lint.stderr", "warning[bank-conflict]: 32-way on load\n"),
         ("b.check.stderr", "no findings\n"),
     ];

@@ -23,7 +23,11 @@ __global__ void k(int n, float *a) {
 fn a_header_parses_into_its_parts() {
     let f = KernelFile::parse("sample.cu", SAMPLE).unwrap();
     assert_eq!(f.title, "Sample kernel");
-    assert_eq!(f.launches.len(), 2, "lines after the header are not entries");
+    assert_eq!(
+        f.launches.len(),
+        2,
+        "lines after the header are not entries"
+    );
     let l = &f.launches[0];
     assert_eq!((l.line, l.kernel_name()), (4, "k"));
     assert_eq!((l.grid, l.block), (Dim3([4, 1, 1]), Dim3([64, 2, 1])));
@@ -36,7 +40,10 @@ fn a_header_parses_into_its_parts() {
     assert_eq!(f.gpu_skip.as_deref(), Some("hangs"));
     let v = &f.variants[0];
     assert_eq!(v.name(), "REMOVE_BARRIER_2");
-    assert_eq!((v.kind, v.lines.clone()), (MarkerKind::SharedRace, vec![7, 9]));
+    assert_eq!(
+        (v.kind, v.lines.clone()),
+        (MarkerKind::SharedRace, vec![7, 9])
+    );
     assert_eq!(
         f.markers,
         [
@@ -60,20 +67,40 @@ fn a_header_parses_into_its_parts() {
 #[test]
 fn mistakes_name_file_and_line() {
     let cases = [
-        ("// t\n// warpcheck-launch: --bogus 1\n", 2, "unknown option `--bogus`"),
+        (
+            "// t\n// warpcheck-launch: --bogus 1\n",
+            2,
+            "unknown option `--bogus`",
+        ),
         ("// t\n// warpcheck-launch: --grid 0\n", 2, "at least 1"),
         ("// t\n// warpcheck-launch: --kernel\n", 2, "needs a value"),
         ("// t\n// warpcheck-launch: --arg n\n", 2, "NAME=SPEC"),
-        ("// t\n// warpcheck-expect: maybe\n", 2, "`clean` or `findings`"),
-        ("// t\n// warpcheck-lanch: --kernel k\n", 2, "unknown header key"),
-        ("// t\n// warpcheck-variant: -DX=1 race@3\n", 2, "unknown marker kind"),
+        (
+            "// t\n// warpcheck-expect: maybe\n",
+            2,
+            "`clean` or `findings`",
+        ),
+        (
+            "// t\n// warpcheck-lanch: --kernel k\n",
+            2,
+            "unknown header key",
+        ),
+        (
+            "// t\n// warpcheck-variant: -DX=1 race@3\n",
+            2,
+            "unknown marker kind",
+        ),
         ("// t\n// warpcheck-variant: -DX=1\n", 2, "two words"),
         ("// t\n// warpcheck-gpu: run\n", 2, "skip (reason)"),
         ("// t\nint x; //~ races\n", 2, "unknown marker `races`"),
         ("// t\nint x; //~ uncoalesced\n", 2, "needs its degree"),
         ("// t\nint x; //~ shared-race(2)\n", 2, "takes no degree"),
         ("// t\nint x; //~ bank-conflict(x)\n", 2, "KIND(N)"),
-        ("// t\n// warpcheck-expect: clean\nint x;\n\nint y; //~ deadlock\n", 5, "clean"),
+        (
+            "// t\n// warpcheck-expect: clean\nint x;\n\nint y; //~ deadlock\n",
+            5,
+            "clean",
+        ),
     ];
     for (text, line, needle) in cases {
         let e = KernelFile::parse("bad.cu", text).unwrap_err();
@@ -92,7 +119,9 @@ fn every_corpus_file_parses() {
     for dir in warpcheck_corpus::CORPUS_DIRS {
         for path in warpcheck_corpus::kernel_files(&root.join(dir)).unwrap() {
             let f = KernelFile::read(&path).unwrap_or_else(|e| panic!("{e}"));
-            let expect = f.expect.unwrap_or_else(|| panic!("{}: no expect", path.display()));
+            let expect = f
+                .expect
+                .unwrap_or_else(|| panic!("{}: no expect", path.display()));
             assert_eq!(
                 expect == Expect::Findings,
                 !f.markers.is_empty(),
