@@ -60,7 +60,7 @@ fn found(file: &Path, extra: &[&str]) -> Result<BTreeSet<Mark>, String> {
     let empty = Vec::new();
     for f in json["findings"].as_array().unwrap_or(&empty) {
         let code = f["code"].as_str().unwrap_or_default();
-        let kind = MarkerKind::from_code(code).map_or(code, MarkerKind::name);
+        let kind: &str = MarkerKind::from_code(code).map_or(code, |k| k.name());
         let count = f["degree"].as_u64().unwrap_or(0) as u32;
         let mut labels = vec![&f["primary"]];
         if kind.ends_with("-race") || kind == "deadlock" {
