@@ -469,6 +469,7 @@ impl Check for BankState {
                     worst.worst_degree
                 ),
             )
+            .degree(worst.worst_degree)
             .kernel(self.kernels[kernel as usize].clone());
             if let Some(loc) = loc {
                 f = f.at(

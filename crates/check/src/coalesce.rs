@@ -765,6 +765,7 @@ impl Check for CoalesceState {
                     worst.worst_sectors, worst.worst_ideal
                 ),
             )
+            .degree(worst.worst_sectors)
             .kernel(self.kernels[kernel as usize].clone());
             if let Some(loc) = loc {
                 f = f.at(

@@ -15,6 +15,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use warpcheck_report::Code;
+use warpcheck_corpus::{KernelFile, Marker, MarkerKind, Variant, kernel_files};
 
 /// Markers the checkers miss, each with the reason: (file and flags, missing mark). A
 /// listed mark that is found fails the test, so the list stays honest.
@@ -27,60 +28,14 @@ fn root() -> PathBuf {
 /// (kind, line, count) as the markers spell them; count 0 when the marker has none.
 type Mark = (String, u32, u32);
 
-/// The markers of a source, plus those a variant adds.
-fn markers(source: &str) -> BTreeSet<Mark> {
-    let mut out = BTreeSet::new();
-    for (i, line) in source.lines().enumerate() {
-        let Some((_, rest)) = line.split_once("//~") else {
-            continue;
-        };
-        for m in rest.split_whitespace() {
-            let (kind, count) = match m.split_once('(') {
-                Some((k, n)) => (k, n.trim_end_matches(')').parse().unwrap_or(0)),
-                None => (m, 0),
-            };
-            out.insert((kind.to_string(), i as u32 + 1, count));
-        }
-    }
-    out
+/// A corpus marker as a [`Mark`].
+fn mark(m: &Marker) -> Mark {
+    (m.kind.name().to_string(), m.line, m.degree.unwrap_or(0))
 }
 
-/// `warpcheck-variant: -DMACRO=VALUE KIND@L1,L2` lines: (flag, extra markers).
-fn variants(source: &str) -> Vec<(String, BTreeSet<Mark>)> {
-    let mut out = Vec::new();
-    for line in source.lines() {
-        let Some(rest) = line.trim().strip_prefix("// warpcheck-variant:") else {
-            continue;
-        };
-        let mut parts = rest.split_whitespace();
-        let (Some(flag), Some(spec)) = (parts.next(), parts.next()) else {
-            continue;
-        };
-        let Some((kind, lines)) = spec.split_once('@') else {
-            continue;
-        };
-        let marks = lines
-            .split(',')
-            .filter_map(|l| l.parse().ok())
-            .map(|l| (kind.to_string(), l, 0))
-            .collect();
-        out.push((flag.to_string(), marks));
-    }
-    out
-}
-
-/// The first number before `word` in `text`, e.g. 32 in "32-way" or "32 sectors".
-fn number_before(text: &str, word: &str) -> u32 {
-    text.find(word)
-        .and_then(|i| {
-            let digits: String = text[..i]
-                .chars()
-                .rev()
-                .take_while(|c| c.is_ascii_digit())
-                .collect();
-            digits.chars().rev().collect::<String>().parse().ok()
-        })
-        .unwrap_or(0)
+/// The markers of a kernel file, plus those `variant` adds.
+fn markers(file: &KernelFile, variant: Option<&Variant>) -> BTreeSet<Mark> {
+    file.markers_for(variant).iter().map(mark).collect()
 }
 
 /// The findings of `warpcheck check --compiler COMPILER` as marks, lines in `file` only.
@@ -111,12 +66,8 @@ fn found(file: &Path, compiler: &str, extra: &[&str]) -> Result<BTreeSet<Mark>, 
     let empty = Vec::new();
     for f in json["findings"].as_array().unwrap_or(&empty) {
         let code = f["code"].as_str().unwrap_or_default();
-        let message = f["message"].as_str().unwrap_or_default();
-        let (kind, count) = match code.parse::<Code>() {
-            Ok(Code::BankConflict) => (code, number_before(message, "-way")),
-            Ok(Code::UncoalescedAccess) => ("uncoalesced", number_before(message, " sectors")),
-            _ => (code, 0),
-        };
+        let kind: &str = MarkerKind::from_code(code).map_or(code, |k| k.name());
+        let count = f["degree"].as_u64().unwrap_or(0) as u32;
         let mut labels = vec![&f["primary"]];
         if kind.ends_with("-race") || kind == Code::Deadlock.name() {
             labels.extend(f["related"].as_array().unwrap_or(&empty));
@@ -178,30 +129,25 @@ fn check_the_corpus(
     extensions: &[&str],
     misses: &[(&str, (&str, u32, u32), &str)],
 ) {
-    let mut files: Vec<PathBuf> = ["tests/kernels", "tests/check-cases"]
+    let files: Vec<PathBuf> = warpcheck_corpus::CORPUS_DIRS
         .iter()
-        .flat_map(|d| std::fs::read_dir(root().join(d)).expect("kernel directory"))
-        .filter_map(|e| e.ok().map(|e| e.path()))
+        .flat_map(|d| kernel_files(&root().join(d)).expect("kernel directory"))
         .filter(|p| {
             p.extension()
                 .and_then(|e| e.to_str())
                 .is_some_and(|e| extensions.contains(&e))
         })
         .collect();
-    files.sort();
     let mut jobs: Vec<(PathBuf, Vec<String>, BTreeSet<Mark>)> = Vec::new();
     for f in &files {
-        let source = std::fs::read_to_string(f).expect("read kernel");
-        if !source.contains("// warpcheck-launch:") {
+        let kernel = KernelFile::read(f).unwrap_or_else(|e| panic!("{e}"));
+        if kernel.launches.is_empty() {
             continue;
         }
-        let base = markers(&source);
-        for (flag, extra) in variants(&source) {
-            let mut want = base.clone();
-            want.extend(extra);
-            jobs.push((f.clone(), vec![flag], want));
+        for v in &kernel.variants {
+            jobs.push((f.clone(), vec![v.define.clone()], markers(&kernel, Some(v))));
         }
-        jobs.push((f.clone(), Vec::new(), base));
+        jobs.push((f.clone(), Vec::new(), markers(&kernel, None)));
     }
     let next = std::sync::atomic::AtomicUsize::new(0);
     let failures = std::sync::Mutex::new(Vec::new());
@@ -289,17 +235,14 @@ fn sanitizer_findings_are_all_marked() {
             Some((b, v)) => (b, Some(v.replace("REMOVE_BARRIER_", "-DREMOVE_BARRIER="))),
             None => (stem, None),
         };
-        let source =
-            std::fs::read_to_string(root().join("tests/kernels").join(format!("{base}.cu")))
-                .expect("kernel source");
-        let mut marks = markers(&source);
-        if let Some(v) = &variant {
-            for (flag, extra) in variants(&source) {
-                if &flag == v {
-                    marks.extend(extra);
-                }
-            }
-        }
+        let kernel = KernelFile::read(root().join("tests/kernels").join(format!("{base}.cu")))
+            .unwrap_or_else(|e| panic!("{e}"));
+        let variant = variant.map(|v| {
+            kernel
+                .variant(&v)
+                .unwrap_or_else(|| panic!("{stem}: no variant {v}"))
+        });
+        let marks = markers(&kernel, variant);
         for loc in [location, other] {
             let Some((_, line)) = loc.rsplit_once(':') else {
                 continue;

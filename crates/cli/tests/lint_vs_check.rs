@@ -18,6 +18,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use warpcheck_corpus::KernelFile;
 use warpcheck_front::{CompileOptions, CompilerChoice};
 use warpcheck_lint::{Launch, LintOptions, lint_kernel};
 use warpcheck_report::Code;
@@ -37,22 +38,15 @@ fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
-/// The number before "sectors" (the last one: "touches N sectors where I would do" and
-/// "N sectors per request where I would do") or in "N-way".
-fn degree(message: &str) -> Option<u32> {
-    let words: Vec<&str> = message.split_whitespace().collect();
-    for (i, w) in words.iter().enumerate() {
-        if let Some(n) = w.strip_suffix("-way") {
-            return n.parse().ok();
-        }
-        if *w == "sectors" && i > 0 {
-            return words[i - 1].parse().ok();
-        }
-    }
-    None
-}
-
-fn record(counts: &mut Counts, file_name: &str, code: &str, file: &str, line: u32, msg: &str) {
+/// Records a finding's degree (the `degree` field of the JSON and of [`Finding`]).
+fn record(
+    counts: &mut Counts,
+    file_name: &str,
+    code: &str,
+    file: &str,
+    line: u32,
+    degree: Option<u64>,
+) {
     if !matches!(
         code.parse(),
         Ok(Code::UncoalescedAccess | Code::BankConflict)
@@ -60,7 +54,7 @@ fn record(counts: &mut Counts, file_name: &str, code: &str, file: &str, line: u3
     {
         return;
     }
-    let d = degree(msg).unwrap_or(0);
+    let d = degree.unwrap_or(0) as u32;
     let e = counts.entry((line, code.to_string())).or_insert(d);
     *e = (*e).max(d);
 }
@@ -92,21 +86,13 @@ fn dynamic(path: &Path, file_name: &str) -> Result<Counts, String> {
             f["code"].as_str().unwrap_or_default(),
             loc["file"].as_str().unwrap_or_default(),
             loc["line"].as_u64().unwrap_or(0) as u32,
-            f["message"].as_str().unwrap_or_default(),
+            f["degree"].as_u64(),
         );
     }
     Ok(counts)
 }
 
-fn dims(s: &str) -> [u32; 3] {
-    let mut d = [1u32; 3];
-    for (i, p) in s.split(',').enumerate().take(3) {
-        d[i] = p.trim().parse().unwrap_or(1);
-    }
-    d
-}
-
-fn static_counts(path: &Path, text: &str, file_name: &str) -> Result<Counts, String> {
+fn static_counts(path: &Path, kernel_file: &KernelFile, file_name: &str) -> Result<Counts, String> {
     let options = CompileOptions {
         opt_level: 3,
         compiler: CompilerChoice::Clang,
@@ -116,28 +102,9 @@ fn static_counts(path: &Path, text: &str, file_name: &str) -> Result<Counts, Str
     let parsed = warpcheck_ptx::parse(&compiled.ptx);
     let program = warpcheck_ir::lower(&parsed.module).map_err(|e| format!("{e:?}"))?;
     let mut counts = Counts::new();
-    for line in text.lines().take_while(|l| l.starts_with("//")) {
-        let Some(rest) = line.strip_prefix("// warpcheck-launch:") else {
-            continue;
-        };
-        let words: Vec<&str> = rest.split_whitespace().collect();
-        let (mut kernel, mut grid, mut block) = ("", [1; 3], [1; 3]);
-        let mut scalars = BTreeMap::new();
-        for w in words.windows(2) {
-            match w[0] {
-                "--kernel" => kernel = w[1],
-                "--grid" => grid = dims(w[1]),
-                "--block" => block = dims(w[1]),
-                "--arg" => {
-                    if let Some((n, v)) = w[1].split_once('=')
-                        && let Ok(v) = v.parse::<i128>()
-                    {
-                        scalars.insert(n.to_string(), v);
-                    }
-                }
-                _ => {}
-            }
-        }
+    for l in &kernel_file.launches {
+        let kernel = l.kernel_name();
+        let (grid, block, scalars) = (l.grid.0, l.block.0, l.int_scalars());
         let sig = compiled
             .signatures
             .iter()
@@ -169,7 +136,7 @@ fn static_counts(path: &Path, text: &str, file_name: &str) -> Result<Counts, Str
                     f.code.name(),
                     &p.location.file,
                     p.location.line,
-                    &f.message,
+                    f.degree,
                 );
             }
         }
@@ -194,11 +161,14 @@ fn static_counts_equal_dynamic_counts() {
             .and_then(|f| f.to_str())
             .unwrap_or_default()
             .to_string();
-        let text = std::fs::read_to_string(path).unwrap_or_default();
-        if !text.contains("// warpcheck-launch:") {
+        let kernel_file = KernelFile::read(path).unwrap_or_else(|e| panic!("{e}"));
+        if kernel_file.launches.is_empty() {
             continue;
         }
-        let (d, s) = match (dynamic(path, &name), static_counts(path, &text, &name)) {
+        let (d, s) = match (
+            dynamic(path, &name),
+            static_counts(path, &kernel_file, &name),
+        ) {
             (Ok(d), Ok(s)) => (d, s),
             // Compilation problems are the front end's to test; shown, not judged.
             (d, s) => {

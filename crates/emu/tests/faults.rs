@@ -15,16 +15,9 @@ fn out_of_bounds_read_is_reported_at_its_line() {
     for opt in [0, 3] {
         let p = compile("vector_add_bug_off_by_one.cu", opt);
         let k = kernel(&p, "vecAdd");
-        let text = std::fs::read_to_string(corpus("vector_add_bug_off_by_one.cu")).unwrap();
-        let n: usize = text
-            .split("--arg n=")
-            .nth(1)
-            .unwrap()
-            .split_whitespace()
-            .next()
-            .unwrap()
-            .parse()
-            .unwrap();
+        let header = warpcheck_corpus::KernelFile::read(corpus("vector_add_bug_off_by_one.cu"))
+            .unwrap_or_else(|e| panic!("{e}"));
+        let n = header.launches[0].int_scalars()["n"] as usize;
         let mut m = GlobalMemory::new();
         let (a, b, c) = (
             buf_f32(&mut m, &vec![1.0; n]),

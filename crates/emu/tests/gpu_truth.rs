@@ -15,62 +15,12 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use common::lower_ptx;
+use warpcheck_corpus::{Expect, KernelFile};
 use warpcheck_emu::args::{ArgSpec, ElemType, Limits, Number, materialize, parse_arg};
 use warpcheck_emu::{GlobalMemory, LaunchConfig, Scheduling, run};
 use warpcheck_front::{CompileOptions, CompilerChoice};
 use warpcheck_ir::symbols::VarRole;
 use warpcheck_ir::{FuncId, Program};
-
-struct Launch {
-    kernel: String,
-    grid: [u32; 3],
-    block: [u32; 3],
-    shared: u32,
-    args: Vec<String>,
-}
-
-fn dims(s: &str) -> [u32; 3] {
-    let mut d = [1u32; 3];
-    for (i, x) in s.split(',').enumerate().take(3) {
-        d[i] = x.trim().parse().unwrap();
-    }
-    d
-}
-
-fn launches(text: &str) -> (Vec<Launch>, bool) {
-    let mut out = Vec::new();
-    let mut clean = false;
-    for line in text.lines().take_while(|l| l.starts_with("//")) {
-        if let Some(rest) = line.strip_prefix("// warpcheck-expect:") {
-            clean = rest.trim() == "clean";
-        }
-        let Some(rest) = line.strip_prefix("// warpcheck-launch:") else {
-            continue;
-        };
-        let words: Vec<&str> = rest.split_whitespace().collect();
-        let mut l = Launch {
-            kernel: String::new(),
-            grid: [1; 3],
-            block: [1; 3],
-            shared: 0,
-            args: Vec::new(),
-        };
-        let mut i = 0;
-        while i < words.len() {
-            match words[i] {
-                "--kernel" => l.kernel = words[i + 1].to_string(),
-                "--grid" => l.grid = dims(words[i + 1]),
-                "--block" => l.block = dims(words[i + 1]),
-                "--shared" => l.shared = words[i + 1].parse().unwrap(),
-                "--arg" => l.args.push(words[i + 1].to_string()),
-                _ => {}
-            }
-            i += 2;
-        }
-        out.push(l);
-    }
-    (out, clean)
-}
 
 fn find_kernel(program: &Program, name: &str) -> Option<FuncId> {
     let base = name.split('<').next().unwrap_or(name);
@@ -179,8 +129,9 @@ fn run_file_as(
     scheduling: Scheduling,
     threads: usize,
 ) -> Result<(HashMap<String, Buffer>, GlobalMemory, String), String> {
-    let text = std::fs::read_to_string(path).unwrap();
-    let (launches, _) = launches(&text);
+    let launches = KernelFile::read(path)
+        .unwrap_or_else(|e| panic!("{e}"))
+        .launches;
     let options = CompileOptions {
         opt_level: opt,
         compiler: CompilerChoice::Clang,
@@ -191,7 +142,8 @@ fn run_file_as(
     let mut buffers: HashMap<String, Buffer> = HashMap::new();
     let mut printf = String::new();
     for l in &launches {
-        let k = find_kernel(&program, &l.kernel).ok_or(format!("no kernel {}", l.kernel))?;
+        let k = find_kernel(&program, l.kernel_name())
+            .ok_or(format!("no kernel {}", l.kernel_name()))?;
         let sig = module
             .signatures
             .iter()
@@ -255,7 +207,7 @@ fn run_file_as(
             let at = offset as usize;
             block[at..at + bytes.len()].copy_from_slice(&bytes);
         }
-        let mut config = LaunchConfig::new(l.grid, l.block);
+        let mut config = LaunchConfig::new(l.grid.0, l.block.0);
         config.dynamic_shared = l.shared;
         config.threads = threads;
         config.scheduling = scheduling;
@@ -356,8 +308,10 @@ fn check_all_as(opt: u8, scheduling: Scheduling, nvcc: bool) {
         let src = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
             .join("../../tests/kernels")
             .join(format!("{stem}.cu"));
-        let text = std::fs::read_to_string(&src).unwrap();
-        let (_, clean) = launches(&text);
+        let clean = KernelFile::read(&src)
+            .unwrap_or_else(|e| panic!("{e}"))
+            .expect
+            == Some(Expect::Clean);
         let status = std::fs::read_to_string(dir.join("status.txt")).unwrap_or_default();
         let ptx = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
             .join("../../tests/nvcc-ptx")

@@ -2,7 +2,7 @@
 //! lines or from a TOML launch file.
 
 use crate::LaunchError;
-use clap::Parser;
+pub use warpcheck_corpus::{Dim3, parse_dim3};
 use std::path::Path;
 
 /// One launch: `--kernel K --grid X,Y,Z --block X,Y,Z --shared BYTES --arg NAME=SPEC …
@@ -24,104 +24,27 @@ pub struct LaunchSpec {
     pub seed: u64,
 }
 
-/// Grid or block dimensions.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Dim3(pub [u32; 3]);
-
-impl Default for Dim3 {
-    fn default() -> Dim3 {
-        Dim3([1, 1, 1])
-    }
-}
-
-impl Dim3 {
-    pub fn count(self) -> u64 {
-        self.0.iter().map(|&d| d as u64).product()
-    }
-}
-
-impl std::fmt::Display for Dim3 {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "({},{},{})", self.0[0], self.0[1], self.0[2])
-    }
-}
-
-/// Parses `X[,Y[,Z]]` (also `X,Y,Z` with `x` as separator: `16x16`).
-pub fn parse_dim3(s: &str) -> Result<Dim3, String> {
-    let parts: Vec<&str> = s.split([',', 'x']).map(str::trim).collect();
-    if parts.is_empty() || parts.len() > 3 {
-        return Err(format!(
-            "`{s}`: expected 1 to 3 dimensions, e.g. 256 or 16,16"
-        ));
-    }
-    let mut d = [1u32; 3];
-    for (i, p) in parts.iter().enumerate() {
-        d[i] = p
-            .parse::<u32>()
-            .map_err(|_| format!("`{p}` is not a dimension (a positive integer)"))?;
-        if d[i] == 0 {
-            return Err(format!("`{s}`: dimensions must be at least 1"));
+/// The launches a kernel file's header describes (`warpcheck-launch:` lines in the leading
+/// comment block), in order.
+pub fn header_launches(source: &str) -> Result<Vec<LaunchSpec>, LaunchError> {
+    let header = warpcheck_corpus::KernelFile::parse_header("", source).map_err(|e| {
+        LaunchError::BadHeaderLine {
+            line: e.line as usize,
+            message: e.message,
         }
-    }
-    Ok(Dim3(d))
-}
-
-/// One `// warpcheck-launch: ...` line of a kernel file's header: the command line's
-/// launch options, with the same spellings and defaults.
-#[derive(Parser, Debug)]
-#[command(name = "warpcheck-launch", no_binary_name = true)]
-struct LaunchLine {
-    #[arg(long, short = 'k')]
-    kernel: Option<String>,
-    #[arg(long, value_parser = parse_dim3, default_value = "1")]
-    grid: Dim3,
-    #[arg(long, value_parser = parse_dim3, default_value = "1")]
-    block: Dim3,
-    #[arg(long, default_value_t = 0, value_name = "BYTES")]
-    shared: u32,
-    #[arg(long = "arg", value_name = "NAME=SPEC")]
-    args: Vec<String>,
-    #[arg(long, default_value_t = 0)]
-    seed: u64,
-}
-
-impl From<LaunchLine> for LaunchSpec {
-    fn from(l: LaunchLine) -> LaunchSpec {
-        LaunchSpec {
+    })?;
+    Ok(header
+        .launches
+        .into_iter()
+        .map(|l| LaunchSpec {
             kernel: l.kernel,
             grid: l.grid,
             block: l.block,
             shared: l.shared,
             args: l.args,
             seed: l.seed,
-        }
-    }
-}
-
-/// The launches a kernel file's header describes (`warpcheck-launch:` lines in the leading
-/// comment block), in order.
-pub fn header_launches(source: &str) -> Result<Vec<LaunchSpec>, LaunchError> {
-    let mut out = Vec::new();
-    for (i, line) in source.lines().enumerate() {
-        let t = line.trim();
-        if !t.starts_with("//") {
-            break;
-        }
-        if let Some(rest) = t
-            .trim_start_matches('/')
-            .trim()
-            .strip_prefix("warpcheck-launch:")
-        {
-            let tokens = rest.split_whitespace();
-            let parsed =
-                LaunchLine::try_parse_from(tokens).map_err(|e| LaunchError::BadHeaderLine {
-                    line: i + 1,
-                    message: e.to_string(),
-                })?;
-            out.push(parsed.into());
-        }
-    }
-    Ok(out)
+        })
+        .collect())
 }
 
 /// A launch file (TOML): a sequence of launches over buffers shared by name, e.g.

@@ -14,42 +14,19 @@ use std::time::Duration;
 use warpcheck_front::{CompileOptions, CompilerChoice};
 use warpcheck_lint::{Launch, LintOptions, LintTimings, lint_kernel_timed};
 
-fn dims(s: &str) -> [u32; 3] {
-    let mut d = [1u32; 3];
-    for (i, p) in s.split(',').enumerate().take(3) {
-        d[i] = p.trim().parse().unwrap_or(1);
-    }
-    d
-}
-
 /// (kernel, launch, integer scalars) of each launch line.
-fn launches(text: &str) -> Vec<(String, Launch, BTreeMap<String, i128>)> {
-    let mut out = Vec::new();
-    for line in text.lines().take_while(|l| l.starts_with("//")) {
-        let Some(rest) = line.strip_prefix("// warpcheck-launch:") else {
-            continue;
-        };
-        let words: Vec<&str> = rest.split_whitespace().collect();
-        let (mut kernel, mut grid, mut block) = (String::new(), [1; 3], [1; 3]);
-        let mut scalars = BTreeMap::new();
-        for w in words.windows(2) {
-            match w[0] {
-                "--kernel" => kernel = w[1].to_string(),
-                "--grid" => grid = dims(w[1]),
-                "--block" => block = dims(w[1]),
-                "--arg" => {
-                    if let Some((n, v)) = w[1].split_once('=')
-                        && let Ok(v) = v.parse::<i128>()
-                    {
-                        scalars.insert(n.to_string(), v);
-                    }
-                }
-                _ => {}
-            }
-        }
-        out.push((kernel, Launch { grid, block }, scalars));
-    }
-    out
+fn launches(path: &Path) -> Vec<(String, Launch, BTreeMap<String, i128>)> {
+    let file = warpcheck_corpus::KernelFile::read(path).unwrap_or_else(|e| panic!("{e}"));
+    file.launches
+        .iter()
+        .map(|l| {
+            let launch = Launch {
+                grid: l.grid.0,
+                block: l.block.0,
+            };
+            (l.kernel_name().to_string(), launch, l.int_scalars())
+        })
+        .collect()
 }
 
 /// CPU time of the calling thread.
@@ -80,15 +57,11 @@ fn main() {
     let mut files: Vec<PathBuf> = args.iter().map(PathBuf::from).collect();
     if files.is_empty() {
         let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/kernels");
-        files = std::fs::read_dir(&dir)
-            .map(|d| d.filter_map(|e| e.ok().map(|e| e.path())).collect())
-            .unwrap_or_default();
-        files.retain(|p| p.extension().is_some_and(|e| e == "cu" || e == "cl"));
-        files.sort();
+        files = warpcheck_corpus::kernel_files(&dir).unwrap_or_default();
     }
     let mut rows: Vec<(Duration, String)> = Vec::new();
     for path in &files {
-        let text = std::fs::read_to_string(path).unwrap_or_default();
+        let lines = launches(path);
         let name = path.file_name().and_then(|f| f.to_str()).unwrap_or("?");
         for opt in [3u8, 0] {
             let options = CompileOptions {
@@ -103,7 +76,7 @@ fn main() {
             let Ok(program) = warpcheck_ir::lower(&parsed.module) else {
                 continue;
             };
-            for (kernel, launch, scalars) in launches(&text) {
+            for (kernel, launch, scalars) in lines.clone() {
                 let sig = compiled.signatures.iter().find(|s| {
                     s.name == kernel || s.demangled_name.starts_with(&format!("{kernel}("))
                 });

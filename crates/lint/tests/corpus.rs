@@ -13,6 +13,7 @@
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 
+use warpcheck_corpus::{KernelFile, MarkerKind};
 use warpcheck_front::{CompileOptions, CompilerChoice};
 use warpcheck_lint::{Launch, LintOptions, lint_kernel};
 use warpcheck_report::Code;
@@ -70,27 +71,6 @@ const RACE_UNDECIDED: &[(&str, u32, &str)] = &[
     ),
 ];
 
-/// The codes the corpus markers and the lints share.
-fn marker_code(marker: &str) -> Option<(&'static str, Option<u32>)> {
-    let (name, degree) = match marker.find('(') {
-        Some(i) => (
-            &marker[..i],
-            marker[i + 1..].trim_end_matches(')').parse().ok(),
-        ),
-        None => (marker, None),
-    };
-    let code = match name {
-        "uncoalesced" => Code::UncoalescedAccess,
-        other => Code::from_name(other).filter(|c| {
-            matches!(
-                c,
-                Code::BankConflict | Code::BarrierDivergence | Code::SharedRace | Code::GlobalRace
-            )
-        })?,
-    };
-    Some((code.name(), degree))
-}
-
 /// Findings or markers: (line, code) → degree.
 type Found = BTreeMap<(u32, &'static str), Option<u32>>;
 
@@ -100,60 +80,36 @@ struct LaunchLine {
     scalars: BTreeMap<String, i128>,
 }
 
-fn dims(s: &str) -> [u32; 3] {
-    let mut d = [1u32; 3];
-    for (i, p) in s.split(',').enumerate().take(3) {
-        d[i] = p.trim().parse().unwrap_or(1);
-    }
-    d
-}
-
-fn parse_header(text: &str) -> (Vec<LaunchLine>, Found) {
-    let mut launches = Vec::new();
-    for line in text.lines().take_while(|l| l.starts_with("//")) {
-        let Some(rest) = line.strip_prefix("// warpcheck-launch:") else {
-            continue;
-        };
-        let words: Vec<&str> = rest.split_whitespace().collect();
-        let mut kernel = String::new();
-        let (mut grid, mut block) = ([1; 3], [1; 3]);
-        let mut scalars = BTreeMap::new();
-        let mut i = 0;
-        while i < words.len() {
-            match words[i] {
-                "--kernel" => kernel = words.get(i + 1).unwrap_or(&"").to_string(),
-                "--grid" => grid = dims(words.get(i + 1).unwrap_or(&"1")),
-                "--block" => block = dims(words.get(i + 1).unwrap_or(&"1")),
-                "--arg" => {
-                    if let Some((name, value)) = words.get(i + 1).and_then(|a| a.split_once('='))
-                        && let Ok(v) = value.parse::<i128>()
-                    {
-                        scalars.insert(name.to_string(), v);
-                    }
-                }
-                _ => {
-                    i += 1;
-                    continue;
-                }
-            }
-            i += 2;
-        }
-        launches.push(LaunchLine {
-            kernel,
-            launch: Launch { grid, block },
-            scalars,
-        });
-    }
-    let mut markers = BTreeMap::new();
-    for (n, line) in text.lines().enumerate() {
-        if let Some(i) = line.find("//~") {
-            for m in line[i + 3..].split_whitespace() {
-                if let Some((code, degree)) = marker_code(m) {
-                    markers.insert((n as u32 + 1, code), degree);
-                }
-            }
-        }
-    }
+/// The launches of a kernel file and its markers of the kinds the lints report.
+fn parse_header(path: &Path) -> (Vec<LaunchLine>, Found) {
+    let file = KernelFile::read(path).unwrap_or_else(|e| panic!("{e}"));
+    let launches = file
+        .launches
+        .iter()
+        .map(|l| LaunchLine {
+            kernel: l.kernel_name().to_string(),
+            launch: Launch {
+                grid: l.grid.0,
+                block: l.block.0,
+            },
+            scalars: l.int_scalars(),
+        })
+        .collect();
+    let markers = file
+        .markers
+        .iter()
+        .filter(|m| {
+            matches!(
+                m.kind,
+                MarkerKind::Uncoalesced
+                    | MarkerKind::BankConflict
+                    | MarkerKind::BarrierDivergence
+                    | MarkerKind::SharedRace
+                    | MarkerKind::GlobalRace
+            )
+        })
+        .map(|m| ((m.line, m.kind.code()), m.degree))
+        .collect();
     (launches, markers)
 }
 
@@ -165,8 +121,7 @@ fn corpus_dir() -> PathBuf {
 /// the longest time one kernel's lint took (measured, reported, not asserted: timings
 /// on a shared machine are not test material).
 fn lint_file(path: &Path, opt_level: u8) -> Result<Linted, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
-    let (launches, _) = parse_header(&text);
+    let (launches, _) = parse_header(path);
     let options = CompileOptions {
         opt_level,
         compiler: CompilerChoice::Clang,
@@ -253,7 +208,7 @@ fn lint_file(path: &Path, opt_level: u8) -> Result<Linted, String> {
             let degree = if code == Code::BarrierDivergence.name() {
                 None
             } else {
-                degree_of(&f.message)
+                f.degree.map(|d| d as u32)
             };
             let e = found.entry((p.location.line, code)).or_insert(degree);
             if degree > *e {
@@ -275,20 +230,6 @@ struct Linted {
     slowest: std::time::Duration,
     /// Whether the race lint said it could not decide everything (`race-lint-incomplete`).
     undecided: bool,
-}
-
-/// The number in "N sectors per request" or "N-way".
-fn degree_of(message: &str) -> Option<u32> {
-    let words: Vec<&str> = message.split_whitespace().collect();
-    for (i, w) in words.iter().enumerate() {
-        if let Some(n) = w.strip_suffix("-way") {
-            return n.parse().ok();
-        }
-        if *w == "sectors" && i > 0 {
-            return words[i - 1].parse().ok();
-        }
-    }
-    None
 }
 
 fn describe(
@@ -340,8 +281,7 @@ fn corpus_markers_match_lints() {
                 loop {
                     let i = next.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
                     let Some((path, o)) = jobs.get(i) else { break };
-                    let text = std::fs::read_to_string(path).unwrap_or_default();
-                    let (_, mut expected) = parse_header(&text);
+                    let (_, mut expected) = parse_header(path);
                     let name = path
                         .file_name()
                         .and_then(|f| f.to_str())

@@ -50,16 +50,7 @@ fn findings(opt_level: u8, launch: Option<Launch>) -> (BTreeMap<(u32, Code), u32
                 continue;
             }
             let line = f.primary.as_ref().map_or(0, |p| p.location.line);
-            let words: Vec<&str> = f.message.split_whitespace().collect();
-            let degree = words
-                .iter()
-                .enumerate()
-                .find_map(|(i, w)| match w.strip_suffix("-way") {
-                    Some(n) => n.parse().ok(),
-                    None if *w == "sectors" && i > 0 => words[i - 1].parse().ok(),
-                    None => None,
-                })
-                .unwrap_or(0);
+            let degree = f.degree.map_or(0, |d| d as u32);
             all_records &= f
                 .notes
                 .iter()

@@ -90,6 +90,11 @@ pub struct Finding {
     pub help: Option<String>,
     /// How many times it happened (1 for static findings).
     pub occurrences: u64,
+    /// The measured or predicted degree, for findings that have one: sectors per request
+    /// for `uncoalesced-access`, wavefronts per phase (N-way) for `bank-conflict`. The
+    /// message says it in words; tools and tests read it here.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub degree: Option<u64>,
 }
 
 impl Finding {
@@ -104,6 +109,7 @@ impl Finding {
             notes: Vec::new(),
             help: None,
             occurrences: 1,
+            degree: None,
         }
     }
 
@@ -130,6 +136,12 @@ impl Finding {
 
     pub fn help(mut self, help: impl Into<String>) -> Finding {
         self.help = Some(help.into());
+        self
+    }
+
+    /// Sets [`Finding::degree`].
+    pub fn degree(mut self, degree: impl Into<u64>) -> Finding {
+        self.degree = Some(degree.into());
         self
     }
 

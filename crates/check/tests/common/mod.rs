@@ -10,6 +10,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use warpcheck_check::{Buffer, CheckOptions, Checker, LaunchInfo, ReportCx, Tools};
+use warpcheck_corpus::KernelFile;
 use warpcheck_emu::args::{self, ArgSpec, ElemType, Limits, Number};
 use warpcheck_emu::{GlobalMemory, LaunchConfig, RunOutcome};
 use warpcheck_front::{CompileOptions, CompilerChoice, KernelSignature, ParamKind, ScalarType};
@@ -265,43 +266,20 @@ pub fn run_header(file: &str, tools: &str) -> Session {
 /// [`run_header`] with an instruction budget (for kernels that spin forever).
 pub fn run_header_with(file: &str, tools: &str, budget: Option<u64>) -> Session {
     let path = corpus(file);
-    let text = std::fs::read_to_string(&path).unwrap();
+    let header = KernelFile::read(&path).unwrap_or_else(|e| panic!("{e}"));
     let compiled = compile_path(&path, 3);
     let mut s = Session::new(compiled, tools);
     s.budget = budget;
     let mut named: HashMap<String, u64> = HashMap::new();
-    let lines: Vec<String> = text
-        .lines()
-        .take_while(|l| l.starts_with("//"))
-        .filter_map(|l| l.strip_prefix("// warpcheck-launch:"))
-        .map(str::to_string)
-        .collect();
-    assert!(!lines.is_empty(), "{file} has no launch line");
-    for line in lines {
-        let tokens: Vec<&str> = line.split_whitespace().collect();
-        let (mut kernel_name, mut grid, mut block, mut shared) = (None, [1; 3], [1; 3], 0);
-        let mut arg_list = Vec::new();
-        let dims = |s: &str| {
-            let mut d = [1u32; 3];
-            for (i, x) in s.split(',').enumerate() {
-                d[i] = x.parse().unwrap();
-            }
-            d
-        };
-        let mut i = 0;
-        while i < tokens.len() {
-            let v = tokens[i + 1];
-            match tokens[i] {
-                "--kernel" => kernel_name = Some(v.to_string()),
-                "--grid" => grid = dims(v),
-                "--block" => block = dims(v),
-                "--shared" => shared = v.parse().unwrap(),
-                "--arg" => arg_list.push(args::parse_arg(v).unwrap()),
-                other => panic!("unknown launch option {other}"),
-            }
-            i += 2;
-        }
-        let kernel_name = kernel_name.unwrap();
+    assert!(!header.launches.is_empty(), "{file} has no launch line");
+    for line in &header.launches {
+        let (grid, block, shared) = (line.grid.0, line.block.0, line.shared);
+        let arg_list: Vec<_> = line
+            .args
+            .iter()
+            .map(|a| args::parse_arg(a).unwrap())
+            .collect();
+        let kernel_name = line.kernel.clone().expect("a --kernel");
         let sig = s
             .compiled
             .signatures
@@ -381,26 +359,16 @@ pub fn run_header_with(file: &str, tools: &str, budget: Option<u64>) -> Session 
     s
 }
 
-/// The `//~` markers of a corpus file: (line, marker) for markers of `kind`
+/// The `//~` markers of a corpus file: (line, degree) for markers of `kind`
 /// (`bank-conflict(32)` gives ("bank-conflict", Some(32))).
 pub fn markers(file: &str, kind: &str) -> Vec<(u32, Option<u32>)> {
-    let text = std::fs::read_to_string(corpus(file)).unwrap();
-    let mut out = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        let Some((_, m)) = line.split_once("//~") else {
-            continue;
-        };
-        for word in m.split_whitespace() {
-            let (name, n) = match word.split_once('(') {
-                Some((name, rest)) => (name, rest.trim_end_matches(')').parse().ok()),
-                None => (word, None),
-            };
-            if name == kind {
-                out.push((i as u32 + 1, n));
-            }
-        }
-    }
-    out
+    KernelFile::read(corpus(file))
+        .unwrap_or_else(|e| panic!("{e}"))
+        .markers
+        .iter()
+        .filter(|m| m.kind.name() == kind)
+        .map(|m| (m.line, m.degree))
+        .collect()
 }
 
 /// The findings of `code` as (line, finding).
@@ -414,16 +382,7 @@ pub fn by_code<'a>(findings: &'a [Finding], code: Code) -> Vec<(u32, &'a Finding
     v
 }
 
-/// The degree a finding reports in its message ("32-way", "touches 32 sectors").
+/// The degree a finding reports (`Finding::degree`: wavefronts per phase, sectors).
 pub fn degree(f: &Finding) -> Option<u32> {
-    let words: Vec<&str> = f.message.split_whitespace().collect();
-    for (i, w) in words.iter().enumerate() {
-        if let Some(n) = w.strip_suffix("-way") {
-            return n.parse().ok();
-        }
-        if *w == "touches" {
-            return words.get(i + 1)?.parse().ok();
-        }
-    }
-    None
+    f.degree.map(|d| d as u32)
 }

@@ -243,6 +243,9 @@ fn group(raw: Vec<Raw>) -> Vec<Finding> {
         .into_values()
         .map(|(r, n)| {
             let mut f = r.finding;
+            if matches!(f.code, Code::UncoalescedAccess | Code::BankConflict) {
+                f.degree = Some(u64::from(r.degree));
+            }
             if n > 1 {
                 f.notes.push(format!(
                     "{n} instructions on this line; the worst is reported"
