@@ -1,5 +1,6 @@
 pub mod advise;
 pub mod check;
+pub mod gpu_check;
 pub mod gpu_pack;
 pub mod ir;
 pub mod kernels;
