@@ -103,7 +103,6 @@ pub fn analyse(program: &Program, kernel: FuncId) -> Result<Plan, GpuError> {
     let (taint, mixed) = propagate(body, &params);
     let name = |p: usize| program.variable(f.params[p]).name.clone();
     let cx = Cx {
-        program,
         body,
         params: &params,
         taint: &taint,
@@ -219,7 +218,6 @@ fn source_taint(
 }
 
 struct Cx<'a> {
-    program: &'a Program,
     body: &'a Body,
     params: &'a HashMap<VarId, usize>,
     taint: &'a [Taint],
@@ -363,7 +361,6 @@ impl Cx<'_> {
                 }
             }
         }
-        let _ = self.program;
         Ok(())
     }
 

@@ -106,6 +106,9 @@ const OFFSETS_PER_PAIR: usize = 4;
 /// Distinct (kind, target, pair of blocks) kept in all.
 const MAX_PAIRS: usize = 256;
 
+/// Bytes after each private copy that a correct kernel never writes.
+const GUARD: usize = 256;
+
 /// Where a target's copies are.
 struct TargetLayout {
     /// Index into [`Launch::buffers`].
@@ -133,7 +136,8 @@ fn layout(inst: &Instrumented, launch: &Launch, opts: CheckOptions) -> Result<La
             )));
         };
         let size = launch.buffers[*buffer].bytes.len();
-        let stride = size.div_ceil(256).max(1) * 256;
+        // At least `GUARD` bytes after each copy, to catch writes past the buffer's end.
+        let stride = (size + GUARD).div_ceil(256) * 256;
         total += (stride * blocks) as u64;
         targets.push(TargetLayout {
             buffer: *buffer,
@@ -304,6 +308,7 @@ fn pass1(
     let layout = layout(inst, launch, opts)?;
     let mut p1 = stale_copies(launch, &layout);
     let (real, _) = run_variant(exec, inst, launch, &layout, Variant::Plain, &mut p1)?;
+    check_guards(&layout, &p1)?;
     let mut unions = Vec::new();
     let mut races = Vec::new();
     for (t, l) in layout.targets.iter().enumerate() {
@@ -318,6 +323,25 @@ fn pass1(
         real,
         races: thin(races),
     })
+}
+
+/// Refuses a launch in which a block wrote past the end of its copy of a buffer (which
+/// would land in the next block's copy): that is a memory error, not a race.
+fn check_guards(layout: &Layout, copies: &[Vec<u8>]) -> Result<(), GpuError> {
+    for (l, c) in layout.targets.iter().zip(copies) {
+        for b in 0..layout.blocks {
+            let guard = &c[b * l.stride + l.size..(b + 1) * l.stride];
+            if let Some(o) = guard.iter().position(|&x| x != 0) {
+                return Err(GpuError::Launch(format!(
+                    "block {b} wrote past the end of buffer `{}` ({} bytes, written at byte {}); GPU mode checks races, not memory errors: run `warpcheck check` without --gpu",
+                    l.name,
+                    l.size,
+                    l.size + o
+                )));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// The launch's buffers after it: pass 1's real buffers (atomics applied) with every

@@ -226,11 +226,10 @@ fn edit_instruction(
         Edit::LoadParam { target } => {
             let dest = register_name(inst.operands.first())
                 .ok_or_else(|| GpuError::Internal("`ld.param` without a register".into()))?;
-            let mut code = guarded(
+            return guarded(
                 &format!("mov.b64 {dest}, %wcd{};", regs.base(target)),
                 &inst,
-            )?;
-            return Ok(std::mem::take(&mut code));
+            );
         }
         Edit::Atomic { target } => {
             let base = address_base(&mut inst)?;

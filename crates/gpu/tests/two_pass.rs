@@ -251,3 +251,23 @@ fn private_copies_over_the_limit_are_refused() {
     .to_string();
     assert!(err.contains("memory-adaptive rounds"), "{err}");
 }
+
+#[test]
+fn a_write_past_the_buffer_is_an_error_not_a_race() {
+    // 4 blocks of 8 threads write out[gid + 1] into a buffer of 32 words.
+    let body = format!("add.s32 %r6, %r5, 1;\n{}", store("%r6", "%r5"));
+    let inst = instrument(&module(&body)).unwrap();
+    let mut l = launch(4, 8, 32);
+    let err = passes::check(
+        &mut EmuExecutor::new(),
+        &inst,
+        &mut l,
+        CheckOptions::default(),
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(
+        err.contains("block 3 wrote past the end of buffer `out`"),
+        "{err}"
+    );
+}
