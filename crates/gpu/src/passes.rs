@@ -155,6 +155,9 @@ fn layout(inst: &Instrumented, launch: &Launch, opts: CheckOptions) -> Result<La
     Ok(Layout { blocks, targets })
 }
 
+/// The write and read site maps of one target (attribution variant).
+type SiteMaps = [Vec<u8>; 2];
+
 /// Runs one variant with the given private copies; returns the real buffers after it and
 /// the site maps (write, read per target) for the attribution variant.
 fn run_variant(
@@ -164,7 +167,7 @@ fn run_variant(
     layout: &Layout,
     variant: Variant,
     privs: &mut [Vec<u8>],
-) -> Result<(Vec<Vec<u8>>, Vec<[Vec<u8>; 2]>), GpuError> {
+) -> Result<(Vec<Vec<u8>>, Vec<SiteMaps>), GpuError> {
     let mut buffers: Vec<Vec<u8>> = launch.buffers.iter().map(|b| b.bytes.clone()).collect();
     let mut args = launch.args.clone();
     let real = buffers.len();
@@ -653,11 +656,12 @@ impl Attribution<'_> {
         let mut out: Vec<Race> = Vec::new();
         for (t, l) in self.layout.targets.iter().enumerate() {
             let s = &launch.buffers[l.buffer].bytes;
-            for o in 0..l.size {
+            let copy = &state.p1[t][j as usize * l.stride..j as usize * l.stride + l.size];
+            for (o, (&v, &stale)) in copy.iter().zip(s).enumerate() {
                 if out.len() >= OFFSETS_PER_PAIR {
                     return out;
                 }
-                if state.p1[t][j as usize * l.stride + o] == s[o] {
+                if v == stale {
                     continue;
                 }
                 let Some(read) = self.site(&maps2[t][1], t, i, o, SiteKind::Load) else {
