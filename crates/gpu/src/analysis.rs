@@ -93,13 +93,25 @@ enum Taint {
     From(usize),
 }
 
-/// Analyses kernel `kernel` of `program`.
-pub fn analyse(program: &Program, kernel: FuncId) -> Result<Plan, GpuError> {
+/// Analyses kernel `kernel` of `program`. `is_pointer(i)` says whether parameter `i` may
+/// be a pointer (from the source's signature); only those, and only when loaded as 64
+/// bits, are followed, so 64-bit integers added to pointers are not mistaken for them.
+pub fn analyse(
+    program: &Program,
+    kernel: FuncId,
+    is_pointer: &dyn Fn(usize) -> bool,
+) -> Result<Plan, GpuError> {
     let f = program.function(kernel);
     let body = f.body.as_ref().ok_or_else(|| {
         GpuError::Unsupported(format!("kernel `{}` has no body", f.display_name()))
     })?;
-    let params: HashMap<VarId, usize> = f.params.iter().enumerate().map(|(i, &v)| (v, i)).collect();
+    let params: HashMap<VarId, usize> = f
+        .params
+        .iter()
+        .enumerate()
+        .filter(|&(i, &v)| is_pointer(i) && program.variable(v).size == Some(8))
+        .map(|(i, &v)| (v, i))
+        .collect();
     let (taint, mixed) = propagate(body, &params);
     let name = |p: usize| program.variable(f.params[p]).name.clone();
     let cx = Cx {
@@ -202,6 +214,7 @@ fn source_taint(
             && acc.kind == AccessKind::Load
             && let Operand::Address(a) = body.operands_of(id)[acc.address_slot]
             && let AddressBase::Var(v) = a.base
+            && acc.bytes == Some(8)
         {
             return params.get(&v).copied();
         }

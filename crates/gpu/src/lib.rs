@@ -94,7 +94,18 @@ pub fn instrument(
     program: &Program,
     kernel: FuncId,
 ) -> Result<Instrumented, GpuError> {
-    let plan = analysis::analyse(program, kernel)?;
+    instrument_with(module, program, kernel, &|_| true)
+}
+
+/// [`instrument`], following only the parameters for which `is_pointer` holds (from the
+/// source's signature: a `size_t` is a 64-bit parameter too).
+pub fn instrument_with(
+    module: &Module,
+    program: &Program,
+    kernel: FuncId,
+    is_pointer: &dyn Fn(usize) -> bool,
+) -> Result<Instrumented, GpuError> {
+    let plan = analysis::analyse(program, kernel, is_pointer)?;
     let name = program.function(kernel).name.clone();
     let print = |variant| -> Result<String, GpuError> {
         let text = warpcheck_ptx::print(&rewrite::rewrite(module, &name, &plan, variant)?);

@@ -277,7 +277,17 @@ struct RawRace {
 
 /// Keeps at most [`OFFSETS_PER_PAIR`] offsets per (kind, target, blocks) and
 /// [`MAX_PAIRS`] such groups.
-fn thin(races: Vec<RawRace>) -> Vec<RawRace> {
+/// A pair of blocks with a real write-write race has no benign bytes reported as well
+/// (equal bytes of unequal words are not a benign race).
+fn thin(mut races: Vec<RawRace>) -> Vec<RawRace> {
+    let racy: std::collections::HashSet<(usize, u32, u32)> = races
+        .iter()
+        .filter(|r| r.kind == RaceKind::WriteWrite)
+        .map(|r| (r.target, r.first, r.second))
+        .collect();
+    races.retain(|r| {
+        r.kind != RaceKind::BenignWriteWrite || !racy.contains(&(r.target, r.first, r.second))
+    });
     let mut counts: std::collections::HashMap<(RaceKind, usize, u32, u32), usize> =
         Default::default();
     let mut out = Vec::new();

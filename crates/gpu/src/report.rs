@@ -32,16 +32,20 @@ pub fn findings(
 ) -> Vec<Finding> {
     let site_loc = |s: &Side| s.site.and_then(|i| locate(inst.plan.sites[i].inst));
     type Key = (RaceKind, Option<Location>, Option<Location>);
-    let mut groups: Vec<(Key, &Race, u64)> = Vec::new();
+    // Occurrences count pairs of blocks, as the race checker counts pairs of accesses.
+    let mut groups: Vec<(Key, &Race, Vec<(u32, u32)>)> = Vec::new();
     for r in &verdict.races {
         let key = (r.kind, site_loc(&r.first), site_loc(&r.second));
+        let pair = (r.first.block, r.second.block);
         match groups.iter_mut().find(|g| g.0 == key) {
-            Some(g) => g.2 += 1,
-            None => groups.push((key, r, 1)),
+            Some(g) if !g.2.contains(&pair) => g.2.push(pair),
+            Some(_) => {}
+            None => groups.push((key, r, vec![pair])),
         }
     }
     let mut out = Vec::new();
-    for ((kind, l1, l2), r, n) in groups {
+    for ((kind, l1, l2), r, pairs) in groups {
+        let n = pairs.len() as u64;
         let who = |s: &Side, what: &str| format!("{what} by block {}", block_index(grid, s.block));
         let (code, severity, message) = match kind {
             RaceKind::BenignWriteWrite => (

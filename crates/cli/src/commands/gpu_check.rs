@@ -19,6 +19,7 @@ use crate::input::{self, Loaded};
 use crate::launch;
 use crate::output::{self, CliError};
 use warpcheck_emu::args::parse_arg;
+use warpcheck_front::ParamKind;
 use warpcheck_gpu::{Arg, CudaExecutor, EmuExecutor, Executor, Instrumented, Launch, LaunchBuffer};
 use warpcheck_ir::{FuncId, Program};
 use warpcheck_report::{Finding, Severity, Sources, json, sarif, text};
@@ -74,14 +75,23 @@ pub fn run(args: &Args) -> Result<Outcome, CliError> {
             None => input::only_kernel(&program)?,
         };
         let f = program.function(kernel);
+        let sig = signatures.iter().find(|s| s.mangled_name == f.name);
         if !instrumented.contains_key(&kernel) {
-            let i =
-                warpcheck_gpu::instrument(&loaded.module, &program, kernel).map_err(gpu_error)?;
+            // Scalars by the signature are not pointers; untyped `.u64`s may be.
+            let is_pointer = |i: usize| {
+                sig.and_then(|s| s.params.get(i)).is_none_or(|p| {
+                    !matches!(
+                        p.kind,
+                        ParamKind::Scalar(_) | ParamKind::Vector(_) | ParamKind::Struct(_)
+                    )
+                })
+            };
+            let i = warpcheck_gpu::instrument_with(&loaded.module, &program, kernel, &is_pointer)
+                .map_err(gpu_error)?;
             findings.extend(warpcheck_gpu::report::limits(&i, f.display_name()));
             instrumented.insert(kernel, i);
         }
         let inst = &instrumented[&kernel];
-        let sig = signatures.iter().find(|s| s.mangled_name == f.name);
         let mut gl = bind(&program, kernel, sig, l, opts.limits, &named)?;
         let start = std::time::Instant::now();
         let verdict =
