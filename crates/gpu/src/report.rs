@@ -33,7 +33,8 @@ pub fn findings(
     let site_loc = |s: &Side| s.site.and_then(|i| locate(inst.plan.sites[i].inst));
     type Key = (RaceKind, Option<Location>, Option<Location>);
     // Occurrences count pairs of blocks, as the race checker counts pairs of accesses.
-    let mut groups: Vec<(Key, &Race, Vec<(u32, u32)>)> = Vec::new();
+    type Group<'a> = (Key, &'a Race, Vec<(u32, u32)>);
+    let mut groups: Vec<Group> = Vec::new();
     for r in &verdict.races {
         let key = (r.kind, site_loc(&r.first), site_loc(&r.second));
         let pair = (r.first.block, r.second.block);
