@@ -17,6 +17,9 @@
 //! copies, written at the access's first byte). It is only run when a race was found, to
 //! name the source lines.
 //!
+//! `%wcr5` holds the linear block index only until the prologue ends; the attribution
+//! variant then reuses it for the site number (a store's source is a register).
+//!
 //! New instructions are built by parsing PTX text with the project's parser, so they are
 //! exactly what the printer and the parser agree on.
 
@@ -253,7 +256,7 @@ fn edit_instruction(
             format!(
                 "add.s64 %wcd{tmp}, {base}, {offset};\nsub.s64 %wcd{tmp}, %wcd{tmp}, %wcd{};\n\
                  shl.b64 %wcd{tmp}, %wcd{tmp}, 2;\nadd.s64 %wcd{tmp}, %wcd{tmp}, %wcd{map};\n\
-                 st.global.u32 [%wcd{tmp}], {};",
+                 mov.u32 %wcr5, {};\nst.global.u32 [%wcd{tmp}], %wcr5;",
                 regs.private(target),
                 site + 1
             )
