@@ -32,7 +32,10 @@ fn root() -> PathBuf {
 
 /// Runs `warpcheck check FILE --from-header --format json` with `extra`; the inter-block
 /// global-race line pairs (sorted within a pair), the finding codes, or the error text.
-fn races(file: &Path, extra: &[&str]) -> Result<(BTreeSet<(u64, u64)>, Vec<String>), String> {
+/// Inter-block race line pairs and all finding codes of one run.
+type Races = (BTreeSet<(u64, u64)>, Vec<String>);
+
+fn races(file: &Path, extra: &[&str]) -> Result<Races, String> {
     let out = Command::new(env!("CARGO_BIN_EXE_warpcheck"))
         .arg("check")
         .arg(file)

@@ -76,7 +76,7 @@ pub fn run(args: &Args) -> Result<Outcome, CliError> {
         };
         let f = program.function(kernel);
         let sig = signatures.iter().find(|s| s.mangled_name == f.name);
-        if !instrumented.contains_key(&kernel) {
+        if let std::collections::hash_map::Entry::Vacant(slot) = instrumented.entry(kernel) {
             // Scalars by the signature are not pointers; untyped `.u64`s may be.
             let is_pointer = |i: usize| {
                 sig.and_then(|s| s.params.get(i)).is_none_or(|p| {
@@ -89,7 +89,7 @@ pub fn run(args: &Args) -> Result<Outcome, CliError> {
             let i = warpcheck_gpu::instrument_with(&loaded.module, &program, kernel, &is_pointer)
                 .map_err(gpu_error)?;
             findings.extend(warpcheck_gpu::report::limits(&i, f.display_name()));
-            instrumented.insert(kernel, i);
+            slot.insert(i);
         }
         let inst = &instrumented[&kernel];
         let mut gl = bind(&program, kernel, sig, l, opts.limits, &named)?;
