@@ -3,13 +3,13 @@
 # JIT-compiled by the driver) against the same command on the emulator executor, the CPU
 # race checker, the native kernel and compute-sanitizer's racecheck, with wall times.
 #
-#   cargo build --release -p warpcheck                                          (here)
-#   target/release/warpcheck gpu-pack $(tools/gpu/gpu_mode.sh --files) --out .device-pack  (here)
-#   tools/gpu/gpu_mode.sh .device-pack OUT                                      (there)
+#   cargo build --release -p warpcheck       (here)
+#   tools/gpu/gpu_mode.sh OUT                (there)
 #
 # The GPU machine has no network: carry target/release/warpcheck (WARPCHECK overrides
-# the path) and .device-pack with the working tree. Needs nvcc, compute-sanitizer and
-# a CUDA driver there; warpcheck itself needs only the driver (libcuda.so).
+# the path) with the working tree. The script packs the launches there (`warpcheck
+# gpu-pack`, into OUT/pack: the benchmarks' inputs are hundreds of MB). Needs nvcc,
+# compute-sanitizer and a CUDA driver there; warpcheck itself needs only the driver.
 #
 # For each packed file: native = tools/gpu/launcher.cu on `nvcc -cubin -O3 -lineinfo
 # -arch=native` (as run_truth.sh); racecheck = the same under `compute-sanitizer --tool
@@ -32,12 +32,14 @@ files() {
 }
 if [ "${1:-}" = "--files" ]; then files | sed "s|^$ROOT/||"; exit 0; fi
 
-PACK=${1:?usage: gpu_mode.sh PACK OUT}
-OUT=${2:?usage: gpu_mode.sh PACK OUT}
+OUT=${1:?usage: gpu_mode.sh OUT}
 WC=${WARPCHECK:-$ROOT/target/release/warpcheck}
 TIMEOUT=${TIMEOUT:-300}
 [ -x "$WC" ] || { echo "no warpcheck binary at $WC (build it with cargo build --release -p warpcheck and carry it)" >&2; exit 2; }
 mkdir -p "$OUT"
+OUT=$(cd "$OUT" && pwd)
+PACK="$OUT/pack"
+(cd "$ROOT" && "$WC" gpu-pack $(files | sed "s|^$ROOT/||") --out "$PACK") > "$OUT/pack.txt" 2>&1 || { cat "$OUT/pack.txt" >&2; exit 2; }
 nvcc -O2 -o /tmp/wc-launcher "$ROOT/tools/gpu/launcher.cu" -lcuda || { echo "cannot build the launcher" >&2; exit 2; }
 {
   echo "date: $(date -u +%FT%TZ)"
