@@ -33,6 +33,8 @@ pub enum Tool {
     Parser,
     /// Lowering PTX to the typed IR, in every command that analyses a kernel.
     Lowering,
+    /// `check --gpu`: instrumented PTX on a GPU (or the emulator).
+    Gpu,
 }
 
 impl Tool {
@@ -49,6 +51,7 @@ impl Tool {
             Tool::Lint => "lint",
             Tool::Parser => "parser",
             Tool::Lowering => "lowering",
+            Tool::Gpu => "check --gpu",
         }
     }
 }

@@ -54,6 +54,8 @@ pub struct Args {
     pub error_exitcode: u8,
     #[command(flatten)]
     pub emu: EmuArgs,
+    #[command(flatten)]
+    pub gpu: crate::commands::gpu_check::GpuArgs,
 }
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -63,6 +65,9 @@ pub enum RaceModel {
 }
 
 pub fn run(args: Args) -> Result<Outcome, CliError> {
+    if args.gpu.gpu {
+        return crate::commands::gpu_check::run(&args);
+    }
     let compiled = input::compile(&args.compile)?;
     let mut signatures = compiled.signatures.clone();
     let loaded = input::load_compiled(&args.compile, compiled)?;

@@ -1,6 +1,7 @@
 pub mod advise;
 pub mod check;
 pub mod explain;
+pub mod gpu_check;
 pub mod gpu_pack;
 pub mod ir;
 pub mod kernels;

@@ -94,7 +94,7 @@ __global__ void total(const float *x, float *sum, int n) {
     BenignRace {
         name: "benign-race",
         severity: Warning,
-        tools: [],
+        tools: [Gpu],
         summary: "A write-write race where every write stores the same value.",
         what: "Reports a write-after-write race whose racing writes all store the same value, with no racing read: e.g. every thread that finds a match setting a shared `found` flag to 1. The result does not depend on which write lands last.",
         why: "The outcome is deterministic on current GPUs, but it is still a data race in the CUDA memory model: the compiler may assume it does not happen (and, say, keep the flag in a register), and the pattern breaks silently as soon as the stored values start to differ. Marking the writes as atomic or volatile states the intent and costs little.",
@@ -109,6 +109,33 @@ __global__ void any_negative(const int *x, int *found) {
     if (x[threadIdx.x] < 0)
         atomicExch(found, 1);
 }"#,
+    }
+    GpuAtomicsUnchecked {
+        name: "gpu-atomics-unchecked",
+        severity: Note,
+        tools: [Gpu],
+        summary: "GPU mode did not check atomics against the plain accesses of the same buffer.",
+        what: "Notes that a kernel checked with `--gpu` updates a buffer with atomics that it also writes with plain stores. GPU mode privatises plain accesses per block; atomics act on the real buffer, so a race between an atomic and a plain access of another block is not looked for.",
+        why: "An atomic and a plain store to the same location from different blocks still race: the plain store can overwrite the atomic's result. `warpcheck check` without `--gpu` checks that pair.",
+        lang: "sh",
+        example: r#"
+warpcheck check counter.cu --gpu --grid 64 --block 256"#,
+        fixed: r#"
+warpcheck check counter.cu --grid 64 --block 256   # the CPU checkers compare atomics with plain accesses"#,
+    }
+    GpuStoresUnchecked {
+        name: "gpu-stores-unchecked",
+        severity: Note,
+        tools: [Gpu],
+        summary: "GPU mode did not check stores through pointers that are not kernel parameters.",
+        what: "Notes that a kernel checked with `--gpu` stores through pointers that GPU mode cannot follow back to a kernel parameter: pointers loaded from memory, or module-scope `__device__` variables. Those stores are neither privatised nor compared between blocks.",
+        why: "Races on such memory are missed in GPU mode. Passing the buffer as a kernel parameter, or checking on the CPU without `--gpu`, covers them.",
+        lang: "cuda",
+        example: r#"
+__device__ float *table;
+__global__ void fill(float v) { table[blockIdx.x] = v; }   // through a module variable"#,
+        fixed: r#"
+__global__ void fill(float *table, float v) { table[blockIdx.x] = v; }"#,
     }
     RaceCheckSampled {
         name: "race-check-sampled",

@@ -1,0 +1,183 @@
+//! GPU mode (`check --gpu`) on the corpus, with the emulator as executor (CI has no GPU):
+//! for every kernel file with launch lines, the inter-block global races GPU mode reports
+//! must be exactly those the CPU race checker reports (the same pairs of source lines),
+//! except where listed below with the reason; kernels GPU mode refuses must be listed
+//! with the construct its error names.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// Files whose inter-block races GPU mode does not report, with the reason. A listed file
+/// whose results agree fails the test, so the list stays honest.
+const KNOWN_DIFFERENCES: &[(&str, &str)] = &[];
+
+/// Files GPU mode refuses, with a word of the error: kernels whose planted bug faults
+/// (GPU mode needs the launch to complete; `check` without `--gpu` reports the fault).
+const KNOWN_REFUSED: &[(&str, &str)] = &[
+    (
+        "misaligned_bug_vector_load.cu",
+        "faulted in block [0, 0, 0]: misaligned",
+    ),
+    ("spin_wait_bug_deadlock.cu", "faulted in block [0, 0, 0]"),
+    (
+        "vector_add_bug_off_by_one.cu",
+        "faulted in block [3, 0, 0]: out-of-bounds read",
+    ),
+];
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// Runs `warpcheck check FILE --from-header --format json` with `extra`; the inter-block
+/// global-race line pairs (sorted within a pair), the finding codes, or the error text.
+/// Inter-block race line pairs and all finding codes of one run.
+type Races = (BTreeSet<(u64, u64)>, Vec<String>);
+
+fn races(file: &Path, extra: &[&str]) -> Result<Races, String> {
+    let out = Command::new(env!("CARGO_BIN_EXE_warpcheck"))
+        .arg("check")
+        .arg(file)
+        .args(["--from-header", "--format", "json", "--print-limit", "0"])
+        .args(extra)
+        .output()
+        .map_err(|e| e.to_string())?;
+    if !matches!(out.status.code(), Some(0 | 1)) {
+        return Err(String::from_utf8_lossy(&out.stderr).to_string());
+    }
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).map_err(|e| e.to_string())?;
+    let mut pairs = BTreeSet::new();
+    let mut codes = Vec::new();
+    for f in json["findings"].as_array().into_iter().flatten() {
+        let code = f["code"].as_str().unwrap_or_default();
+        codes.push(code.to_string());
+        let message = f["message"].as_str().unwrap_or_default();
+        if code != "global-race" || !message.contains("between blocks") {
+            continue;
+        }
+        let line = |l: &serde_json::Value| l["location"]["line"].as_u64().unwrap_or(0);
+        let a = line(&f["primary"]);
+        let b = f["related"]
+            .as_array()
+            .and_then(|r| r.first())
+            .map_or(a, line);
+        pairs.insert((a.min(b), a.max(b)));
+    }
+    Ok((pairs, codes))
+}
+
+fn corpus() -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(root().join("tests/kernels"))
+        .expect("corpus")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().and_then(|e| e.to_str()) == Some("cu"))
+        .filter(|p| std::fs::read_to_string(p).is_ok_and(|s| s.contains("// warpcheck-launch:")))
+        .collect();
+    files.sort();
+    files
+}
+
+/// Compares GPU mode with the CPU checker on one file; a failure message, or `None`.
+/// Also returns whether the CPU checker found inter-block races.
+fn compare(file: &Path) -> (Option<String>, bool) {
+    let name = file.file_name().unwrap().to_string_lossy().to_string();
+    let known = KNOWN_DIFFERENCES.iter().find(|k| k.0 == name);
+    let refused = KNOWN_REFUSED.iter().find(|k| k.0 == name);
+    let gpu = match (races(file, &["--gpu", "--gpu-executor", "emu"]), refused) {
+        (Err(e), Some((_, word))) if e.contains(word) => return (None, false),
+        (Err(e), _) => return (Some(format!("{name}: GPU mode failed: {e}")), false),
+        (Ok(_), Some(_)) => {
+            return (
+                Some(format!("{name}: listed as refused but checked")),
+                false,
+            );
+        }
+        (Ok((gpu, _)), None) => gpu,
+    };
+    let cpu = match races(file, &["--tool", "race", "--race-blocks", "all"]) {
+        Ok((p, _)) => p,
+        Err(e) => return (Some(format!("{name}: CPU checker failed: {e}")), false),
+    };
+    let racy = !cpu.is_empty();
+    let failure = match (gpu == cpu, known) {
+        (true, None) | (false, Some(_)) => None,
+        (true, Some(_)) => Some(format!("{name}: listed as a known difference but agrees")),
+        (false, None) => Some(format!("{name}: GPU mode {gpu:?}, CPU checker {cpu:?}")),
+    };
+    (failure, racy)
+}
+
+#[test]
+fn gpu_mode_finds_the_inter_block_races_the_cpu_checker_finds() {
+    let files = corpus();
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let results = std::sync::Mutex::new(Vec::new());
+    std::thread::scope(|s| {
+        for _ in 0..2 {
+            s.spawn(|| {
+                while let Some(f) =
+                    files.get(next.fetch_add(1, std::sync::atomic::Ordering::Relaxed))
+                {
+                    let r = compare(f);
+                    results.lock().unwrap().push(r);
+                }
+            });
+        }
+    });
+    let results = results.into_inner().unwrap();
+    let failures: Vec<String> = results.iter().filter_map(|r| r.0.clone()).collect();
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    let racy = results.iter().filter(|r| r.1).count();
+    assert!(
+        racy >= 2,
+        "the corpus has kernels with inter-block races ({racy} found)"
+    );
+}
+
+#[test]
+fn atomics_on_a_written_buffer_are_noted_as_unchecked() {
+    let file = root().join("tests/kernels/counter_bug_atomic_plain_race.cu");
+    let (_, codes) = races(&file, &["--gpu", "--gpu-executor", "emu"]).unwrap();
+    assert!(
+        codes.iter().any(|c| c == "gpu-atomics-unchecked"),
+        "{codes:?}"
+    );
+}
+
+#[test]
+fn halo_race_is_reported_with_both_lines_and_the_block_pair() {
+    let file = root().join("tests/kernels/halo_bug_neighbour_block_race.cu");
+    let out = Command::new(env!("CARGO_BIN_EXE_warpcheck"))
+        .arg("check")
+        .arg(&file)
+        .args(["--from-header", "--gpu", "--gpu-executor", "emu"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains(
+            "data race on global memory (write-after-write) at `out` + 1020 bytes, between blocks"
+        ),
+        "{text}"
+    );
+    assert!(text.contains("(1) write by block (0,0,0)"), "{text}");
+    assert!(text.contains("(2) write by block (1,0,0)"), "{text}");
+}
+
+#[test]
+fn without_a_gpu_the_cuda_executor_says_so_and_exits_2() {
+    if std::path::Path::new("/dev/nvidiactl").exists() {
+        return; // A machine with a GPU: the CUDA executor would run.
+    }
+    let file = root().join("tests/kernels/halo_bug_neighbour_block_race.cu");
+    let out = Command::new(env!("CARGO_BIN_EXE_warpcheck"))
+        .arg("check")
+        .arg(&file)
+        .args(["--from-header", "--gpu"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no CUDA driver/GPU found"));
+}

@@ -1,0 +1,330 @@
+//! PTX-to-PTX rewrite: inter-block privatisation of the target buffers (LD §4.4, §5).
+//!
+//! For each target `t` (a pointer parameter the kernel stores through), the kernel gets
+//! two parameters, `__wc_priv_t` (the base of all blocks' private copies) and
+//! `__wc_stride_t` (bytes between two blocks' copies). A prologue computes the linear
+//! block index `b` and `base_t = priv_t + b * stride_t`; every `ld.param` of the target
+//! parameter becomes `mov.b64 d, base_t`. Since the analysis ([`crate::analysis`]) proved
+//! that every use of the pointer is arithmetic on it, every address `p + off` the kernel
+//! forms becomes `base_t + off`: the block's private copy, at the same offset.
+//!
+//! Atomics and reductions through the pointer get `real_p - base_t` added to their
+//! address, so they act on the real buffer.
+//!
+//! The *attribution* variant ([`Variant::Attribution`]) also records, for every plain
+//! access through a target, the access's site number at the accessed offset in a site map
+//! (`__wc_wsite_t` for stores, `__wc_rsite_t` for loads; one `u32` per byte of the private
+//! copies, written at the access's first byte). It is only run when a race was found, to
+//! name the source lines.
+//!
+//! `%wcr5` holds the linear block index only until the prologue ends; the attribution
+//! variant then reuses it for the site number (a store's source is a register).
+//!
+//! New instructions are built by parsing PTX text with the project's parser, so they are
+//! exactly what the printer and the parser agree on.
+
+use std::fmt::Write as _;
+
+use warpcheck_ptx::ast::{
+    Function, FunctionKind, Instruction, Item, Module, OperandKind, Statement,
+};
+
+use crate::GpuError;
+use crate::analysis::{Edit, Plan};
+
+/// Which kernel the rewrite produces.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Variant {
+    /// Privatisation only: the two passes run this.
+    Plain,
+    /// Privatisation plus site maps: run to attribute a race to source lines.
+    Attribution,
+}
+
+/// Register numbers of the added `%wcd` (64-bit) registers.
+struct Regs {
+    targets: usize,
+}
+
+impl Regs {
+    const BLOCK: usize = 0;
+    fn base(&self, t: usize) -> usize {
+        1 + 5 * t
+    }
+    fn delta(&self, t: usize) -> usize {
+        2 + 5 * t
+    }
+    fn private(&self, t: usize) -> usize {
+        3 + 5 * t
+    }
+    fn wsite(&self, t: usize) -> usize {
+        4 + 5 * t
+    }
+    fn rsite(&self, t: usize) -> usize {
+        5 + 5 * t
+    }
+    fn temp(&self) -> usize {
+        1 + 5 * self.targets
+    }
+    fn count(&self) -> usize {
+        2 + 5 * self.targets
+    }
+}
+
+/// The names of the parameters the rewrite adds for target `t`, in order.
+pub fn added_params(t: usize, variant: Variant) -> Vec<String> {
+    let mut v = vec![format!("__wc_priv_{t}"), format!("__wc_stride_{t}")];
+    if variant == Variant::Attribution {
+        v.push(format!("__wc_wsite_{t}"));
+        v.push(format!("__wc_rsite_{t}"));
+    }
+    v
+}
+
+/// Rewrites kernel `kernel` (its PTX name) of `module` by `plan`; returns the module.
+pub fn rewrite(
+    module: &Module,
+    kernel: &str,
+    plan: &Plan,
+    variant: Variant,
+) -> Result<Module, GpuError> {
+    let mut out = module.clone();
+    let f = out
+        .items
+        .iter_mut()
+        .find_map(|item| match item {
+            Item::Function(f) if f.name.value == kernel && f.kind.value == FunctionKind::Entry => {
+                Some(f)
+            }
+            _ => None,
+        })
+        .ok_or_else(|| GpuError::Internal(format!("kernel `{kernel}` not in the module")))?;
+    let regs = Regs {
+        targets: plan.targets.len(),
+    };
+    check_names(f)?;
+    let params: Vec<String> = (0..plan.targets.len())
+        .flat_map(|t| added_params(t, variant))
+        .map(|p| format!(".param .u64 {p}"))
+        .collect();
+    let snippet = parse_snippet(&params.join(",\n"), &prologue(plan, &regs, variant))?;
+    f.params.extend(snippet.params);
+    let body = f
+        .body
+        .as_mut()
+        .ok_or_else(|| GpuError::Internal(format!("kernel `{kernel}` has no body")))?;
+    let statements = std::mem::take(&mut body.statements);
+    let mut rewritten = rewrite_statements(statements, plan, &regs, variant)?;
+    let at = rewritten
+        .iter()
+        .position(|s| {
+            matches!(
+                s,
+                Statement::Instruction(_) | Statement::Label(_) | Statement::Block(_)
+            )
+        })
+        .unwrap_or(rewritten.len());
+    let prologue = snippet.body.map(|b| b.statements).unwrap_or_default();
+    rewritten.splice(at..at, prologue);
+    body.statements = rewritten;
+    Ok(out)
+}
+
+/// Refuses kernels that already use the rewrite's names.
+fn check_names(f: &Function) -> Result<(), GpuError> {
+    let clash = |s: &str| s.starts_with("%wcd") || s.starts_with("%wcr") || s.starts_with("__wc_");
+    let mut bad = f
+        .params
+        .iter()
+        .flat_map(|p| &p.declarators)
+        .map(|d| &d.name.value)
+        .find(|n| clash(n));
+    if bad.is_none()
+        && let Some(b) = &f.body
+    {
+        bad = b
+            .statements
+            .iter()
+            .filter_map(|s| match s {
+                Statement::Variable(v) => Some(v),
+                _ => None,
+            })
+            .flat_map(|v| &v.declarators)
+            .map(|d| &d.name.value)
+            .find(|n| clash(n));
+    }
+    match bad {
+        Some(n) => Err(GpuError::Unsupported(format!(
+            "the kernel declares `{n}`, a name GPU mode's instrumentation uses"
+        ))),
+        None => Ok(()),
+    }
+}
+
+/// Declarations and the code that computes each target's private base.
+fn prologue(plan: &Plan, regs: &Regs, variant: Variant) -> String {
+    let mut s = String::new();
+    let _ = writeln!(s, ".reg .b64 %wcd<{}>;\n.reg .b32 %wcr<6>;", regs.count());
+    s.push_str(
+        "mov.u32 %wcr0, %ctaid.x;\nmov.u32 %wcr1, %ctaid.y;\nmov.u32 %wcr2, %ctaid.z;\n\
+         mov.u32 %wcr3, %nctaid.x;\nmov.u32 %wcr4, %nctaid.y;\n\
+         mad.lo.u32 %wcr5, %wcr4, %wcr2, %wcr1;\nmad.lo.u32 %wcr5, %wcr5, %wcr3, %wcr0;\n",
+    );
+    let _ = writeln!(s, "cvt.u64.u32 %wcd{}, %wcr5;", Regs::BLOCK);
+    let tmp = regs.temp();
+    for (t, target) in plan.targets.iter().enumerate() {
+        let (base, delta, private) = (regs.base(t), regs.delta(t), regs.private(t));
+        let _ = writeln!(s, "ld.param.u64 %wcd{private}, [__wc_priv_{t}];");
+        let _ = writeln!(s, "ld.param.u64 %wcd{tmp}, [__wc_stride_{t}];");
+        let _ = writeln!(
+            s,
+            "mad.lo.s64 %wcd{base}, %wcd{}, %wcd{tmp}, %wcd{private};",
+            Regs::BLOCK
+        );
+        let _ = writeln!(s, "ld.param.u64 %wcd{delta}, [{}];", target.ptx_name);
+        let _ = writeln!(s, "sub.s64 %wcd{delta}, %wcd{delta}, %wcd{base};");
+        if variant == Variant::Attribution {
+            let _ = writeln!(s, "ld.param.u64 %wcd{}, [__wc_wsite_{t}];", regs.wsite(t));
+            let _ = writeln!(s, "ld.param.u64 %wcd{}, [__wc_rsite_{t}];", regs.rsite(t));
+        }
+    }
+    s
+}
+
+/// Rewrites a statement list (recursing into nested blocks).
+fn rewrite_statements(
+    statements: Vec<Statement>,
+    plan: &Plan,
+    regs: &Regs,
+    variant: Variant,
+) -> Result<Vec<Statement>, GpuError> {
+    let mut out = Vec::with_capacity(statements.len());
+    for s in statements {
+        match s {
+            Statement::Instruction(inst) => match plan.edits.get(&inst.span.start) {
+                Some(&edit) => out.extend(edit_instruction(inst, edit, plan, regs, variant)?),
+                None => out.push(Statement::Instruction(inst)),
+            },
+            Statement::Block(mut b) => {
+                let inner = std::mem::take(&mut b.statements);
+                b.statements = rewrite_statements(inner, plan, regs, variant)?;
+                out.push(Statement::Block(b));
+            }
+            other => out.push(other),
+        }
+    }
+    Ok(out)
+}
+
+/// The statements that replace one edited instruction.
+fn edit_instruction(
+    mut inst: Instruction,
+    edit: Edit,
+    plan: &Plan,
+    regs: &Regs,
+    variant: Variant,
+) -> Result<Vec<Statement>, GpuError> {
+    let tmp = regs.temp();
+    let text = match edit {
+        Edit::LoadParam { target } => {
+            let dest = register_name(inst.operands.first())
+                .ok_or_else(|| GpuError::Internal("`ld.param` without a register".into()))?;
+            return guarded(
+                &format!("mov.b64 {dest}, %wcd{};", regs.base(target)),
+                &inst,
+            );
+        }
+        Edit::Atomic { target } => {
+            let base = address_base(&mut inst)?;
+            let pre = format!(
+                "add.s64 %wcd{tmp}, {}, %wcd{};",
+                base.clone(),
+                regs.delta(target)
+            );
+            *base = format!("%wcd{tmp}");
+            pre
+        }
+        Edit::Access { target, site } => {
+            if variant == Variant::Plain {
+                return Ok(vec![Statement::Instruction(inst)]);
+            }
+            let (base, offset) = address_of(&inst)?;
+            let map = match plan.sites[site].kind {
+                crate::analysis::SiteKind::Store => regs.wsite(target),
+                crate::analysis::SiteKind::Load => regs.rsite(target),
+            };
+            format!(
+                "add.s64 %wcd{tmp}, {base}, {offset};\nsub.s64 %wcd{tmp}, %wcd{tmp}, %wcd{};\n\
+                 shl.b64 %wcd{tmp}, %wcd{tmp}, 2;\nadd.s64 %wcd{tmp}, %wcd{tmp}, %wcd{map};\n\
+                 mov.u32 %wcr5, {};\nst.global.u32 [%wcd{tmp}], %wcr5;",
+                regs.private(target),
+                site + 1
+            )
+        }
+    };
+    let mut code = guarded(&text, &inst)?;
+    code.push(Statement::Instruction(inst));
+    Ok(code)
+}
+
+fn register_name(op: Option<&warpcheck_ptx::ast::Operand>) -> Option<String> {
+    match &op?.kind {
+        OperandKind::Name { name, .. } => Some(name.value.clone()),
+        _ => None,
+    }
+}
+
+/// The address operand's base register, to replace.
+fn address_base(inst: &mut Instruction) -> Result<&mut String, GpuError> {
+    inst.operands
+        .iter_mut()
+        .find_map(|o| match &mut o.kind {
+            OperandKind::Address(a) => a.base.as_mut().map(|b| &mut b.value),
+            _ => None,
+        })
+        .ok_or_else(|| GpuError::Internal("an edited access has no address register".into()))
+}
+
+fn address_of(inst: &Instruction) -> Result<(String, i64), GpuError> {
+    inst.operands
+        .iter()
+        .find_map(|o| match &o.kind {
+            OperandKind::Address(a) => Some((a.base.as_ref()?.value.clone(), a.offset)),
+            _ => None,
+        })
+        .ok_or_else(|| GpuError::Internal("an edited access has no address register".into()))
+}
+
+/// Parses instructions and gives each the guard of `like`.
+fn guarded(text: &str, like: &Instruction) -> Result<Vec<Statement>, GpuError> {
+    let f = parse_snippet("", text)?;
+    let mut statements = f.body.map(|b| b.statements).unwrap_or_default();
+    for s in &mut statements {
+        if let Statement::Instruction(i) = s {
+            i.guard = like.guard.clone();
+        }
+    }
+    Ok(statements)
+}
+
+/// Parses `params` and `body` as a kernel of a scratch module.
+fn parse_snippet(params: &str, body: &str) -> Result<Function, GpuError> {
+    let text = format!(
+        ".version 7.0\n.target sm_80\n.address_size 64\n.visible .entry __wc_snippet({params})\n{{\n{body}\n}}\n"
+    );
+    let parsed = warpcheck_ptx::parse(&text);
+    if let Some(e) = parsed.errors.first() {
+        return Err(GpuError::Internal(format!(
+            "instrumentation produced PTX the parser rejects: {e:?}\n{text}"
+        )));
+    }
+    parsed
+        .module
+        .items
+        .into_iter()
+        .find_map(|i| match i {
+            Item::Function(f) => Some(*f),
+            _ => None,
+        })
+        .ok_or_else(|| GpuError::Internal("instrumentation snippet has no function".into()))
+}

@@ -1,0 +1,273 @@
+//! GPU mode on hand-written PTX, run in the emulator: privatisation keeps the kernel's
+//! results, the two passes find write-write and read-write races between blocks with the
+//! right blocks and sites, equal values are benign, and escaping pointers are refused.
+
+use warpcheck_gpu::passes::{self, CheckOptions};
+use warpcheck_gpu::{Arg, EmuExecutor, GpuError, Launch, LaunchBuffer, RaceKind, SiteKind};
+
+/// Kernels over `out` (u32 elements); `%r5` is the global thread index, `%r4` the
+/// thread index, `%r2` the block index.
+fn module(body: &str) -> String {
+    format!(
+        ".version 7.0\n.target sm_80\n.address_size 64\n\
+         .visible .entry k(.param .u64 k_param_0)\n{{\n\
+         .reg .pred %p<2>;\n.reg .b32 %r<10>;\n.reg .b64 %rd<10>;\n\
+         ld.param.u64 %rd1, [k_param_0];\n\
+         cvta.to.global.u64 %rd2, %rd1;\n\
+         mov.u32 %r2, %ctaid.x;\nmov.u32 %r3, %ntid.x;\nmov.u32 %r4, %tid.x;\n\
+         mad.lo.s32 %r5, %r2, %r3, %r4;\n{body}\nret;\n}}\n"
+    )
+}
+
+/// `out[index] = value` for registers `index`, `value`.
+fn store(index: &str, value: &str) -> String {
+    format!(
+        "mul.wide.u32 %rd3, {index}, 4;\nadd.s64 %rd4, %rd2, %rd3;\nst.global.u32 [%rd4], {value};"
+    )
+}
+
+fn instrument(ptx: &str) -> Result<warpcheck_gpu::Instrumented, GpuError> {
+    let parsed = warpcheck_ptx::parse(ptx);
+    assert!(parsed.errors.is_empty(), "{:?}", parsed.errors);
+    let program = warpcheck_ir::lower(&parsed.module).expect("lowers");
+    let k = program.function_by_name("k").unwrap();
+    warpcheck_gpu::instrument(&parsed.module, &program, k)
+}
+
+fn launch(grid: u32, block: u32, elems: usize) -> Launch {
+    Launch {
+        grid: [grid, 1, 1],
+        block: [block, 1, 1],
+        shared: 0,
+        args: vec![Arg::Buffer(0)],
+        buffers: vec![LaunchBuffer {
+            name: "out".into(),
+            bytes: vec![0xEE; elems * 4],
+        }],
+    }
+}
+
+fn words(b: &[u8]) -> Vec<u32> {
+    b.chunks(4)
+        .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
+        .collect()
+}
+
+#[test]
+fn disjoint_writes_are_clean_and_keep_the_results() {
+    let inst = instrument(&module(&store("%r5", "%r5"))).unwrap();
+    assert_eq!(inst.plan.targets.len(), 1);
+    let mut l = launch(4, 32, 128);
+    let v = passes::check(
+        &mut EmuExecutor::new(),
+        &inst,
+        &mut l,
+        CheckOptions::default(),
+    )
+    .unwrap();
+    assert!(v.races.is_empty(), "{:?}", v.races);
+    assert_eq!(v.runs, 2, "a clean launch costs exactly two passes");
+    assert_eq!(words(&l.buffers[0].bytes), (0..128).collect::<Vec<u32>>());
+}
+
+#[test]
+fn different_values_to_one_word_are_a_write_write_race() {
+    let inst = instrument(&module(&store("%r4", "%r2"))).unwrap();
+    let mut l = launch(3, 8, 8);
+    let v = passes::check(
+        &mut EmuExecutor::new(),
+        &inst,
+        &mut l,
+        CheckOptions::default(),
+    )
+    .unwrap();
+    let ww: Vec<_> = v
+        .races
+        .iter()
+        .filter(|r| r.kind == RaceKind::WriteWrite)
+        .collect();
+    assert!(!ww.is_empty());
+    let r = ww[0];
+    assert_eq!((r.first.block, r.second.block), (0, 1), "{r:?}");
+    assert_eq!(r.buffer, "out");
+    let site = &inst.plan.sites[r.second.site.expect("attributed")];
+    assert_eq!(site.kind, SiteKind::Store);
+    // Merged in block order, the last block's values win (deterministic execution).
+    assert_eq!(words(&l.buffers[0].bytes), vec![2; 8]);
+}
+
+#[test]
+fn equal_values_are_benign() {
+    let inst = instrument(&module(&store("%r4", "%r4"))).unwrap();
+    let mut l = launch(2, 8, 8);
+    let v = passes::check(
+        &mut EmuExecutor::new(),
+        &inst,
+        &mut l,
+        CheckOptions::default(),
+    )
+    .unwrap();
+    assert!(!v.races.is_empty());
+    assert!(
+        v.races.iter().all(|r| r.kind == RaceKind::BenignWriteWrite),
+        "{:?}",
+        v.races
+    );
+}
+
+#[test]
+fn reading_the_next_blocks_writes_is_a_read_write_race_with_that_block() {
+    // out[gid] = out[gid + ntid] + 1 for gid < 3*ntid; block b reads block b+1's part.
+    let body = format!(
+        "add.s32 %r6, %r5, %r3;\nmul.wide.u32 %rd5, %r6, 4;\nadd.s64 %rd6, %rd2, %rd5;\n\
+         ld.global.u32 %r7, [%rd6];\nadd.s32 %r8, %r7, 1;\n{}",
+        store("%r5", "%r8")
+    );
+    let inst = instrument(&module(&body)).unwrap();
+    let mut l = launch(3, 8, 32);
+    let v = passes::check(
+        &mut EmuExecutor::new(),
+        &inst,
+        &mut l,
+        CheckOptions::default(),
+    )
+    .unwrap();
+    let rw: Vec<_> = v
+        .races
+        .iter()
+        .filter(|r| r.kind == RaceKind::ReadWrite)
+        .collect();
+    assert!(!rw.is_empty(), "{:?}", v.races);
+    assert!(v.races.iter().all(|r| r.kind == RaceKind::ReadWrite));
+    for r in &rw {
+        assert_eq!(
+            r.first.block,
+            r.second.block + 1,
+            "block b reads block b+1: {r:?}"
+        );
+        let read = &inst.plan.sites[r.second.site.unwrap()];
+        let write = &inst.plan.sites[r.first.site.unwrap()];
+        assert_eq!((read.kind, write.kind), (SiteKind::Load, SiteKind::Store));
+    }
+    let mut blocks: Vec<u32> = rw.iter().map(|r| r.second.block).collect();
+    blocks.dedup();
+    assert_eq!(
+        blocks,
+        vec![0, 1],
+        "blocks 0 and 1 read a neighbour's writes; block 2 does not"
+    );
+}
+
+#[test]
+fn instrumented_ptx_reparses_lowers_and_round_trips() {
+    let inst = instrument(&module(&store("%r5", "%r5"))).unwrap();
+    for text in [&inst.plain, &inst.attribution] {
+        let parsed = warpcheck_ptx::parse(text);
+        assert!(parsed.errors.is_empty(), "{:?}", parsed.errors);
+        warpcheck_ir::lower(&parsed.module).expect("lowers");
+        let again = warpcheck_ptx::print(&parsed.module);
+        assert_eq!(
+            warpcheck_ptx::without_spans(&warpcheck_ptx::parse(&again).module),
+            warpcheck_ptx::without_spans(&parsed.module)
+        );
+        assert!(text.contains("__wc_priv_0"));
+        assert!(
+            !text.contains("ld.param.u64 %rd1"),
+            "the pointer load is redirected"
+        );
+    }
+    assert!(inst.attribution.contains("__wc_wsite_0"));
+}
+
+#[test]
+fn a_pointer_stored_to_memory_is_refused_with_the_construct_named() {
+    let body = format!("{}\nst.global.u64 [%rd2+8], %rd2;", store("%r5", "%r5"));
+    let err = instrument(&module(&body)).unwrap_err().to_string();
+    assert!(err.contains("writes pointer `k_param_0`"), "{err}");
+}
+
+#[test]
+fn a_pointer_compared_with_an_unrelated_value_is_refused() {
+    let body = format!(
+        "cvt.u64.u32 %rd7, %r5;\nsetp.lt.u64 %p1, %rd2, %rd7;\n@%p1 bra $L_end;\n{}\n$L_end:",
+        store("%r5", "%r5")
+    );
+    let err = instrument(&module(&body)).unwrap_err().to_string();
+    assert!(err.contains("compares pointer"), "{err}");
+}
+
+#[test]
+fn atomics_act_on_the_real_buffer() {
+    // out[gid] = gid, and atomicAdd(out[0..], 1) from every thread into word 40.
+    let body = format!(
+        "{}\nmov.u32 %r9, 1;\natom.global.add.u32 %r8, [%rd2+160], %r9;",
+        store("%r5", "%r5")
+    );
+    let inst = instrument(&module(&body)).unwrap();
+    assert!(inst.plan.atomics_on_targets);
+    let mut l = launch(4, 8, 41);
+    l.buffers[0].bytes = vec![0; 41 * 4];
+    let v = passes::check(
+        &mut EmuExecutor::new(),
+        &inst,
+        &mut l,
+        CheckOptions::default(),
+    )
+    .unwrap();
+    assert!(v.races.is_empty(), "{:?}", v.races);
+    let w = words(&l.buffers[0].bytes);
+    assert_eq!(w[40], 32, "the atomics ran once, on the real buffer");
+    assert_eq!(&w[..32], (0..32).collect::<Vec<u32>>().as_slice());
+}
+
+#[test]
+fn deterministic_execution_merges_in_block_order_on_every_run() {
+    let inst = instrument(&module(&store("%r4", "%r2"))).unwrap();
+    let mut exec = EmuExecutor::new();
+    exec.threads = 4;
+    let mut outs = Vec::new();
+    for _ in 0..3 {
+        let mut l = launch(16, 8, 8);
+        passes::deterministic(&mut exec, &inst, &mut l, CheckOptions::default()).unwrap();
+        outs.push(words(&l.buffers[0].bytes));
+    }
+    assert_eq!(outs[0], vec![15; 8], "the last block wins");
+    assert!(outs.iter().all(|o| *o == outs[0]));
+}
+
+#[test]
+fn private_copies_over_the_limit_are_refused() {
+    let inst = instrument(&module(&store("%r5", "%r5"))).unwrap();
+    let mut l = launch(4, 32, 128);
+    let err = passes::check(
+        &mut EmuExecutor::new(),
+        &inst,
+        &mut l,
+        CheckOptions {
+            max_private_bytes: 1024,
+        },
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(err.contains("memory-adaptive rounds"), "{err}");
+}
+
+#[test]
+fn a_write_past_the_buffer_is_an_error_not_a_race() {
+    // 4 blocks of 8 threads write out[gid + 1] into a buffer of 32 words.
+    let body = format!("add.s32 %r6, %r5, 1;\n{}", store("%r6", "%r5"));
+    let inst = instrument(&module(&body)).unwrap();
+    let mut l = launch(4, 8, 32);
+    let err = passes::check(
+        &mut EmuExecutor::new(),
+        &inst,
+        &mut l,
+        CheckOptions::default(),
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(
+        err.contains("block 3 wrote past the end of buffer `out`"),
+        "{err}"
+    );
+}
