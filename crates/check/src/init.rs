@@ -419,6 +419,21 @@ impl InitState {
         shadow.allocs.sort_by_key(|t| t.base);
     }
 
+    /// Records that the host wrote bytes `address..address + len` of global memory (a
+    /// copy or memset of a runtime API): they count as initialised from now on.
+    pub fn host_wrote(&mut self, memory: &GlobalMemory, address: u64, len: u64) {
+        self.prepare(memory);
+        let shadow = Arc::make_mut(&mut self.shadow);
+        let Some(i) = shadow.find(address) else {
+            return;
+        };
+        let t = &mut shadow.allocs[i];
+        let start = address - t.base;
+        let len = len.min(t.size - start);
+        set_bits(&mut t.written, start, len);
+        t.fully_written = all_set(&t.written, 0, t.size);
+    }
+
     pub fn launch(&mut self, info: &LaunchInfo) -> InitLaunch<'_> {
         let kernel = match self.kernels.iter().position(|k| *k == info.kernel_name) {
             Some(i) => i,

@@ -323,7 +323,7 @@ impl GlobalMemory {
         let words = bytes.max(1).div_ceil(8);
         let data: Box<[AtomicU64]> = (0..words).map(|_| AtomicU64::new(0)).collect();
         self.next = (base + bytes.max(1) + GUARD_GAP).div_ceil(ALLOC_ALIGN) * ALLOC_ALIGN;
-        self.allocations.push(Allocation {
+        self.insert(Allocation {
             base,
             size: bytes,
             words: data,
@@ -331,6 +331,64 @@ impl GlobalMemory {
             label,
         });
         Ok(base)
+    }
+
+    /// Inserts an allocation at its place in address order.
+    fn insert(&mut self, allocation: Allocation) {
+        let at = self
+            .allocations
+            .partition_point(|a| a.base < allocation.base);
+        self.allocations.insert(at, allocation);
+    }
+
+    /// Allocates `bytes` zeroed bytes at exactly `base` (a 256-byte aligned global address
+    /// chosen by the caller, e.g. to mirror host memory mapped at the same address). Fails
+    /// with [`MemoryError::NotMapped`] when the range, with a guard gap on either side,
+    /// meets another allocation or lies below [`GLOBAL_BASE`]. Later [`GlobalMemory::alloc`]
+    /// calls never hand out addresses inside it.
+    pub fn alloc_at(
+        &mut self,
+        base: DeviceAddr,
+        bytes: u64,
+        initialized: bool,
+        label: Option<String>,
+    ) -> Result<DeviceAddr, MemoryError> {
+        if bytes > MAX_ALLOCATION {
+            return Err(MemoryError::TooLarge(bytes));
+        }
+        let size = bytes.max(1);
+        let clash = base < GLOBAL_BASE
+            || base % ALLOC_ALIGN != 0
+            || self.allocations.iter().any(|a| {
+                base < a.base + a.size.max(1) + GUARD_GAP && a.base < base + size + GUARD_GAP
+            })
+            || (self.next > base && self.next < base + size + GUARD_GAP);
+        if clash {
+            return Err(MemoryError::NotMapped {
+                address: base,
+                len: bytes,
+            });
+        }
+        let words = size.div_ceil(8);
+        self.insert(Allocation {
+            base,
+            size: bytes,
+            words: (0..words).map(|_| AtomicU64::new(0)).collect(),
+            initialized,
+            label,
+        });
+        Ok(base)
+    }
+
+    /// Frees the allocation that starts at `address`: its range becomes unmapped for good
+    /// (addresses are never handed out twice, so a later access through a stale pointer
+    /// is out of bounds rather than into another buffer). Returns the freed size, or
+    /// `None` when no allocation starts there.
+    pub fn free(&mut self, address: DeviceAddr) -> Option<u64> {
+        let i = self.allocations.iter().position(|a| a.base == address)?;
+        let a = self.allocations.remove(i);
+        self.symbols.retain(|_, &mut s| s != address);
+        Some(a.size)
     }
 
     /// Writes bytes at `address` (inside one allocation).
