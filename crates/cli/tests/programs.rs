@@ -109,11 +109,16 @@ fn check_program(name: &str) -> Vec<String> {
             problems.push(format!("stdout lacks `{want}`:\n{}", ran.stdout));
         }
     }
-    let findings = ran.report["findings"].as_array().cloned().unwrap_or_default();
+    let findings = ran.report["findings"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
     let mut got: Vec<(String, u32)> = Vec::new();
     for f in &findings {
         let code = f["code"].as_str().unwrap_or_default().to_string();
-        let file = f["primary"]["location"]["file"].as_str().unwrap_or_default();
+        let file = f["primary"]["location"]["file"]
+            .as_str()
+            .unwrap_or_default();
         let line = f["primary"]["location"]["line"].as_u64().unwrap_or(0) as u32;
         if !file.ends_with(name) {
             problems.push(format!("{code} located in {file}, not in {name}"));
@@ -122,20 +127,27 @@ fn check_program(name: &str) -> Vec<String> {
             let message = l["message"].as_str().unwrap_or_default();
             if message.starts_with("(") {
                 // The other access of a race: a marked line too.
-                got.push((code.clone(), l["location"]["line"].as_u64().unwrap_or(0) as u32));
+                got.push((
+                    code.clone(),
+                    l["location"]["line"].as_u64().unwrap_or(0) as u32,
+                ));
             }
         }
         if f["kernel"].is_string() && code != "launch-error" {
-            let launch = f["related"]
-                .as_array()
-                .into_iter()
-                .flatten()
-                .find(|l| l["message"].as_str().unwrap_or_default().starts_with("kernel launched here"));
+            let launch = f["related"].as_array().into_iter().flatten().find(|l| {
+                l["message"]
+                    .as_str()
+                    .unwrap_or_default()
+                    .starts_with("kernel launched here")
+            });
             match launch {
                 Some(l) => {
                     let line = l["location"]["line"].as_u64().unwrap_or(0) as u32;
                     if !e.launch_lines.contains(&line) {
-                        problems.push(format!("{code}: launch at line {line}, expected one of {:?}", e.launch_lines));
+                        problems.push(format!(
+                            "{code}: launch at line {line}, expected one of {:?}",
+                            e.launch_lines
+                        ));
                     }
                 }
                 None => problems.push(format!("{code}: no launch named")),

@@ -108,7 +108,11 @@ fn attribute(p: &DeviceProp, attr: c_int) -> Option<c_int> {
 #[unsafe(no_mangle)]
 pub extern "C" fn cudaGetLastError() -> CudaError {
     state::with(|rt| {
-        let e = if rt.sticky != SUCCESS { rt.sticky } else { rt.last_error };
+        let e = if rt.sticky != SUCCESS {
+            rt.sticky
+        } else {
+            rt.last_error
+        };
         rt.last_error = SUCCESS;
         e
     })
@@ -116,7 +120,13 @@ pub extern "C" fn cudaGetLastError() -> CudaError {
 
 #[unsafe(no_mangle)]
 pub extern "C" fn cudaPeekAtLastError() -> CudaError {
-    state::with(|rt| if rt.sticky != SUCCESS { rt.sticky } else { rt.last_error })
+    state::with(|rt| {
+        if rt.sticky != SUCCESS {
+            rt.sticky
+        } else {
+            rt.last_error
+        }
+    })
 }
 
 #[unsafe(no_mangle)]
@@ -136,7 +146,9 @@ pub unsafe extern "C" fn cudaGetDeviceCount(count: *mut c_int) -> CudaError {
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaGetDevice(device: *mut c_int) -> CudaError {
-    api::call("cudaGetDevice", |rt| unsafe { put(device, rt.device, "device") })
+    api::call("cudaGetDevice", |rt| unsafe {
+        put(device, rt.device, "device")
+    })
 }
 
 /// The one device, 0.
@@ -144,7 +156,10 @@ fn check_device(device: c_int) -> api::Result {
     if device == 0 {
         Ok(())
     } else {
-        Err(Fail::Api(INVALID_DEVICE, format!("device {device} does not exist (the emulator is device 0)")))
+        Err(Fail::Api(
+            INVALID_DEVICE,
+            format!("device {device} does not exist (the emulator is device 0)"),
+        ))
     }
 }
 
@@ -163,7 +178,10 @@ pub unsafe extern "C" fn cudaChooseDevice(device: *mut c_int, _prop: *const c_vo
 }
 
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn cudaGetDeviceProperties(prop: *mut DeviceProp, device: c_int) -> CudaError {
+pub unsafe extern "C" fn cudaGetDeviceProperties(
+    prop: *mut DeviceProp,
+    device: c_int,
+) -> CudaError {
     api::call_always("cudaGetDeviceProperties", |rt| {
         check_device(device)?;
         unsafe { put(prop, properties(rt.config.arch), "prop") }
@@ -171,11 +189,19 @@ pub unsafe extern "C" fn cudaGetDeviceProperties(prop: *mut DeviceProp, device: 
 }
 
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn cudaDeviceGetAttribute(value: *mut c_int, attr: c_int, device: c_int) -> CudaError {
+pub unsafe extern "C" fn cudaDeviceGetAttribute(
+    value: *mut c_int,
+    attr: c_int,
+    device: c_int,
+) -> CudaError {
     api::call_always("cudaDeviceGetAttribute", |rt| {
         check_device(device)?;
-        let v = attribute(&properties(rt.config.arch), attr)
-            .ok_or_else(|| Fail::Api(INVALID_VALUE, format!("device attribute {attr} is not known to warpcheck")))?;
+        let v = attribute(&properties(rt.config.arch), attr).ok_or_else(|| {
+            Fail::Api(
+                INVALID_VALUE,
+                format!("device attribute {attr} is not known to warpcheck"),
+            )
+        })?;
         unsafe { put(value, v, "value") }
     })
 }
@@ -228,12 +254,16 @@ pub extern "C" fn cudaThreadExit() -> CudaError {
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaDriverGetVersion(v: *mut c_int) -> CudaError {
-    api::call_always("cudaDriverGetVersion", |_| unsafe { put(v, 12000, "driverVersion") })
+    api::call_always("cudaDriverGetVersion", |_| unsafe {
+        put(v, 12000, "driverVersion")
+    })
 }
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaRuntimeGetVersion(v: *mut c_int) -> CudaError {
-    api::call_always("cudaRuntimeGetVersion", |_| unsafe { put(v, 12000, "runtimeVersion") })
+    api::call_always("cudaRuntimeGetVersion", |_| unsafe {
+        put(v, 12000, "runtimeVersion")
+    })
 }
 
 /// Calls that set hints or flags the emulator has no use for; valid arguments succeed.
@@ -267,13 +297,17 @@ pub unsafe extern "C" fn cudaGetDeviceFlags(flags: *mut c_uint) -> CudaError {
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaDeviceGetCacheConfig(config: *mut c_int) -> CudaError {
-    api::call("cudaDeviceGetCacheConfig", |_| unsafe { put(config, 0, "config") })
+    api::call("cudaDeviceGetCacheConfig", |_| unsafe {
+        put(config, 0, "config")
+    })
 }
 
 #[unsafe(no_mangle)]
 pub extern "C" fn cudaDeviceSetLimit(limit: c_int, _value: usize) -> CudaError {
     api::call("cudaDeviceSetLimit", |_| {
-        require((0..=6).contains(&limit), || format!("{limit} is not a cudaLimit"))
+        require((0..=6).contains(&limit), || {
+            format!("{limit} is not a cudaLimit")
+        })
     })
 }
 
@@ -293,19 +327,33 @@ pub unsafe extern "C" fn cudaDeviceGetLimit(value: *mut usize, limit: c_int) -> 
             4 => 2048,
             5 => 32,
             6 => 0,
-            _ => return Err(Fail::Api(INVALID_VALUE, format!("{limit} is not a cudaLimit"))),
+            _ => {
+                return Err(Fail::Api(
+                    INVALID_VALUE,
+                    format!("{limit} is not a cudaLimit"),
+                ));
+            }
         };
         unsafe { put(value, v, "pValue") }
     })
 }
 
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn cudaDeviceCanAccessPeer(can: *mut c_int, _device: c_int, _peer: c_int) -> CudaError {
-    api::call("cudaDeviceCanAccessPeer", |_| unsafe { put(can, 0, "canAccessPeer") })
+pub unsafe extern "C" fn cudaDeviceCanAccessPeer(
+    can: *mut c_int,
+    _device: c_int,
+    _peer: c_int,
+) -> CudaError {
+    api::call("cudaDeviceCanAccessPeer", |_| unsafe {
+        put(can, 0, "canAccessPeer")
+    })
 }
 
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn cudaDeviceGetStreamPriorityRange(least: *mut c_int, greatest: *mut c_int) -> CudaError {
+pub unsafe extern "C" fn cudaDeviceGetStreamPriorityRange(
+    least: *mut c_int,
+    greatest: *mut c_int,
+) -> CudaError {
     api::call("cudaDeviceGetStreamPriorityRange", |_| {
         if !least.is_null() {
             unsafe { *least = 0 };
@@ -318,7 +366,10 @@ pub unsafe extern "C" fn cudaDeviceGetStreamPriorityRange(least: *mut c_int, gre
 }
 
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn cudaPointerGetAttributes(attr: *mut PointerAttributes, ptr: *const c_void) -> CudaError {
+pub unsafe extern "C" fn cudaPointerGetAttributes(
+    attr: *mut PointerAttributes,
+    ptr: *const c_void,
+) -> CudaError {
     api::call("cudaPointerGetAttributes", |rt| {
         require(!attr.is_null(), || "attributes is a null pointer".into())?;
         let a = ptr as u64;
@@ -352,6 +403,12 @@ pub struct ChannelFormatDesc {
 }
 
 #[unsafe(no_mangle)]
-pub extern "C" fn cudaCreateChannelDesc(x: c_int, y: c_int, z: c_int, w: c_int, f: c_int) -> ChannelFormatDesc {
+pub extern "C" fn cudaCreateChannelDesc(
+    x: c_int,
+    y: c_int,
+    z: c_int,
+    w: c_int,
+    f: c_int,
+) -> ChannelFormatDesc {
     ChannelFormatDesc { x, y, z, w, f }
 }

@@ -208,8 +208,12 @@ impl Runtime {
         let [bx, by, bz] = fault.block;
         let [tx, ty, tz] = fault.thread;
         let who = format!("thread ({tx},{ty},{tz}) of block ({bx},{by},{bz})");
-        let mut f = Finding::new(fault_code(&fault.kind), Severity::Error, fault.kind.to_string())
-            .kernel(kernel);
+        let mut f = Finding::new(
+            fault_code(&fault.kind),
+            Severity::Error,
+            fault.kind.to_string(),
+        )
+        .kernel(kernel);
         match crate::locate::site_location(&self.modules[module], fault.func, fault.inst) {
             Some(at) => f = f.at(at, format!("by {who}")),
             None => f = f.note(format!("by {who}")),
@@ -255,7 +259,11 @@ pub unsafe extern "C" fn __cudaPopCallConfiguration(
     };
     // SAFETY: per the contract above.
     unsafe {
-        let dim = |a: [u32; 3]| Dim3 { x: a[0], y: a[1], z: a[2] };
+        let dim = |a: [u32; 3]| Dim3 {
+            x: a[0],
+            y: a[1],
+            z: a[2],
+        };
         if !grid.is_null() {
             *grid = dim(p.grid);
         }

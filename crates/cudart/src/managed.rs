@@ -138,8 +138,13 @@ pub unsafe extern "C" fn cudaMemPrefetchAsync(
     _stream: *mut c_void,
 ) -> CudaError {
     api::call("cudaMemPrefetchAsync", |rt| {
-        rt.device_range("cudaMemPrefetchAsync", "range", dev_ptr as u64, count as u64)
-            .map(|_| ())
+        rt.device_range(
+            "cudaMemPrefetchAsync",
+            "range",
+            dev_ptr as u64,
+            count as u64,
+        )
+        .map(|_| ())
     })
 }
 

@@ -18,7 +18,10 @@ impl Runtime {
     /// Allocates device memory that starts uninitialised (for the `init` checker).
     pub fn device_alloc(&mut self, size: usize, kind: AllocKind) -> Result<u64, Fail> {
         let address = self.memory.alloc(size as u64, false).map_err(|e| {
-            Fail::Api(MEMORY_ALLOCATION, format!("cannot allocate {size} bytes: {e}"))
+            Fail::Api(
+                MEMORY_ALLOCATION,
+                format!("cannot allocate {size} bytes: {e}"),
+            )
         })?;
         self.allocs.insert(
             address,
@@ -41,9 +44,9 @@ impl Runtime {
             let site = CallSite::capture();
             let inside = self.alloc_at(address).map(|(b, _)| b);
             let why = match inside {
-                Some(b) => format!(
-                    "{address:#x} points inside the allocation at {b:#x}, not at its start"
-                ),
+                Some(b) => {
+                    format!("{address:#x} points inside the allocation at {b:#x}, not at its start")
+                }
                 None => format!("{address:#x} was not returned by cudaMalloc"),
             };
             let f = self.host_finding(
@@ -220,7 +223,13 @@ pub unsafe extern "C" fn cudaMemcpyAsync(
     _stream: *mut c_void,
 ) -> CudaError {
     api::call("cudaMemcpyAsync", |rt| {
-        rt.copy("cudaMemcpyAsync", dst as u64, src as u64, count as u64, kind)
+        rt.copy(
+            "cudaMemcpyAsync",
+            dst as u64,
+            src as u64,
+            count as u64,
+            kind,
+        )
     })
 }
 
@@ -235,7 +244,16 @@ pub unsafe extern "C" fn cudaMemcpy2D(
     kind: c_int,
 ) -> CudaError {
     api::call("cudaMemcpy2D", |rt| {
-        rt.copy_rows("cudaMemcpy2D", dst as u64, dpitch as u64, src as u64, spitch as u64, width as u64, height as u64, kind)
+        rt.copy_rows(
+            "cudaMemcpy2D",
+            dst as u64,
+            dpitch as u64,
+            src as u64,
+            spitch as u64,
+            width as u64,
+            height as u64,
+            kind,
+        )
     })
 }
 
@@ -251,7 +269,16 @@ pub unsafe extern "C" fn cudaMemcpy2DAsync(
     _stream: *mut c_void,
 ) -> CudaError {
     api::call("cudaMemcpy2DAsync", |rt| {
-        rt.copy_rows("cudaMemcpy2DAsync", dst as u64, dpitch as u64, src as u64, spitch as u64, width as u64, height as u64, kind)
+        rt.copy_rows(
+            "cudaMemcpy2DAsync",
+            dst as u64,
+            dpitch as u64,
+            src as u64,
+            spitch as u64,
+            width as u64,
+            height as u64,
+            kind,
+        )
     })
 }
 
@@ -311,9 +338,16 @@ pub unsafe extern "C" fn cudaMemset2D(
     height: usize,
 ) -> CudaError {
     api::call("cudaMemset2D", |rt| {
-        require(width <= pitch, || format!("width {width} exceeds the pitch {pitch}"))?;
+        require(width <= pitch, || {
+            format!("width {width} exceeds the pitch {pitch}")
+        })?;
         for row in 0..height as u64 {
-            rt.set("cudaMemset2D", dev_ptr as u64 + row * pitch as u64, value, width as u64)?;
+            rt.set(
+                "cudaMemset2D",
+                dev_ptr as u64 + row * pitch as u64,
+                value,
+                width as u64,
+            )?;
         }
         Ok(())
     })
@@ -325,16 +359,24 @@ pub unsafe extern "C" fn cudaMallocHost(ptr: *mut *mut c_void, size: usize) -> C
 }
 
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn cudaHostAlloc(ptr: *mut *mut c_void, size: usize, _flags: c_uint) -> CudaError {
+pub unsafe extern "C" fn cudaHostAlloc(
+    ptr: *mut *mut c_void,
+    size: usize,
+    _flags: c_uint,
+) -> CudaError {
     api::call("cudaHostAlloc", |rt| {
         require(!ptr.is_null(), || "pHost is a null pointer".into())?;
         let mut p: *mut c_void = std::ptr::null_mut();
         // SAFETY: posix_memalign writes `p` on success.
         let rc = unsafe { libc::posix_memalign(&mut p, 4096, size.max(1)) };
         if rc != 0 {
-            return Err(Fail::Api(MEMORY_ALLOCATION, format!("cannot allocate {size} bytes of host memory")));
+            return Err(Fail::Api(
+                MEMORY_ALLOCATION,
+                format!("cannot allocate {size} bytes of host memory"),
+            ));
         }
-        rt.host_allocs.insert(p as usize, HostAlloc { size, freed: false });
+        rt.host_allocs
+            .insert(p as usize, HostAlloc { size, freed: false });
         unsafe { put(ptr, p, "pHost") }
     })
 }
@@ -353,12 +395,24 @@ pub unsafe extern "C" fn cudaFreeHost(ptr: *mut c_void) -> CudaError {
                 Ok(())
             }
             found => {
-                let code = if found.is_some() { "double-free" } else { "invalid-free" };
+                let code = if found.is_some() {
+                    "double-free"
+                } else {
+                    "invalid-free"
+                };
                 let site = CallSite::capture();
                 let f = rt.host_finding(
                     code,
                     Severity::Error,
-                    format!("cudaFreeHost of {:#x}, which is {}", ptr as usize, if code == "double-free" { "pinned host memory freed before" } else { "no pinned host allocation" }),
+                    format!(
+                        "cudaFreeHost of {:#x}, which is {}",
+                        ptr as usize,
+                        if code == "double-free" {
+                            "pinned host memory freed before"
+                        } else {
+                            "no pinned host allocation"
+                        }
+                    ),
                     &site,
                     "freed here",
                 );
@@ -373,7 +427,12 @@ pub unsafe extern "C" fn cudaFreeHost(ptr: *mut c_void) -> CudaError {
 pub unsafe extern "C" fn cudaMemGetInfo(free: *mut usize, total: *mut usize) -> CudaError {
     api::call("cudaMemGetInfo", |rt| {
         let total_bytes = crate::device::TOTAL_GLOBAL_MEM;
-        let used: u64 = rt.allocs.values().filter(|a| a.freed.is_none()).map(|a| a.size).sum();
+        let used: u64 = rt
+            .allocs
+            .values()
+            .filter(|a| a.freed.is_none())
+            .map(|a| a.size)
+            .sum();
         unsafe { put(free, total_bytes.saturating_sub(used as usize), "free")? };
         unsafe { put(total, total_bytes, "total") }
     })

@@ -19,7 +19,10 @@ impl Runtime {
         if s <= 2 || self.streams.contains_key(&s) {
             Ok(())
         } else {
-            Err(Fail::Api(INVALID_RESOURCE_HANDLE, format!("{s:#x} is not a stream")))
+            Err(Fail::Api(
+                INVALID_RESOURCE_HANDLE,
+                format!("{s:#x} is not a stream"),
+            ))
         }
     }
 }
@@ -34,12 +37,19 @@ pub unsafe extern "C" fn cudaStreamCreate(stream: *mut *mut c_void) -> CudaError
 }
 
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn cudaStreamCreateWithFlags(stream: *mut *mut c_void, _flags: c_uint) -> CudaError {
+pub unsafe extern "C" fn cudaStreamCreateWithFlags(
+    stream: *mut *mut c_void,
+    _flags: c_uint,
+) -> CudaError {
     unsafe { cudaStreamCreate(stream) }
 }
 
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn cudaStreamCreateWithPriority(stream: *mut *mut c_void, _flags: c_uint, _priority: c_int) -> CudaError {
+pub unsafe extern "C" fn cudaStreamCreateWithPriority(
+    stream: *mut *mut c_void,
+    _flags: c_uint,
+    _priority: c_int,
+) -> CudaError {
     unsafe { cudaStreamCreate(stream) }
 }
 
@@ -63,7 +73,11 @@ pub extern "C" fn cudaStreamQuery(stream: *mut c_void) -> CudaError {
 }
 
 #[unsafe(no_mangle)]
-pub extern "C" fn cudaStreamWaitEvent(stream: *mut c_void, _event: *mut c_void, _flags: c_uint) -> CudaError {
+pub extern "C" fn cudaStreamWaitEvent(
+    stream: *mut c_void,
+    _event: *mut c_void,
+    _flags: c_uint,
+) -> CudaError {
     api::call("cudaStreamWaitEvent", |rt| rt.check_stream(stream))
 }
 
@@ -120,7 +134,10 @@ pub unsafe extern "C" fn cudaEventCreate(event: *mut *mut c_void) -> CudaError {
 }
 
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn cudaEventCreateWithFlags(event: *mut *mut c_void, _flags: c_uint) -> CudaError {
+pub unsafe extern "C" fn cudaEventCreateWithFlags(
+    event: *mut *mut c_void,
+    _flags: c_uint,
+) -> CudaError {
     unsafe { cudaEventCreate(event) }
 }
 
@@ -132,7 +149,10 @@ fn with_event(
     api::call(name, |rt| {
         let e = event as usize;
         if !rt.events.contains_key(&e) {
-            return Err(Fail::Api(INVALID_RESOURCE_HANDLE, format!("{e:#x} is not an event")));
+            return Err(Fail::Api(
+                INVALID_RESOURCE_HANDLE,
+                format!("{e:#x} is not an event"),
+            ));
         }
         f(rt, e)
     })
@@ -167,7 +187,11 @@ pub extern "C" fn cudaEventDestroy(event: *mut c_void) -> CudaError {
 }
 
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn cudaEventElapsedTime(ms: *mut f32, start: *mut c_void, end: *mut c_void) -> CudaError {
+pub unsafe extern "C" fn cudaEventElapsedTime(
+    ms: *mut f32,
+    start: *mut c_void,
+    end: *mut c_void,
+) -> CudaError {
     api::call("cudaEventElapsedTime", |rt| {
         let get = |rt: &Runtime, e: *mut c_void| rt.events.get(&(e as usize)).copied();
         match (get(rt, start), get(rt, end)) {
@@ -180,4 +204,3 @@ pub unsafe extern "C" fn cudaEventElapsedTime(ms: *mut f32, start: *mut c_void, 
         }
     })
 }
-

@@ -35,26 +35,86 @@ pub const ERRORS: &[(CudaError, &str, &str)] = &[
     (0, "cudaSuccess\0", "no error\0"),
     (1, "cudaErrorInvalidValue\0", "invalid argument\0"),
     (2, "cudaErrorMemoryAllocation\0", "out of memory\0"),
-    (3, "cudaErrorInitializationError\0", "initialization error\0"),
-    (9, "cudaErrorInvalidConfiguration\0", "invalid configuration argument\0"),
-    (12, "cudaErrorInvalidPitchValue\0", "invalid pitch argument\0"),
+    (
+        3,
+        "cudaErrorInitializationError\0",
+        "initialization error\0",
+    ),
+    (
+        9,
+        "cudaErrorInvalidConfiguration\0",
+        "invalid configuration argument\0",
+    ),
+    (
+        12,
+        "cudaErrorInvalidPitchValue\0",
+        "invalid pitch argument\0",
+    ),
     (13, "cudaErrorInvalidSymbol\0", "invalid device symbol\0"),
-    (16, "cudaErrorInvalidHostPointer\0", "invalid host pointer\0"),
-    (17, "cudaErrorInvalidDevicePointer\0", "invalid device pointer\0"),
-    (21, "cudaErrorInvalidMemcpyDirection\0", "invalid copy direction for memcpy\0"),
-    (52, "cudaErrorMissingConfiguration\0", "__global__ function call is not configured\0"),
-    (98, "cudaErrorInvalidDeviceFunction\0", "invalid device function\0"),
-    (100, "cudaErrorNoDevice\0", "no CUDA-capable device is detected\0"),
+    (
+        16,
+        "cudaErrorInvalidHostPointer\0",
+        "invalid host pointer\0",
+    ),
+    (
+        17,
+        "cudaErrorInvalidDevicePointer\0",
+        "invalid device pointer\0",
+    ),
+    (
+        21,
+        "cudaErrorInvalidMemcpyDirection\0",
+        "invalid copy direction for memcpy\0",
+    ),
+    (
+        52,
+        "cudaErrorMissingConfiguration\0",
+        "__global__ function call is not configured\0",
+    ),
+    (
+        98,
+        "cudaErrorInvalidDeviceFunction\0",
+        "invalid device function\0",
+    ),
+    (
+        100,
+        "cudaErrorNoDevice\0",
+        "no CUDA-capable device is detected\0",
+    ),
     (101, "cudaErrorInvalidDevice\0", "invalid device ordinal\0"),
-    (400, "cudaErrorInvalidResourceHandle\0", "invalid resource handle\0"),
+    (
+        400,
+        "cudaErrorInvalidResourceHandle\0",
+        "invalid resource handle\0",
+    ),
     (600, "cudaErrorNotReady\0", "device not ready\0"),
-    (700, "cudaErrorIllegalAddress\0", "an illegal memory access was encountered\0"),
-    (701, "cudaErrorLaunchOutOfResources\0", "too many resources requested for launch\0"),
-    (702, "cudaErrorLaunchTimeout\0", "the launch timed out and was terminated\0"),
+    (
+        700,
+        "cudaErrorIllegalAddress\0",
+        "an illegal memory access was encountered\0",
+    ),
+    (
+        701,
+        "cudaErrorLaunchOutOfResources\0",
+        "too many resources requested for launch\0",
+    ),
+    (
+        702,
+        "cudaErrorLaunchTimeout\0",
+        "the launch timed out and was terminated\0",
+    ),
     (710, "cudaErrorAssert\0", "device-side assert triggered\0"),
-    (715, "cudaErrorIllegalInstruction\0", "an illegal instruction was encountered\0"),
+    (
+        715,
+        "cudaErrorIllegalInstruction\0",
+        "an illegal instruction was encountered\0",
+    ),
     (716, "cudaErrorMisalignedAddress\0", "misaligned address\0"),
-    (719, "cudaErrorLaunchFailure\0", "unspecified launch failure\0"),
+    (
+        719,
+        "cudaErrorLaunchFailure\0",
+        "unspecified launch failure\0",
+    ),
     (801, "cudaErrorNotSupported\0", "operation not supported\0"),
     (999, "cudaErrorUnknown\0", "unknown error\0"),
 ];
@@ -77,7 +137,11 @@ pub fn error_name(code: CudaError) -> String {
 pub fn is_sticky(code: CudaError) -> bool {
     matches!(
         code,
-        ILLEGAL_ADDRESS | ASSERT | ILLEGAL_INSTRUCTION | MISALIGNED_ADDRESS | LAUNCH_FAILURE
+        ILLEGAL_ADDRESS
+            | ASSERT
+            | ILLEGAL_INSTRUCTION
+            | MISALIGNED_ADDRESS
+            | LAUNCH_FAILURE
             | LAUNCH_TIMEOUT
     )
 }

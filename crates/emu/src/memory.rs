@@ -358,7 +358,7 @@ impl GlobalMemory {
         }
         let size = bytes.max(1);
         let clash = base < GLOBAL_BASE
-            || base % ALLOC_ALIGN != 0
+            || !base.is_multiple_of(ALLOC_ALIGN)
             || self.allocations.iter().any(|a| {
                 base < a.base + a.size.max(1) + GUARD_GAP && a.base < base + size + GUARD_GAP
             })

@@ -178,9 +178,13 @@ pub fn build(args: &ProgramArgs, dir: &Path) -> Result<Built, CliError> {
     let shim_dir = dir.join("include");
     warpcheck_front::write_shim_headers(&shim_dir)
         .map_err(|e| CliError::msg(format!("cannot write the shim headers: {e}")))?;
-    let first = args.files.first().ok_or_else(|| CliError::msg("no source file"))?;
-    let compiler = warpcheck_front::Compiler::discover(CompilerChoice::Clang, Language::Cuda, first)
-        .map_err(|e| CliError::msg(e.to_string()))?;
+    let first = args
+        .files
+        .first()
+        .ok_or_else(|| CliError::msg("no source file"))?;
+    let compiler =
+        warpcheck_front::Compiler::discover(CompilerChoice::Clang, Language::Cuda, first)
+            .map_err(|e| CliError::msg(e.to_string()))?;
     let arch = ptx_arch(args, compiler.version.major);
     let clang = compiler.path;
     let mut objects: Vec<PathBuf> = Vec::new();
@@ -195,7 +199,15 @@ pub fn build(args: &ProgramArgs, dir: &Path) -> Result<Built, CliError> {
             device_image(args, &arch, &file, &image)?;
         }
         let object = dir.join(format!("host{i}.o"));
-        let cmd = host_compile(&clang, &arch, args, &file, is_cuda.then_some(image.as_path()), &shim_dir, &object);
+        let cmd = host_compile(
+            &clang,
+            &arch,
+            args,
+            &file,
+            is_cuda.then_some(image.as_path()),
+            &shim_dir,
+            &object,
+        );
         run_tool(cmd, &format!("the host compilation of {}", file.display()))?;
         objects.push(object);
     }

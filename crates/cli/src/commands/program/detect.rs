@@ -87,9 +87,9 @@ pub fn defines_main(text: &str) -> bool {
             tokens.push("(");
         }
     }
-    tokens.windows(3).any(|w| {
-        matches!(w[0], "int" | "void" | "auto") && w[1] == "main" && w[2] == "("
-    })
+    tokens
+        .windows(3)
+        .any(|w| matches!(w[0], "int" | "void" | "auto") && w[1] == "main" && w[2] == "(")
 }
 
 /// The program's source files when `args` (after the subcommand) name a program: a
@@ -101,7 +101,10 @@ pub fn program_files(args: &[std::ffi::OsString]) -> Option<Vec<std::path::PathB
         if s == "--" {
             break;
         }
-        if KERNEL_FLAGS.iter().any(|f| s == *f || s.starts_with(&format!("{f}="))) {
+        if KERNEL_FLAGS
+            .iter()
+            .any(|f| s == *f || s.starts_with(&format!("{f}=")))
+        {
             return None;
         }
         let p = Path::new(a);
@@ -112,9 +115,9 @@ pub fn program_files(args: &[std::ffi::OsString]) -> Option<Vec<std::path::PathB
             files.push(p.to_path_buf());
         }
     }
-    let has_main = files.iter().any(|f| {
-        std::fs::read(f).is_ok_and(|t| defines_main(&String::from_utf8_lossy(&t)))
-    });
+    let has_main = files
+        .iter()
+        .any(|f| std::fs::read(f).is_ok_and(|t| defines_main(&String::from_utf8_lossy(&t))));
     has_main.then_some(files)
 }
 
@@ -144,7 +147,10 @@ mod tests {
         assert_eq!(program_files(&args(&[file])), Some(vec![f.clone()]));
         assert_eq!(program_files(&args(&[file, "--kernel", "k"])), None);
         assert_eq!(program_files(&args(&[file, "--from-header"])), None);
-        assert_eq!(program_files(&args(&[file, "--", "--grid"])), Some(vec![f.clone()]));
+        assert_eq!(
+            program_files(&args(&[file, "--", "--grid"])),
+            Some(vec![f.clone()])
+        );
         let g = dir.path().join("k.cu");
         std::fs::write(&g, "__global__ void k() {}").unwrap();
         assert_eq!(program_files(&args(&[g.to_str().unwrap()])), None);

@@ -46,7 +46,11 @@ pub fn finding(v: &Value) -> Option<Finding> {
         .unwrap_or_default();
     f.notes = v["notes"]
         .as_array()
-        .map(|a| a.iter().filter_map(|n| n.as_str().map(str::to_string)).collect())
+        .map(|a| {
+            a.iter()
+                .filter_map(|n| n.as_str().map(str::to_string))
+                .collect()
+        })
         .unwrap_or_default();
     f.help = v["help"].as_str().map(str::to_string);
     f.occurrences = v["occurrences"].as_u64().unwrap_or(1);
@@ -75,7 +79,10 @@ pub fn report(
         ));
     }
     crate::output::relativize(&mut findings);
-    let errors = findings.iter().filter(|f| f.severity == Severity::Error).count();
+    let errors = findings
+        .iter()
+        .filter(|f| f.severity == Severity::Error)
+        .count();
     let shown = if args.print_limit > 0 && findings.len() > args.print_limit {
         &findings[..args.print_limit]
     } else {
@@ -91,14 +98,23 @@ pub fn report(
                 text::render(shown, &mut Sources::new(), color)
             };
             if shown.len() < findings.len() {
-                let _ = writeln!(out, "{} more findings not shown (--print-limit {})", findings.len() - shown.len(), args.print_limit);
+                let _ = writeln!(
+                    out,
+                    "{} more findings not shown (--print-limit {})",
+                    findings.len() - shown.len(),
+                    args.print_limit
+                );
             }
             let launches = value["launches"].as_array().map_or(0, Vec::len);
             if check || !findings.is_empty() {
                 let _ = writeln!(
                     out,
                     "warpcheck: {launches} kernel launch(es); {}",
-                    if findings.is_empty() { "no findings".to_string() } else { format!("{} finding(s), {errors} error(s)", findings.len()) }
+                    if findings.is_empty() {
+                        "no findings".to_string()
+                    } else {
+                        format!("{} finding(s), {errors} error(s)", findings.len())
+                    }
                 );
             }
             out
@@ -114,7 +130,8 @@ pub fn report(
         Format::Sarif => format!("{:#}\n", sarif::render(shown, env!("CARGO_PKG_VERSION"))),
     };
     match &args.output {
-        Some(p) => std::fs::write(p, rendered).map_err(|e| CliError::msg(format!("cannot write {}: {e}", p.display())))?,
+        Some(p) => std::fs::write(p, rendered)
+            .map_err(|e| CliError::msg(format!("cannot write {}: {e}", p.display())))?,
         None => eprint!("{rendered}"),
     }
     Ok(errors)
