@@ -1084,6 +1084,23 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
 
+    #[test]
+    fn host_writes_count_as_initialised() {
+        let mut m = GlobalMemory::new();
+        let a = m.alloc(128, false).unwrap();
+        let mut s = InitState::default();
+        s.host_wrote(&m, a + 8, 56);
+        let t = &s.shadow.allocs[0];
+        assert!(all_set(&t.written, 8, 56));
+        assert!(!all_set(&t.written, 0, 8));
+        assert!(!all_set(&t.written, 64, 1));
+        assert!(s.shadow.find(a + 100).is_some(), "still tracked");
+        s.host_wrote(&m, a, 8);
+        s.host_wrote(&m, a + 64, 64);
+        assert!(s.shadow.allocs[0].fully_written);
+        assert!(s.shadow.find(a).is_none(), "fully written: no longer tracked");
+    }
+
     proptest! {
         /// `below` agrees with its per-lane definition, for shared offsets (below 2^32),
         /// addresses with high bits (the exact fallback) and limits near 2^32, with

@@ -573,6 +573,29 @@ mod tests {
     }
 
     #[test]
+    fn fixed_allocations_keep_address_order_and_freed_ranges_stay_unmapped() {
+        let mut m = GlobalMemory::new();
+        let high = GLOBAL_BASE + (1 << 39);
+        assert_eq!(m.alloc_at(high, 100, true, None), Ok(high));
+        let low = m.alloc(64, false).unwrap();
+        assert!(low < high);
+        let bases: Vec<u64> = m.allocations().iter().map(|a| a.base()).collect();
+        assert_eq!(bases, vec![low, high], "sorted by address");
+        assert_eq!(m.allocation_at(high + 99).map(|a| a.base()), Some(high));
+        // Overlapping, too close (guard gap), below the window, misaligned: refused.
+        assert!(m.alloc_at(high + 256, 8, true, None).is_err());
+        assert!(m.alloc_at(high + 100 + 256, 8, true, None).is_err());
+        assert!(m.alloc_at(ALLOC_ALIGN, 8, true, None).is_err());
+        assert!(m.alloc_at(high + (1 << 20) + 8, 8, true, None).is_err());
+        assert_eq!(m.free(low), Some(64));
+        assert!(m.allocation_at(low).is_none());
+        assert!(m.read(low, 4).is_err());
+        assert_eq!(m.free(low), None, "a second free finds nothing");
+        let next = m.alloc(64, false).unwrap();
+        assert!(next > low, "addresses are never handed out twice");
+    }
+
+    #[test]
     fn host_reads_and_writes_round_trip() {
         let mut m = GlobalMemory::new();
         let a = m.alloc(16, true).unwrap();
