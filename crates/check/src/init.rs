@@ -1098,7 +1098,10 @@ mod tests {
         s.host_wrote(&m, a, 8);
         s.host_wrote(&m, a + 64, 64);
         assert!(s.shadow.allocs[0].fully_written);
-        assert!(s.shadow.find(a).is_none(), "fully written: no longer tracked");
+        assert!(
+            s.shadow.find(a).is_none(),
+            "fully written: no longer tracked"
+        );
     }
 
     proptest! {

@@ -26,7 +26,7 @@ pub struct Built {
 
 /// Where `libwarpcheck_cudart.so` is: `$WARPCHECK_CUDART_LIB`, else next to the
 /// `warpcheck` executable (or in its `deps/` directory, or the directory above, as cargo
-/// lays out builds and test binaries).
+/// lays out builds and test binaries; the newest of these).
 pub fn runtime_library() -> Result<PathBuf, CliError> {
     if let Some(p) = std::env::var_os("WARPCHECK_CUDART_LIB").filter(|p| !p.is_empty()) {
         return Ok(PathBuf::from(p));
@@ -39,7 +39,15 @@ pub fn runtime_library() -> Result<PathBuf, CliError> {
         dir.join("deps").join(RUNTIME_LIB),
         dir.join("..").join(RUNTIME_LIB),
     ];
-    candidates.iter().find(|p| p.is_file()).cloned().ok_or_else(|| {
+    // The newest: a library uplifted by an earlier `cargo build -p warpcheck-cudart` may be
+    // older than the one built with the CLI.
+    let modified = |p: &PathBuf| std::fs::metadata(p).and_then(|m| m.modified()).ok();
+    candidates
+        .iter()
+        .filter(|p| p.is_file())
+        .max_by_key(|p| modified(p))
+        .cloned()
+        .ok_or_else(|| {
         CliError::msg(format!(
             "cannot find {RUNTIME_LIB} next to {} (build it with `cargo build --release -p warpcheck-cudart`, or set WARPCHECK_CUDART_LIB)",
             exe.display()
