@@ -463,6 +463,21 @@ impl Check for InitState {
 }
 
 impl InitState {
+    /// Records that the host wrote bytes `address..address + len` of global memory (a
+    /// copy or memset of a runtime API): they count as initialised from now on.
+    pub fn host_wrote(&mut self, memory: &GlobalMemory, address: u64, len: u64) {
+        Check::prepare(self, memory);
+        let shadow = Arc::make_mut(&mut self.shadow);
+        let Some(i) = shadow.find(address) else {
+            return;
+        };
+        let t = &mut shadow.allocs[i];
+        let start = address - t.base;
+        let len = len.min(t.size - start);
+        set_bits(&mut t.written, start, len);
+        t.fully_written = all_set(&t.written, 0, t.size);
+    }
+
     /// The uninitialised reads found so far: (kernel name, site, first read and count).
     pub fn reads(&self) -> impl Iterator<Item = (&str, Site, &UninitRead)> {
         self.reads
@@ -1081,6 +1096,26 @@ impl ObserverFactory for InitLaunch<'_> {
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    #[test]
+    fn host_writes_count_as_initialised() {
+        let mut m = GlobalMemory::new();
+        let a = m.alloc(128, false).unwrap();
+        let mut s = InitState::default();
+        s.host_wrote(&m, a + 8, 56);
+        let t = &s.shadow.allocs[0];
+        assert!(all_set(&t.written, 8, 56));
+        assert!(!all_set(&t.written, 0, 8));
+        assert!(!all_set(&t.written, 64, 1));
+        assert!(s.shadow.find(a + 100).is_some(), "still tracked");
+        s.host_wrote(&m, a, 8);
+        s.host_wrote(&m, a + 64, 64);
+        assert!(s.shadow.allocs[0].fully_written);
+        assert!(
+            s.shadow.find(a).is_none(),
+            "fully written: no longer tracked"
+        );
+    }
 
     proptest! {
         /// `below` agrees with its per-lane definition, for shared offsets (below 2^32),

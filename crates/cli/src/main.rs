@@ -27,13 +27,17 @@ enum Command {
     Ir(commands::ir::Args),
     /// List the kernels of FILE with their parameters.
     Kernels(commands::kernels::Args),
-    /// Run a kernel in the emulator and show or save its buffers.
+    /// Run a kernel in the emulator and show or save its buffers. Given a program (files
+    /// of which one defines `main`: `run prog.cu [more files] [options] -- [args]`), build
+    /// it with warpcheck's CUDA runtime and run it, its kernels in the emulator.
     Run(Box<commands::run::Args>),
     /// Static lints without running the kernel: uncoalesced accesses, bank conflicts,
     /// barrier divergence.
     Lint(commands::lint::Args),
     /// Run a kernel in the emulator under the dynamic checkers: data races, barrier
-    /// misuse, out-of-bounds and uninitialised accesses, bank conflicts, coalescing.
+    /// misuse, out-of-bounds and uninitialised accesses, bank conflicts, coalescing. Given
+    /// a program (`check prog.cu [more files] [options] -- [args]`), run it with its kernels
+    /// under the checkers and its CUDA API calls checked.
     Check(Box<commands::check::Args>),
     /// Advise on porting the loops of a sequential C function to GPU kernels: verdict,
     /// kernel parameters and sections, coalescing per mapping, shared-memory tiles.
@@ -55,7 +59,14 @@ pub enum Outcome {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse_from(input::respell_std(std::env::args_os()));
+    // Program mode (`run`/`check` of files defining `main`) has its own arguments.
+    let argv: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    if let Some(sub @ ("run" | "check")) = argv.get(1).and_then(|s| s.to_str())
+        && let Some(result) = commands::program::intercept(sub == "check", &argv[2..])
+    {
+        return exit(result);
+    }
+    let cli = Cli::parse_from(input::respell_std(argv.into_iter()));
     let result = match cli.command {
         Command::Ptx(a) => commands::ptx::run(a),
         Command::Ir(a) => commands::ir::run(a),
@@ -67,6 +78,11 @@ fn main() -> ExitCode {
         Command::Explain(a) => commands::explain::run(a),
         Command::GpuPack(a) => commands::gpu_pack::run(a),
     };
+    exit(result)
+}
+
+/// The exit code of a command's result (errors are reported on stderr).
+fn exit(result: Result<Outcome, output::CliError>) -> ExitCode {
     match result {
         Ok(Outcome::Clean) => ExitCode::from(0),
         Ok(Outcome::Findings) => ExitCode::from(1),

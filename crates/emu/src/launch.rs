@@ -112,11 +112,13 @@ pub fn validate(
 }
 
 /// Places the module's `.global` variables in `memory` (once per memory: they keep
-/// their values across launches, as on a GPU), with their initialisers.
-fn place_globals(
+/// their values across launches, as on a GPU), with their initialisers. Every launch
+/// does this first; a host runtime calls it earlier to learn the variables' addresses
+/// (`cudaMemcpyToSymbol`) before any launch.
+pub fn place_globals(
     program: &Program,
     memory: &mut GlobalMemory,
-) -> Result<GlobalPlacement, EmuError> {
+) -> Result<std::collections::HashMap<VarId, u64>, EmuError> {
     let mut placed = GlobalPlacement::new();
     let mut fresh: Vec<VarId> = Vec::new();
     for &v in &program.globals {

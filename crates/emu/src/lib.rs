@@ -153,7 +153,7 @@ mod translate;
 
 pub use fault::{EmuError, Fault, FaultKind, WaitKind, Waiter};
 pub use launch::{
-    MAX_BLOCK_THREADS, MAX_REPORTED_FAULTS, MAX_SHARED_BYTES, run_observed, validate,
+    MAX_BLOCK_THREADS, MAX_REPORTED_FAULTS, MAX_SHARED_BYTES, place_globals, run_observed, validate,
 };
 pub use memory::{Allocation, DeviceAddr, GlobalMemory, MemoryError};
 pub use observer::{

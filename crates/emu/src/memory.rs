@@ -323,7 +323,7 @@ impl GlobalMemory {
         let words = bytes.max(1).div_ceil(8);
         let data: Box<[AtomicU64]> = (0..words).map(|_| AtomicU64::new(0)).collect();
         self.next = (base + bytes.max(1) + GUARD_GAP).div_ceil(ALLOC_ALIGN) * ALLOC_ALIGN;
-        self.allocations.push(Allocation {
+        self.insert(Allocation {
             base,
             size: bytes,
             words: data,
@@ -331,6 +331,64 @@ impl GlobalMemory {
             label,
         });
         Ok(base)
+    }
+
+    /// Inserts an allocation at its place in address order.
+    fn insert(&mut self, allocation: Allocation) {
+        let at = self
+            .allocations
+            .partition_point(|a| a.base < allocation.base);
+        self.allocations.insert(at, allocation);
+    }
+
+    /// Allocates `bytes` zeroed bytes at exactly `base` (a 256-byte aligned global address
+    /// chosen by the caller, e.g. to mirror host memory mapped at the same address). Fails
+    /// with [`MemoryError::NotMapped`] when the range, with a guard gap on either side,
+    /// meets another allocation or lies below [`GLOBAL_BASE`]. Later [`GlobalMemory::alloc`]
+    /// calls never hand out addresses inside it.
+    pub fn alloc_at(
+        &mut self,
+        base: DeviceAddr,
+        bytes: u64,
+        initialized: bool,
+        label: Option<String>,
+    ) -> Result<DeviceAddr, MemoryError> {
+        if bytes > MAX_ALLOCATION {
+            return Err(MemoryError::TooLarge(bytes));
+        }
+        let size = bytes.max(1);
+        let clash = base < GLOBAL_BASE
+            || !base.is_multiple_of(ALLOC_ALIGN)
+            || self.allocations.iter().any(|a| {
+                base < a.base + a.size.max(1) + GUARD_GAP && a.base < base + size + GUARD_GAP
+            })
+            || (self.next > base && self.next < base + size + GUARD_GAP);
+        if clash {
+            return Err(MemoryError::NotMapped {
+                address: base,
+                len: bytes,
+            });
+        }
+        let words = size.div_ceil(8);
+        self.insert(Allocation {
+            base,
+            size: bytes,
+            words: (0..words).map(|_| AtomicU64::new(0)).collect(),
+            initialized,
+            label,
+        });
+        Ok(base)
+    }
+
+    /// Frees the allocation that starts at `address`: its range becomes unmapped for good
+    /// (addresses are never handed out twice, so a later access through a stale pointer
+    /// is out of bounds rather than into another buffer). Returns the freed size, or
+    /// `None` when no allocation starts there.
+    pub fn free(&mut self, address: DeviceAddr) -> Option<u64> {
+        let i = self.allocations.iter().position(|a| a.base == address)?;
+        let a = self.allocations.remove(i);
+        self.symbols.retain(|_, &mut s| s != address);
+        Some(a.size)
     }
 
     /// Writes bytes at `address` (inside one allocation).
@@ -512,6 +570,29 @@ mod tests {
         assert!(m.allocation_at(a + 10).is_none(), "the gap is unmapped");
         assert_eq!(m.allocation_at(b + 999).map(|x| x.base()), Some(b));
         assert!(m.allocation_at(b + 1000).is_none());
+    }
+
+    #[test]
+    fn fixed_allocations_keep_address_order_and_freed_ranges_stay_unmapped() {
+        let mut m = GlobalMemory::new();
+        let high = GLOBAL_BASE + (1 << 39);
+        assert_eq!(m.alloc_at(high, 100, true, None), Ok(high));
+        let low = m.alloc(64, false).unwrap();
+        assert!(low < high);
+        let bases: Vec<u64> = m.allocations().iter().map(|a| a.base()).collect();
+        assert_eq!(bases, vec![low, high], "sorted by address");
+        assert_eq!(m.allocation_at(high + 99).map(|a| a.base()), Some(high));
+        // Overlapping, too close (guard gap), below the window, misaligned: refused.
+        assert!(m.alloc_at(high + 256, 8, true, None).is_err());
+        assert!(m.alloc_at(high + 100 + 256, 8, true, None).is_err());
+        assert!(m.alloc_at(ALLOC_ALIGN, 8, true, None).is_err());
+        assert!(m.alloc_at(high + (1 << 20) + 8, 8, true, None).is_err());
+        assert_eq!(m.free(low), Some(64));
+        assert!(m.allocation_at(low).is_none());
+        assert!(m.read(low, 4).is_err());
+        assert_eq!(m.free(low), None, "a second free finds nothing");
+        let next = m.alloc(64, false).unwrap();
+        assert!(next > low, "addresses are never handed out twice");
     }
 
     #[test]

@@ -35,6 +35,8 @@ pub enum Tool {
     Lowering,
     /// `check --gpu`: instrumented PTX on a GPU (or the emulator).
     Gpu,
+    /// Program mode's CUDA runtime: `run`/`check` of a whole program.
+    Runtime,
 }
 
 impl Tool {
@@ -52,6 +54,7 @@ impl Tool {
             Tool::Parser => "parser",
             Tool::Lowering => "lowering",
             Tool::Gpu => "check --gpu",
+            Tool::Runtime => "run, check PROGRAM",
         }
     }
 }

@@ -7,5 +7,6 @@ pub mod ir;
 pub mod kernels;
 pub mod launch_args;
 pub mod lint;
+pub mod program;
 pub mod ptx;
 pub mod run;

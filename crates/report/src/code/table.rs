@@ -518,4 +518,162 @@ __device__ __forceinline__ float walk(const float *a, int i, int depth) {
     return a[i];
 }"#,
     }
+    CopyOutOfBounds {
+        name: "copy-out-of-bounds",
+        severity: Error,
+        tools: [Runtime],
+        summary: "A runtime API copy or memset reaches outside its device allocation.",
+        what: "Reports a `cudaMemcpy`, `cudaMemset` or symbol copy of a whole program whose device range starts inside an allocation but runs past its end (or starts outside every allocation). The finding names the call's host line, the allocation and where it was made.",
+        why: "On a GPU such a copy either fails with `cudaErrorInvalidValue` or silently overwrites a neighbouring allocation, corrupting data that a later kernel reads. The usual cause is a size in elements passed where bytes are expected, or the wrong one of two sizes.",
+        lang: "cuda",
+        example: r#"
+float *d;
+cudaMalloc(&d, n * sizeof(float));
+cudaMemcpy(d, h, 2 * n * sizeof(float), cudaMemcpyHostToDevice);"#,
+        fixed: r#"
+float *d;
+cudaMalloc(&d, n * sizeof(float));
+cudaMemcpy(d, h, n * sizeof(float), cudaMemcpyHostToDevice);"#,
+    }
+    UseAfterFree {
+        name: "use-after-free",
+        severity: Error,
+        tools: [Runtime],
+        summary: "Device memory is used after `cudaFree`.",
+        what: "Reports a runtime API call or a kernel launch argument that uses device memory after it was freed, with the host line of the use and of the `cudaFree`.",
+        why: "Freed device memory may be handed out again by the next `cudaMalloc`; a later copy or kernel then reads or overwrites another buffer's data.",
+        lang: "cuda",
+        example: r#"
+cudaFree(d);
+cudaMemcpy(h, d, bytes, cudaMemcpyDeviceToHost);"#,
+        fixed: r#"
+cudaMemcpy(h, d, bytes, cudaMemcpyDeviceToHost);
+cudaFree(d);"#,
+    }
+    DoubleFree {
+        name: "double-free",
+        severity: Error,
+        tools: [Runtime],
+        summary: "Memory is freed twice.",
+        what: "Reports a `cudaFree` or `cudaFreeHost` of memory that was already freed, with the host lines of both calls.",
+        why: "The second free returns an error on a GPU, or, if the range was allocated again in between, frees another buffer that is still in use.",
+        lang: "cuda",
+        example: r#"
+cudaFree(d);
+cudaFree(d);"#,
+        fixed: r#"
+cudaFree(d);
+d = nullptr;"#,
+    }
+    InvalidFree {
+        name: "invalid-free",
+        severity: Error,
+        tools: [Runtime],
+        summary: "`cudaFree` of a pointer that no allocation returned.",
+        what: "Reports a `cudaFree` or `cudaFreeHost` of a pointer that is not the start of a live allocation of that kind: a host pointer, an offset into an allocation, or a pointer never allocated.",
+        why: "The runtime returns `cudaErrorInvalidValue` and the memory that was meant to be freed leaks; usually the wrong variable is freed.",
+        lang: "cuda",
+        example: r#"
+float *d;
+cudaMalloc(&d, bytes);
+cudaFree(d + 1);"#,
+        fixed: r#"
+float *d;
+cudaMalloc(&d, bytes);
+cudaFree(d);"#,
+    }
+    InvalidDevicePointer {
+        name: "invalid-device-pointer",
+        severity: Error,
+        tools: [Runtime],
+        summary: "A runtime API call gets a device pointer that points at no allocation.",
+        what: "Reports a copy, memset or other runtime API call whose device pointer lies in no device allocation (uninitialised, a host pointer passed as device memory, or memory of another program).",
+        why: "The call fails with `cudaErrorInvalidValue`; when its error is not checked the data is silently not copied.",
+        lang: "cuda",
+        example: r#"
+float *d;                       // never allocated
+cudaMemset(d, 0, bytes);"#,
+        fixed: r#"
+float *d;
+cudaMalloc(&d, bytes);
+cudaMemset(d, 0, bytes);"#,
+    }
+    ApiError {
+        name: "api-error",
+        severity: Error,
+        tools: [Runtime],
+        summary: "A CUDA runtime API call returned an error.",
+        what: "Reports a runtime API call that returned an error code, with the call's name, the error and the host line, as compute-sanitizer's memcheck does. Reported whether or not the program checks the code.",
+        why: "An unchecked error means the work the call should have done did not happen: a copy that did not copy, an allocation that failed. Later calls then work on garbage or fail with a confusing sticky error.",
+        lang: "cuda",
+        example: r#"
+cudaMemcpy(d, h, bytes, cudaMemcpyDeviceToHost);   // wrong direction"#,
+        fixed: r#"
+cudaError_t e = cudaMemcpy(d, h, bytes, cudaMemcpyHostToDevice);
+if (e != cudaSuccess) { fprintf(stderr, "%s\n", cudaGetErrorString(e)); exit(1); }"#,
+    }
+    ApiNotSupported {
+        name: "api-not-supported",
+        severity: Error,
+        tools: [Runtime],
+        summary: "The program calls a runtime API function warpcheck does not implement.",
+        what: "Reports, once per function, a CUDA runtime API function that program mode does not implement (graphs, textures, inter-process memory, ...). The call returned `cudaErrorNotSupported` to the program.",
+        why: "The program did not get the behaviour it asked for, so what follows may differ from a run on a GPU. `README.md` lists the runtime API functions program mode implements.",
+        lang: "cuda",
+        example: r#"
+cudaGraph_t g;
+cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);"#,
+        fixed: r#"
+// Launch the kernels directly on the stream; check them in program mode,
+// then capture them in a graph in the production build."#,
+    }
+    LaunchError {
+        name: "launch-error",
+        severity: Error,
+        tools: [Runtime],
+        summary: "A kernel launch was refused: bad configuration or unknown kernel.",
+        what: "Reports a `<<<>>>` launch or `cudaLaunchKernel` that did not run: more than 1024 threads per block, a zero dimension, more shared memory than the device has, or a kernel that was not registered. The finding names the error and the launch's host line.",
+        why: "The kernel silently does nothing unless the program checks `cudaGetLastError()` after the launch; its outputs keep whatever they held before.",
+        lang: "cuda",
+        example: r#"
+scale<<<n / 2048, 2048>>>(d, n);   // 2048 threads per block"#,
+        fixed: r#"
+scale<<<(n + 255) / 256, 256>>>(d, n);
+cudaError_t e = cudaGetLastError();"#,
+    }
+    Leak {
+        name: "leak",
+        severity: Error,
+        tools: [Runtime],
+        summary: "Device or pinned memory is still allocated when the program exits.",
+        what: "With `--leak-check full`, reports every `cudaMalloc`, `cudaMallocManaged` or `cudaMallocHost` allocation that was not freed before the program exited, with its size and the host line of the allocation.",
+        why: "A leak inside a loop or a long-running service exhausts device memory; in a short program it hides missing clean-up that a library version of the code would need.",
+        lang: "cuda",
+        example: r#"
+float *d;
+cudaMalloc(&d, bytes);
+return 0;"#,
+        fixed: r#"
+float *d;
+cudaMalloc(&d, bytes);
+cudaFree(d);
+return 0;"#,
+    }
+    ProgramEndedEarly {
+        name: "program-ended-early",
+        severity: Error,
+        tools: [Runtime],
+        summary: "The program ended without writing its report: killed by a signal or crashed.",
+        what: "Reports that the checked program ended (a signal such as SIGSEGV, or `abort`) before the runtime could write its findings; the findings of the run are lost. The program's own exit status is 128 plus the signal.",
+        why: "A crash in host code usually means a host bug: a null pointer, a host pointer read where a device pointer was passed, or a device pointer dereferenced on the host.",
+        lang: "cuda",
+        example: r#"
+float *d;
+cudaMalloc(&d, bytes);
+printf("%f\n", d[0]);     // device pointer read on the host"#,
+        fixed: r#"
+float h0;
+cudaMemcpy(&h0, d, sizeof h0, cudaMemcpyDeviceToHost);
+printf("%f\n", h0);"#,
+    }
 }

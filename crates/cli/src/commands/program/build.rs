@@ -1,0 +1,237 @@
+//! Building the program in a private temporary directory: the device side of each `.cu`
+//! file to PTX (the front end, as kernel mode does), checked by parsing and lowering it;
+//! the host side of each file natively with clang (CUDA host compilation with the PTX
+//! embedded as the "GPU binary", so that clang emits the registration constructor and the
+//! launches); then one link with `libwarpcheck_cudart.so`.
+
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use warpcheck_front::{CompileOptions, CompilerChoice, Language};
+use warpcheck_ptx::LineIndex;
+use warpcheck_report::{Code, Finding, Location, Severity, Sources};
+
+use super::ProgramArgs;
+use crate::output::CliError;
+
+/// The runtime library's file name.
+pub const RUNTIME_LIB: &str = "libwarpcheck_cudart.so";
+
+/// A built program.
+pub struct Built {
+    pub executable: PathBuf,
+    pub shim_dir: PathBuf,
+}
+
+/// Where `libwarpcheck_cudart.so` is: `$WARPCHECK_CUDART_LIB`, else next to the
+/// `warpcheck` executable (or in its `deps/` directory, or the directory above, as cargo
+/// lays out builds and test binaries; the newest of these).
+pub fn runtime_library() -> Result<PathBuf, CliError> {
+    if let Some(p) = std::env::var_os("WARPCHECK_CUDART_LIB").filter(|p| !p.is_empty()) {
+        return Ok(PathBuf::from(p));
+    }
+    let exe = std::env::current_exe()
+        .map_err(|e| CliError::msg(format!("cannot locate the warpcheck executable: {e}")))?;
+    let dir = exe.parent().unwrap_or(Path::new("."));
+    let candidates = [
+        dir.join(RUNTIME_LIB),
+        dir.join("deps").join(RUNTIME_LIB),
+        dir.join("..").join(RUNTIME_LIB),
+    ];
+    // The newest: a library uplifted by an earlier `cargo build -p warpcheck-cudart` may be
+    // older than the one built with the CLI.
+    let modified = |p: &PathBuf| std::fs::metadata(p).and_then(|m| m.modified()).ok();
+    candidates
+        .iter()
+        .filter(|p| p.is_file())
+        .max_by_key(|p| modified(p))
+        .cloned()
+        .ok_or_else(|| {
+        CliError::msg(format!(
+            "cannot find {RUNTIME_LIB} next to {} (build it with `cargo build --release -p warpcheck-cudart`, or set WARPCHECK_CUDART_LIB)",
+            exe.display()
+        ))
+    })
+}
+
+/// The PTX target: the emulated architecture, or sm_80 where clang is too old to know it
+/// (clang 16 added sm_90; the emulator runs sm_80 PTX on the emulated sm_90 device alike).
+fn ptx_arch(args: &ProgramArgs, clang_major: u32) -> String {
+    let number = args.arch.trim_start_matches("sm_").trim_end_matches('a');
+    match number.parse::<u32>() {
+        Ok(n) if n >= 89 && clang_major < 16 => "sm_80".into(),
+        _ => args.arch.clone(),
+    }
+}
+
+fn compile_options(args: &ProgramArgs, arch: &str) -> CompileOptions {
+    CompileOptions {
+        arch: arch.to_string(),
+        include_dirs: args.include.clone(),
+        defines: args.define.clone(),
+        opt_level: args.opt_level,
+        compiler: CompilerChoice::Clang,
+        ..CompileOptions::default()
+    }
+}
+
+/// Compiles a `.cu` file's device side to PTX, parses and lowers it (errors as findings,
+/// exit 2), and writes the device image the runtime loads.
+fn device_image(args: &ProgramArgs, arch: &str, file: &Path, out: &Path) -> Result<(), CliError> {
+    let compiled = warpcheck_front::compile(file, &compile_options(args, arch))
+        .map_err(|e| CliError::msg(e.to_string()))?;
+    let ptx_name = format!("{}.ptx", file.display());
+    let parsed = warpcheck_ptx::parse(&compiled.ptx);
+    let index = LineIndex::new(&compiled.ptx);
+    let at = |offset: u32| {
+        let lc = index.line_col(&compiled.ptx, offset);
+        Location {
+            file: ptx_name.clone(),
+            line: lc.line,
+            column: lc.col,
+        }
+    };
+    let mut findings: Vec<Finding> = parsed
+        .errors
+        .iter()
+        .map(|e| {
+            Finding::new(Code::SyntaxError, Severity::Error, e.message.clone())
+                .at(at(e.span.start), "here")
+        })
+        .collect();
+    if findings.is_empty()
+        && let Err(errors) = warpcheck_ir::lower(&parsed.module)
+    {
+        findings = errors
+            .iter()
+            .map(|e| {
+                Finding::new(Code::LoweringError, Severity::Error, e.message.clone())
+                    .at(at(e.span.start), "here")
+            })
+            .collect();
+    }
+    if !findings.is_empty() {
+        let mut sources = Sources::new();
+        sources.insert(ptx_name, compiled.ptx.clone());
+        return Err(CliError::Findings { findings, sources });
+    }
+    let image = format!(
+        "{}\n{}\n{}",
+        warpcheck_cudart::register::IMAGE_MAGIC,
+        ptx_name,
+        compiled.ptx
+    );
+    std::fs::write(out, image)
+        .map_err(|e| CliError::msg(format!("cannot write {}: {e}", out.display())))
+}
+
+/// Runs a compiler command, turning failure into an error with its output.
+fn run_tool(mut cmd: Command, what: &str) -> Result<(), CliError> {
+    let output = cmd
+        .output()
+        .map_err(|e| CliError::msg(format!("cannot run {:?} ({what}): {e}", cmd.get_program())))?;
+    if output.status.success() {
+        return Ok(());
+    }
+    Err(CliError::msg(format!(
+        "{what} failed:\n{}",
+        String::from_utf8_lossy(&output.stderr).trim_end()
+    )))
+}
+
+/// The host compilation of one file.
+fn host_compile(
+    clang: &Path,
+    arch: &str,
+    args: &ProgramArgs,
+    file: &Path,
+    image: Option<&Path>,
+    shim_dir: &Path,
+    object: &Path,
+) -> Command {
+    let mut cmd = Command::new(clang);
+    let c = file.extension().is_some_and(|e| e == "c");
+    let cuda = image.is_some();
+    if !c {
+        cmd.arg("--driver-mode=g++");
+    }
+    if cuda {
+        cmd.args(["-x", "cuda", "--cuda-host-only", "-nocudainc", "-nocudalib"]);
+        cmd.arg(format!("--cuda-gpu-arch={arch}"));
+    }
+    cmd.args(["-g", "-O1", "-fno-omit-frame-pointer"]);
+    cmd.arg("-I").arg(shim_dir);
+    if cuda {
+        cmd.args(["-include", "warpcheck_prelude.h"]);
+    }
+    for d in &args.include {
+        cmd.arg("-I").arg(d);
+    }
+    for d in &args.define {
+        cmd.arg(format!("-D{d}"));
+    }
+    cmd.arg("-idirafter").arg(shim_dir.join("fallback"));
+    if let Some(image) = image {
+        cmd.args(["-Xclang", "-fcuda-include-gpubinary", "-Xclang"]);
+        cmd.arg(image);
+    }
+    cmd.arg("-c").arg(file).arg("-o").arg(object);
+    cmd
+}
+
+/// Builds the program below `dir`.
+pub fn build(args: &ProgramArgs, dir: &Path) -> Result<Built, CliError> {
+    let library = runtime_library()?;
+    let shim_dir = dir.join("include");
+    warpcheck_front::write_shim_headers(&shim_dir)
+        .map_err(|e| CliError::msg(format!("cannot write the shim headers: {e}")))?;
+    let first = args
+        .files
+        .first()
+        .ok_or_else(|| CliError::msg("no source file"))?;
+    let compiler =
+        warpcheck_front::Compiler::discover(CompilerChoice::Clang, Language::Cuda, first)
+            .map_err(|e| CliError::msg(e.to_string()))?;
+    let arch = ptx_arch(args, compiler.version.major);
+    let clang = compiler.path;
+    let mut objects: Vec<PathBuf> = Vec::new();
+    for (i, file) in args.files.iter().enumerate() {
+        if !file.is_file() {
+            return Err(CliError::msg(format!("{}: no such file", file.display())));
+        }
+        let file = std::fs::canonicalize(file).unwrap_or_else(|_| file.clone());
+        let image = dir.join(format!("device{i}.img"));
+        let is_cuda = file.extension().is_some_and(|e| e == "cu");
+        if is_cuda {
+            device_image(args, &arch, &file, &image)?;
+        }
+        let object = dir.join(format!("host{i}.o"));
+        let cmd = host_compile(
+            &clang,
+            &arch,
+            args,
+            &file,
+            is_cuda.then_some(image.as_path()),
+            &shim_dir,
+            &object,
+        );
+        run_tool(cmd, &format!("the host compilation of {}", file.display()))?;
+        objects.push(object);
+    }
+    let executable = dir.join("program");
+    let lib_dir = library.parent().unwrap_or(Path::new("."));
+    let mut link = Command::new(&clang);
+    link.arg("--driver-mode=g++").args(&objects);
+    link.arg("-L").arg(lib_dir);
+    link.args(["-Wl,--no-as-needed", "-lwarpcheck_cudart"]);
+    let mut rpath = OsString::from("-Wl,-rpath,");
+    rpath.push(lib_dir);
+    link.arg(rpath);
+    link.args(["-lm", "-lpthread", "-o"]).arg(&executable);
+    run_tool(link, "linking the program")?;
+    Ok(Built {
+        executable,
+        shim_dir,
+    })
+}

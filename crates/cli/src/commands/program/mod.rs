@@ -1,0 +1,149 @@
+//! Program mode: `warpcheck run|check PROGRAM.cu [more .cu/.cpp/.c] [options] -- [ARGS]`
+//! builds a whole CUDA program (device side to PTX, host side natively, linked with
+//! warpcheck's CUDA runtime, `libwarpcheck_cudart.so`) in a private temporary directory,
+//! and runs it as a child process with the given arguments. The program's stdin, stdout,
+//! stderr, files and exit code are its own; its kernels run in the emulator inside the
+//! child, under the checkers for `check`. warpcheck never runs user host code in its own
+//! process. The runtime writes its findings as JSON to a file in the temporary directory
+//! at exit; they are rendered here like kernel mode's, on stderr (or to `--output`).
+//!
+//! Exit codes: `check` exits with `--error-exitcode` (1) when it found errors, else with
+//! the program's exit code; `run` with the program's exit code; 2 when the program could
+//! not be built; a program killed by a signal gives 128 + the signal, as shells report.
+
+mod build;
+pub mod detect;
+mod render;
+
+use std::ffi::OsString;
+use std::path::PathBuf;
+use std::process::Command;
+
+use clap::Parser;
+
+use crate::Outcome;
+use crate::commands::lint::Format;
+use crate::output::CliError;
+
+/// `warpcheck run|check` in program mode.
+#[derive(Parser, Debug)]
+#[command(name = "warpcheck", no_binary_name = true)]
+pub struct ProgramArgs {
+    /// The program's source files: CUDA (.cu), C++ (.cpp, .cc, .cxx) and C (.c); one of
+    /// them defines `main`.
+    #[arg(required = true)]
+    pub files: Vec<PathBuf>,
+    /// The emulated GPU architecture (compute capability) and the PTX target.
+    #[arg(long, default_value = "sm_90", value_name = "sm_XX")]
+    pub arch: String,
+    /// Add a directory to the include search path.
+    #[arg(short = 'I', value_name = "DIR")]
+    pub include: Vec<PathBuf>,
+    /// Define a preprocessor macro (NAME or NAME=VALUE).
+    #[arg(short = 'D', value_name = "MACRO")]
+    pub define: Vec<String>,
+    /// Optimisation level of the device code (host code is compiled at -O1 with -g).
+    #[arg(short = 'O', default_value_t = 3, value_parser = clap::value_parser!(u8).range(0..=3))]
+    pub opt_level: u8,
+    /// `check`: the checkers, `all` or a comma-separated list of race, sync, mem, init,
+    /// bank, coalesce.
+    #[arg(long, default_value = "all")]
+    pub tool: String,
+    /// `check`: `full` reports device memory never freed (at cudaDeviceReset or exit).
+    #[arg(long, value_enum, default_value_t = LeakCheck::None)]
+    pub leak_check: LeakCheck,
+    /// `check`: race model within a warp, `its` or `lockstep`.
+    #[arg(long, default_value = "its")]
+    pub intra_warp: String,
+    /// Output format of the report.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+    /// Write the report to PATH instead of stderr.
+    #[arg(long, value_name = "PATH")]
+    pub output: Option<PathBuf>,
+    /// The most findings printed; the others are counted (0: no limit).
+    #[arg(long, default_value_t = 100)]
+    pub print_limit: usize,
+    /// `check`: exit code when an error was found.
+    #[arg(long, default_value_t = 1)]
+    pub error_exitcode: u8,
+    /// Host threads running a launch's blocks (0: one per core).
+    #[arg(long, default_value_t = 0)]
+    pub threads: usize,
+    /// Warp-instructions one warp may execute before a launch stops as a runaway loop.
+    #[arg(long, default_value_t = warpcheck_emu::DEFAULT_BUDGET)]
+    pub budget: u64,
+    /// The program's arguments (after `--`).
+    #[arg(last = true)]
+    pub program_args: Vec<OsString>,
+}
+
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LeakCheck {
+    None,
+    Full,
+}
+
+/// Program mode when `args` (after `run`/`check`) name a program; `None` keeps kernel
+/// mode.
+pub fn intercept(check: bool, args: &[OsString]) -> Option<Result<Outcome, CliError>> {
+    detect::program_files(args)?;
+    let parsed = match ProgramArgs::try_parse_from(args) {
+        Ok(p) => p,
+        Err(e) => e.exit(),
+    };
+    Some(run_program(check, parsed))
+}
+
+/// Builds and runs the program, then reports.
+pub fn run_program(check: bool, args: ProgramArgs) -> Result<Outcome, CliError> {
+    if check {
+        warpcheck_check::Tools::parse(&args.tool).map_err(CliError::msg)?;
+    }
+    let dir = tempfile::Builder::new()
+        .prefix("warpcheck-program-")
+        .tempdir()
+        .map_err(|e| CliError::msg(format!("cannot create a temporary directory: {e}")))?;
+    let built = build::build(&args, dir.path())?;
+    let report = dir.path().join("report.json");
+    let mut cmd = Command::new(&built.executable);
+    cmd.args(&args.program_args)
+        .env("WARPCHECK_CUDART_REPORT", &report)
+        .env("WARPCHECK_CUDART_ARCH", &args.arch)
+        .env("WARPCHECK_CUDART_THREADS", args.threads.to_string())
+        .env("WARPCHECK_CUDART_BUDGET", args.budget.to_string())
+        .env("WARPCHECK_CUDART_SHIMS", &built.shim_dir);
+    if check {
+        cmd.env("WARPCHECK_CUDART_CHECK", "1")
+            .env("WARPCHECK_CUDART_TOOLS", &args.tool)
+            .env("WARPCHECK_CUDART_INTRA_WARP", &args.intra_warp);
+        if args.leak_check == LeakCheck::Full {
+            cmd.env("WARPCHECK_CUDART_LEAK_CHECK", "full");
+        }
+    }
+    let status = cmd
+        .status()
+        .map_err(|e| CliError::msg(format!("cannot run the program: {e}")))?;
+    let program_code = exit_code(&status);
+    let report = std::fs::read_to_string(&report).ok();
+    let errors = render::report(&args, check, report.as_deref(), &status)?;
+    if check && errors > 0 {
+        return Ok(Outcome::Code(args.error_exitcode));
+    }
+    Ok(Outcome::Code(program_code))
+}
+
+/// The program's exit code; 128 + the signal when a signal ended it.
+fn exit_code(status: &std::process::ExitStatus) -> u8 {
+    if let Some(c) = status.code() {
+        return c as u8;
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::ExitStatusExt;
+        if let Some(s) = status.signal() {
+            return 128u8.wrapping_add(s as u8);
+        }
+    }
+    1
+}

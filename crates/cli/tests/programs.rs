@@ -1,0 +1,226 @@
+//! Program mode: `warpcheck check` on every program of `tests/programs/` must report
+//! exactly the `//~ CODE` markers (code and host or kernel line), name the `//~ launch`
+//! line as the launch of every kernel finding, give the exit code of the header's
+//! `warpcheck-exit:`, and leave the program's stdout (`warpcheck-stdout:` lines), stdin,
+//! arguments and files as in a native run. See `tests/programs/README.md`.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+use serde_json::Value;
+
+fn programs_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/programs")
+}
+
+/// What a program's header and markers expect.
+#[derive(Default, Debug)]
+struct Expect {
+    args: Vec<String>,
+    stdin: String,
+    flags: Vec<String>,
+    exit: i32,
+    stdout: Vec<String>,
+    /// (code, line)
+    findings: Vec<(String, u32)>,
+    launch_lines: Vec<u32>,
+}
+
+fn header(text: &str, tmp: &Path) -> Expect {
+    let mut e = Expect::default();
+    for (i, line) in text.lines().enumerate() {
+        let value = |key: &str| line.strip_prefix(key).map(|v| v.trim().to_string());
+        if let Some(v) = value("// warpcheck-args:") {
+            let v = v.replace("{tmp}", &tmp.display().to_string());
+            e.args = v.split_whitespace().map(str::to_string).collect();
+        } else if let Some(v) = value("// warpcheck-stdin:") {
+            e.stdin = v + "\n";
+        } else if let Some(v) = value("// warpcheck-flags:") {
+            e.flags = v.split_whitespace().map(str::to_string).collect();
+        } else if let Some(v) = value("// warpcheck-exit:") {
+            e.exit = v.parse().expect("exit code");
+        } else if let Some(v) = value("// warpcheck-stdout:") {
+            e.stdout.push(v);
+        }
+        if let Some((_, marker)) = line.rsplit_once("//~") {
+            let marker = marker.trim();
+            if marker == "launch" {
+                e.launch_lines.push(i as u32 + 1);
+            } else {
+                e.findings.push((marker.to_string(), i as u32 + 1));
+            }
+        }
+    }
+    e
+}
+
+struct Ran {
+    code: i32,
+    stdout: String,
+    report: Value,
+}
+
+fn check(program: &Path, e: &Expect, tmp: &Path) -> Ran {
+    let report_path = tmp.join("report.json");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_warpcheck"))
+        .arg("check")
+        .arg(program)
+        .args(&e.flags)
+        .args(["--format", "json", "--output"])
+        .arg(&report_path)
+        .arg("--")
+        .args(&e.args)
+        .current_dir(tmp)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("warpcheck runs");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(e.stdin.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr).to_string();
+    let report = std::fs::read_to_string(&report_path)
+        .unwrap_or_else(|_| panic!("{}: no report; stderr:\n{stderr}", program.display()));
+    Ran {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).to_string(),
+        report: serde_json::from_str(&report).unwrap(),
+    }
+}
+
+/// Checks one program; returns its problems.
+fn check_program(name: &str) -> Vec<String> {
+    let path = programs_dir().join(name);
+    let tmp = tempfile::tempdir().unwrap();
+    let e = header(&std::fs::read_to_string(&path).unwrap(), tmp.path());
+    let ran = check(&path, &e, tmp.path());
+    let mut problems = Vec::new();
+    if ran.code != e.exit {
+        problems.push(format!("exit code {} instead of {}", ran.code, e.exit));
+    }
+    for want in &e.stdout {
+        if !ran.stdout.contains(want.as_str()) {
+            problems.push(format!("stdout lacks `{want}`:\n{}", ran.stdout));
+        }
+    }
+    let findings = ran.report["findings"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    let mut got: Vec<(String, u32)> = Vec::new();
+    for f in &findings {
+        let code = f["code"].as_str().unwrap_or_default().to_string();
+        let file = f["primary"]["location"]["file"]
+            .as_str()
+            .unwrap_or_default();
+        let line = f["primary"]["location"]["line"].as_u64().unwrap_or(0) as u32;
+        if !file.ends_with(name) {
+            problems.push(format!("{code} located in {file}, not in {name}"));
+        }
+        for l in f["related"].as_array().into_iter().flatten() {
+            let message = l["message"].as_str().unwrap_or_default();
+            if message.starts_with("(") {
+                // The other access of a race: a marked line too.
+                got.push((
+                    code.clone(),
+                    l["location"]["line"].as_u64().unwrap_or(0) as u32,
+                ));
+            }
+        }
+        if f["kernel"].is_string() && code != "launch-error" {
+            let launch = f["related"].as_array().into_iter().flatten().find(|l| {
+                l["message"]
+                    .as_str()
+                    .unwrap_or_default()
+                    .starts_with("kernel launched here")
+            });
+            match launch {
+                Some(l) => {
+                    let line = l["location"]["line"].as_u64().unwrap_or(0) as u32;
+                    if !e.launch_lines.contains(&line) {
+                        problems.push(format!(
+                            "{code}: launch at line {line}, expected one of {:?}",
+                            e.launch_lines
+                        ));
+                    }
+                }
+                None => problems.push(format!("{code}: no launch named")),
+            }
+        }
+        got.push((code, line));
+    }
+    got.sort();
+    got.dedup();
+    let mut want = e.findings.clone();
+    want.sort();
+    if got != want {
+        problems.push(format!("findings {got:?}, expected {want:?}"));
+    }
+    problems
+}
+
+#[test]
+fn every_program_reports_its_markers() {
+    let mut names: Vec<String> = std::fs::read_dir(programs_dir())
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .map(|e| e.file_name().to_string_lossy().to_string())
+        .filter(|n| n.ends_with(".cu"))
+        .collect();
+    names.sort();
+    assert!(names.len() >= 11, "programs: {names:?}");
+    let mut failures = Vec::new();
+    for name in &names {
+        for p in check_program(name) {
+            failures.push(format!("{name}: {p}"));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn program_files_are_written_where_the_program_says() {
+    let tmp = tempfile::tempdir().unwrap();
+    let path = programs_dir().join("io_args.cu");
+    let e = header(&std::fs::read_to_string(&path).unwrap(), tmp.path());
+    let ran = check(&path, &e, tmp.path());
+    assert_eq!(ran.code, 3);
+    let written = std::fs::read_to_string(tmp.path().join("scaled.txt")).unwrap();
+    assert_eq!(written, "15\n20\n-40\n");
+    // Nothing but the program's file, warpcheck's requested report and nothing else.
+    let mut entries: Vec<String> = std::fs::read_dir(tmp.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().to_string())
+        .collect();
+    entries.sort();
+    assert_eq!(entries, ["report.json", "scaled.txt"]);
+}
+
+#[test]
+fn error_exitcode_and_run_mode() {
+    let tmp = tempfile::tempdir().unwrap();
+    let program = programs_dir().join("double_free.cu");
+    let st = Command::new(env!("CARGO_BIN_EXE_warpcheck"))
+        .args(["check", "--error-exitcode", "42"])
+        .arg(&program)
+        .current_dir(tmp.path())
+        .output()
+        .unwrap();
+    assert_eq!(st.status.code(), Some(42));
+    let text = String::from_utf8_lossy(&st.stderr);
+    assert!(text.contains("error[double-free]"), "{text}");
+    // `run` does not check the API: the program's own exit code.
+    let st = Command::new(env!("CARGO_BIN_EXE_warpcheck"))
+        .arg("run")
+        .arg(&program)
+        .current_dir(tmp.path())
+        .output()
+        .unwrap();
+    assert_eq!(st.status.code(), Some(0));
+}

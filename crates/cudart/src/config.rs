@@ -1,0 +1,83 @@
+//! What the `warpcheck` CLI tells the runtime, through environment variables of the
+//! program's process (the CLI sets them; a program linked by hand runs with the defaults).
+//!
+//! | variable | meaning | default |
+//! |---|---|---|
+//! | `WARPCHECK_CUDART_REPORT` | path of the JSON report written at exit | none: findings go to stderr as text |
+//! | `WARPCHECK_CUDART_CHECK` | `1`: run kernels under the checkers | off |
+//! | `WARPCHECK_CUDART_TOOLS` | the checkers (as `check --tool`) | `all` |
+//! | `WARPCHECK_CUDART_LEAK_CHECK` | `full`: report device memory never freed | off |
+//! | `WARPCHECK_CUDART_ARCH` | the emulated device, `sm_XY` | `sm_90` |
+//! | `WARPCHECK_CUDART_THREADS` | host threads per launch (0: one per core) | 0 |
+//! | `WARPCHECK_CUDART_BUDGET` | warp-instructions one warp may execute | the emulator's |
+//! | `WARPCHECK_CUDART_INTRA_WARP` | `lockstep` or `its` (race model) | `its` |
+//! | `WARPCHECK_CUDART_SHIMS` | the shim include directory (its frames are not user lines) | none |
+
+use warpcheck_check::{CheckOptions, IntraWarp, RaceBlocks, Tools};
+
+#[derive(Clone, Debug)]
+pub struct Config {
+    pub report: Option<String>,
+    pub check: Option<CheckOptions>,
+    pub leak_check: bool,
+    /// Compute capability (major, minor).
+    pub arch: (i32, i32),
+    pub threads: usize,
+    pub budget: u64,
+    pub shim_dir: Option<String>,
+}
+
+fn var(name: &str) -> Option<String> {
+    std::env::var(name).ok().filter(|v| !v.is_empty())
+}
+
+impl Config {
+    pub fn from_env() -> Config {
+        let check = (var("WARPCHECK_CUDART_CHECK").as_deref() == Some("1")).then(|| {
+            let tools = var("WARPCHECK_CUDART_TOOLS")
+                .and_then(|t| Tools::parse(&t).ok())
+                .unwrap_or_else(Tools::all);
+            CheckOptions {
+                tools,
+                intra_warp: match var("WARPCHECK_CUDART_INTRA_WARP").as_deref() {
+                    Some("lockstep") => IntraWarp::LockStep,
+                    _ => IntraWarp::Independent,
+                },
+                race_blocks: RaceBlocks::default(),
+            }
+        });
+        Config {
+            report: var("WARPCHECK_CUDART_REPORT"),
+            check,
+            leak_check: var("WARPCHECK_CUDART_LEAK_CHECK").as_deref() == Some("full"),
+            arch: var("WARPCHECK_CUDART_ARCH")
+                .and_then(|a| parse_arch(&a))
+                .unwrap_or((9, 0)),
+            threads: var("WARPCHECK_CUDART_THREADS")
+                .and_then(|t| t.parse().ok())
+                .unwrap_or(0),
+            budget: var("WARPCHECK_CUDART_BUDGET")
+                .and_then(|t| t.parse().ok())
+                .unwrap_or(warpcheck_emu::DEFAULT_BUDGET),
+            shim_dir: var("WARPCHECK_CUDART_SHIMS"),
+        }
+    }
+}
+
+/// `sm_86` -> (8, 6).
+fn parse_arch(a: &str) -> Option<(i32, i32)> {
+    let digits = a.strip_prefix("sm_")?.trim_end_matches(['a', 'f']);
+    let n: i32 = digits.parse().ok()?;
+    Some((n / 10, n % 10))
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn arch_names_give_compute_capabilities() {
+        assert_eq!(super::parse_arch("sm_90"), Some((9, 0)));
+        assert_eq!(super::parse_arch("sm_86"), Some((8, 6)));
+        assert_eq!(super::parse_arch("sm_90a"), Some((9, 0)));
+        assert_eq!(super::parse_arch("compute_90"), None);
+    }
+}

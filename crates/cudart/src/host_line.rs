@@ -1,0 +1,69 @@
+//! The host source line of an API call: the first frame of the call stack that lies in the
+//! program's own code, found from return addresses with the `backtrace` crate over the
+//! program's debug info (the CLI compiles host code with `-g`).
+//!
+//! Frames are captured unresolved when a call happens (cheap) and resolved only when a
+//! finding needs the line. Frames of this library (Rust sources), of libraries without
+//! debug info, and of warpcheck's shim headers (the inline C++ overloads of
+//! `cuda_runtime.h`, e.g. `cudaMalloc<T>`) are skipped; inlined frames count.
+
+use warpcheck_report::Location;
+
+/// The return addresses of a call stack, innermost first.
+#[derive(Clone, Debug, Default)]
+pub struct CallSite {
+    ips: Vec<usize>,
+}
+
+/// The most frames captured: API calls sit a few frames below the user's code.
+const MAX_FRAMES: usize = 24;
+
+impl CallSite {
+    /// The current call stack.
+    pub fn capture() -> CallSite {
+        let mut ips = Vec::with_capacity(MAX_FRAMES);
+        backtrace::trace(|frame| {
+            ips.push(frame.ip() as usize);
+            ips.len() < MAX_FRAMES
+        });
+        CallSite { ips }
+    }
+
+    /// The innermost frame in the user's code, with its line.
+    pub fn resolve(&self, shim_dir: Option<&str>) -> Option<Location> {
+        for &ip in &self.ips {
+            let mut found: Option<Location> = None;
+            backtrace::resolve(ip as *mut std::ffi::c_void, |symbol| {
+                if found.is_some() {
+                    return;
+                }
+                let (Some(file), Some(line)) = (symbol.filename(), symbol.lineno()) else {
+                    return;
+                };
+                let file = file.display().to_string();
+                if is_runtime_frame(&file, shim_dir) || line == 0 {
+                    return;
+                }
+                found = Some(Location {
+                    file,
+                    line,
+                    column: symbol.colno().unwrap_or(0),
+                });
+            });
+            if found.is_some() {
+                return found;
+            }
+        }
+        None
+    }
+}
+
+/// Frames of this library or of the headers that implement the API.
+fn is_runtime_frame(file: &str, shim_dir: Option<&str>) -> bool {
+    file.ends_with(".rs")
+        || file.contains("/rustc/")
+        || file.contains("/.cargo/")
+        || shim_dir.is_some_and(|d| !d.is_empty() && file.starts_with(d))
+        || file.starts_with("/usr/include/")
+        || file.starts_with("/usr/lib/")
+}

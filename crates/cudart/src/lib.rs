@@ -1,0 +1,65 @@
+//! warpcheck's CUDA runtime: `libwarpcheck_cudart.so` exports the C ABI of the CUDA
+//! runtime API (with the signatures and enumerator values of warpcheck's shim headers,
+//! `include/warpcheck/runtime_api.h` and `driver_types.h`) and clang's registration entry
+//! points, and runs a program's kernels in warpcheck's emulator, in the program's own
+//! process, under the checkers when `warpcheck check` asked for them.
+//!
+//! `warpcheck run|check PROGRAM.cu … -- ARGS` compiles the device side of each file to PTX,
+//! the host side natively (clang's CUDA host compilation with the PTX embedded as the
+//! "GPU binary"), links the program with this library and runs it as a child process. At
+//! start-up each translation unit's constructor registers its PTX (parsed and lowered
+//! here), its kernels and its variables ([`register`]). Device pointers are emulator
+//! addresses; launches run to completion in the emulator ([`launch`]). At exit the
+//! findings are written as JSON to the path the CLI gave ([`report`], [`config`]).
+//!
+//! # Implemented functions
+//!
+//! | area | functions |
+//! |---|---|
+//! | memory | `cudaMalloc`, `cudaFree`, `cudaMallocAsync`, `cudaFreeAsync`, `cudaMemcpy`, `cudaMemcpyAsync` (every `cudaMemcpyKind`, `cudaMemcpyDefault` included), `cudaMemset`, `cudaMemsetAsync`, `cudaMemset2D`, `cudaMallocPitch`, `cudaMemcpy2D`, `cudaMemcpy2DAsync`, `cudaMallocHost`, `cudaHostAlloc`, `cudaFreeHost`, `cudaMallocManaged`, `cudaMemPrefetchAsync`, `cudaMemAdvise`, `cudaMemGetInfo`, `cudaPointerGetAttributes` |
+//! | symbols | `cudaMemcpyToSymbol`, `cudaMemcpyFromSymbol` (and `Async`), `cudaGetSymbolAddress` (`__device__` only), `cudaGetSymbolSize` |
+//! | launches | `<<<>>>` (`__cudaPushCallConfiguration`/`__cudaPopCallConfiguration`/`cudaLaunchKernel`, and the legacy `cudaConfigureCall`/`cudaSetupArgument`/`cudaLaunch`), `cudaLaunchKernel` |
+//! | errors | `cudaGetLastError`, `cudaPeekAtLastError`, `cudaGetErrorString`, `cudaGetErrorName` (kernel faults are sticky until `cudaDeviceReset`) |
+//! | device | `cudaGetDeviceCount`, `cudaGetDevice`, `cudaSetDevice`, `cudaChooseDevice`, `cudaGetDeviceProperties`, `cudaDeviceGetAttribute`, `cudaDeviceSynchronize`, `cudaDeviceReset`, `cudaThreadSynchronize`, `cudaThreadExit`, `cudaDriverGetVersion`, `cudaRuntimeGetVersion`, `cudaDeviceSetLimit`/`GetLimit`, `cudaSetDeviceFlags`/`GetDeviceFlags`, cache and shared-memory configuration hints, `cudaDeviceCanAccessPeer` (no peers), `cudaDeviceGetStreamPriorityRange`, `cudaProfilerStart`/`Stop` |
+//! | streams, events | `cudaStreamCreate` (`WithFlags`, `WithPriority`), `cudaStreamDestroy`, `cudaStreamSynchronize`, `cudaStreamQuery`, `cudaStreamWaitEvent`, `cudaStreamAddCallback`, `cudaLaunchHostFunc`, `cudaEventCreate` (`WithFlags`), `cudaEventRecord`, `cudaEventSynchronize`, `cudaEventQuery`, `cudaEventElapsedTime` (emulator time, see [`streams`]), `cudaEventDestroy` |
+//! | kernels | `cudaFuncGetAttributes`, `cudaFuncSetAttribute`, `cudaOccupancyMaxActiveBlocksPerMultiprocessor` (`WithFlags`), `cudaOccupancyMaxPotentialBlockSize` |
+//! | other | `cudaCreateChannelDesc`; device `printf` (written to the program's `stdout`) |
+//!
+//! # Not supported
+//!
+//! Exported, returning `cudaErrorNotSupported`, and reported once by name
+//! (`api-not-supported`): see [`unsupported::NOT_SUPPORTED_FUNCTIONS`] (CUDA arrays, 3D
+//! copies, peer copies, registered and mapped host memory, graphs and stream capture,
+//! texture and surface objects, IPC), `cudaLaunchCooperativeKernel`, `__managed__`
+//! variables, texture and surface references, and `cudaGetSymbolAddress` of a
+//! `__constant__` variable. A function neither implemented nor listed is missing at link
+//! time: the link fails naming it.
+//!
+//! # Safety
+//!
+//! The exported functions take raw pointers with the contracts of the CUDA runtime API's
+//! documentation (output pointers valid for writes, host ranges valid for their length);
+//! each function checks what the real runtime checks (null pointers, device ranges) and
+//! relies on the program for the rest, as the real one does.
+
+#![allow(clippy::missing_safety_doc)]
+// The C API's names are the CUDA runtime's.
+#![allow(non_snake_case)]
+
+pub mod api;
+pub mod config;
+pub mod device;
+pub mod funcs;
+pub mod host_line;
+pub mod launch;
+pub mod locate;
+pub mod managed;
+pub mod memapi;
+pub mod pointers;
+pub mod printf;
+pub mod register;
+pub mod report;
+pub mod state;
+pub mod streams;
+pub mod types;
+pub mod unsupported;

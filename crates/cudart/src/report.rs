@@ -1,0 +1,240 @@
+//! Findings of a program run and the report written at exit.
+//!
+//! Host-side findings (API errors, bad copies, frees, leaks, functions not supported) are
+//! made when they happen, located at the caller's line; kernel faults when the launch
+//! ends; the checkers' findings at exit. Every kernel finding names its launch (kernel,
+//! launch index, grid, block) and the host line of the `<<<>>>`; identical findings of
+//! repeated launches are merged into one with a count. At exit the report is written as
+//! JSON (`{"findings", "summary", "launches", "not_supported"}`) to the path the CLI gave,
+//! or rendered as text on stderr when the program runs without the CLI.
+
+use std::collections::{BTreeSet, HashMap};
+
+use warpcheck_report::{Code, Finding, Location, Severity, json};
+
+use crate::host_line::CallSite;
+use crate::state::{self, LaunchRecord, Runtime};
+
+/// Findings merged by identity (code, message, locations).
+#[derive(Default)]
+pub struct Findings {
+    pub list: Vec<Finding>,
+    index: HashMap<String, usize>,
+    /// Functions called that this runtime does not implement, by name.
+    pub not_supported: BTreeSet<String>,
+}
+
+impl Findings {
+    /// Adds a finding, or counts it again when an identical one exists.
+    pub fn add(&mut self, f: Finding) {
+        let key = format!(
+            "{}|{}|{:?}|{:?}",
+            f.code,
+            f.message,
+            f.primary.as_ref().map(|l| &l.location),
+            f.related.first().map(|l| &l.location)
+        );
+        match self.index.get(&key) {
+            Some(&i) => self.list[i].occurrences += f.occurrences,
+            None => {
+                self.index.insert(key, self.list.len());
+                self.list.push(f);
+            }
+        }
+    }
+}
+
+impl Runtime {
+    /// The user's source line of a call stack.
+    pub fn line(&self, site: &CallSite) -> Option<Location> {
+        site.resolve(self.config.shim_dir.as_deref())
+    }
+
+    /// A host-side finding at the caller's line.
+    pub fn host_finding(
+        &mut self,
+        code: Code,
+        severity: Severity,
+        message: String,
+        site: &CallSite,
+        label: &str,
+    ) -> Finding {
+        let mut f = Finding::new(code, severity, message);
+        if let Some(at) = self.line(site) {
+            f = f.at(at, label.to_string());
+        }
+        f
+    }
+
+    /// Reports an API call that failed, as compute-sanitizer does: the call's name, the
+    /// error and the host line.
+    pub fn api_error(&mut self, call: &str, code: i32, why: String) {
+        let site = CallSite::capture();
+        let name = crate::types::error_name(code);
+        let f = self
+            .host_finding(
+                Code::ApiError,
+                Severity::Error,
+                format!("{call} returned {name}: {why}"),
+                &site,
+                format!("{call} fails here").as_str(),
+            )
+            .help("check the result of every CUDA API call; the program went on after this error");
+        self.findings.add(f);
+    }
+
+    /// Records a function that is not implemented (once per name).
+    pub fn not_supported(&mut self, name: &str) {
+        if self.findings.not_supported.insert(name.to_string()) {
+            let site = CallSite::capture();
+            let f = self
+                .host_finding(
+                    Code::ApiNotSupported,
+                    Severity::Error,
+                    format!("{name} is not supported by warpcheck's CUDA runtime; it returned cudaErrorNotSupported"),
+                    &site,
+                    "called here",
+                )
+                .help("see the table of supported functions in warpcheck's program-mode documentation");
+            self.findings.add(f);
+        }
+    }
+
+    /// Adds the launch that ran a kernel finding: a related label at the `<<<>>>` line and
+    /// a note with the configuration.
+    pub fn attach_launch(&self, mut f: Finding, index: usize, count: usize) -> Finding {
+        let l: &LaunchRecord = &self.launches[index];
+        let what = format!(
+            "launch {} of `{}`: grid ({},{},{}), block ({},{},{}), {} bytes of dynamic shared memory",
+            index + 1,
+            l.kernel,
+            l.grid[0],
+            l.grid[1],
+            l.grid[2],
+            l.block[0],
+            l.block[1],
+            l.block[2],
+            l.shared
+        );
+        if let Some(at) = self.line(&l.site) {
+            f = f.related(at, format!("kernel launched here ({what})"));
+        } else {
+            f = f.note(what);
+        }
+        if count > 1 {
+            f = f.note(format!("`{}` was launched {count} times", l.kernel));
+        }
+        f
+    }
+
+    /// Reports device memory still allocated (`--leak-check full`), once.
+    pub fn check_leaks(&mut self) {
+        if !self.config.leak_check || self.leaks_checked {
+            return;
+        }
+        self.leaks_checked = true;
+        let live: Vec<_> = self
+            .allocs
+            .iter()
+            .filter(|(_, a)| a.freed.is_none())
+            .map(|(&b, a)| (b, a.clone()))
+            .collect();
+        for (base, a) in live {
+            let f = self
+                .host_finding(
+                    Code::Leak,
+                    Severity::Error,
+                    format!(
+                        "{} bytes of device memory at {base:#x} were never freed",
+                        a.size
+                    ),
+                    &a.site,
+                    format!("allocated here by {}", a.kind.api()).as_str(),
+                )
+                .help("free it with cudaFree before the program ends");
+            self.findings.add(f);
+        }
+    }
+
+    /// Every finding: host-side ones, then the checkers' (with their launches).
+    fn all_findings(&mut self) -> Vec<Finding> {
+        self.check_leaks();
+        let mut out = std::mem::take(&mut self.findings.list);
+        for m in 0..self.modules.len() {
+            let module = &self.modules[m];
+            let Some(checker) = &module.checker else {
+                continue;
+            };
+            let locate = |func, inst| crate::locate::site_location(module, func, inst);
+            let cx = warpcheck_check::ReportCx {
+                program: &module.program,
+                locate: &locate,
+            };
+            for f in checker.findings(&cx) {
+                let kernel = f.kernel.clone().unwrap_or_default();
+                let runs: Vec<usize> = (0..self.launches.len())
+                    .filter(|&i| self.launches[i].kernel == kernel)
+                    .collect();
+                out.push(match runs.first() {
+                    Some(&first) => self.attach_launch(f, first, runs.len()),
+                    None => f,
+                });
+            }
+        }
+        out
+    }
+
+    /// The report as JSON.
+    pub fn report_json(&mut self) -> serde_json::Value {
+        let findings = self.all_findings();
+        let mut value = json::render(&findings);
+        let launches: Vec<serde_json::Value> = self
+            .launches
+            .iter()
+            .map(|l| {
+                let at = self.line(&l.site);
+                serde_json::json!({
+                    "kernel": l.kernel,
+                    "grid": l.grid,
+                    "block": l.block,
+                    "shared": l.shared,
+                    "file": at.as_ref().map(|a| a.file.clone()),
+                    "line": at.as_ref().map(|a| a.line),
+                })
+            })
+            .collect();
+        value["launches"] = serde_json::json!(launches);
+        value["not_supported"] = serde_json::json!(self.findings.not_supported);
+        value
+    }
+}
+
+/// Writes the report once, at process exit.
+extern "C" fn write_report_at_exit() {
+    state::with(|rt| {
+        let value = rt.report_json();
+        match rt.config.report.clone() {
+            Some(path) => {
+                if let Err(e) = std::fs::write(&path, format!("{value:#}\n")) {
+                    eprintln!("warpcheck: cannot write the report to {path}: {e}");
+                }
+            }
+            None => {
+                if let Some(list) = value["findings"].as_array()
+                    && !list.is_empty()
+                {
+                    eprintln!("warpcheck: {value:#}");
+                }
+            }
+        }
+    });
+}
+
+/// Registers [`write_report_at_exit`] with `atexit` (so it also runs on `exit()`).
+pub fn install_exit_hook() {
+    // SAFETY: registers a function that takes no arguments and does not unwind (state::with
+    // recovers a poisoned lock; serialisation and file errors are handled).
+    unsafe {
+        libc::atexit(write_report_at_exit);
+    }
+}

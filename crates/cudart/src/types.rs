@@ -1,0 +1,293 @@
+//! The C types of the CUDA runtime API, laid out as warpcheck's shim headers declare them
+//! (`include/warpcheck/driver_types.h`, `vector_types.h`): error codes, memcpy kinds,
+//! `dim3`, `cudaDeviceProp`, `cudaFuncAttributes`, `cudaPointerAttributes`.
+
+use std::ffi::c_int;
+
+/// `cudaError_t`: the enumerator values of CUDA 12 (the shim's `enum cudaError`).
+pub type CudaError = c_int;
+
+pub const SUCCESS: CudaError = 0;
+pub const INVALID_VALUE: CudaError = 1;
+pub const MEMORY_ALLOCATION: CudaError = 2;
+pub const INVALID_CONFIGURATION: CudaError = 9;
+pub const INVALID_PITCH_VALUE: CudaError = 12;
+pub const INVALID_SYMBOL: CudaError = 13;
+pub const INVALID_DEVICE_POINTER: CudaError = 17;
+pub const INVALID_MEMCPY_DIRECTION: CudaError = 21;
+pub const MISSING_CONFIGURATION: CudaError = 52;
+pub const INVALID_DEVICE_FUNCTION: CudaError = 98;
+pub const INVALID_DEVICE: CudaError = 101;
+pub const INVALID_RESOURCE_HANDLE: CudaError = 400;
+pub const ILLEGAL_ADDRESS: CudaError = 700;
+pub const LAUNCH_OUT_OF_RESOURCES: CudaError = 701;
+pub const LAUNCH_TIMEOUT: CudaError = 702;
+pub const ASSERT: CudaError = 710;
+pub const ILLEGAL_INSTRUCTION: CudaError = 715;
+pub const MISALIGNED_ADDRESS: CudaError = 716;
+pub const LAUNCH_FAILURE: CudaError = 719;
+pub const NOT_SUPPORTED: CudaError = 801;
+pub const UNKNOWN: CudaError = 999;
+
+/// (code, `cudaGetErrorName`, `cudaGetErrorString`) for the codes this runtime returns
+/// and the common others.
+pub const ERRORS: &[(CudaError, &str, &str)] = &[
+    (0, "cudaSuccess\0", "no error\0"),
+    (1, "cudaErrorInvalidValue\0", "invalid argument\0"),
+    (2, "cudaErrorMemoryAllocation\0", "out of memory\0"),
+    (
+        3,
+        "cudaErrorInitializationError\0",
+        "initialization error\0",
+    ),
+    (
+        9,
+        "cudaErrorInvalidConfiguration\0",
+        "invalid configuration argument\0",
+    ),
+    (
+        12,
+        "cudaErrorInvalidPitchValue\0",
+        "invalid pitch argument\0",
+    ),
+    (13, "cudaErrorInvalidSymbol\0", "invalid device symbol\0"),
+    (
+        16,
+        "cudaErrorInvalidHostPointer\0",
+        "invalid host pointer\0",
+    ),
+    (
+        17,
+        "cudaErrorInvalidDevicePointer\0",
+        "invalid device pointer\0",
+    ),
+    (
+        21,
+        "cudaErrorInvalidMemcpyDirection\0",
+        "invalid copy direction for memcpy\0",
+    ),
+    (
+        52,
+        "cudaErrorMissingConfiguration\0",
+        "__global__ function call is not configured\0",
+    ),
+    (
+        98,
+        "cudaErrorInvalidDeviceFunction\0",
+        "invalid device function\0",
+    ),
+    (
+        100,
+        "cudaErrorNoDevice\0",
+        "no CUDA-capable device is detected\0",
+    ),
+    (101, "cudaErrorInvalidDevice\0", "invalid device ordinal\0"),
+    (
+        400,
+        "cudaErrorInvalidResourceHandle\0",
+        "invalid resource handle\0",
+    ),
+    (600, "cudaErrorNotReady\0", "device not ready\0"),
+    (
+        700,
+        "cudaErrorIllegalAddress\0",
+        "an illegal memory access was encountered\0",
+    ),
+    (
+        701,
+        "cudaErrorLaunchOutOfResources\0",
+        "too many resources requested for launch\0",
+    ),
+    (
+        702,
+        "cudaErrorLaunchTimeout\0",
+        "the launch timed out and was terminated\0",
+    ),
+    (710, "cudaErrorAssert\0", "device-side assert triggered\0"),
+    (
+        715,
+        "cudaErrorIllegalInstruction\0",
+        "an illegal instruction was encountered\0",
+    ),
+    (716, "cudaErrorMisalignedAddress\0", "misaligned address\0"),
+    (
+        719,
+        "cudaErrorLaunchFailure\0",
+        "unspecified launch failure\0",
+    ),
+    (801, "cudaErrorNotSupported\0", "operation not supported\0"),
+    (999, "cudaErrorUnknown\0", "unknown error\0"),
+];
+
+/// The entry of [`ERRORS`] for a code.
+pub fn error_entry(code: CudaError) -> Option<&'static (CudaError, &'static str, &'static str)> {
+    ERRORS.iter().find(|e| e.0 == code)
+}
+
+/// `cudaGetErrorName` without the terminating NUL, for reports.
+pub fn error_name(code: CudaError) -> String {
+    error_entry(code).map_or_else(
+        || format!("cudaError({code})"),
+        |e| e.1.trim_end_matches('\0').to_string(),
+    )
+}
+
+/// Whether an error is sticky: after it the context is unusable and every later call
+/// returns it (a kernel fault, as on a GPU).
+pub fn is_sticky(code: CudaError) -> bool {
+    matches!(
+        code,
+        ILLEGAL_ADDRESS
+            | ASSERT
+            | ILLEGAL_INSTRUCTION
+            | MISALIGNED_ADDRESS
+            | LAUNCH_FAILURE
+            | LAUNCH_TIMEOUT
+    )
+}
+
+/// `enum cudaMemcpyKind`.
+pub const MEMCPY_HOST_TO_HOST: c_int = 0;
+pub const MEMCPY_HOST_TO_DEVICE: c_int = 1;
+pub const MEMCPY_DEVICE_TO_HOST: c_int = 2;
+pub const MEMCPY_DEVICE_TO_DEVICE: c_int = 3;
+pub const MEMCPY_DEFAULT: c_int = 4;
+
+/// `dim3` (passed by value: the C ABI of a 12-byte struct of three `unsigned int`s).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Dim3 {
+    pub x: u32,
+    pub y: u32,
+    pub z: u32,
+}
+
+impl Dim3 {
+    pub fn array(self) -> [u32; 3] {
+        [self.x, self.y, self.z]
+    }
+}
+
+/// `cudaUUID_t`.
+#[repr(C)]
+#[derive(Clone, Copy)]
+pub struct Uuid {
+    pub bytes: [u8; 16],
+}
+
+/// `struct cudaDeviceProp` in the shim's field order.
+#[repr(C)]
+#[derive(Clone, Copy)]
+pub struct DeviceProp {
+    pub name: [u8; 256],
+    pub uuid: Uuid,
+    pub luid: [u8; 8],
+    pub luid_device_node_mask: u32,
+    pub total_global_mem: usize,
+    pub shared_mem_per_block: usize,
+    pub regs_per_block: c_int,
+    pub warp_size: c_int,
+    pub mem_pitch: usize,
+    pub max_threads_per_block: c_int,
+    pub max_threads_dim: [c_int; 3],
+    pub max_grid_size: [c_int; 3],
+    pub clock_rate: c_int,
+    pub total_const_mem: usize,
+    pub major: c_int,
+    pub minor: c_int,
+    pub texture_alignment: usize,
+    pub texture_pitch_alignment: usize,
+    pub device_overlap: c_int,
+    pub multi_processor_count: c_int,
+    pub kernel_exec_timeout_enabled: c_int,
+    pub integrated: c_int,
+    pub can_map_host_memory: c_int,
+    pub compute_mode: c_int,
+    pub max_texture_1d: c_int,
+    pub max_texture_1d_mipmap: c_int,
+    pub max_texture_1d_linear: c_int,
+    pub max_texture_2d: [c_int; 2],
+    pub max_texture_3d: [c_int; 3],
+    pub max_surface_1d: c_int,
+    pub max_surface_2d: [c_int; 2],
+    pub surface_alignment: usize,
+    pub concurrent_kernels: c_int,
+    pub ecc_enabled: c_int,
+    pub pci_bus_id: c_int,
+    pub pci_device_id: c_int,
+    pub pci_domain_id: c_int,
+    pub tcc_driver: c_int,
+    pub async_engine_count: c_int,
+    pub unified_addressing: c_int,
+    pub memory_clock_rate: c_int,
+    pub memory_bus_width: c_int,
+    pub l2_cache_size: c_int,
+    pub persisting_l2_cache_max_size: c_int,
+    pub max_threads_per_multi_processor: c_int,
+    pub stream_priorities_supported: c_int,
+    pub global_l1_cache_supported: c_int,
+    pub local_l1_cache_supported: c_int,
+    pub shared_mem_per_multiprocessor: usize,
+    pub regs_per_multiprocessor: c_int,
+    pub managed_memory: c_int,
+    pub is_multi_gpu_board: c_int,
+    pub multi_gpu_board_group_id: c_int,
+    pub host_native_atomic_supported: c_int,
+    pub single_to_double_precision_perf_ratio: c_int,
+    pub pageable_memory_access: c_int,
+    pub concurrent_managed_access: c_int,
+    pub compute_preemption_supported: c_int,
+    pub can_use_host_pointer_for_registered_mem: c_int,
+    pub cooperative_launch: c_int,
+    pub cooperative_multi_device_launch: c_int,
+    pub shared_mem_per_block_optin: usize,
+    pub pageable_memory_access_uses_host_page_tables: c_int,
+    pub direct_managed_mem_access_from_host: c_int,
+    pub max_blocks_per_multi_processor: c_int,
+    pub access_policy_max_window_size: c_int,
+    pub reserved_shared_mem_per_block: usize,
+}
+
+/// `struct cudaFuncAttributes`.
+#[repr(C)]
+#[derive(Clone, Copy, Default)]
+pub struct FuncAttributes {
+    pub shared_size_bytes: usize,
+    pub const_size_bytes: usize,
+    pub local_size_bytes: usize,
+    pub max_threads_per_block: c_int,
+    pub num_regs: c_int,
+    pub ptx_version: c_int,
+    pub binary_version: c_int,
+    pub cache_mode_ca: c_int,
+    pub max_dynamic_shared_size_bytes: c_int,
+    pub preferred_shmem_carveout: c_int,
+}
+
+/// `struct cudaPointerAttributes`.
+#[repr(C)]
+pub struct PointerAttributes {
+    pub kind: c_int,
+    pub device: c_int,
+    pub device_pointer: *mut std::ffi::c_void,
+    pub host_pointer: *mut std::ffi::c_void,
+}
+
+/// `struct cudaPitchedPtr`.
+#[repr(C)]
+#[derive(Clone, Copy)]
+pub struct PitchedPtr {
+    pub ptr: *mut std::ffi::c_void,
+    pub pitch: usize,
+    pub xsize: usize,
+    pub ysize: usize,
+}
+
+/// `struct cudaExtent`.
+#[repr(C)]
+#[derive(Clone, Copy)]
+pub struct Extent {
+    pub width: usize,
+    pub height: usize,
+    pub depth: usize,
+}
