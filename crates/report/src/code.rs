@@ -394,10 +394,10 @@ mod tests {
     }
 
     #[test]
-    fn benign_race_is_registered_but_not_emitted() {
+    fn benign_races_are_warnings_of_gpu_mode() {
         assert_eq!(Code::BenignRace.severity(), Severity::Warning);
-        assert!(!Code::BenignRace.is_emitted());
-        assert_eq!(Code::BenignRace.tools_label(), "not emitted yet");
+        assert!(Code::BenignRace.is_emitted());
+        assert_eq!(Code::BenignRace.tools_label(), "check --gpu");
         assert!(Code::SharedRace.is_emitted());
         assert_eq!(Code::SharedRace.tools_label(), "check --tool race, lint");
     }
