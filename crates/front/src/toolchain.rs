@@ -84,7 +84,11 @@ impl Compiler {
                     path: path.to_path_buf(),
                 })
             }
-            (CompilerChoice::Auto, Language::Cuda) => find_nvcc().or_else(|_| find_clang()),
+            (CompilerChoice::Auto, Language::Cuda) => match auto_preference().as_deref() {
+                Some("clang") => find_clang(),
+                Some("nvcc") => find_nvcc(),
+                _ => find_nvcc().or_else(|_| find_clang()),
+            },
             _ => find_clang(),
         }
     }
@@ -228,6 +232,13 @@ fn find_clang() -> Result<Compiler, FrontError> {
 
 /// A system nvcc (`PATH`, `$CUDA_HOME`, `$CUDA_PATH`, `/usr/local/cuda`), else the private
 /// one from NVIDIA's wheels.
+/// `$WARPCHECK_COMPILER` (`clang` or `nvcc`): what `--compiler auto` means for CUDA
+/// files when set, e.g. to keep clang on a machine that has NVIDIA's wheels (the test
+/// suite's expectation files are made with clang). Unset or `auto`: nvcc first.
+fn auto_preference() -> Option<String> {
+    env::var("WARPCHECK_COMPILER").ok().filter(|v| v == "clang" || v == "nvcc")
+}
+
 fn find_nvcc() -> Result<Compiler, FrontError> {
     let mut candidates: Vec<PathBuf> = search_path("nvcc").into_iter().collect();
     for variable in ["CUDA_HOME", "CUDA_PATH"] {
