@@ -52,11 +52,11 @@ nvcc -O2 -o /tmp/wc-launcher "$ROOT/tools/gpu/launcher.cu" -lcuda || { echo "can
 # Seconds a command took; its exit code in $RC.
 timed() {
   local start end
-  start=$(date +%s.%N)
+  start=$(date +%s%N)
   timeout "$TIMEOUT" "$@"
   RC=$?
-  end=$(date +%s.%N)
-  T=$(echo "$end - $start" | bc)
+  end=$(date +%s%N)
+  T=$(awk -v s="$start" -v e="$end" 'BEGIN { printf "%.3f", (e - s) / 1e9 }')
 }
 
 # Inter-block global-race line pairs of a warpcheck JSON report, "L1-L2,..." (sorted).
@@ -96,4 +96,4 @@ for d in "$PACK"/*/; do
   printf "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n" "$stem" "$nt" "$rt" "$gt" "$et" "$ct" \
     "$nrc" "$rrc" "$grc" "$erc" "$crc" "$(pairs "$o/gpu.json")" "$(pairs "$o/gpu-emu.json")" "$(pairs "$o/cpu.json")" >> "$OUT/gpu_mode.tsv"
 done
-column -t -s $'\t' "$OUT/gpu_mode.tsv"
+cat "$OUT/gpu_mode.tsv"
