@@ -14,8 +14,8 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use warpcheck_report::Code;
 use warpcheck_corpus::{KernelFile, Marker, MarkerKind, Variant, kernel_files};
+use warpcheck_report::Code;
 
 /// Markers the checkers miss, each with the reason: (file and flags, missing mark). A
 /// listed mark that is found fails the test, so the list stays honest.

@@ -40,7 +40,6 @@ fn fault_error(kind: &FaultKind) -> CudaError {
     }
 }
 
-
 impl Runtime {
     /// The parameter block of a kernel from the program's arguments.
     fn param_block(&self, module: usize, kernel: FuncId, args: &Args) -> Vec<u8> {

@@ -236,7 +236,9 @@ fn find_clang() -> Result<Compiler, FrontError> {
 /// files when set, e.g. to keep clang on a machine that has NVIDIA's wheels (the test
 /// suite's expectation files are made with clang). Unset or `auto`: nvcc first.
 fn auto_preference() -> Option<String> {
-    env::var("WARPCHECK_COMPILER").ok().filter(|v| v == "clang" || v == "nvcc")
+    env::var("WARPCHECK_COMPILER")
+        .ok()
+        .filter(|v| v == "clang" || v == "nvcc")
 }
 
 fn find_nvcc() -> Result<Compiler, FrontError> {

@@ -2,8 +2,8 @@
 //! lines or from a TOML launch file.
 
 use crate::LaunchError;
-pub use warpcheck_corpus::{Dim3, parse_dim3};
 use std::path::Path;
+pub use warpcheck_corpus::{Dim3, parse_dim3};
 
 /// One launch: `--kernel K --grid X,Y,Z --block X,Y,Z --shared BYTES --arg NAME=SPEC …
 /// --seed N`, as the command line, a `warpcheck-launch:` line or a launch file gives it.
