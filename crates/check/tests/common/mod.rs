@@ -372,7 +372,7 @@ pub fn markers(file: &str, kind: &str) -> Vec<(u32, Option<u32>)> {
 }
 
 /// The findings of `code` as (line, finding).
-pub fn by_code<'a>(findings: &'a [Finding], code: Code) -> Vec<(u32, &'a Finding)> {
+pub fn by_code(findings: &[Finding], code: Code) -> Vec<(u32, &Finding)> {
     let mut v: Vec<(u32, &Finding)> = findings
         .iter()
         .filter(|f| f.code == code)
