@@ -1,4 +1,4 @@
-//! warpcheck's porting advisor (issue 6; Juravle, "Automatic program analysis for data
+//! warpcheck's porting advisor (Juravle, "Automatic program analysis for data
 //! parallel kernels", 2011): for each loop nest of a sequential C function, whether it can
 //! become a GPU kernel and how.
 //!

@@ -1,4 +1,4 @@
-//! Static predictions against dynamic counts (issue 5, "Done when"): for every corpus
+//! Static predictions against dynamic counts: for every corpus
 //! kernel file, the lint's worst sectors per request (`uncoalesced-access`) and worst
 //! bank-conflict degree (`bank-conflict`) per source line, instantiated with the file's
 //! `warpcheck-launch:` lines, must equal what the dynamic checkers measure when the

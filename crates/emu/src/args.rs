@@ -518,7 +518,7 @@ impl Default for Limits {
 
 /// A buffer argument whose contents are generated on demand, a chunk at a time, so that a
 /// caller can write them straight into the emulator's memory without first building a
-/// second copy of the whole buffer (peak memory, issue 3).
+/// second copy of the whole buffer (peak memory).
 #[derive(Clone, Debug)]
 pub struct PlannedBuffer {
     pub elem: ElemType,

@@ -137,7 +137,7 @@ impl<'a> Session<'a> {
                     message: e.to_string(),
                 })?;
             // Generated a chunk at a time straight into the emulator's memory, so that no
-            // second copy of the buffer exists (peak memory, issue 3). Fresh memory is
+            // second copy of the buffer exists (peak memory). Fresh memory is
             // zeroed already.
             if !b.value.is_zeros() {
                 let memory = &mut self.memory;

@@ -1,4 +1,4 @@
-//! warpcheck's static analyses (issue 5): lints that need no inputs, over the typed IR.
+//! warpcheck's static analyses: lints that need no inputs, over the typed IR.
 //!
 //! ```text
 //! Program ──analysis──> symbolic values, thread dependence, accesses, loops, conditions,

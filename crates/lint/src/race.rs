@@ -1,4 +1,4 @@
-//! Races between barriers, decided for a launch (issue 5, item 4; the semantics are those
+//! Races between barriers, decided for a launch (the semantics are those
 //! of the dynamic race checker, `crates/check/src/race/mod.rs`, and of the corpus README).
 //!
 //! Two accesses race when they touch the same byte, come from different threads, at least

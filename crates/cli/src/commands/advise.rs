@@ -1,5 +1,5 @@
 //! `warpcheck advise FILE.c [--function F] [--values n=1024,…] [--format text|json]`: the
-//! porting advisor (issue 6, Juravle 2011). For each loop nest of the function: whether
+//! porting advisor (Juravle 2011). For each loop nest of the function: whether
 //! its iterations can run as GPU threads and why (not), the kernel's inbound and outbound
 //! variables with the byte sections they access, the coalescing factor of every global
 //! access under each mapping of the loop variables to `Grid.x`, the recommended mapping,

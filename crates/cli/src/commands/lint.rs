@@ -1,5 +1,5 @@
 //! `warpcheck lint FILE [--kernel K] [--block X,Y,Z] [--grid X,Y,Z] [--arg n=V]...`:
-//! static lints, no inputs needed (issue 5).
+//! static lints, no inputs needed.
 //!
 //! Without a launch, the lints reason symbolically (a warp is 32 consecutive
 //! `threadIdx.x`; strides such as `4·height` give upper bounds). With `--block` (and
