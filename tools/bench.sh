@@ -259,9 +259,9 @@ run_oclgrind() {
     fi
     echo
     echo "Oclgrind $(oclgrind-kernel --version 2>/dev/null | awk '/Oclgrind/ { print $2; exit }') vs warpcheck, same kernels and sizes: $(nproc) cores, $(date -u '+%Y-%m-%d %H:%M UTC'), $binary_label, repeat $repeat"
-    local header="%-13s %3s %10s %7s %9s %11s %7s %9s %9s %10s %9s"
+    local header="%-13s %3s %10s %7s %9s %11s %11s %7s %9s %9s %10s %10s %9s"
     # shellcheck disable=SC2059
-    printf "$header\n" kernel thr oclgrind-s cpu-s load/idle warpcheck-s emu-s lane-inst load/idle wall-ratio emu-ratio
+    printf "$header\n" kernel thr oclgrind-s cpu-s load/idle cold-wc-s warpcheck-s emu-s lane-inst load/idle cold-ratio wall-ratio emu-ratio
     local name t
     for name in matmul_tiled vector_add; do
         for t in $threads_list; do
@@ -272,6 +272,9 @@ run_oclgrind() {
             fi
             local out=c
             [ "$name" = vector_add ] && out=out
+            # Cold: compiled afresh (--no-cache); then warm: a first run fills the cache.
+            measure wcc "$WARPCHECK" run "benches/opencl/$name.cl" --from-header --threads "$t" --dump "$out" --no-cache || true
+            "$WARPCHECK" run "benches/opencl/$name.cl" --from-header --threads "$t" >/dev/null 2>&1 || true
             if ! measure wc "$WARPCHECK" run "benches/opencl/$name.cl" --from-header --threads "$t" --dump "$out"; then
                 echo "$name: warpcheck run failed:" >&2
                 cat "$scratch/wc.err" >&2
@@ -280,22 +283,26 @@ run_oclgrind() {
             local owall orss ouser osys wwall wrss figures lanes secs
             read -r owall orss ouser osys <"$scratch/ocl.time"
             read -r wwall wrss _ <"$scratch/wc.time"
+            local cwall
+            read -r cwall _ <"$scratch/wcc.time"
             figures="$(emu_figures "$scratch/wc.out")"
             lanes="${figures%% *}"
             secs="${figures##* }"
             # shellcheck disable=SC2059
             printf "$header\n" "$name" "$t" "$owall" \
                 "$(awk -v u="$ouser" -v s="$osys" 'BEGIN { printf "%.2f", u + s }')" \
-                "$(cat "$scratch/ocl.load")" "$wwall" "$secs" \
+                "$(cat "$scratch/ocl.load")" "$cwall" "$wwall" "$secs" \
                 "$lanes" "$(cat "$scratch/wc.load")" \
+                "$(awk -v o="$owall" -v w="$cwall" 'BEGIN { printf "%.0fx", o / w }')" \
                 "$(awk -v o="$owall" -v w="$wwall" 'BEGIN { printf "%.0fx", o / w }')" \
                 "$(awk -v o="$owall" -v w="$secs" 'BEGIN { printf "%.0fx", o / (w > 0 ? w : 1e-9) }')"
         done
     done
     echo "oclgrind-s: oclgrind-kernel --num-threads T FILE.sim, whole process (it compiles the .cl"
     echo "too; cpu-s: its user + system CPU seconds). warpcheck-s: warpcheck run FILE.cl"
-    echo "--from-header --threads T, whole process; emu-s: its emulator alone."
-    echo "wall-ratio = oclgrind-s / warpcheck-s; emu-ratio = oclgrind-s / emu-s."
+    echo "--from-header --threads T, whole process, compile cache warm (cold-wc-s: the same"
+    echo "with --no-cache, compiling afresh); emu-s: its emulator alone. cold-ratio ="
+    echo "oclgrind-s / cold-wc-s; wall-ratio = oclgrind-s / warpcheck-s; emu-ratio = oclgrind-s / emu-s."
 }
 
 case "$mode" in
