@@ -507,6 +507,9 @@ fn check_cvt(
             "`.rna` is only valid for conversions to `.tf32`",
         )?;
     }
+    if dst.is_fp8x2() || src.is_fp8x2() {
+        return check_cvt_fp8(irnd, rounding, ftz, satfinite, dst, src);
+    }
     if relu || satfinite {
         ensure(
             dst.is_half() || dst == Tf32,
@@ -552,6 +555,34 @@ fn check_cvt(
         }
     }
     Ok(())
+}
+
+/// The FP8 forms of `cvt` (§9.7.8.20): `cvt.rn.satfinite{.relu}.f8x2.f32 d, a, b`,
+/// `cvt.rn.satfinite{.relu}.f8x2.f16x2 d, a` and `cvt.rn{.relu}.f16x2.f8x2 d, a`.
+fn check_cvt_fp8(
+    irnd: Option<IntRounding>,
+    rounding: Option<RoundingMode>,
+    ftz: bool,
+    satfinite: bool,
+    dst: Type,
+    src: Type,
+) -> Check {
+    forbid_opt(irnd, "is not valid for FP8 conversions")?;
+    forbid(ftz, "ftz", "is not valid for FP8 conversions")?;
+    ensure(
+        rounding == Some(RoundingMode::Rn),
+        "FP8 conversions need `.rn`",
+    )?;
+    if dst.is_fp8x2() {
+        types(src, &[F32, F16x2])?;
+        ensure(
+            satfinite,
+            "conversions to FP8 need `.satfinite`",
+        )
+    } else {
+        types(dst, &[F16x2])?;
+        forbid(satfinite, "satfinite", "is not valid for conversions from FP8")
+    }
 }
 
 // ---------------------------------------------------------------------------------------
@@ -1139,7 +1170,7 @@ isa! {
             irnd: opt(IntRounding), rounding: opt(RoundingMode), ftz: flag("ftz"), sat: flag("sat"),
             relu: flag("relu"), satfinite: flag("satfinite"), dty: ty(), sty: ty(),
         },
-        operands: if dty.is_packed() && sty == F32 { BINARY } else { UNARY },
+        operands: if (dty.is_packed() || dty.is_fp8x2()) && sty == F32 { BINARY } else { UNARY },
         check: check_cvt(irnd, rounding, ftz, relu, satfinite, dty, sty),
     }
     CpAsync {

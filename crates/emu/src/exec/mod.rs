@@ -9,6 +9,7 @@
 pub(crate) mod control;
 pub(crate) mod cvt;
 pub(crate) mod float;
+pub(crate) mod fp8;
 pub(crate) mod mem;
 pub(crate) mod warp_ops;
 
@@ -744,6 +745,13 @@ fn unary(f: UnOp, regs: &mut [Lanes], d: Slot, a: Slot, mask: u32) {
             }
         }
         UnOp::Cvt(spec) => un_lanes(regs, d, a, mask, |x| spec.apply(x)),
+        UnOp::Fp8 { fmt, to_fp8, relu } => un_lanes(regs, d, a, mask, |x| {
+            if to_fp8 {
+                fp8::pack_f16x2(fmt, relu, x as u32) as u64
+            } else {
+                fp8::unpack_f16x2(fmt, relu, x as u16) as u64
+            }
+        }),
         UnOp::Cvta { space, to, w } => {
             // `cvta` to and from a window is an addition of the window's base.
             let base = mem::cvta(space, false, 0);
@@ -933,6 +941,9 @@ fn binary(f: BinOp, regs: &mut [Lanes], d: Slot, a: Slot, b: Slot, mask: u32) {
                 f64_to_half(f, rnd, bf) as u64
             };
             (conv(x) << 16) | conv(y)
+        }),
+        BinOp::PackFp8 { fmt, relu } => bin_lanes(regs, d, a, b, mask, |x, y| {
+            fp8::pack_f32(fmt, relu, f32_of(x), f32_of(y)) as u64
         }),
     }
 }
