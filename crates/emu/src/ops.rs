@@ -468,6 +468,20 @@ pub(crate) enum OpKind {
         b: Slot,
         c: Slot,
     },
+    /// `cp.async.{ca,cg}.shared.global [dst], [src], size[, src_size]` (see
+    /// `crate::async_copy` for when its write is reported).
+    CpAsync {
+        dst: Addr,
+        src: Addr,
+        size: u8,
+        src_size: Option<Slot>,
+    },
+    /// `cp.async.commit_group`.
+    CpAsyncCommit,
+    /// `cp.async.wait_group n` (`keep_newest: Some(n)`) or `cp.async.wait_all` (`None`).
+    CpAsyncWait {
+        keep_newest: Option<u32>,
+    },
     /// The address of a frame variable: frame base + offset, as a local-space address.
     FrameAddr {
         d: Slot,
