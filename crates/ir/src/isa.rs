@@ -17,8 +17,9 @@
 //!
 //! Coverage: everything clang 14–19 and nvcc 12 emit for ordinary CUDA kernels at -O0 and
 //! -O3 (memory, arithmetic, conversion, comparison, bit manipulation, control flow,
-//! barriers, fences, atomics, warp-level intrinsics), plus `cp.async` and texture/surface
-//! loads, which decode but which the emulator may not execute.
+//! barriers, fences, atomics, warp-level intrinsics), bf16 and FP8 (`.e4m3x2`, `.e5m2x2`)
+//! conversions, `cp.async` with its groups, and texture/surface loads, which decode but
+//! which the emulator does not execute.
 
 use std::collections::HashMap;
 use std::sync::OnceLock;
