@@ -679,7 +679,18 @@ impl<O: Observer> Block<'_, O> {
                         }
                         if O::ENABLED {
                             let kind = (MemKind::Load, false);
-                            emit_mem(*obs, flat, pc, idx, w, kind, MemSpace::Global, &s, m, *size as u32);
+                            emit_mem(
+                                *obs,
+                                flat,
+                                pc,
+                                idx,
+                                w,
+                                kind,
+                                MemSpace::Global,
+                                &s,
+                                m,
+                                *size as u32,
+                            );
                         }
                         warp.async_copies.issue(pc, d, m, *size as u32);
                     }
@@ -693,7 +704,18 @@ impl<O: Observer> Block<'_, O> {
                     for c in warp.async_copies.complete(*keep_newest, m) {
                         if O::ENABLED {
                             let kind = (MemKind::Store, false);
-                            emit_mem(*obs, flat, c.pc, idx, w, kind, MemSpace::Shared, &c.addrs, c.lanes, c.size);
+                            emit_mem(
+                                *obs,
+                                flat,
+                                c.pc,
+                                idx,
+                                w,
+                                kind,
+                                MemSpace::Shared,
+                                &c.addrs,
+                                c.lanes,
+                                c.size,
+                            );
                         }
                     }
                     pc += 1;

@@ -67,7 +67,10 @@ fn a_short_source_size_zero_fills_the_rest() {
 
 #[test]
 fn a_misaligned_destination_faults() {
-    let ptx = copy_kernel("", "cp.async.wait_all").replace("add.u32 %r4, %r3, %r2;", "add.u32 %r4, %r3, %r2;\n add.u32 %r4, %r4, 4;");
+    let ptx = copy_kernel("", "cp.async.wait_all").replace(
+        "add.u32 %r4, %r3, %r2;",
+        "add.u32 %r4, %r3, %r2;\n add.u32 %r4, %r4, 4;",
+    );
     let p = lower_ptx(&ptx);
     let k = kernel(&p, "k");
     let mut m = GlobalMemory::new();
@@ -76,9 +79,14 @@ fn a_misaligned_destination_faults() {
     let c = LaunchConfig::new([1, 1, 1], [32, 1, 1]);
     let o = run(&p, k, &params(&p, k, &[A::Ptr(a), A::Ptr(b)]), &mut m, &c).unwrap();
     assert!(
-        o.faults.iter().any(|f| f.kind.to_string().contains("align")),
+        o.faults
+            .iter()
+            .any(|f| f.kind.to_string().contains("align")),
         "{:?}",
-        o.faults.iter().map(|f| f.kind.to_string()).collect::<Vec<_>>()
+        o.faults
+            .iter()
+            .map(|f| f.kind.to_string())
+            .collect::<Vec<_>>()
     );
 }
 
@@ -132,7 +140,13 @@ fn observers_see_the_shared_write_at_the_wait() {
     use MemSpace::{Global, Shared};
     assert_eq!(
         kinds,
-        [(Load, Global), (Load, Global), (Store, Shared), (Load, Shared), (Store, Shared)]
+        [
+            (Load, Global),
+            (Load, Global),
+            (Store, Shared),
+            (Load, Shared),
+            (Store, Shared)
+        ]
     );
     // The stores are attributed to the `cp.async` instructions, in issue order.
     assert_eq!(f.0[2].2, f.0[0].2, "first copy's write");

@@ -35,7 +35,10 @@ fn hex(s: &str) -> u32 {
 
 fn parse(text: &str) -> BTreeMap<String, Rows> {
     let mut by_op: BTreeMap<String, Rows> = BTreeMap::new();
-    for line in text.lines().filter(|l| !l.starts_with('#') && !l.is_empty()) {
+    for line in text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.is_empty())
+    {
         let f: Vec<&str> = line.split('\t').collect();
         assert_eq!(f.len(), 6, "row `{line}`");
         let rows = by_op.entry(f[0].to_string()).or_default();
@@ -103,8 +106,7 @@ fn emulate(op: &str, rows: &Rows) -> Vec<u32> {
         A::U32(n as u32),
     ];
     let c = LaunchConfig::new([n.div_ceil(128) as u32, 1, 1], [128, 1, 1]);
-    let o = run(&p, k, &params(&p, k, &args), &mut m, &c)
-        .unwrap_or_else(|e| panic!("`{op}`: {e}"));
+    let o = run(&p, k, &params(&p, k, &args), &mut m, &c).unwrap_or_else(|e| panic!("`{op}`: {e}"));
     assert!(o.faults.is_empty(), "`{op}`: faults");
     read_u32(&m, d, n)
 }

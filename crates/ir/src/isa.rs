@@ -576,13 +576,14 @@ fn check_cvt_fp8(
     )?;
     if dst.is_fp8x2() {
         types(src, &[F32, F16x2])?;
-        ensure(
-            satfinite,
-            "conversions to FP8 need `.satfinite`",
-        )
+        ensure(satfinite, "conversions to FP8 need `.satfinite`")
     } else {
         types(dst, &[F16x2])?;
-        forbid(satfinite, "satfinite", "is not valid for conversions from FP8")
+        forbid(
+            satfinite,
+            "satfinite",
+            "is not valid for conversions from FP8",
+        )
     }
 }
 

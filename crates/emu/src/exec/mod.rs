@@ -1175,10 +1175,7 @@ fn fma_generic(spec: FSpec, x: u64, y: u64, z: u64) -> u64 {
 /// the correctly rounded result (53 bits is more than 11 + 2).
 fn half_fma(spec: FSpec, a: u16, b: u16, c: u16) -> u16 {
     let bf = matches!(spec.ty, FTy::Bf16 | FTy::Bf16x2);
-    let v = sum_round_to_odd(
-        half_to_f64(a, bf) * half_to_f64(b, bf),
-        half_to_f64(c, bf),
-    );
+    let v = sum_round_to_odd(half_to_f64(a, bf) * half_to_f64(b, bf), half_to_f64(c, bf));
     let v = if spec.sat { sat64(v) } else { v };
     let h = f64_to_half(v, spec.rnd, bf);
     if spec.ftz { ftz_half(h, bf) } else { h }

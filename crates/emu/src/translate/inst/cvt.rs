@@ -151,17 +151,31 @@ impl InstCx<'_, '_> {
         sty: Type,
         ops: &[Operand],
     ) -> Result<OpKind, EmuError> {
-        let fmt = |t: Type| if t == Type::E4m3x2 { Fp8::E4m3 } else { Fp8::E5m2 };
+        let fmt = |t: Type| {
+            if t == Type::E4m3x2 {
+                Fp8::E4m3
+            } else {
+                Fp8::E5m2
+            }
+        };
         match (dty, sty) {
             (d, Type::F32) if d.is_fp8x2() => {
                 self.bin(BinOp::PackFp8 { fmt: fmt(d), relu }, ops, sty, sty)
             }
             (d, Type::F16x2) if d.is_fp8x2() => {
-                let f = UnOp::Fp8 { fmt: fmt(d), to_fp8: true, relu };
+                let f = UnOp::Fp8 {
+                    fmt: fmt(d),
+                    to_fp8: true,
+                    relu,
+                };
                 self.un(f, ops, sty)
             }
             (Type::F16x2, s) => {
-                let f = UnOp::Fp8 { fmt: fmt(s), to_fp8: false, relu };
+                let f = UnOp::Fp8 {
+                    fmt: fmt(s),
+                    to_fp8: false,
+                    relu,
+                };
                 self.un(f, ops, Type::B16)
             }
             _ => unsupported(format!("cvt.{dty}.{sty}")),

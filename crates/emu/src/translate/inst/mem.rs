@@ -166,8 +166,7 @@ impl InstCx<'_, '_> {
             other => return unsupported(format!("`cp.async` copy size {other:?}")),
         };
         // With a cache policy and no source size, the policy is the fourth operand.
-        let has_src_size =
-            (!hint || ops.len() >= 5) && !matches!(opnd(ops, 3), Operand::Absent);
+        let has_src_size = (!hint || ops.len() >= 5) && !matches!(opnd(ops, 3), Operand::Absent);
         let src_size = if has_src_size {
             Some(self.src(&opnd(ops, 3), Type::U32)?)
         } else {
