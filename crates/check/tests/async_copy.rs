@@ -51,11 +51,20 @@ __global__ void readOwnBeforeWait(float* out, const float* in)
 "#;
 
 fn run(kernel: &str, tools: &str) -> Vec<warpcheck_report::Finding> {
-    let mut s = Session::new(compile_source(&format!("cp_async_{kernel}"), KERNELS), tools);
+    let mut s = Session::new(
+        compile_source(&format!("cp_async_{kernel}"), KERNELS),
+        tools,
+    );
     let input: Vec<f32> = (0..64).map(|i| i as f32).collect();
     let inp = s.f32s("in", &input);
     let out = s.zeros("out", 4 * 64);
-    s.launch(kernel, [1, 1, 1], [64, 1, 1], 0, &[A::Ptr(out), A::Ptr(inp)]);
+    s.launch(
+        kernel,
+        [1, 1, 1],
+        [64, 1, 1],
+        0,
+        &[A::Ptr(out), A::Ptr(inp)],
+    );
     s.findings()
 }
 
