@@ -1564,4 +1564,26 @@ mod tests {
         assert!(decode("ld.relaxed.f32").is_err());
         assert!(decode("ld.relaxed.gpu.global.f32").is_ok());
     }
+
+    #[test]
+    fn fp8_conversions_decode_with_their_rules() {
+        for ok in [
+            "cvt.rn.satfinite.e4m3x2.f32",
+            "cvt.rn.satfinite.relu.e5m2x2.f32",
+            "cvt.rn.satfinite.e4m3x2.f16x2",
+            "cvt.rn.f16x2.e5m2x2",
+            "cvt.rn.relu.f16x2.e4m3x2",
+        ] {
+            assert!(decode(ok).is_ok(), "{ok}: {:?}", decode(ok));
+        }
+        let err = |t: &str| match decode(t) {
+            Err(ModifierError::Combination(m)) => m,
+            other => panic!("{t}: {other:?}"),
+        };
+        assert!(err("cvt.rn.e4m3x2.f32").contains("satfinite"));
+        assert!(err("cvt.rz.satfinite.e4m3x2.f32").contains("`.rn`"));
+        assert!(err("cvt.rn.satfinite.e4m3x2.f64").contains(".f64"));
+        assert!(err("cvt.rn.satfinite.f16x2.e4m3x2").contains("satfinite"));
+        assert!(err("cvt.rn.f32.e4m3x2").contains(".f32"));
+    }
 }
