@@ -53,6 +53,8 @@ pub(crate) struct WarpState {
     pub cache: usize,
     /// Per op: the index of the global allocation it last accessed.
     pub op_cache: Vec<usize>,
+    /// `cp.async` copies whose shared-memory write the observers have not seen yet.
+    pub async_copies: crate::async_copy::AsyncCopies,
 }
 
 impl WarpState {
@@ -73,6 +75,7 @@ impl WarpState {
             executed: 0,
             cache: 0,
             op_cache: vec![0; flat.ops.len()],
+            async_copies: Default::default(),
         }
     }
 }
@@ -652,6 +655,69 @@ impl<O: Observer> Block<'_, O> {
                     }
                     let v = warp_ops::redux(*rop, *signed, &warp.regs[*a as usize], m & mm);
                     blend_mask(&mut warp.regs[*d as usize], &[v; 32], m);
+                    pc += 1;
+                }
+                OpKind::CpAsync {
+                    dst,
+                    src,
+                    size,
+                    src_size,
+                } => {
+                    if m != 0 {
+                        let d = addresses(*dst, &warp.regs, frame_base);
+                        let s = addresses(*src, &warp.regs, frame_base);
+                        let sizes = src_size.map(|r| warp.regs[r as usize]);
+                        let mut mc = MemCtx::new(
+                            flat,
+                            global,
+                            shared,
+                            &mut warp.local,
+                            &mut warp.op_cache[pc as usize],
+                        );
+                        if let Err((l, k)) = mc.cp_async(&d, &s, *size as u32, sizes.as_ref(), m) {
+                            break Ev::Fault(l, k);
+                        }
+                        if O::ENABLED {
+                            let kind = (MemKind::Load, false);
+                            emit_mem(
+                                *obs,
+                                flat,
+                                pc,
+                                idx,
+                                w,
+                                kind,
+                                MemSpace::Global,
+                                &s,
+                                m,
+                                *size as u32,
+                            );
+                        }
+                        warp.async_copies.issue(pc, d, m, *size as u32);
+                    }
+                    pc += 1;
+                }
+                OpKind::CpAsyncCommit => {
+                    warp.async_copies.commit(m);
+                    pc += 1;
+                }
+                OpKind::CpAsyncWait { keep_newest } => {
+                    for c in warp.async_copies.complete(*keep_newest, m) {
+                        if O::ENABLED {
+                            let kind = (MemKind::Store, false);
+                            emit_mem(
+                                *obs,
+                                flat,
+                                c.pc,
+                                idx,
+                                w,
+                                kind,
+                                MemSpace::Shared,
+                                &c.addrs,
+                                c.lanes,
+                                c.size,
+                            );
+                        }
+                    }
                     pc += 1;
                 }
                 OpKind::Nop => pc += 1,

@@ -138,6 +138,7 @@
 #![allow(clippy::result_large_err)]
 
 pub mod args;
+mod async_copy;
 mod block;
 mod calls;
 mod exec;

@@ -136,6 +136,12 @@ pub(crate) enum UnOp {
     },
     /// Any conversion involving a float.
     Cvt(crate::exec::cvt::CvtSpec),
+    /// `cvt.rn.satfinite{.relu}.f8x2.f16x2` (`to_fp8`) or `cvt.rn{.relu}.f16x2.f8x2`.
+    Fp8 {
+        fmt: crate::exec::fp8::Fp8,
+        to_fp8: bool,
+        relu: bool,
+    },
     /// `cvta.space` (`to = false`: space to generic) / `cvta.to.space`.
     Cvta {
         space: MemSpace,
@@ -208,6 +214,12 @@ pub(crate) enum BinOp {
     PackHalf2 {
         bf: bool,
         rnd: RoundingMode,
+        relu: bool,
+    },
+    /// `cvt.rn.satfinite{.relu}.f8x2.f32 d, a, b`: pack two FP8 conversions (`a` in the
+    /// upper byte).
+    PackFp8 {
+        fmt: crate::exec::fp8::Fp8,
         relu: bool,
     },
 }
@@ -455,6 +467,20 @@ pub(crate) enum OpKind {
         addr: Addr,
         b: Slot,
         c: Slot,
+    },
+    /// `cp.async.{ca,cg}.shared.global [dst], [src], size[, src_size]` (see
+    /// `crate::async_copy` for when its write is reported).
+    CpAsync {
+        dst: Addr,
+        src: Addr,
+        size: u8,
+        src_size: Option<Slot>,
+    },
+    /// `cp.async.commit_group`.
+    CpAsyncCommit,
+    /// `cp.async.wait_group n` (`keep_newest: Some(n)`) or `cp.async.wait_all` (`None`).
+    CpAsyncWait {
+        keep_newest: Option<u32>,
     },
     /// The address of a frame variable: frame base + offset, as a local-space address.
     FrameAddr {

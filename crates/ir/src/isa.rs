@@ -17,8 +17,9 @@
 //!
 //! Coverage: everything clang 14–19 and nvcc 12 emit for ordinary CUDA kernels at -O0 and
 //! -O3 (memory, arithmetic, conversion, comparison, bit manipulation, control flow,
-//! barriers, fences, atomics, warp-level intrinsics), plus `cp.async` and texture/surface
-//! loads, which decode but which the emulator may not execute.
+//! barriers, fences, atomics, warp-level intrinsics), bf16 and FP8 (`.e4m3x2`, `.e5m2x2`)
+//! conversions, `cp.async` with its groups, and texture/surface loads, which decode but
+//! which the emulator does not execute.
 
 use std::collections::HashMap;
 use std::sync::OnceLock;
@@ -507,6 +508,9 @@ fn check_cvt(
             "`.rna` is only valid for conversions to `.tf32`",
         )?;
     }
+    if dst.is_fp8x2() || src.is_fp8x2() {
+        return check_cvt_fp8(irnd, rounding, ftz, satfinite, dst, src);
+    }
     if relu || satfinite {
         ensure(
             dst.is_half() || dst == Tf32,
@@ -552,6 +556,35 @@ fn check_cvt(
         }
     }
     Ok(())
+}
+
+/// The FP8 forms of `cvt` (§9.7.8.20): `cvt.rn.satfinite{.relu}.f8x2.f32 d, a, b`,
+/// `cvt.rn.satfinite{.relu}.f8x2.f16x2 d, a` and `cvt.rn{.relu}.f16x2.f8x2 d, a`.
+fn check_cvt_fp8(
+    irnd: Option<IntRounding>,
+    rounding: Option<RoundingMode>,
+    ftz: bool,
+    satfinite: bool,
+    dst: Type,
+    src: Type,
+) -> Check {
+    forbid_opt(irnd, "is not valid for FP8 conversions")?;
+    forbid(ftz, "ftz", "is not valid for FP8 conversions")?;
+    ensure(
+        rounding == Some(RoundingMode::Rn),
+        "FP8 conversions need `.rn`",
+    )?;
+    if dst.is_fp8x2() {
+        types(src, &[F32, F16x2])?;
+        ensure(satfinite, "conversions to FP8 need `.satfinite`")
+    } else {
+        types(dst, &[F16x2])?;
+        forbid(
+            satfinite,
+            "satfinite",
+            "is not valid for conversions from FP8",
+        )
+    }
 }
 
 // ---------------------------------------------------------------------------------------
@@ -1139,7 +1172,7 @@ isa! {
             irnd: opt(IntRounding), rounding: opt(RoundingMode), ftz: flag("ftz"), sat: flag("sat"),
             relu: flag("relu"), satfinite: flag("satfinite"), dty: ty(), sty: ty(),
         },
-        operands: if dty.is_packed() && sty == F32 { BINARY } else { UNARY },
+        operands: if (dty.is_packed() || dty.is_fp8x2()) && sty == F32 { BINARY } else { UNARY },
         check: check_cvt(irnd, rounding, ftz, relu, satfinite, dty, sty),
     }
     CpAsync {
@@ -1530,5 +1563,27 @@ mod tests {
         assert!(decode("cvt.f64.f32").is_ok());
         assert!(decode("ld.relaxed.f32").is_err());
         assert!(decode("ld.relaxed.gpu.global.f32").is_ok());
+    }
+
+    #[test]
+    fn fp8_conversions_decode_with_their_rules() {
+        for ok in [
+            "cvt.rn.satfinite.e4m3x2.f32",
+            "cvt.rn.satfinite.relu.e5m2x2.f32",
+            "cvt.rn.satfinite.e4m3x2.f16x2",
+            "cvt.rn.f16x2.e5m2x2",
+            "cvt.rn.relu.f16x2.e4m3x2",
+        ] {
+            assert!(decode(ok).is_ok(), "{ok}: {:?}", decode(ok));
+        }
+        let err = |t: &str| match decode(t) {
+            Err(ModifierError::Combination(m)) => m,
+            other => panic!("{t}: {other:?}"),
+        };
+        assert!(err("cvt.rn.e4m3x2.f32").contains("satfinite"));
+        assert!(err("cvt.rz.satfinite.e4m3x2.f32").contains("`.rn`"));
+        assert!(err("cvt.rn.satfinite.e4m3x2.f64").contains(".f64"));
+        assert!(err("cvt.rn.satfinite.f16x2.e4m3x2").contains("satfinite"));
+        assert!(err("cvt.rn.f32.e4m3x2").contains(".f32"));
     }
 }

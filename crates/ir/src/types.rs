@@ -28,6 +28,8 @@ pub enum Type {
     F16x2,
     Bf16,
     Bf16x2,
+    E4m3x2,
+    E5m2x2,
     Tf32,
     F32,
     F64,
@@ -69,6 +71,8 @@ impl Type {
         Type::F16x2,
         Type::Bf16,
         Type::Bf16x2,
+        Type::E4m3x2,
+        Type::E5m2x2,
         Type::Tf32,
         Type::F32,
         Type::F64,
@@ -108,6 +112,8 @@ impl Type {
             S::F16x2 => Type::F16x2,
             S::Bf16 => Type::Bf16,
             S::Bf16x2 => Type::Bf16x2,
+            S::E4m3x2 => Type::E4m3x2,
+            S::E5m2x2 => Type::E5m2x2,
             S::Tf32 => Type::Tf32,
             S::F32 => Type::F32,
             S::F64 => Type::F64,
@@ -138,6 +144,8 @@ impl Type {
             Type::F16x2 => S::F16x2,
             Type::Bf16 => S::Bf16,
             Type::Bf16x2 => S::Bf16x2,
+            Type::E4m3x2 => S::E4m3x2,
+            Type::E5m2x2 => S::E5m2x2,
             Type::Tf32 => S::Tf32,
             Type::F32 => S::F32,
             Type::F64 => S::F64,
@@ -154,7 +162,7 @@ impl Type {
             B8 | B16 | B32 | B64 | B128 => TypeKind::Bits,
             U8 | U16 | U32 | U64 => TypeKind::Unsigned,
             S8 | S16 | S32 | S64 => TypeKind::Signed,
-            F16 | F16x2 | Bf16 | Bf16x2 | Tf32 | F32 | F64 => TypeKind::Float,
+            F16 | F16x2 | Bf16 | Bf16x2 | E4m3x2 | E5m2x2 | Tf32 | F32 | F64 => TypeKind::Float,
             Pred => TypeKind::Pred,
             TexRef | SamplerRef | SurfRef => TypeKind::Opaque,
         }
@@ -199,6 +207,11 @@ impl Type {
     /// Two 16-bit halves packed in one 32-bit register.
     pub fn is_packed(self) -> bool {
         matches!(self, Type::F16x2 | Type::Bf16x2)
+    }
+
+    /// `.e4m3x2`, `.e5m2x2`: two FP8 values packed in 16 bits (§5.2.5).
+    pub fn is_fp8x2(self) -> bool {
+        matches!(self, Type::E4m3x2 | Type::E5m2x2)
     }
 
     pub fn is_pred(self) -> bool {

@@ -106,6 +106,10 @@ pub enum ScalarType {
     F16x2,
     Bf16,
     Bf16x2,
+    /// Two FP8 values (4-bit exponent, 3-bit mantissa) packed in 16 bits.
+    E4m3x2,
+    /// Two FP8 values (5-bit exponent, 2-bit mantissa) packed in 16 bits.
+    E5m2x2,
     Tf32,
     F32,
     F64,
@@ -424,6 +428,8 @@ impl ScalarType {
             F16x2 => "f16x2",
             Bf16 => "bf16",
             Bf16x2 => "bf16x2",
+            E4m3x2 => "e4m3x2",
+            E5m2x2 => "e5m2x2",
             Tf32 => "tf32",
             F32 => "f32",
             F64 => "f64",
@@ -455,6 +461,8 @@ impl ScalarType {
             "f16x2" => F16x2,
             "bf16" => Bf16,
             "bf16x2" => Bf16x2,
+            "e4m3x2" => E4m3x2,
+            "e5m2x2" => E5m2x2,
             "tf32" => Tf32,
             "f32" => F32,
             "f64" => F64,
@@ -471,7 +479,7 @@ impl ScalarType {
         use ScalarType::*;
         match self {
             B8 | U8 | S8 | Pred => 1,
-            B16 | U16 | S16 | F16 | Bf16 => 2,
+            B16 | U16 | S16 | F16 | Bf16 | E4m3x2 | E5m2x2 => 2,
             B32 | U32 | S32 | F32 | F16x2 | Bf16x2 | Tf32 => 4,
             B64 | U64 | S64 | F64 | TexRef | SamplerRef | SurfRef => 8,
             B128 => 16,

@@ -91,6 +91,11 @@ impl CvtSpec {
             }
             CTy::F64 => self.convert_float(f64::from_bits(x), None),
             CTy::F16 => self.convert_float(half_to_f64(x as u16, false), None),
+            // bf16 is the upper half of f32: the GPU widens by a shift, NaN payloads and
+            // signalling NaNs included.
+            CTy::Bf16 if self.dst == CTy::F32 && !self.integral && !self.ftz && !self.sat => {
+                (x & 0xffff) << 16
+            }
             CTy::Bf16 => self.convert_float(half_to_f64(x as u16, true), None),
         }
     }
@@ -204,7 +209,8 @@ impl CvtSpec {
                 if self.sat {
                     v = sat64(v);
                 }
-                if self.relu && (v < 0.0 || v.is_nan()) {
+                // `.relu` clamps negative values and -0 to +0; NaN stays (canonical) NaN.
+                if self.relu && v.is_sign_negative() && !v.is_nan() {
                     v = 0.0;
                 }
                 f64_to_half(v, self.rnd, bf) as u64

@@ -295,87 +295,80 @@ pub fn f64_to_f32(x: f64, mode: RoundingMode) -> f32 {
     adjust32(r, sign_of(err), mode, x.is_finite())
 }
 
-/// Rounds an f64 to half precision (f16 or bf16 bits) with `mode`.
+/// The canonical NaN that NVIDIA GPUs produce for f16 and bf16 results (and conversions).
+pub const HALF_NAN: u16 = 0x7fff;
+
+/// Rounds an f64 to half precision (f16 or bf16 bits) with `mode`, exactly: the value is
+/// scaled to units of its binade's last place (never below the subnormal quantum, so
+/// underflow is gradual), rounded to an integer with `mode`, and re-encoded. Overflow
+/// gives infinity or the largest finite value as IEEE 754 says for each mode; NaN gives
+/// the canonical NaN `0x7fff`, as the GPU does.
 pub fn f64_to_half(x: f64, mode: RoundingMode, bf: bool) -> u16 {
-    let to = |v: f64| -> u16 {
-        if bf {
-            half::bf16::from_f64(v).to_bits()
-        } else {
-            half::f16::from_f64(v).to_bits()
-        }
-    };
-    let back = |h: u16| -> f64 {
-        if bf {
-            half::bf16::from_bits(h).to_f64()
-        } else {
-            half::f16::from_bits(h).to_f64()
-        }
-    };
-    let r = to(x);
-    if mode == RoundingMode::Rn || x.is_nan() {
-        return r;
+    // (mantissa bits, minimum normal exponent, maximum exponent)
+    let (m, emin, emax): (i32, i32, i32) = if bf { (7, -126, 127) } else { (10, -14, 15) };
+    if x.is_nan() {
+        return HALF_NAN;
     }
-    let rv = back(r);
-    let max = if bf {
-        half::bf16::MAX.to_f64()
+    let sign: u16 = if x.is_sign_negative() { 0x8000 } else { 0 };
+    let inf = sign | (((emax - emin + 2) as u16) << m);
+    let max = inf - 1;
+    let a = x.abs();
+    if a.is_infinite() {
+        return inf;
+    }
+    if a == 0.0 {
+        return sign;
+    }
+    let q = exponent_of(a).max(emin) - m;
+    let units = a * pow2(-q);
+    let toward_inf = match mode {
+        RoundingMode::Rz => false,
+        RoundingMode::Rm => sign != 0,
+        RoundingMode::Rp => sign == 0,
+        _ => true,
+    };
+    let n = match mode {
+        RoundingMode::Rn | RoundingMode::Rna => {
+            let r = units.round();
+            if (r - units).abs() == 0.5 && r % 2.0 != 0.0 {
+                r - 1.0
+            } else {
+                r
+            }
+        }
+        _ if toward_inf => units.ceil(),
+        _ => units.floor(),
+    };
+    let r = n * pow2(q);
+    if r >= pow2(emax + 1) {
+        return if toward_inf { inf } else { max };
+    }
+    if r == 0.0 {
+        return sign;
+    }
+    let e = exponent_of(r);
+    if e < emin {
+        sign | (r * pow2(m - emin)) as u16
     } else {
-        half::f16::MAX.to_f64()
-    };
-    if rv.is_infinite() && x.is_finite() {
-        return match mode {
-            RoundingMode::Rz => to(max.copysign(x)),
-            RoundingMode::Rm if x > 0.0 => to(max),
-            RoundingMode::Rp if x < 0.0 => to(-max),
-            _ => r,
-        };
+        let mant = (r * pow2(m - e)) as u16 - (1 << m);
+        sign | (((e - emin + 1) as u16) << m) | mant
     }
-    let err = x - rv;
-    if err == 0.0 {
-        return r;
+}
+
+/// The unbiased binary exponent of a positive finite f64 (`floor(log2(a))`).
+fn exponent_of(a: f64) -> i32 {
+    let bits = a.to_bits();
+    let field = ((bits >> 52) & 0x7ff) as i32;
+    if field == 0 {
+        -1011 - (bits & ((1 << 52) - 1)).leading_zeros() as i32
+    } else {
+        field - 1023
     }
-    let up = |h: u16| -> u16 {
-        // Next representable towards +inf.
-        if h & 0x7fff == 0 {
-            1
-        } else if h & 0x8000 == 0 {
-            h + 1
-        } else {
-            h - 1
-        }
-    };
-    let down = |h: u16| -> u16 {
-        if h & 0x7fff == 0 {
-            0x8001
-        } else if h & 0x8000 == 0 {
-            h - 1
-        } else {
-            h + 1
-        }
-    };
-    match mode {
-        RoundingMode::Rz => {
-            if (err < 0.0) != (rv < 0.0) && rv != 0.0 {
-                if rv > 0.0 { down(r) } else { up(r) }
-            } else {
-                r
-            }
-        }
-        RoundingMode::Rm => {
-            if err < 0.0 {
-                down(r)
-            } else {
-                r
-            }
-        }
-        RoundingMode::Rp => {
-            if err > 0.0 {
-                up(r)
-            } else {
-                r
-            }
-        }
-        _ => r,
-    }
+}
+
+/// `2^e` for `-1022 <= e <= 1023`.
+fn pow2(e: i32) -> f64 {
+    f64::from_bits(((e + 1023) as u64) << 52)
 }
 
 /// Half bits to f64.

@@ -13,6 +13,8 @@
 
 use warpcheck_ir::modifiers::{AtomOp, MemSpace};
 
+mod cp_async;
+
 use super::Lanes;
 use crate::fault::FaultKind;
 use crate::memory::{

@@ -9,6 +9,7 @@
 pub(crate) mod control;
 pub(crate) mod cvt;
 pub(crate) mod float;
+pub(crate) mod fp8;
 pub(crate) mod mem;
 pub(crate) mod warp_ops;
 
@@ -744,6 +745,13 @@ fn unary(f: UnOp, regs: &mut [Lanes], d: Slot, a: Slot, mask: u32) {
             }
         }
         UnOp::Cvt(spec) => un_lanes(regs, d, a, mask, |x| spec.apply(x)),
+        UnOp::Fp8 { fmt, to_fp8, relu } => un_lanes(regs, d, a, mask, |x| {
+            if to_fp8 {
+                fp8::pack_f16x2(fmt, relu, x as u32) as u64
+            } else {
+                fp8::unpack_f16x2(fmt, relu, x as u16) as u64
+            }
+        }),
         UnOp::Cvta { space, to, w } => {
             // `cvta` to and from a window is an addition of the window's base.
             let base = mem::cvta(space, false, 0);
@@ -927,12 +935,15 @@ fn binary(f: BinOp, regs: &mut [Lanes], d: Slot, a: Slot, b: Slot, mask: u32) {
         BinOp::PackHalf2 { bf, rnd, relu } => bin_lanes(regs, d, a, b, mask, |x, y| {
             let conv = |v: u64| {
                 let mut f = f32_of(v) as f64;
-                if relu && (f < 0.0 || f.is_nan()) {
+                if relu && f.is_sign_negative() && !f.is_nan() {
                     f = 0.0;
                 }
                 f64_to_half(f, rnd, bf) as u64
             };
             (conv(x) << 16) | conv(y)
+        }),
+        BinOp::PackFp8 { fmt, relu } => bin_lanes(regs, d, a, b, mask, |x, y| {
+            fp8::pack_f32(fmt, relu, f32_of(x), f32_of(y)) as u64
         }),
     }
 }
@@ -1158,12 +1169,35 @@ fn fma_generic(spec: FSpec, x: u64, y: u64, z: u64) -> u64 {
     }
 }
 
+/// `a * b + c` on halves with one rounding. The product of two halves is exact in f64;
+/// the sum with `c` is rounded to f64 *to odd* (the nearest f64 whose last bit is 1
+/// when inexact), which keeps enough information for the final rounding to half to be
+/// the correctly rounded result (53 bits is more than 11 + 2).
 fn half_fma(spec: FSpec, a: u16, b: u16, c: u16) -> u16 {
     let bf = matches!(spec.ty, FTy::Bf16 | FTy::Bf16x2);
-    let v = half_to_f64(a, bf).mul_add(half_to_f64(b, bf), half_to_f64(c, bf));
+    let v = sum_round_to_odd(half_to_f64(a, bf) * half_to_f64(b, bf), half_to_f64(c, bf));
     let v = if spec.sat { sat64(v) } else { v };
     let h = f64_to_half(v, spec.rnd, bf);
     if spec.ftz { ftz_half(h, bf) } else { h }
+}
+
+/// `p + c` rounded to odd: the exact sum if it is an f64, else whichever neighbour has
+/// an odd last bit. Uses the exact error of the rounded sum (Knuth's TwoSum).
+fn sum_round_to_odd(p: f64, c: f64) -> f64 {
+    let s = p + c;
+    if !s.is_finite() {
+        return s;
+    }
+    let bp = s - c;
+    let err = (p - bp) + (c - (s - bp));
+    if err == 0.0 || s.to_bits() & 1 == 1 {
+        return s;
+    }
+    if (err > 0.0) == (s > 0.0) {
+        f64::from_bits(s.to_bits() + 1)
+    } else {
+        f64::from_bits(s.to_bits() - 1)
+    }
 }
 
 /// f32 fma over 32 lanes, `fma(a ^ signs.0, b, c ^ signs.1)` (sign masks negate), with

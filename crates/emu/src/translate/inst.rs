@@ -164,9 +164,10 @@ impl InstCx<'_, '_> {
             Op::Prefetch { .. } | Op::Prefetchu { .. } => Ok(OpKind::Nop),
             Op::Isspacep { space } => self.isspacep(space, ops),
             Op::Cvta { to, space, ty } => self.cvta(to, space, ty, ops),
-            Op::CpAsync { .. } | Op::CpAsyncCommitGroup {} | Op::CpAsyncWaitGroup {} | Op::CpAsyncWaitAll {} => {
-                unsupported(format!("`{}` (asynchronous copies)", op.name()))
-            }
+            Op::CpAsync { hint, .. } => self.cp_async(hint, ops),
+            Op::CpAsyncCommitGroup {} => Ok(OpKind::CpAsyncCommit),
+            Op::CpAsyncWaitGroup {} => self.cp_async_wait(ops),
+            Op::CpAsyncWaitAll {} => Ok(OpKind::CpAsyncWait { keep_newest: None }),
             Op::Tex { .. } | Op::Suld { .. } | Op::Sust { .. } => {
                 unsupported(format!("`{}` (textures and surfaces)", op.name()))
             }

@@ -83,7 +83,13 @@ fn ptx_param(decl: &VariableDecl) -> PtxParam {
 fn type_size(ty: PtxType) -> Option<u64> {
     Some(match ty {
         PtxType::B8 | PtxType::U8 | PtxType::S8 => 1,
-        PtxType::B16 | PtxType::U16 | PtxType::S16 | PtxType::F16 | PtxType::Bf16 => 2,
+        PtxType::B16
+        | PtxType::U16
+        | PtxType::S16
+        | PtxType::F16
+        | PtxType::Bf16
+        | PtxType::E4m3x2
+        | PtxType::E5m2x2 => 2,
         PtxType::B32
         | PtxType::U32
         | PtxType::S32
@@ -116,6 +122,8 @@ fn type_name(ty: PtxType) -> &'static str {
         PtxType::F16x2 => ".f16x2",
         PtxType::Bf16 => ".bf16",
         PtxType::Bf16x2 => ".bf16x2",
+        PtxType::E4m3x2 => ".e4m3x2",
+        PtxType::E5m2x2 => ".e5m2x2",
         PtxType::Tf32 => ".tf32",
         PtxType::F32 => ".f32",
         PtxType::F64 => ".f64",

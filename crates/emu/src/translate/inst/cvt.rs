@@ -9,6 +9,7 @@ use super::arith::int_w;
 use super::operands::SymValue;
 use super::{InstCx, unsupported};
 use crate::exec::cvt::CvtSpec;
+use crate::exec::fp8::Fp8;
 use crate::fault::EmuError;
 use crate::ops::*;
 use crate::translate::PRED_FALSE;
@@ -115,6 +116,9 @@ impl InstCx<'_, '_> {
         sty: Type,
         ops: &[Operand],
     ) -> Result<OpKind, EmuError> {
+        if dty.is_fp8x2() || sty.is_fp8x2() {
+            return self.cvt_fp8(relu, dty, sty, ops);
+        }
         if dty.is_packed() && sty == Type::F32 {
             let f = BinOp::PackHalf2 {
                 bf: dty == Type::Bf16x2,
@@ -137,5 +141,44 @@ impl InstCx<'_, '_> {
         let spec = CvtSpec::new(dty, sty, rnd, ftz, sat, relu)
             .ok_or_else(|| EmuError::unsupported(format!("cvt.{dty}.{sty}")))?;
         self.un(UnOp::Cvt(spec), ops, sty)
+    }
+
+    /// The FP8 forms of `cvt` (the decoder has checked `.rn` and `.satfinite`).
+    fn cvt_fp8(
+        &mut self,
+        relu: bool,
+        dty: Type,
+        sty: Type,
+        ops: &[Operand],
+    ) -> Result<OpKind, EmuError> {
+        let fmt = |t: Type| {
+            if t == Type::E4m3x2 {
+                Fp8::E4m3
+            } else {
+                Fp8::E5m2
+            }
+        };
+        match (dty, sty) {
+            (d, Type::F32) if d.is_fp8x2() => {
+                self.bin(BinOp::PackFp8 { fmt: fmt(d), relu }, ops, sty, sty)
+            }
+            (d, Type::F16x2) if d.is_fp8x2() => {
+                let f = UnOp::Fp8 {
+                    fmt: fmt(d),
+                    to_fp8: true,
+                    relu,
+                };
+                self.un(f, ops, sty)
+            }
+            (Type::F16x2, s) => {
+                let f = UnOp::Fp8 {
+                    fmt: fmt(s),
+                    to_fp8: false,
+                    relu,
+                };
+                self.un(f, ops, Type::B16)
+            }
+            _ => unsupported(format!("cvt.{dty}.{sty}")),
+        }
     }
 }

@@ -152,6 +152,44 @@ impl InstCx<'_, '_> {
         Ok(OpKind::Un { f, d, a })
     }
 
+    /// `cp.async.{ca,cg}.shared.global[.L2::cache_hint] [dst], [src], size[, src_size][,
+    /// policy]`: the copy size is an immediate 4, 8 or 16; the optional source size a
+    /// register or an immediate.
+    pub(super) fn cp_async(&mut self, hint: bool, ops: &[Operand]) -> Result<OpKind, EmuError> {
+        let (dst_space, dst) = self.addr(&opnd(ops, 0), MemSpace::Shared)?;
+        let (src_space, src) = self.addr(&opnd(ops, 1), MemSpace::Global)?;
+        if dst_space != MemSpace::Shared || src_space != MemSpace::Global {
+            return unsupported("`cp.async` whose operands are not shared and global addresses");
+        }
+        let size = match opnd(ops, 2) {
+            Operand::Imm(i) if matches!(i.bits, 4 | 8 | 16) => i.bits as u8,
+            other => return unsupported(format!("`cp.async` copy size {other:?}")),
+        };
+        // With a cache policy and no source size, the policy is the fourth operand.
+        let has_src_size = (!hint || ops.len() >= 5) && !matches!(opnd(ops, 3), Operand::Absent);
+        let src_size = if has_src_size {
+            Some(self.src(&opnd(ops, 3), Type::U32)?)
+        } else {
+            None
+        };
+        Ok(OpKind::CpAsync {
+            dst,
+            src,
+            size,
+            src_size,
+        })
+    }
+
+    /// `cp.async.wait_group n`.
+    pub(super) fn cp_async_wait(&mut self, ops: &[Operand]) -> Result<OpKind, EmuError> {
+        match opnd(ops, 0) {
+            Operand::Imm(i) => Ok(OpKind::CpAsyncWait {
+                keep_newest: Some(i.bits as u32),
+            }),
+            other => unsupported(format!("`cp.async.wait_group` count {other:?}")),
+        }
+    }
+
     /// An address operand in `space`; returns the (possibly refined) space and mode.
     pub(super) fn addr(
         &mut self,
