@@ -163,6 +163,20 @@ fn an_access_the_lint_cannot_bound_is_undecided_not_clean() {
 }
 
 #[test]
+fn divisions_by_constants_print_as_divisions() {
+    // clang turns `i / 7` and `i % 7` into a multiply-high by a magic number, a shift and
+    // a sign correction; the offset reads as the source's division again.
+    let all = lint_all();
+    let f = &of(&all, "magic")[0];
+    assert!(
+        f.notes.iter().any(|n| n.starts_with("byte offset:")
+            && n.contains("(threadIdx.x + blockIdx.x·blockDim.x) / 7")),
+        "{:?}",
+        f.notes
+    );
+}
+
+#[test]
 fn messages_name_no_registers_and_no_magic_numbers() {
     for (kernel, fs) in lint_all() {
         for f in &fs {

@@ -72,9 +72,10 @@ pub(super) fn describe(a: &Analysis<'_>, s: &Symbol) -> String {
                         "shfl" => "a value shuffled between lanes",
                         "merge" => "a value that differs between paths joining",
                         "st" => "a value stored",
+                        "rec" => "a value updated each iteration of the loop",
                         _ => "a value computed",
                     };
-                    format!("{what} at line {line} (`{name}`)")
+                    format!("{what} at line {} (`{name}`)", line.trim_end_matches('\''))
                 }
                 None => format!("`{name}`"),
             }
@@ -146,8 +147,15 @@ pub(super) fn undecided(
     } else {
         f = f.note("the distance between adjacent threads is not the same for every lane");
     }
+    let printed = offset.to_string();
+    if !offset.is_unknown() && printed.len() <= MAX_PRINTED {
+        f = f.note(format!("byte offset: {printed}"));
+    }
     f.note("give a launch (`--block`, `--arg`) to decide it, or measure it with `warpcheck check`")
 }
+
+/// The longest expression a note prints: past it, a formula helps no one.
+const MAX_PRINTED: usize = 200;
 
 /// The smallest byte distance between adjacent lanes at which a warp's request of
 /// `pieces` is uncoalesced, and the smallest at which it reaches its worst count, with
