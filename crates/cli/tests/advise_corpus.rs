@@ -421,7 +421,11 @@ fn a_loop_writing_to_a_file_gets_a_verdict() {
         .output()
         .expect("runs");
     let report = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let verdict = section(&report, "parallel");
     assert!(
         verdict.contains("parallel: no") && verdict.contains("fprintf"),

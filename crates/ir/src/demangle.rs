@@ -255,7 +255,10 @@ mod tests {
             instance_name("void reduce<(unsigned int)128>(float const*, float*)"),
             "reduce<128>"
         );
-        assert_eq!(instance_name("void scale<float, 4>(float*)"), "scale<float, 4>");
+        assert_eq!(
+            instance_name("void scale<float, 4>(float*)"),
+            "scale<float, 4>"
+        );
         let d = demangle("_ZN2ns6kernelEPi").unwrap();
         assert_eq!(d.instance, "kernel");
         assert_eq!(d.full, "ns::kernel(int*)");

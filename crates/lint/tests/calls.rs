@@ -184,7 +184,11 @@ fn strided_argument_flags_the_callee_line_with_the_chain() {
     let at: Vec<&Finding> = findings
         .iter()
         .filter(|f| f.code == Code::DependsOn)
-        .filter(|f| f.primary.as_ref().is_some_and(|p| p.location.line == line("SUM")))
+        .filter(|f| {
+            f.primary
+                .as_ref()
+                .is_some_and(|p| p.location.line == line("SUM"))
+        })
         .collect();
     assert_eq!(at.len(), 1, "{findings:#?}");
     assert!(at[0].message.contains("`n` ≥ 2"), "{}", at[0].message);

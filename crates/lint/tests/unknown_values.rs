@@ -75,7 +75,10 @@ fn lint_all() -> Vec<(String, Vec<Finding>)> {
                 granularity: Granularity::Sectors,
                 data_dependent: false,
             };
-            (f.instance_name().to_string(), lint_kernel(&program, k, &lint))
+            (
+                f.instance_name().to_string(),
+                lint_kernel(&program, k, &lint),
+            )
         })
         .collect()
 }
@@ -113,7 +116,9 @@ fn a_threshold_on_a_parameter_is_a_note_not_a_warning() {
     );
     assert!(f.message.contains("4·height bytes apart"), "{}", f.message);
     assert!(
-        f.notes.iter().any(|n| n.contains("32 sectors per request where 4 would do once `height` ≥ 8")),
+        f.notes
+            .iter()
+            .any(|n| n.contains("32 sectors per request where 4 would do once `height` ≥ 8")),
         "{:?}",
         f.notes
     );
@@ -126,13 +131,19 @@ fn what_holds_for_every_value_stays_a_warning() {
     assert_eq!(codes(fs), vec![(Code::UncoalescedAccess, 9)], "{fs:#?}");
     assert_eq!(fs[0].severity, Severity::Warning);
     assert!(
-        fs[0].message.contains(": 32 sectors per request where 4 would do"),
+        fs[0]
+            .message
+            .contains(": 32 sectors per request where 4 would do"),
         "{}",
         fs[0].message
     );
     let fs = of(&all, "shared_even");
     assert_eq!(codes(fs), vec![(Code::BankConflict, 23)], "{fs:#?}");
-    assert!(fs[0].message.starts_with("2-way or worse"), "{}", fs[0].message);
+    assert!(
+        fs[0].message.starts_with("2-way or worse"),
+        "{}",
+        fs[0].message
+    );
 }
 
 #[test]
@@ -152,8 +163,16 @@ fn an_access_the_lint_cannot_bound_is_undecided_not_clean() {
     let all = lint_all();
     let fs = of(&all, "loop_shared");
     assert_eq!(codes(fs), vec![(Code::LintUndecided, 32)], "{fs:#?}");
-    assert!(fs[0].message.contains("conflicts on banks"), "{}", fs[0].message);
-    assert!(fs[0].message.contains("loop at line 31"), "{}", fs[0].message);
+    assert!(
+        fs[0].message.contains("conflicts on banks"),
+        "{}",
+        fs[0].message
+    );
+    assert!(
+        fs[0].message.contains("loop at line 31"),
+        "{}",
+        fs[0].message
+    );
     assert_eq!(
         warpcheck_report::text::summary(fs),
         "undecided: 1 access (see notes)"
@@ -198,7 +217,10 @@ fn template_instances_keep_their_arguments() {
         assert_eq!(codes(fs), vec![(Code::UncoalescedAccess, 43)], "{fs:#?}");
         assert_eq!(fs[0].kernel.as_deref(), Some(kernel));
         assert!(
-            fs[0].notes.iter().any(|n| n.contains(&format!("{stride} bytes apart"))),
+            fs[0]
+                .notes
+                .iter()
+                .any(|n| n.contains(&format!("{stride} bytes apart"))),
             "{:?}",
             fs[0].notes
         );

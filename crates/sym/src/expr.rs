@@ -510,11 +510,25 @@ impl Expr {
             return None;
         }
         let x = self.scale(Rational::new(1, c)?);
-        if !sign::builtin_range(&x).lo.is_some_and(|lo| !lo.is_negative()) {
+        if !sign::builtin_range(&x)
+            .lo
+            .is_some_and(|lo| !lo.is_negative())
+        {
             return None;
         }
-        if c.checked_mul(LIMIT)? <= d {
-            // `c·X < c·2^31 ≤ d`: the sign-bit shifts (`x >> 31`) of non-negative values.
+        let launch_index = !x.mentions(&|s| {
+            !matches!(
+                s,
+                Symbol::ThreadIdx(_)
+                    | Symbol::BlockIdx(_)
+                    | Symbol::BlockDim(_)
+                    | Symbol::GridDim(_)
+            )
+        });
+        if launch_index && c.checked_mul(LIMIT)? <= d {
+            // `c·X < c·2^31 ≤ d`: the sign-bit shifts (`x >> 31`) of non-negative thread
+            // indices (a global thread index stays below 2^31; a 64-bit value built from
+            // parameters or loads may not, and is left alone).
             return Some(Expr::zero());
         }
         if c >= d {

@@ -194,9 +194,7 @@ fn judge_unit(
             _ => label(access, metric),
         };
         raw.push(Raw {
-            finding: finding
-                .at(location, label)
-                .kernel(kernel_name(a)),
+            finding: finding.at(location, label).kernel(kernel_name(a)),
             degree,
             instructions: pieces.len() as u64,
         });

@@ -270,7 +270,12 @@ pub(super) fn banks(
     if stride.is_zero() {
         return None;
     }
-    let undecided_note = || Some((0, undecided(a, access, "conflicts on banks", stride, offset)));
+    let undecided_note = || {
+        Some((
+            0,
+            undecided(a, access, "conflicts on banks", stride, offset),
+        ))
+    };
     let one_word = matches!(pieces, [(0, 4)]);
     if stride.is_unknown()
         || !one_word

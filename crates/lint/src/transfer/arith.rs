@@ -42,7 +42,9 @@ fn mul_hi(ty: Type, x: Expr, y: Expr) -> Expr {
         if let Some((m, v)) = by_constant
             && (ty.is_signed() || nonneg(v))
         {
-            return v.scale(warpcheck_sym::Rational::int(m)).floor_div(&Expr::int(modulus));
+            return v
+                .scale(warpcheck_sym::Rational::int(m))
+                .floor_div(&Expr::int(modulus));
         }
     }
     let kind = FuncKind::MulHi {
