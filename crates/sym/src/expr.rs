@@ -510,10 +510,7 @@ impl Expr {
             return None;
         }
         let x = self.scale(Rational::new(1, c)?);
-        if !sign::builtin_range(&x)
-            .lo
-            .is_some_and(|lo| !lo.is_negative())
-        {
+        if sign::builtin_range(&x).lo.is_none_or(|lo| lo.is_negative()) {
             return None;
         }
         let launch_index = !x.mentions(&|s| {
