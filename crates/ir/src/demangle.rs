@@ -15,6 +15,10 @@ pub struct Demangled {
     pub full: String,
     /// The unqualified name without template arguments or parameters, e.g. `vecAdd`.
     pub short: String,
+    /// The unqualified name with its template arguments as a user writes them, e.g.
+    /// `reduce<256>` for `void reduce<(unsigned int)256>(float*)`; the short name for a
+    /// function that is not a template instance.
+    pub instance: String,
 }
 
 /// Demangles an Itanium C++ name; `None` if `name` is not one (or does not demangle).
@@ -26,7 +30,12 @@ pub fn demangle(name: &str) -> Option<Demangled> {
     let options = cpp_demangle::DemangleOptions::default();
     let full = symbol.demangle(&options).ok()?;
     let short = short_name(&full);
-    Some(Demangled { full, short })
+    let instance = instance_name(&full);
+    Some(Demangled {
+        full,
+        short,
+        instance,
+    })
 }
 
 /// The short form of a demangled name: drop a leading return type, the outermost
@@ -59,6 +68,29 @@ pub fn short_name(full: &str) -> String {
         full.to_string()
     } else {
         short.to_string()
+    }
+}
+
+/// The unqualified name of a demangled name with its template arguments kept, written
+/// as [`matches_user_name`] compares them (no casts, integer suffixes or spaces after
+/// commas): `void reduce<(unsigned int)256>(float*)` is `reduce<256>`. Names without
+/// template arguments give [`short_name`].
+pub fn instance_name(full: &str) -> String {
+    let components = split_top_level(full, "::");
+    let last = components.last().copied().unwrap_or(full);
+    let without_params = match find_top_level(last, '(') {
+        Some(i) if !last[..i].ends_with("operator") => &last[..i],
+        _ => last,
+    };
+    let name = match rfind_top_level(without_params, ' ') {
+        Some(i) if !without_params[..i].ends_with("operator") => &without_params[i + 1..],
+        _ => without_params,
+    };
+    match find_top_level(name, '<') {
+        Some(i) if i > 0 && !name[..i].starts_with("operator") => {
+            normalize_template_name(name).replace(',', ", ")
+        }
+        _ => short_name(full),
     }
 }
 
@@ -218,7 +250,17 @@ mod tests {
         let d = demangle("_Z6reduceILi256EEvPfS0_").unwrap();
         assert_eq!(d.full, "void reduce<256>(float*, float*)");
         assert_eq!(d.short, "reduce");
+        assert_eq!(d.instance, "reduce<256>");
+        assert_eq!(
+            instance_name("void reduce<(unsigned int)128>(float const*, float*)"),
+            "reduce<128>"
+        );
+        assert_eq!(
+            instance_name("void scale<float, 4>(float*)"),
+            "scale<float, 4>"
+        );
         let d = demangle("_ZN2ns6kernelEPi").unwrap();
+        assert_eq!(d.instance, "kernel");
         assert_eq!(d.full, "ns::kernel(int*)");
         assert_eq!(d.short, "kernel");
         assert_eq!(demangle("vecAdd"), None);

@@ -81,6 +81,12 @@ impl Function {
     pub fn display_name(&self) -> &str {
         self.demangled.as_ref().map_or(&self.name, |d| &d.short)
     }
+
+    /// The name of this instance as findings show it: the short name with its template
+    /// arguments (`reduce<256>`), so that two instances of one template stay apart.
+    pub fn instance_name(&self) -> &str {
+        self.demangled.as_ref().map_or(&self.name, |d| &d.instance)
+    }
 }
 
 /// A function body: registers, instructions, blocks and the analyses over them.

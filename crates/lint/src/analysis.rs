@@ -867,6 +867,18 @@ impl<'a> Analysis<'a> {
         deps
     }
 
+    /// The smallest source line of loop `l`'s blocks (its `for` line), 0 if none.
+    fn loop_source_line(&self, l: usize) -> u32 {
+        self.loops[l]
+            .blocks
+            .iter()
+            .flat_map(|&b| self.body.blocks[b].insts())
+            .map(|i| self.line_of(i))
+            .filter(|&line| line > 0)
+            .min()
+            .unwrap_or(0)
+    }
+
     /// Gives the locations the loop writes their values at the header.
     fn enter_loop(&mut self, l: usize, state: &mut State, header: BlockId) {
         let mut carried: BTreeSet<Loc> = self.reg_writes[l].clone();
@@ -890,7 +902,8 @@ impl<'a> Analysis<'a> {
                 .cloned()
                 .unwrap_or(Carried::Placeholder);
             let line = match loc {
-                Loc::Reg(r) => self.body.reg_name(r).to_string(),
+                // Named after the loop's first source line, not the PTX register.
+                Loc::Reg(_) => format!("rec@{}", self.loop_source_line(l)),
                 Loc::Cell(v, off) => format!("{}+{off}", self.program.variable(v).name),
             };
             let v = match (&init, class) {

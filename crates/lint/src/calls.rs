@@ -148,7 +148,7 @@ impl Walk<'_> {
     /// why the call is not followed.
     fn visit_site(&mut self, caller: &Analysis<'_>, site: &CallSite) {
         let program = caller.program;
-        let name = program.function(site.callee).display_name().to_string();
+        let name = program.function(site.callee).instance_name().to_string();
         let location = crate::rules::location_of(caller, site.inst);
         let at = match &location {
             Some(l) => format!("{name} at line {}", l.line),
@@ -157,7 +157,7 @@ impl Walk<'_> {
         let (funcs, chain, depth) = match &caller.context {
             Some(c) => (c.funcs.clone(), format!("{} → {at}", c.chain), c.depth + 1),
             None => {
-                let kernel = program.function(caller.func).display_name();
+                let kernel = program.function(caller.func).instance_name();
                 (vec![caller.func], format!("{kernel} → {at}"), 1)
             }
         };
@@ -287,7 +287,7 @@ fn oversized_note(callee: &Analysis<'_>, name: &str, chain: &str, big: Oversized
 }
 
 fn kernel_name(a: &Analysis<'_>) -> String {
-    a.program.function(a.kernel()).display_name().to_string()
+    a.program.function(a.kernel()).instance_name().to_string()
 }
 
 /// The context of `site` for its callee: the caller's argument values and condition,

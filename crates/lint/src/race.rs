@@ -889,7 +889,7 @@ fn render(
     sampled: bool,
     walked_blocks: u64,
 ) -> Vec<Finding> {
-    let kernel = a.program.function(a.func).display_name().to_string();
+    let kernel = a.program.function(a.func).instance_name().to_string();
     let describe = |s: &Site| match (s.write, s.strong) {
         (false, false) => "read",
         (true, false) => "write",
@@ -1006,7 +1006,7 @@ fn finish(
     if gaps.is_empty() {
         return report;
     }
-    let kernel = a.program.function(a.func).display_name().to_string();
+    let kernel = a.program.function(a.func).instance_name().to_string();
     let line_of_block = |b: BlockId| a.body.terminator(b).and_then(|t| location_of(a, t));
     let mut reasons: Vec<String> = Vec::new();
     let mut primary = None;

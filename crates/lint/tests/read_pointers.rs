@@ -8,7 +8,7 @@ mod common;
 
 use common::*;
 use warpcheck_lint::warp::Granularity;
-use warpcheck_report::Finding;
+use warpcheck_report::{Code, Finding};
 
 const SOURCE: &str = r#"
 struct Buffers { float *columns; float *sums; };
@@ -23,8 +23,16 @@ __global__ void through_stored_pointers(int n) {
 }
 "#;
 
+/// The `depends-on` notes: without a launch, a stride of `4·n` bytes is uncoalesced only
+/// for some `n`.
 fn findings(granularity: Granularity) -> Vec<(String, Vec<Finding>)> {
-    uncoalesced_by_kernel(&compile_source("pointers", SOURCE), granularity)
+    findings_by_kernel(
+        &compile_source("pointers", SOURCE),
+        &ParamNames::new(),
+        granularity,
+        false,
+        Code::DependsOn,
+    )
 }
 
 #[test]

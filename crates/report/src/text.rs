@@ -22,9 +22,16 @@ pub fn render(findings: &[Finding], sources: &mut Sources, color: bool) -> Strin
     out
 }
 
-/// `2 errors, 1 warning` or `no findings`.
+/// `2 errors, 1 warning` or `no findings`; `lint-undecided` notes are counted apart as
+/// `undecided: N accesses (see notes)`, so that accesses the lint could not judge never
+/// read as a clean result.
 pub fn summary(findings: &[Finding]) -> String {
-    let t = Tally::of(findings);
+    let undecided = findings
+        .iter()
+        .filter(|f| f.code == crate::Code::LintUndecided)
+        .count();
+    let mut t = Tally::of(findings);
+    t.notes -= undecided.min(t.notes);
     if findings.is_empty() {
         return "no findings".to_string();
     }
@@ -38,6 +45,10 @@ pub fn summary(findings: &[Finding]) -> String {
     }
     if t.notes > 0 {
         parts.push(plural(t.notes, "note"));
+    }
+    if undecided > 0 {
+        let word = if undecided == 1 { "access" } else { "accesses" };
+        parts.push(format!("undecided: {undecided} {word} (see notes)"));
     }
     parts.join(", ")
 }
@@ -233,5 +244,10 @@ mod tests {
         let w = Finding::new(Code::BankConflict, Severity::Warning, "m");
         assert_eq!(summary(&[e.clone(), e, w]), "2 errors, 1 warning");
         assert_eq!(summary(&[]), "no findings");
+        let u = Finding::new(crate::Code::LintUndecided, Severity::Note, "m");
+        assert_eq!(
+            summary(&[u.clone(), u]),
+            "undecided: 2 accesses (see notes)"
+        );
     }
 }

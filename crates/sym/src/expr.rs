@@ -482,10 +482,61 @@ impl Expr {
         {
             return q.add(&x.floor_div_int(ad));
         }
+        if let Some(e) = r.magic_quotient(d) {
+            return q.add(&e);
+        }
         q.add(&Expr::atom(Atom::FloorDiv(
             Box::new(r),
             Box::new(Expr::int(d)),
         )))
+    }
+
+    /// A compiler's division by a constant (multiply-high by a "magic" number and shift,
+    /// Granlund and Montgomery): `⌊c·X / d⌋` with `c` the content of the numerator, `X ≥ 0` and a divisor
+    /// `d ≥ 2^31` is `⌊X / q⌋` when `q = round(d / c)` and `e = c·q − d` satisfies
+    /// `0 ≤ e` and `e·2^31 ≤ d`. Then `c·X/d = X/q + e·X/(q·d)`, and for `X = q·t + r`
+    /// (`0 ≤ r < q`) the fraction `r/q + e·X/(q·d)` stays below 1 because `e·X < d`:
+    /// exact for every `X` below `2^31` (integer values, which index expressions are taken
+    /// to stay within); by the same bound, `⌊c·X / d⌋` is 0 when `c·2^31 ≤ d`. Only for
+    /// divisors `q` below `2^16` (those of index arithmetic),
+    /// which also ends the recursion into `⌊X / q⌋`. `None` when `self` is not of that form.
+    fn magic_quotient(&self, d: i128) -> Option<Expr> {
+        const LIMIT: i128 = 1 << 31;
+        if !self.has_integer_coefficients() || self.is_zero() {
+            return None;
+        }
+        let c = self.content();
+        if d < LIMIT || c <= 0 {
+            return None;
+        }
+        let x = self.scale(Rational::new(1, c)?);
+        if sign::builtin_range(&x).lo.is_none_or(|lo| lo.is_negative()) {
+            return None;
+        }
+        let launch_index = !x.mentions(&|s| {
+            !matches!(
+                s,
+                Symbol::ThreadIdx(_)
+                    | Symbol::BlockIdx(_)
+                    | Symbol::BlockDim(_)
+                    | Symbol::GridDim(_)
+            )
+        });
+        if launch_index && c.checked_mul(LIMIT)? <= d {
+            // `c·X < c·2^31 ≤ d`: the sign-bit shifts (`x >> 31`) of non-negative thread
+            // indices (a global thread index stays below 2^31; a 64-bit value built from
+            // parameters or loads may not, and is left alone).
+            return Some(Expr::zero());
+        }
+        if c >= d {
+            return None;
+        }
+        let q = (d + c / 2) / c;
+        let e = c.checked_mul(q)? - d;
+        if !(2..1 << 16).contains(&q) || e < 0 || e.checked_mul(LIMIT)? > d {
+            return None;
+        }
+        Some(x.floor_div_int(q))
     }
 
     /// Exact quotient by a single positive term, else an atom.

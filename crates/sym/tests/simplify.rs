@@ -198,3 +198,36 @@ fn sizes_count_the_conditions_of_selects() {
         once.size()
     );
 }
+
+#[test]
+fn magic_number_divisions_read_as_divisions() {
+    // clang's `i / 7` for a signed int: x + mulhi(-1840700269, x), shifted right by 2, i.e.
+    // ⌊(2^32 − 1840700269)·x / 2^34⌋.
+    let i = tid() + Expr::sym(Symbol::BlockIdx(Axis::X)) * ntid();
+    let hi = (i.clone() * -1840700269).floor_div(&int(1 << 32));
+    let q = (i.clone() + hi).floor_div(&int(4));
+    assert_eq!(q, i.floor_div(&int(7)));
+    assert_eq!(q.to_string(), "(threadIdx.x + blockIdx.x·blockDim.x) / 7");
+    // `x / 3` unsigned: ⌊0xAAAAAAAB·x / 2^33⌋.
+    assert_eq!(
+        (tid() * 0xAAAA_AAAB_i128).floor_div(&int(1 << 33)),
+        tid().floor_div(&int(3))
+    );
+    // A constant that is not a divisor's magic number stays a division by 2^k.
+    let odd = (tid() * 0x8000_1234_i128).floor_div(&int(1 << 33));
+    assert_ne!(odd, tid().floor_div(&int(4)));
+    // And x of unknown sign is left alone (the identity needs x ≥ 0).
+    let hi = (n() * 0xAAAA_AAAB_i128).floor_div(&int(1 << 33));
+    assert_ne!(hi, n().floor_div(&int(3)));
+}
+
+#[test]
+fn sign_bits_of_non_negative_quotients_are_zero() {
+    // clang's signed `i / 3`: mulhi(0x55555556, i) plus its sign bit (`>> 31`).
+    let i = tid() + Expr::sym(Symbol::BlockIdx(Axis::X)) * ntid();
+    let hi = (i.clone() * 0x5555_5556_i128).floor_div(&int(1 << 32));
+    assert_eq!(hi, i.floor_div(&int(3)));
+    assert_eq!(hi.floor_div(&int(1 << 31)), Expr::zero());
+    // A 64-bit value built from a parameter may exceed 2^31: its high half is kept.
+    assert_ne!(n().floor_div(&int(1 << 32)), Expr::zero());
+}

@@ -7,7 +7,7 @@
 //! or ways) and the finding with its notes and help.
 
 use warpcheck_report::{Code, Finding, Severity};
-use warpcheck_sym::Symbol;
+use warpcheck_sym::{Axis, Expr, Symbol};
 
 use super::uncoalesced::{misaligned_by_layout, symbolic_stride};
 use super::{element_of, help, kind_word, offset_expr, readable};
@@ -157,7 +157,11 @@ pub(super) fn symbolic(
         return Some((degree, f));
     }
     if metric == Metric::Banks {
-        return None;
+        if data_dependent {
+            return None;
+        }
+        let stride = offset.difference(&Symbol::ThreadIdx(Axis::X), &Expr::one());
+        return super::unknown::banks(a, access, &stride, &offset, pieces);
     }
     if !data_dependent {
         return symbolic_stride(a, access, &offset, pieces, granularity);

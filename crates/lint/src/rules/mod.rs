@@ -8,6 +8,9 @@
 //! * [`data_dependent`]: `uncoalesced-data-dependent` (warning, only with
 //!   `--data-dependent`);
 //! * [`barrier_divergence`]: `barrier-divergence` (error);
+//! * [`unknown`]: without a launch, what holds for every value (warnings), what
+//!   depends on parameters (`depends-on` notes) and what the lint cannot decide
+//!   (`lint-undecided` notes);
 //! * [`record`]: record accesses split by the compiler, judged as one access by the
 //!   two access rules;
 //! * [`judge`]: the verdict on one access for the two access rules, with or without a
@@ -23,6 +26,7 @@ mod data_dependent;
 mod judge;
 mod record;
 mod uncoalesced;
+mod unknown;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
@@ -184,10 +188,13 @@ fn judge_unit(
                 "generic access through a pointer read from memory: taken to point to global memory",
             );
         }
+        let label = match finding.code {
+            Code::DependsOn => "depends on values",
+            Code::LintUndecided => "undecided",
+            _ => label(access, metric),
+        };
         raw.push(Raw {
-            finding: finding
-                .at(location, label(access, metric))
-                .kernel(kernel_name(a)),
+            finding: finding.at(location, label).kernel(kernel_name(a)),
             degree,
             instructions: pieces.len() as u64,
         });
@@ -195,7 +202,7 @@ fn judge_unit(
 }
 
 fn kernel_name(a: &Analysis<'_>) -> String {
-    a.program.function(a.kernel()).display_name().to_string()
+    a.program.function(a.kernel()).instance_name().to_string()
 }
 
 fn label(access: &Access, metric: Metric) -> &'static str {

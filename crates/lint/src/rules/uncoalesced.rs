@@ -38,12 +38,13 @@ use warpcheck_sym::{Axis, Context, Expr, Symbol};
 
 use super::{element_of, kind_word, location_of, offset_expr, readable};
 use crate::analysis::{Access, Analysis};
-use crate::dependence::lane_offsets;
 use crate::warp;
 
 /// Without a launch, an address whose stride along `threadIdx.x` is symbolic
-/// (`4·height`): an upper bound of 32 transactions per request, with the assumptions
-/// (positive parameters) it needs; `None` when the stride is within the access's width.
+/// (`4·height`): judged by [`super::unknown::sectors`] (a warning when uncoalesced for
+/// every value, a `depends-on` note with the threshold otherwise); `lint-undecided` when
+/// the address is not affine in `threadIdx.x`; `None` when the stride is within the
+/// access's width.
 pub(super) fn symbolic_stride(
     a: &Analysis<'_>,
     access: &Access,
@@ -51,7 +52,6 @@ pub(super) fn symbolic_stride(
     pieces: &[(i128, u32)],
     granularity: warp::Granularity,
 ) -> Option<(u32, Finding)> {
-    let target = element_of(a, access);
     let tid = Symbol::ThreadIdx(Axis::X);
     // A symbolic stride: an upper bound, with the assumptions it needs.
     let stride = offset.difference(&tid, &Expr::one());
@@ -71,41 +71,19 @@ pub(super) fn symbolic_stride(
     if range.lo.is_some_and(|v| v >= neg_small) && range.hi.is_some_and(|v| v <= small) {
         return None;
     }
-    if stride
-        .symbols()
-        .iter()
-        .any(|s| matches!(s, Symbol::ThreadIdx(_)))
-        && stride.as_constant().is_none()
+    if stride.depends_on(&tid) {
+        // Not affine in threadIdx.x (a division, a remainder, a product of two lanes'
+        // values): no one stride to judge.
+        let f = super::unknown::undecided(a, access, "coalesces", &stride, offset);
+        return Some((0, f));
+    }
+    let (degree, mut f) = super::unknown::sectors(a, access, &stride, offset, pieces, granularity)?;
+    if f.code == warpcheck_report::Code::UncoalescedAccess
+        && let Some(h) = help(a, access)
     {
-        // Not affine in threadIdx.x: no stride to speak of.
-        if lane_offsets(offset).is_none() && !stride.mentions(&|s| matches!(s, Symbol::Param(_))) {
-            return None;
-        }
-    }
-    let sign = ctx.sign(&stride);
-    let mut f = Finding::new(
-        Code::UncoalescedAccess,
-        Severity::Warning,
-        format!(
-            "uncoalesced global {} of `{target}`: up to 32 {} per request",
-            kind_word(access),
-            granularity.unit()
-        ),
-    )
-    .note(format!(
-        "adjacent threads are {stride} bytes apart: 32 {} per request once |{stride}| ≥ {}",
-        granularity.unit(),
-        granularity.bytes()
-    ))
-    .note(format!("byte offset: {offset}"));
-    if !sign.assuming.is_empty() {
-        let list: Vec<String> = sign.assuming.iter().map(|x| x.to_string()).collect();
-        f = f.note(format!("assuming {}", list.join(", ")));
-    }
-    if let Some(h) = help(a, access) {
         f = f.help(h);
     }
-    Some((32, f))
+    Some((degree, f))
 }
 
 /// A warp-uniform term `c·X` of an address where `X` is a value loaded from memory

@@ -11,8 +11,42 @@ use super::step::StepCx;
 use super::wide_type;
 use crate::analysis::{Analysis, State, Val};
 
-/// `mul.hi` of `x` and `y` as an evaluable function.
+/// `mul.hi` of `x` and `y`. By a constant `M` (the multiply-high of a division by a
+/// constant that compilers emit for `/` and `%`) it is the exact floor division
+/// `⌊M·x / 2^w⌋` (the high half of the double-width product), with `M` read as the
+/// instruction's signedness and, unsigned, `x` known non-negative; the symbolic engine
+/// then folds the following shift and recognises `⌊c·x / 2^k⌋` as `⌊x / d⌋`
+/// ([`Expr::floor_div`]), so that messages print `i / 7`. Otherwise an evaluable function.
 fn mul_hi(ty: Type, x: Expr, y: Expr) -> Expr {
+    let bits = ty.bits();
+    if bits <= 32 {
+        let modulus = 1i128 << bits;
+        let read = |c: i128| {
+            let u = c.rem_euclid(modulus);
+            if ty.is_signed() && u >= modulus / 2 {
+                u - modulus
+            } else {
+                u
+            }
+        };
+        let nonneg = |e: &Expr| {
+            warpcheck_sym::sign::builtin_range(e)
+                .lo
+                .is_some_and(|lo| !lo.is_negative())
+        };
+        let by_constant = match (x.as_integer(), y.as_integer()) {
+            (Some(m), None) => Some((read(m), &y)),
+            (None, Some(m)) => Some((read(m), &x)),
+            _ => None,
+        };
+        if let Some((m, v)) = by_constant
+            && (ty.is_signed() || nonneg(v))
+        {
+            return v
+                .scale(warpcheck_sym::Rational::int(m))
+                .floor_div(&Expr::int(modulus));
+        }
+    }
     let kind = FuncKind::MulHi {
         signed: ty.is_signed(),
     };

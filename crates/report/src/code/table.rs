@@ -500,6 +500,54 @@ __global__ void spmv(const int *row, const int *col, const float *v,
     if (lane == 0) y[r] = s;
 }"#,
     }
+    DependsOn {
+        name: "depends-on",
+        severity: Note,
+        tools: [Lint],
+        summary: "Without a launch, an access is uncoalesced or conflicts on banks only for some values of its parameters.",
+        what: "Notes a global access or shared-memory access whose cost `lint` can state only as a condition on values it does not know without `--block`/`--arg`: a kernel parameter, `blockDim`, or a product of them. The note names the values and the threshold in source terms: \"uncoalesced when `height` ≥ 2: adjacent threads are 4·height bytes apart\", \"2-way bank conflict or worse when `stride` is even\". What holds for every value is reported as a warning instead.",
+        why: "A warning that holds only above a threshold would be false at other sizes. The note says which sizes matter, so that the user can tell whether the kernel's real launches reach them; `lint --block ... --arg name=V` decides it for one launch, and `warpcheck check` measures it.",
+        lang: "cuda",
+        example: r#"
+__global__ void column(float *out, const float *in, int height) {
+    int x = blockIdx.x * blockDim.x + threadIdx.x;
+    out[x] = in[x * height];   // uncoalesced when height >= 2
+}"#,
+        fixed: r#"
+__global__ void column(float *out, const float *in, int height) {
+    int x = blockIdx.x * blockDim.x + threadIdx.x;
+    out[x] = in[x];            // adjacent threads read adjacent elements
+}"#,
+    }
+    LintUndecided {
+        name: "lint-undecided",
+        severity: Note,
+        tools: [Lint],
+        summary: "Without a launch, the lint could not decide whether an access coalesces or conflicts on banks.",
+        what: "Notes a global or shared-memory access whose address is not linear in `threadIdx.x` across a warp, or whose stride depends on a loop variable or parameter in a way the lint cannot bound (a product with a loop counter, a remainder by a parameter), so that neither a warning nor a `depends-on` condition can be stated. The note names the line and the values the address depends on; the text summary counts these accesses as undecided instead of saying \"no findings\".",
+        why: "Silence would read as \"no problem\". The access may well conflict or be uncoalesced for the values the kernel really runs with: give a launch (`lint --block ... --arg name=V`) to decide it, or measure it with `warpcheck check`.",
+        lang: "cuda",
+        example: r#"
+__global__ void strided(float *out, int n) {
+    __shared__ float s[1024];
+    s[threadIdx.x] = 1.0f;
+    __syncthreads();
+    float acc = 0;
+    for (int k = 1; k < n; k *= 2)
+        acc += s[(threadIdx.x * k) % 1024];   // the conflict degree depends on k
+    out[threadIdx.x] = acc;
+}"#,
+        fixed: r#"
+__global__ void strided(float *out, int n) {
+    __shared__ float s[1024];
+    s[threadIdx.x] = 1.0f;
+    __syncthreads();
+    float acc = 0;
+    for (int k = 1; k < n; k *= 2)
+        acc += s[(threadIdx.x + k) % 1024];   // consecutive words: no conflict
+    out[threadIdx.x] = acc;
+}"#,
+    }
     CallNotLinted {
         name: "call-not-linted",
         severity: Note,
