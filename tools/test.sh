@@ -7,4 +7,4 @@ bash tools/setup.sh
 export PATH="$HOME/.cargo/bin:$PATH"
 cargo fmt --all --check
 cargo clippy --workspace --all-targets --release --locked -- -D warnings
-cargo test --release --locked --workspace
+cargo test --release --locked --workspace --no-fail-fast

@@ -114,7 +114,8 @@ fn json_gives_the_registry() {
         .iter()
         .find(|c| c["name"] == Code::BenignRace.name())
         .expect("benign-race");
-    assert_eq!(benign["emitted"], false);
+    assert_eq!(benign["emitted"], true);
+    assert_eq!(benign["tools"], serde_json::json!(["check --gpu"]));
 
     let one = explain(&["misaligned", "--format", "json"]);
     assert_eq!(one.status.code(), Some(0));
