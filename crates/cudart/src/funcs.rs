@@ -86,6 +86,7 @@ impl Runtime {
             )
         })?;
         if var.constant {
+            let from_host = to_symbol.then(|| self.read_mem(host, count));
             let v = &mut self.modules[var.module].program.variables[var.var];
             let init = v
                 .init
@@ -95,16 +96,12 @@ impl Runtime {
                 });
             init.bytes
                 .resize((var.size as usize).max(init.bytes.len()), 0);
-            if to_symbol {
-                let bytes = self.read_mem(host, count);
-                let init = self.modules[var.module].program.variables[var.var]
-                    .init
-                    .as_mut()
-                    .expect("set above");
-                init.bytes[offset..offset + count].copy_from_slice(&bytes);
-            } else {
-                let bytes = init.bytes[offset..offset + count].to_vec();
-                self.write_mem(host, &bytes);
+            match from_host {
+                Some(bytes) => init.bytes[offset..offset + count].copy_from_slice(&bytes),
+                None => {
+                    let bytes = init.bytes[offset..offset + count].to_vec();
+                    self.write_mem(host, &bytes);
+                }
             }
             return Ok(());
         }

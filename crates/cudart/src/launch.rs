@@ -188,22 +188,16 @@ impl Runtime {
         self.last_error = code;
     }
 
-    /// A kernel fault as a finding.
+    /// A kernel fault as a finding, as kernel mode reports it
+    /// ([`warpcheck_check::fault::finding`]).
     fn fault_finding(&self, module: usize, kernel: &str, fault: &Fault) -> Finding {
-        let [bx, by, bz] = fault.block;
-        let [tx, ty, tz] = fault.thread;
-        let who = format!("thread ({tx},{ty},{tz}) of block ({bx},{by},{bz})");
-        let mut f = Finding::new(
-            warpcheck_check::fault::code(&fault.kind),
-            Severity::Error,
-            fault.kind.to_string(),
-        )
-        .kernel(kernel);
-        match crate::locate::site_location(&self.modules[module], fault.func, fault.inst) {
-            Some(at) => f = f.at(at, format!("by {who}")),
-            None => f = f.note(format!("by {who}")),
-        }
-        f
+        let m = &self.modules[module];
+        let locate = |func, inst| crate::locate::site_location(m, func, inst);
+        let cx = warpcheck_check::ReportCx {
+            program: &m.program,
+            locate: &locate,
+        };
+        warpcheck_check::fault::finding(&cx, kernel, fault)
     }
 }
 
