@@ -25,6 +25,9 @@
 //! * [`bank`]: shared-memory bank conflicts per instruction (Nsight Compute's counting).
 //! * [`coalesce`]: global-memory requests and sectors per instruction.
 //!
+//! [`heat`] sums an optional per-instruction profile and the last two checkers' counts
+//! per source line, for the HTML report.
+//!
 //! Out-of-bounds and misaligned accesses and deadlocks are faults of the emulator itself
 //! ([`warpcheck_emu::Fault`]): the checker that claims a fault's kind
 //! ([`Check::reports_fault`]: `mem`, `sync`) decides whether it is reported, and
@@ -59,6 +62,7 @@ mod registry;
 pub mod bank;
 pub mod coalesce;
 pub mod fault;
+pub mod heat;
 pub mod init;
 pub mod mem;
 pub mod race;
@@ -324,13 +328,50 @@ impl Checker {
         config: &LaunchConfig,
         info: LaunchInfo,
     ) -> Result<RunOutcome, EmuError> {
-        let mut launch = self.start(memory, &info);
-        let outcome =
-            warpcheck_emu::run_observed(program, info.kernel, params, memory, config, &mut launch)?;
-        launch.finish(&info, &outcome);
+        // The profile is out of `self` while the checkers' launch state borrows it.
+        let mut profile = self.profile.take();
+        let outcome = self.run_launch(program, params, memory, config, &info, profile.as_mut());
+        self.profile = profile;
+        let outcome = outcome?;
         self.outcomes
             .push((info.kernel_name.clone(), outcome.clone()));
         self.launches.push(info);
+        Ok(outcome)
+    }
+
+    /// Runs the launch under the checkers' observers, profiled when `profile` is given.
+    fn run_launch(
+        &mut self,
+        program: &Program,
+        params: &[u8],
+        memory: &mut GlobalMemory,
+        config: &LaunchConfig,
+        info: &LaunchInfo,
+        profile: Option<&mut heat::Profile>,
+    ) -> Result<RunOutcome, EmuError> {
+        let mut launch = self.start(memory, info);
+        let kernel = info.kernel;
+        let outcome = match profile {
+            None => {
+                warpcheck_emu::run_observed(program, kernel, params, memory, config, &mut launch)?
+            }
+            Some(p) => {
+                let mut profiled = warpcheck_emu::profile::Profiled::new(launch);
+                let outcome = warpcheck_emu::run_observed(
+                    program,
+                    kernel,
+                    params,
+                    memory,
+                    config,
+                    &mut profiled,
+                )?;
+                let (inner, counts) = profiled.into_parts();
+                p.add(&info.kernel_name, &counts);
+                launch = inner;
+                outcome
+            }
+        };
+        launch.finish(info, &outcome);
         Ok(outcome)
     }
 

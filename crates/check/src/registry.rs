@@ -220,6 +220,8 @@ macro_rules! checkers {
         pub struct Checker {
             pub options: CheckOptions,
             $(pub $name: $state,)*
+            /// Per-instruction executions, taken when set ([`crate::heat`]).
+            pub profile: Option<crate::heat::Profile>,
             launches: Vec<LaunchInfo>,
             outcomes: Vec<(String, warpcheck_emu::RunOutcome)>,
         }
@@ -229,6 +231,7 @@ macro_rules! checkers {
                 Checker {
                     options,
                     $($name: <$state as Check>::new(&options),)*
+                    profile: None,
                     launches: Vec::new(),
                     outcomes: Vec::new(),
                 }

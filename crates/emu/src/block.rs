@@ -411,6 +411,9 @@ impl<O: Observer> Block<'_, O> {
             let op = &ops[pc as usize];
             executed += 1;
             lanes += lanes_count;
+            if O::PROFILES {
+                profile_op(*obs, flat, pc, mask);
+            }
             let m = match op.guard {
                 None => mask,
                 Some(p) => mask & pred_value(&warp.preds, p),
@@ -1173,6 +1176,19 @@ fn emit_sync<O: Observer>(
         func,
         inst,
     });
+}
+
+/// Tells a profiling observer that the warp executed the op at `pc` (compiled only
+/// for profiling observers, [`Observer::PROFILES`]).
+#[inline(always)]
+fn profile_op<O: Observer>(obs: &mut O, flat: &Flat, pc: u32, mask: u32) {
+    let (fi, inst) = flat
+        .origin
+        .get(pc as usize)
+        .copied()
+        .unwrap_or((0, InstId::new(0)));
+    let func = flat.funcs[fi as usize].id;
+    obs.on_execute(pc, func, inst, mask.count_ones());
 }
 
 /// Emits memory events, one per state space the lanes fall in. Inlined into the

@@ -149,6 +149,7 @@ pub mod memory;
 pub mod observer;
 mod ops;
 mod printf;
+pub mod profile;
 mod sync;
 mod translate;
 

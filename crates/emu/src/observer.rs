@@ -87,6 +87,10 @@ pub struct WarpSyncEvent {
 pub trait Observer {
     /// `false` lets the executor skip building events entirely.
     const ENABLED: bool = true;
+    /// `true` asks the executor for [`Observer::on_execute`] at every warp-instruction (a
+    /// per-instruction profile, [`crate::profile`]). Off by default, so that an observer
+    /// that does not profile costs nothing for it.
+    const PROFILES: bool = false;
 
     fn on_block_start(&mut self, _block: [u32; 3], _threads: u32) {}
     fn on_memory(&mut self, _event: &MemEvent<'_>) {}
@@ -100,6 +104,11 @@ pub trait Observer {
     /// Lanes of a warp exited.
     fn on_exit(&mut self, _warp: u32, _lanes: u32) {}
     fn on_block_end(&mut self, _block: [u32; 3]) {}
+    /// A warp executed the op at `pc` with `lanes` active threads (guarded ops count
+    /// their active lanes, whatever the guard). `pc` indexes the launch's translated ops,
+    /// densely from 0, one op per PTX instruction; `func` and `inst` name the instruction.
+    /// Called only when [`Observer::PROFILES`] is `true`.
+    fn on_execute(&mut self, _pc: u32, _func: FuncId, _inst: InstId, _lanes: u32) {}
 }
 
 /// The observer that observes nothing, at no cost.

@@ -2,18 +2,20 @@
 //!
 //! Every analysis — the PTX parser's syntax errors, the static lints, the dynamic checkers —
 //! reports through [`Finding`]. Renderers turn a list of findings into human text in the
-//! style of rustc ([`text`], built on `annotate-snippets`), JSON for tools ([`json`]) and
-//! SARIF 2.1.0 for code-scanning services ([`sarif`]). Renderers never decide anything:
+//! style of rustc ([`text`], built on `annotate-snippets`), JSON for tools ([`json`]),
+//! SARIF 2.1.0 for code-scanning services ([`sarif`]) and one self-contained HTML page with
+//! the launches and per-line heat ([`html`]). Renderers never decide anything:
 //! severity, grouping and counts are settled before a finding reaches them.
 
 pub mod code;
+pub mod html;
 pub mod json;
 pub mod race;
 pub mod sarif;
 pub mod text;
 
 pub use code::{Code, Tool, UnknownCode};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 
 /// How bad a finding is. Errors make `warpcheck check` exit with 1.
@@ -39,7 +41,7 @@ impl Severity {
 }
 
 /// A place in a source file. Lines and columns count from 1; column 0 means "whole line".
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub struct Location {
     pub file: String,
     pub line: u32,
