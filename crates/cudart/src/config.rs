@@ -12,6 +12,9 @@
 //! | `WARPCHECK_CUDART_BUDGET` | warp-instructions one warp may execute | the emulator's |
 //! | `WARPCHECK_CUDART_INTRA_WARP` | `lockstep` or `its` (race model) | `its` |
 //! | `WARPCHECK_CUDART_SHIMS` | the shim include directory (its frames are not user lines) | none |
+//! | `WARPCHECK_CUDART_PROFILE` | `1`: count executions per instruction, for the HTML report's heat (`check` only) | off |
+//! | `WARPCHECK_CUDART_CAPTURE` | a directory: write every launch there as a launch file and `.npy` inputs ([`crate::capture`]) | none |
+//! | `WARPCHECK_CUDART_KERNELS` | the kernels' parameter names and types (JSON, written by the CLI) for the capture | none: `argN`, bytes |
 
 use warpcheck_check::{CheckOptions, IntraWarp, RaceBlocks, Tools};
 
@@ -25,6 +28,9 @@ pub struct Config {
     pub threads: usize,
     pub budget: u64,
     pub shim_dir: Option<String>,
+    pub profile: bool,
+    pub capture: Option<String>,
+    pub kernels: Option<String>,
 }
 
 fn var(name: &str) -> Option<String> {
@@ -60,6 +66,9 @@ impl Config {
                 .and_then(|t| t.parse().ok())
                 .unwrap_or(warpcheck_emu::DEFAULT_BUDGET),
             shim_dir: var("WARPCHECK_CUDART_SHIMS"),
+            profile: var("WARPCHECK_CUDART_PROFILE").as_deref() == Some("1"),
+            capture: var("WARPCHECK_CUDART_CAPTURE"),
+            kernels: var("WARPCHECK_CUDART_KERNELS"),
         }
     }
 }

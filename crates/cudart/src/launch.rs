@@ -107,10 +107,18 @@ impl Runtime {
             block: cfg.block,
             shared: config.dynamic_shared,
             site: cfg.site.clone(),
+            lane_instructions: 0,
+            seconds: 0.0,
         });
+        self.capture_launch(module, kernel, &params, index);
         let start = std::time::Instant::now();
         let outcome = self.run_kernel(module, kernel, &params, &config, &name);
-        self.clock_ms += start.elapsed().as_secs_f64() * 1e3;
+        let seconds = start.elapsed().as_secs_f64();
+        self.clock_ms += seconds * 1e3;
+        self.launches[index].seconds = seconds;
+        if let Ok(o) = &outcome {
+            self.launches[index].lane_instructions = o.stats.lane_instructions;
+        }
         self.managed_to_host();
         let outcome = match outcome {
             Ok(o) => o,
@@ -144,6 +152,9 @@ impl Runtime {
         match &mut m.checker {
             None => warpcheck_emu::run(&m.program, kernel, params, &mut self.memory, config),
             Some(checker) => {
+                if self.config.profile && checker.profile.is_none() {
+                    checker.profile = Some(Default::default());
+                }
                 let f = m.program.function(kernel);
                 let info = warpcheck_check::LaunchInfo {
                     kernel,

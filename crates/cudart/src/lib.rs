@@ -47,6 +47,7 @@
 #![allow(non_snake_case)]
 
 pub mod api;
+pub mod capture;
 pub mod config;
 pub mod device;
 pub mod funcs;

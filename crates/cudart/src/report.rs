@@ -5,7 +5,8 @@
 //! ends; the checkers' findings at exit. Every kernel finding names its launch (kernel,
 //! launch index, grid, block) and the host line of the `<<<>>>`; identical findings of
 //! repeated launches are merged into one with a count. At exit the report is written as
-//! JSON (`{"findings", "summary", "launches", "not_supported"}`) to the path the CLI gave,
+//! JSON (`{"findings", "summary", "launches", "not_supported"}`, and `"heat"` with a
+//! profile) to the path the CLI gave,
 //! or rendered as text on stderr when the program runs without the CLI.
 
 use std::collections::{BTreeSet, HashMap};
@@ -184,6 +185,23 @@ impl Runtime {
         out
     }
 
+    /// The per-line heat of every module's kernels (for the HTML report).
+    fn line_heat(&self) -> Vec<warpcheck_report::html::SourceHeat> {
+        let mut out = Vec::new();
+        for module in &self.modules {
+            let Some(checker) = &module.checker else {
+                continue;
+            };
+            let locate = |func, inst| crate::locate::site_location(module, func, inst);
+            let cx = warpcheck_check::ReportCx {
+                program: &module.program,
+                locate: &locate,
+            };
+            out.extend(warpcheck_check::heat::line_heat(checker, &cx));
+        }
+        out
+    }
+
     /// The report as JSON.
     pub fn report_json(&mut self) -> serde_json::Value {
         let findings = self.all_findings();
@@ -200,10 +218,15 @@ impl Runtime {
                     "shared": l.shared,
                     "file": at.as_ref().map(|a| a.file.clone()),
                     "line": at.as_ref().map(|a| a.line),
+                    "lane_instructions": l.lane_instructions,
+                    "seconds": l.seconds,
                 })
             })
             .collect();
         value["launches"] = serde_json::json!(launches);
+        if self.config.profile {
+            value["heat"] = serde_json::json!(self.line_heat());
+        }
         value["not_supported"] = serde_json::json!(self.findings.not_supported);
         value
     }

@@ -96,6 +96,9 @@ pub struct LaunchRecord {
     pub block: [u32; 3],
     pub shared: u32,
     pub site: CallSite,
+    /// Filled in when the launch has run.
+    pub lane_instructions: u64,
+    pub seconds: f64,
 }
 
 pub struct Runtime {

@@ -97,7 +97,8 @@ impl Bound {
     }
 }
 
-fn elem_of_scalar(t: ScalarType) -> Option<ElemType> {
+/// The buffer element type of a C scalar type (`None` for bf16, which has none).
+pub fn elem_of_scalar(t: ScalarType) -> Option<ElemType> {
     Some(match t {
         ScalarType::Bool | ScalarType::U8 => ElemType::U8,
         ScalarType::I8 => ElemType::I8,
@@ -115,7 +116,7 @@ fn elem_of_scalar(t: ScalarType) -> Option<ElemType> {
 }
 
 /// The element type a pointer's buffer should have, if the pointee says.
-fn pointee_elem(p: &Pointee) -> Option<ElemType> {
+pub fn pointee_elem(p: &Pointee) -> Option<ElemType> {
     match p {
         Pointee::Scalar(s) => elem_of_scalar(*s),
         Pointee::Vector(v) => elem_of_scalar(v.element),

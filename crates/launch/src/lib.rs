@@ -25,4 +25,7 @@ pub use session::{
     EmuOptions, LaunchReport, NamedBuffer, PtxText, Session, cpu_note, display_path, fault_finding,
     location, process_cpu_seconds, site_location,
 };
-pub use spec::{Dim3, LaunchSpec, header_launches, launches_from_file, parse_dim3, toml_launches};
+pub use spec::{
+    Dim3, LaunchSpec, header_launches, launch_file_text, launches_from_file, parse_dim3,
+    toml_launches,
+};

@@ -66,14 +66,15 @@ pub fn header_launches(source: &str) -> Result<Vec<LaunchSpec>, LaunchError> {
 ///
 /// Each launch takes the fields of the command line (`kernel`, `grid`, `block`, `shared`,
 /// `seed`, `args` with the `--arg` syntax); a buffer named in an earlier launch is the same
-/// buffer (see `tests/kernels/README.md`).
-#[derive(serde::Deserialize)]
+/// buffer (see `tests/kernels/README.md`). In a launch file read from disk, a relative
+/// `file(PATH)` is relative to the launch file's directory ([`launches_from_file`]).
+#[derive(serde::Deserialize, serde::Serialize)]
 #[serde(deny_unknown_fields)]
 struct LaunchFile {
     launch: Vec<LaunchEntry>,
 }
 
-#[derive(serde::Deserialize)]
+#[derive(serde::Deserialize, serde::Serialize)]
 #[serde(deny_unknown_fields)]
 struct LaunchEntry {
     kernel: Option<String>,
@@ -119,16 +120,61 @@ pub fn toml_launches(text: &str) -> Result<Vec<LaunchSpec>, LaunchError> {
         .collect()
 }
 
-/// The launches of a file: a TOML launch file (`.toml`, see [`toml_launches`]) or the
-/// `// warpcheck-launch:` header lines of a kernel file. A file that describes no launch is
-/// an error.
+/// A launch file's text for `launches` (the inverse of [`toml_launches`]), after
+/// `comment` (each line prefixed with `# `).
+pub fn launch_file_text(comment: &str, launches: &[LaunchSpec]) -> String {
+    let file = LaunchFile {
+        launch: launches
+            .iter()
+            .map(|l| LaunchEntry {
+                kernel: l.kernel.clone(),
+                grid: Some(l.grid.0.to_vec()),
+                block: Some(l.block.0.to_vec()),
+                shared: l.shared,
+                seed: l.seed,
+                args: l.args.clone(),
+            })
+            .collect(),
+    };
+    let mut out: String = comment.lines().map(|l| format!("# {l}\n")).collect();
+    if !out.is_empty() {
+        out.push('\n');
+    }
+    // Serialising plain strings and integers cannot fail.
+    out.push_str(&toml::to_string(&file).unwrap_or_default());
+    out
+}
+
+/// `args` with each relative `:file(PATH)` made relative to `dir`.
+fn files_relative_to(dir: &Path, args: &mut [String]) {
+    for a in args {
+        let Some(start) = a.find(":file(") else {
+            continue;
+        };
+        let inner = &a[start + 6..];
+        let Some(path) = inner.strip_suffix(')') else {
+            continue;
+        };
+        if Path::new(path).is_relative() {
+            *a = format!("{}:file({})", &a[..start], dir.join(path).display());
+        }
+    }
+}
+
+/// The launches of a file: a TOML launch file (`.toml`, see [`toml_launches`]; its relative
+/// `file(PATH)` inputs are relative to its directory) or the `// warpcheck-launch:` header
+/// lines of a kernel file. A file that describes no launch is an error.
 pub fn launches_from_file(path: &Path) -> Result<Vec<LaunchSpec>, LaunchError> {
     let source = std::fs::read_to_string(path).map_err(|source| LaunchError::ReadFile {
         path: path.to_path_buf(),
         source,
     })?;
     if path.extension().is_some_and(|e| e == "toml") {
-        let l = toml_launches(&source)?;
+        let mut l = toml_launches(&source)?;
+        let dir = path.parent().unwrap_or(Path::new(""));
+        for spec in &mut l {
+            files_relative_to(dir, &mut spec.args);
+        }
         if l.is_empty() {
             return Err(LaunchError::NoLaunches(path.to_path_buf()));
         }
@@ -160,6 +206,30 @@ mod tests {
         assert!(toml_launches("[[launch]]\nkernal = \"k\"\n").is_err());
         assert!(toml_launches("[[launch]]\nblock = [0]\n").is_err());
         assert!(toml_launches("[[launch]]\nblock = [1, 2, 3, 4]\n").is_err());
+    }
+
+    #[test]
+    fn launch_files_round_trip_and_inputs_are_relative_to_them() {
+        let spec = LaunchSpec {
+            kernel: Some("_Z1kPfi".into()),
+            grid: Dim3([4, 2, 1]),
+            block: Dim3([64, 1, 1]),
+            shared: 16,
+            args: vec!["x=f32[]:file(001-x.npy)".into(), "n=3".into()],
+            seed: 0,
+        };
+        let text = launch_file_text("captured\nline \"two\"", std::slice::from_ref(&spec));
+        assert!(
+            text.starts_with("# captured\n# line \"two\"\n\n[[launch]]"),
+            "{text}"
+        );
+        assert_eq!(toml_launches(&text).unwrap(), vec![spec.clone()]);
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("001-k.toml");
+        std::fs::write(&path, &text).unwrap();
+        let read = launches_from_file(&path).unwrap();
+        let want = format!("x=f32[]:file({})", dir.path().join("001-x.npy").display());
+        assert_eq!(read[0].args, [want.as_str(), "n=3"]);
     }
 
     #[test]

@@ -10,6 +10,7 @@ use std::fmt::Write as _;
 use std::io::IsTerminal;
 
 use crate::Outcome;
+use crate::commands::html_report;
 use crate::commands::launch_args::{EmuArgs, LaunchArgs, LaunchSource};
 use crate::commands::lint::Format;
 use crate::input::{self, CompileArgs};
@@ -18,6 +19,7 @@ use warpcheck_check::{
     CheckOptions, Checker, IntraWarp, KernelTotals, RaceBlocks, ReportCx, Tools,
 };
 use warpcheck_launch::{Session, site_location};
+use warpcheck_report::html::LaunchRow;
 use warpcheck_report::{Code, Finding, Severity, Sources, json, sarif, text};
 
 #[derive(clap::Args, Debug)]
@@ -52,6 +54,11 @@ pub struct Args {
     /// Exit code when an error was found.
     #[arg(long, default_value_t = 1)]
     pub error_exitcode: u8,
+    /// Also write a self-contained HTML report to PATH: the launches, the findings and
+    /// each kernel's source with per-line executions, sectors per request and bank
+    /// conflicts (the launches run with a per-instruction profile).
+    #[arg(long, value_name = "PATH", conflicts_with = "gpu")]
+    pub report: Option<std::path::PathBuf>,
     #[command(flatten)]
     pub emu: EmuArgs,
     #[command(flatten)]
@@ -84,12 +91,16 @@ pub fn run(args: Args) -> Result<Outcome, CliError> {
         },
         race_blocks: args.race_blocks,
     });
+    if args.report.is_some() {
+        checker.profile = Some(warpcheck_check::heat::Profile::default());
+    }
     let mut session = Session::new(&program, &signatures);
     if std::io::stderr().is_terminal() {
         session.progress = Some(warpcheck_emu::BlockProgress::new());
     }
     let mut described = String::new();
     let mut stats = Vec::new();
+    let mut rows = Vec::new();
     for l in &launches {
         let report = crate::commands::run::with_progress_bar(&mut session, l.grid.count(), |s| {
             s.launch(l, opts, Some(&mut checker))
@@ -102,6 +113,16 @@ pub fn run(args: Args) -> Result<Outcome, CliError> {
         for d in &report.described {
             let _ = writeln!(described, "  {d}");
         }
+        rows.push(LaunchRow {
+            index: rows.len() + 1,
+            kernel: report.kernel.clone(),
+            grid: l.grid.0,
+            block: l.block.0,
+            shared: l.shared,
+            lane_instructions: report.outcome.stats.lane_instructions,
+            seconds: report.seconds,
+            site: None,
+        });
         stats.push((
             report.kernel.clone(),
             report.outcome.stats,
@@ -122,6 +143,13 @@ pub fn run(args: Args) -> Result<Outcome, CliError> {
         .iter()
         .filter(|f| f.severity == Severity::Error)
         .count();
+    if let Some(path) = &args.report {
+        let mut sources = Sources::new();
+        sources.insert(loaded.ptx_name.clone(), loaded.ptx.clone());
+        let heat = warpcheck_check::heat::line_heat(&checker, &cx);
+        let title = html_report::title(std::env::args_os().skip(1));
+        html_report::write(path, title, &rows, &findings, heat, &mut sources)?;
+    }
     let shown: &[Finding] = if args.print_limit > 0 && findings.len() > args.print_limit {
         &findings[..args.print_limit]
     } else {

@@ -3,6 +3,7 @@ pub mod check;
 pub mod explain;
 pub mod gpu_check;
 pub mod gpu_pack;
+pub mod html_report;
 pub mod ir;
 pub mod kernels;
 pub mod launch_args;

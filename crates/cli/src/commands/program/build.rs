@@ -22,6 +22,8 @@ pub const RUNTIME_LIB: &str = "libwarpcheck_cudart.so";
 pub struct Built {
     pub executable: PathBuf,
     pub shim_dir: PathBuf,
+    /// The kernels' signatures (source names and C types of their parameters).
+    pub signatures: Vec<warpcheck_front::KernelSignature>,
 }
 
 /// Where `libwarpcheck_cudart.so` is: `$WARPCHECK_CUDART_LIB`, else next to the
@@ -77,8 +79,14 @@ fn compile_options(args: &ProgramArgs, arch: &str) -> CompileOptions {
 }
 
 /// Compiles a `.cu` file's device side to PTX, parses and lowers it (errors as findings,
-/// exit 2), and writes the device image the runtime loads.
-fn device_image(args: &ProgramArgs, arch: &str, file: &Path, out: &Path) -> Result<(), CliError> {
+/// exit 2), and writes the device image the runtime loads. Returns the kernels'
+/// signatures.
+fn device_image(
+    args: &ProgramArgs,
+    arch: &str,
+    file: &Path,
+    out: &Path,
+) -> Result<Vec<warpcheck_front::KernelSignature>, CliError> {
     let compiled = warpcheck_front::compile(file, &compile_options(args, arch))
         .map_err(|e| CliError::msg(e.to_string()))?;
     let ptx_name = format!("{}.ptx", file.display());
@@ -123,7 +131,8 @@ fn device_image(args: &ProgramArgs, arch: &str, file: &Path, out: &Path) -> Resu
         compiled.ptx
     );
     std::fs::write(out, image)
-        .map_err(|e| CliError::msg(format!("cannot write {}: {e}", out.display())))
+        .map_err(|e| CliError::msg(format!("cannot write {}: {e}", out.display())))?;
+    Ok(compiled.signatures)
 }
 
 /// Runs a compiler command, turning failure into an error with its output.
@@ -196,6 +205,7 @@ pub fn build(args: &ProgramArgs, dir: &Path) -> Result<Built, CliError> {
     let arch = ptx_arch(args, compiler.version.major);
     let clang = compiler.path;
     let mut objects: Vec<PathBuf> = Vec::new();
+    let mut signatures = Vec::new();
     for (i, file) in args.files.iter().enumerate() {
         if !file.is_file() {
             return Err(CliError::msg(format!("{}: no such file", file.display())));
@@ -204,7 +214,7 @@ pub fn build(args: &ProgramArgs, dir: &Path) -> Result<Built, CliError> {
         let image = dir.join(format!("device{i}.img"));
         let is_cuda = file.extension().is_some_and(|e| e == "cu");
         if is_cuda {
-            device_image(args, &arch, &file, &image)?;
+            signatures.extend(device_image(args, &arch, &file, &image)?);
         }
         let object = dir.join(format!("host{i}.o"));
         let cmd = host_compile(
@@ -233,5 +243,6 @@ pub fn build(args: &ProgramArgs, dir: &Path) -> Result<Built, CliError> {
     Ok(Built {
         executable,
         shim_dir,
+        signatures,
     })
 }

@@ -61,6 +61,17 @@ pub struct ProgramArgs {
     /// Write the report to PATH instead of stderr.
     #[arg(long, value_name = "PATH")]
     pub output: Option<PathBuf>,
+    /// `check`: also write a self-contained HTML report to PATH: the launches, the
+    /// findings and each kernel's source with per-line executions, sectors per request
+    /// and bank conflicts (the launches run with a per-instruction profile).
+    #[arg(long, value_name = "PATH")]
+    pub report: Option<PathBuf>,
+    /// Write every launch to DIR before it runs, as a kernel-mode launch file
+    /// (`NNN-KERNEL.toml`) and the contents of the buffers its pointers point into
+    /// (`.npy`), to replay it alone with `warpcheck check FILE.cu --launches
+    /// DIR/NNN-KERNEL.toml`.
+    #[arg(long, value_name = "DIR")]
+    pub capture: Option<PathBuf>,
     /// The most findings printed; the others are counted (0: no limit).
     #[arg(long, default_value_t = 100)]
     pub print_limit: usize,
@@ -99,6 +110,10 @@ pub fn intercept(check: bool, args: &[OsString]) -> Option<Result<Outcome, CliEr
 pub fn run_program(check: bool, args: ProgramArgs) -> Result<Outcome, CliError> {
     if check {
         warpcheck_check::Tools::parse(&args.tool).map_err(CliError::msg)?;
+    } else if args.report.is_some() {
+        return Err(CliError::msg(
+            "--report needs `warpcheck check` (the heat comes from the checkers)",
+        ));
     }
     let dir = tempfile::Builder::new()
         .prefix("warpcheck-program-")
@@ -120,6 +135,17 @@ pub fn run_program(check: bool, args: ProgramArgs) -> Result<Outcome, CliError> 
         if args.leak_check == LeakCheck::Full {
             cmd.env("WARPCHECK_CUDART_LEAK_CHECK", "full");
         }
+        if args.report.is_some() {
+            cmd.env("WARPCHECK_CUDART_PROFILE", "1");
+        }
+    }
+    if let Some(capture) = &args.capture {
+        let kernels = dir.path().join("kernels.json");
+        let json = serde_json::to_string(&built.signatures).unwrap_or_default();
+        std::fs::write(&kernels, json)
+            .map_err(|e| CliError::msg(format!("cannot write {}: {e}", kernels.display())))?;
+        cmd.env("WARPCHECK_CUDART_CAPTURE", capture)
+            .env("WARPCHECK_CUDART_KERNELS", &kernels);
     }
     let status = cmd
         .status()

@@ -4,9 +4,11 @@ use std::fmt::Write as _;
 use std::io::IsTerminal;
 
 use serde_json::Value;
+use warpcheck_report::html::{LaunchRow, SourceHeat};
 use warpcheck_report::{Code, Finding, Label, Location, Severity, Sources, json, sarif, text};
 
 use super::ProgramArgs;
+use crate::commands::html_report;
 use crate::commands::lint::Format;
 use crate::output::CliError;
 
@@ -58,6 +60,44 @@ pub fn finding(v: &Value) -> Option<Finding> {
     Some(f)
 }
 
+/// The launches of the runtime's report, as the HTML page lists them.
+fn launch_rows(value: &Value) -> Vec<LaunchRow> {
+    let dims = |v: &Value| {
+        let d = |i: usize| v[i].as_u64().unwrap_or(1) as u32;
+        [d(0), d(1), d(2)]
+    };
+    let launches = value["launches"]
+        .as_array()
+        .map(Vec::as_slice)
+        .unwrap_or_default();
+    launches
+        .iter()
+        .enumerate()
+        .map(|(i, l)| LaunchRow {
+            index: i + 1,
+            kernel: l["kernel"].as_str().unwrap_or_default().to_string(),
+            grid: dims(&l["grid"]),
+            block: dims(&l["block"]),
+            shared: l["shared"].as_u64().unwrap_or(0) as u32,
+            lane_instructions: l["lane_instructions"].as_u64().unwrap_or(0),
+            seconds: l["seconds"].as_f64().unwrap_or(0.0),
+            site: l["file"].as_str().map(|file| Location {
+                file: crate::output::display_path(file),
+                line: l["line"].as_u64().unwrap_or(0) as u32,
+                column: 0,
+            }),
+        })
+        .collect()
+}
+
+/// Writes `--report`'s page from the runtime's report.
+fn html_page(path: &std::path::Path, value: &Value, findings: &[Finding]) -> Result<(), CliError> {
+    let heat: Vec<SourceHeat> = serde_json::from_value(value["heat"].clone()).unwrap_or_default();
+    let title = html_report::title(std::env::args_os().skip(1));
+    let rows = launch_rows(value);
+    html_report::write(path, title, &rows, findings, heat, &mut Sources::new())
+}
+
 /// Renders the report; returns the number of errors.
 pub fn report(
     args: &ProgramArgs,
@@ -80,6 +120,9 @@ pub fn report(
         ));
     }
     crate::output::relativize(&mut findings);
+    if let Some(path) = &args.report {
+        html_page(path, &value, &findings)?;
+    }
     let errors = findings
         .iter()
         .filter(|f| f.severity == Severity::Error)
