@@ -82,10 +82,7 @@ pub fn findings(
                 Severity::Error,
                 format!(
                     "data race on global memory ({}) at `{}` + {} bytes, {}",
-                    hazard(
-                        true,
-                        kind == RaceKind::WriteWrite || kind == RaceKind::BenignWriteWrite
-                    ),
+                    hazard(true, r.second.write),
                     r.buffer,
                     r.offset,
                     scope.describe()

@@ -27,8 +27,10 @@ use warpcheck_report::{Finding, Severity, Sources, json, sarif, text};
 /// The GPU-mode flags of `check`.
 #[derive(clap::Args, Debug, Clone)]
 pub struct GpuArgs {
-    /// Check for races between blocks by running the instrumented kernel on an NVIDIA GPU
-    /// (value-based two-pass checking, LD); needs a CUDA driver, not the toolkit.
+    /// Run the kernel instrumented on an NVIDIA GPU: `check --gpu` checks for races between
+    /// blocks and between warps (value-based two-pass checking, LD), `run --gpu
+    /// --deterministic` runs racy kernels deterministically; needs a CUDA driver, not the
+    /// toolkit.
     #[arg(long)]
     pub gpu: bool,
     /// What runs the instrumented kernel in `--gpu` mode: `cuda` (the GPU) or `emu` (the
