@@ -413,11 +413,16 @@ fn render(
             out
         }
         Format::Json => {
+            // What ran, and how long it took, goes to stderr so stdout stays JSON.
+            eprint!("{described}");
             let mut value = json::render(shown);
             value["omitted"] = serde_json::json!(findings.len() - shown.len());
             format!("{value:#}\n")
         }
-        Format::Sarif => format!("{:#}\n", sarif::render(shown, env!("CARGO_PKG_VERSION"))),
+        Format::Sarif => {
+            eprint!("{described}");
+            format!("{:#}\n", sarif::render(shown, env!("CARGO_PKG_VERSION")))
+        }
     };
     output::print(&rendered)?;
     Ok(if errors > 0 {
