@@ -1,45 +1,56 @@
 #!/usr/bin/env bash
 # GPU mode on the GPU machine: `warpcheck check --gpu` (the instrumented PTX on the GPU,
-# JIT-compiled by the driver) against the same command on the emulator executor, the CPU
-# race checker, the native kernel and compute-sanitizer's racecheck, with wall times.
+# JIT-compiled by the driver) against the native kernel, compute-sanitizer's racecheck, the
+# CPU race checker and (corpus files) the same instrumented PTX on the emulator, with times.
 #
-#   cargo build --release -p warpcheck       (here)
-#   tools/gpu/gpu_mode.sh OUT                (there)
+#   cargo build --release -p warpcheck                          (here)
+#   tools/gpu/rodinia_files.sh /tmp/rodinia target/gpu-rodinia  (here; optional)
+#   tools/gpu/gpu_mode.sh OUT [corpus|big|all]                  (there)
 #
-# The GPU machine has no network: carry target/release/warpcheck (WARPCHECK overrides
-# the path) with the working tree. The script packs the launches there (`warpcheck
-# gpu-pack`, into OUT/pack: the benchmarks' inputs are hundreds of MB). Needs nvcc,
-# compute-sanitizer and a CUDA driver there; warpcheck itself needs only the driver.
+# `corpus` (default `all` = both): the race-carrying corpus kernels, clean corpus kernels,
+# tests/gpu-mode/*.cu, then the determinism and memory-round checks below. `big`: the
+# benchmark kernels (benches/kernels) and the Rodinia copies under target/gpu-rodinia
+# (RODINIA_COPIES overrides), at their full launch sizes.
 #
-# For each packed file: native = tools/gpu/launcher.cu on `nvcc -cubin -O3 -lineinfo
-# -arch=native` (as run_truth.sh); racecheck = the same under `compute-sanitizer --tool
-# racecheck`; gpu = `warpcheck check FILE --from-header --gpu`; gpu-emu = the same with
-# `--gpu-executor emu`; cpu = `warpcheck check FILE --from-header --tool race`. Every
-# command runs under `timeout $TIMEOUT` (default 300). OUT/<stem>/ keeps every output;
-# OUT/gpu_mode.tsv has one row per file: times in seconds, exit codes, and the
-# inter-block global-race line pairs each warpcheck run reported (gpu and gpu-emu must
-# agree; both must equal cpu's inter-block pairs except where a note explains).
+# The GPU machine has no network: carry target/release/warpcheck (WARPCHECK overrides the
+# path) and target/gpu-rodinia with the working tree. Needs nvcc, compute-sanitizer and a
+# CUDA driver there; warpcheck itself needs only the driver (and a compiler for .cu input).
+#
+# Per file: native = tools/gpu/launcher.cu on `nvcc -cubin -O3 -lineinfo -arch=native`;
+# racecheck = the same under `compute-sanitizer --tool racecheck`; gpu = `warpcheck check
+# FILE --from-header --gpu`; gpu_emu = the same with `--gpu-executor emu` (corpus only);
+# cpu = `warpcheck check FILE --from-header --tool race` (corpus only: the emulator takes
+# minutes on the big launches). Commands run under `timeout` ($TIMEOUT, default 120;
+# racecheck of big files $BIG_TIMEOUT, default 30: a time of `>30` is a lower bound). OUT/<stem>/ keeps every output; OUT/gpu_mode.tsv has one row
+# per file: whole-process wall seconds, the launches' own time in the launcher
+# (`native_launch_ms`: launch to synchronisation, no copies), GPU mode's checking time
+# (`gpu_check_s`: every run, copy and comparison, no start-up or compilation), exit codes
+# and the `global-race` line pairs each warpcheck run reported, `b:` between blocks, `w:`
+# between warps of a block.
 set -u
 ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
+OUT=${1:?usage: gpu_mode.sh OUT [corpus|big|all]}
+WHICH=${2:-all}
+WC=${WARPCHECK:-$ROOT/target/release/warpcheck}
+TIMEOUT=${TIMEOUT:-120}
+BIG_TIMEOUT=${BIG_TIMEOUT:-30}
+RODINIA_COPIES=${RODINIA_COPIES:-$ROOT/target/gpu-rodinia}
+[ -x "$WC" ] || { echo "no warpcheck binary at $WC (build it with cargo build --release -p warpcheck and carry it)" >&2; exit 2; }
 
-files() {
+corpus_files() {
   grep -l "global-race" "$ROOT"/tests/kernels/*.cu
-  # Clean kernels with several blocks, and the benchmarks.
   for f in vector_add saxpy reduce_two_level stencil_1d_shared matmul_tiled transpose_tiled histogram_global_atomics histogram_bug_nonatomic; do
     [ -f "$ROOT/tests/kernels/$f.cu" ] && echo "$ROOT/tests/kernels/$f.cu"
   done
-  ls "$ROOT"/benches/kernels/*.cu
+  ls "$ROOT"/tests/gpu-mode/*.cu
 }
-if [ "${1:-}" = "--files" ]; then files | sed "s|^$ROOT/||"; exit 0; fi
+big_files() {
+  ls "$ROOT"/benches/kernels/*.cu
+  [ -d "$RODINIA_COPIES" ] && find "$RODINIA_COPIES" -name '*.*.cu' | sort
+}
 
-OUT=${1:?usage: gpu_mode.sh OUT}
-WC=${WARPCHECK:-$ROOT/target/release/warpcheck}
-TIMEOUT=${TIMEOUT:-300}
-[ -x "$WC" ] || { echo "no warpcheck binary at $WC (build it with cargo build --release -p warpcheck and carry it)" >&2; exit 2; }
 mkdir -p "$OUT"
 OUT=$(cd "$OUT" && pwd)
-PACK="$OUT/pack"
-(cd "$ROOT" && "$WC" gpu-pack $(files | sed "s|^$ROOT/||") --out "$PACK") > "$OUT/pack.txt" 2>&1 || { cat "$OUT/pack.txt" >&2; exit 2; }
 nvcc -O2 -o /tmp/wc-launcher "$ROOT/tools/gpu/launcher.cu" -lcuda || { echo "cannot build the launcher" >&2; exit 2; }
 {
   echo "date: $(date -u +%FT%TZ)"
@@ -51,15 +62,17 @@ nvcc -O2 -o /tmp/wc-launcher "$ROOT/tools/gpu/launcher.cu" -lcuda || { echo "can
 
 # Seconds a command took; its exit code in $RC.
 timed() {
-  local start end
+  local limit=$1 start end
+  shift
   start=$(date +%s%N)
-  timeout "$TIMEOUT" "$@"
+  timeout "$limit" "$@"
   RC=$?
   end=$(date +%s%N)
   T=$(awk -v s="$start" -v e="$end" 'BEGIN { printf "%.3f", (e - s) / 1e9 }')
+  if [ "$RC" = 124 ]; then T=">$limit"; fi
 }
 
-# Inter-block global-race line pairs of a warpcheck JSON report, "L1-L2,..." (sorted).
+# Global-race line pairs of a warpcheck JSON report, "b:L1-L2,w:..." (sorted).
 pairs() {
   python3 - "$1" <<'PY'
 import json, sys
@@ -69,31 +82,66 @@ except Exception:
     print("-"); sys.exit()
 out = set()
 for f in d.get("findings", []):
-    if f.get("code") != "global-race" or "between blocks" not in f.get("message", ""):
+    m = f.get("message", "")
+    if f.get("code") != "global-race":
+        continue
+    scope = "b" if "between blocks" in m else "w" if "between warps" in m else None
+    if scope is None:
         continue
     ls = [f["primary"]["location"]["line"]] + [r["location"]["line"] for r in f.get("related", [])]
-    out.add("-".join(str(x) for x in sorted(ls)))
+    out.add(scope + ":" + "-".join(str(x) for x in sorted(ls)))
 print(",".join(sorted(out)) or "none")
 PY
 }
 
-printf "file\tnative_s\tracecheck_s\tgpu_s\tgpu_emu_s\tcpu_s\tnative_rc\tracecheck_rc\tgpu_rc\tgpu_emu_rc\tcpu_rc\tgpu_pairs\tgpu_emu_pairs\tcpu_pairs\n" > "$OUT/gpu_mode.tsv"
-for d in "$PACK"/*/; do
-  stem=$(basename "$d")
-  src="$ROOT/tests/kernels/$stem.cu"
-  [ -f "$src" ] || src="$ROOT/benches/kernels/$stem.cu"
-  [ -f "$src" ] || continue
-  o="$OUT/$stem"; mkdir -p "$o/native"
-  if nvcc -cubin -O3 -lineinfo -arch=native -o "$d/kernel.cubin" "$src" 2> "$o/nvcc.log"; then
-    timed bash -c "cd '$d' && /tmp/wc-launcher manifest.txt '$o/native'" > "$o/native.txt" 2>&1; nt=$T; nrc=$RC
-    timed bash -c "cd '$d' && compute-sanitizer --tool racecheck /tmp/wc-launcher manifest.txt '$o/native'" > "$o/racecheck.txt" 2>&1; rt=$T; rrc=$RC
-  else
-    nt=-; nrc=nvcc; rt=-; rrc=nvcc
+TSV="$OUT/gpu_mode.tsv"
+[ -f "$TSV" ] || printf "file\tnative_s\tracecheck_s\tgpu_s\tgpu_emu_s\tcpu_s\tnative_launch_ms\tgpu_check_s\tnative_rc\tracecheck_rc\tgpu_rc\tgpu_emu_rc\tcpu_rc\tgpu_pairs\tgpu_emu_pairs\tcpu_pairs\n" > "$TSV"
+
+# One row for one file; $2 is "corpus" or "big".
+measure() {
+  local src=$1 kind=$2 stem d o limit
+  stem=$(basename "$src" .cu)
+  d="$OUT/pack/$stem"; o="$OUT/$stem"; mkdir -p "$o/native"
+  limit=$TIMEOUT; [ "$kind" = big ] && limit=$BIG_TIMEOUT
+  local nt=- nrc=nvcc rt=- rrc=nvcc lms=-
+  if "$WC" gpu-pack "$src" --out "$OUT/pack" > "$o/pack.txt" 2>&1 && [ -d "$d" ] \
+     && (cd "$(dirname "$src")" && nvcc -cubin -O3 -lineinfo -arch=native -o "$d/kernel.cubin" "$src") 2> "$o/nvcc.log"; then
+    timed "$TIMEOUT" bash -c "cd '$d' && /tmp/wc-launcher manifest.txt '$o/native'" > "$o/native.txt" 2>&1; nt=$T; nrc=$RC
+    lms=$(awk '/^launch_ms/ { print $2 }' "$o/native.txt"); lms=${lms:--}
+    timed "$limit" bash -c "cd '$d' && compute-sanitizer --tool racecheck /tmp/wc-launcher manifest.txt '$o/native'" > "$o/racecheck.txt" 2>&1; rt=$T; rrc=$RC
   fi
-  timed "$WC" check "$src" --from-header --gpu --format json --print-limit 0 > "$o/gpu.json" 2> "$o/gpu.err"; gt=$T; grc=$RC
-  timed "$WC" check "$src" --from-header --gpu --gpu-executor emu --format json --print-limit 0 > "$o/gpu-emu.json" 2> "$o/gpu-emu.err"; et=$T; erc=$RC
-  timed "$WC" check "$src" --from-header --tool race --format json --print-limit 0 > "$o/cpu.json" 2> "$o/cpu.err"; ct=$T; crc=$RC
-  printf "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n" "$stem" "$nt" "$rt" "$gt" "$et" "$ct" \
-    "$nrc" "$rrc" "$grc" "$erc" "$crc" "$(pairs "$o/gpu.json")" "$(pairs "$o/gpu-emu.json")" "$(pairs "$o/cpu.json")" >> "$OUT/gpu_mode.tsv"
-done
-cat "$OUT/gpu_mode.tsv"
+  timed "$TIMEOUT" "$WC" check "$src" --from-header --gpu --format json --print-limit 0 > "$o/gpu.json" 2> "$o/gpu.err"; local gt=$T grc=$RC
+  local gcs; gcs=$(sed -n 's/.* in \([0-9.]*\) s$/\1/p' "$o/gpu.err" | awk '{ s += $1 } END { if (NR) printf "%.3f", s; else print "-" }')
+  local et=- erc=- ep=-
+  if [ "$kind" = corpus ]; then
+    timed "$TIMEOUT" "$WC" check "$src" --from-header --gpu --gpu-executor emu --format json --print-limit 0 > "$o/gpu-emu.json" 2> "$o/gpu-emu.err"; et=$T; erc=$RC; ep=$(pairs "$o/gpu-emu.json")
+  fi
+  local ct=- crc=-
+  if [ "$kind" = corpus ]; then
+    timed "$TIMEOUT" "$WC" check "$src" --from-header --tool race --format json --print-limit 0 > "$o/cpu.json" 2> "$o/cpu.err"; ct=$T; crc=$RC
+  fi
+  printf "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n" "$stem" "$nt" "$rt" "$gt" "$et" "$ct" "$lms" "$gcs" \
+    "$nrc" "$rrc" "$grc" "$erc" "$crc" "$(pairs "$o/gpu.json")" "$ep" "$(pairs "$o/cpu.json")" >> "$TSV"
+}
+
+if [ "$WHICH" != big ]; then
+  for f in $(corpus_files); do measure "$f" corpus; done
+  # Determinism: the racy lost-updates kernel 20 times natively and 20 times with
+  # `run --gpu --deterministic`; one row per run with a hash of `out`.
+  src="$ROOT/tests/gpu-mode/lost_updates.cu"; d="$OUT/pack/lost_updates"
+  printf "run\tnative_out_md5\tdeterministic_out\n" > "$OUT/determinism.tsv"
+  for i in $(seq 1 20); do
+    mkdir -p "$OUT/det/$i"
+    (cd "$d" && /tmp/wc-launcher manifest.txt "$OUT/det/$i" > /dev/null 2>&1)
+    n=$(md5sum < "$OUT/det/$i/buffer0.bin" | cut -c1-12)
+    w=$("$WC" run "$src" --from-header --gpu --deterministic 2>&1 | grep -o 'out u32\[4\].*')
+    printf "%s\t%s\t%s\n" "$i" "$n" "$w" >> "$OUT/determinism.tsv"
+  done
+  # Memory-adaptive rounds on the GPU: two private copies, the race in round 4 of 4.
+  "$WC" check "$ROOT/tests/gpu-mode/pair_race.cu" --from-header --gpu --gpu-memory 3K > "$OUT/rounds.txt" 2>&1
+  echo "exit $?" >> "$OUT/rounds.txt"
+fi
+if [ "$WHICH" != corpus ]; then
+  for f in $(big_files); do measure "$f" big; done
+fi
+cat "$TSV"

@@ -21,6 +21,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <chrono>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -91,6 +92,7 @@ int main(int argc, char **argv) {
     if (!f.read(host.data(), b.bytes)) { printf("error: cannot read %zu bytes from %s\n", b.bytes, b.file.c_str()); return 2; }
     check(cuMemcpyHtoD(b.dev, host.data(), b.bytes), "cuMemcpyHtoD");
   }
+  auto started = std::chrono::steady_clock::now();
   for (auto &L : launches) {
     CUfunction fn; check(cuModuleGetFunction(&fn, mod, L.kernel.c_str()), "cuModuleGetFunction");
     if (L.shared > 48 * 1024)
@@ -105,6 +107,9 @@ int main(int argc, char **argv) {
     check(cuLaunchKernel(fn, L.grid[0], L.grid[1], L.grid[2], L.block[0], L.block[1], L.block[2], L.shared, 0, nullptr, config), "cuLaunchKernel");
     check(cuCtxSynchronize(), ("kernel " + L.kernel).c_str());
   }
+  // The launches' wall time (launch to synchronisation, no copies), on stderr.
+  fprintf(stderr, "launch_ms %.3f\n",
+          std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count());
   for (size_t i = 0; i < buffers.size(); i++) {
     std::vector<char> host(buffers[i].bytes);
     check(cuMemcpyDtoH(host.data(), buffers[i].dev, buffers[i].bytes), "cuMemcpyDtoH");

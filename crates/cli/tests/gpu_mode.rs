@@ -181,3 +181,106 @@ fn without_a_gpu_the_cuda_executor_says_so_and_exits_2() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("no CUDA driver/GPU found"));
 }
+
+#[test]
+fn with_two_copies_the_pair_race_is_found_in_the_last_of_four_rounds() {
+    let file = root().join("tests/gpu-mode/pair_race.cu");
+    let out = Command::new(env!("CARGO_BIN_EXE_warpcheck"))
+        .arg("check")
+        .arg(&file)
+        .args(["--from-header", "--gpu", "--gpu-executor", "emu"])
+        .args(["--gpu-memory", "3K"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8_lossy(&out.stdout);
+    let rounds: Vec<&str> = text.lines().filter(|l| l.contains("round:")).collect();
+    assert_eq!(rounds.len(), 4, "{text}");
+    assert!(
+        rounds.iter().all(|r| r.contains("2 private copies")),
+        "{text}"
+    );
+    assert!(rounds[..3].iter().all(|r| r.contains(" 0 races")), "{text}");
+    assert!(!rounds[3].contains(" 0 races"), "{text}");
+    assert!(
+        rounds[0].contains("= 0.533"),
+        "LD Eq. 1, N = 16, M = 2: {text}"
+    );
+    assert!(rounds[3].contains("= 1.000"), "{text}");
+    assert!(text.contains("pair_race.cu:13"), "{text}");
+    // The same line pair as the CPU checker and as full privatisation.
+    let gpu = races(
+        &file,
+        &["--gpu", "--gpu-executor", "emu", "--gpu-memory", "3K"],
+    )
+    .unwrap();
+    let full = races(&file, &["--gpu", "--gpu-executor", "emu"]).unwrap();
+    let cpu = races(&file, &["--tool", "race"]).unwrap();
+    assert_eq!(gpu.0, BTreeSet::from([(13, 13)]));
+    assert_eq!(full.0, gpu.0);
+    assert_eq!(cpu.0, gpu.0);
+}
+
+/// `out`'s summary line of `warpcheck run FILE --from-header` with `extra`.
+fn out_line(file: &Path, extra: &[&str]) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_warpcheck"))
+        .arg("run")
+        .arg(file)
+        .arg("--from-header")
+        .args(extra)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let text = String::from_utf8_lossy(&out.stdout).to_string();
+    text.lines()
+        .find(|l| l.trim_start().starts_with("out u32[4]"))
+        .unwrap_or_else(|| panic!("no summary of `out`: {text}"))
+        .trim()
+        .to_string()
+}
+
+#[test]
+fn deterministic_runs_of_a_racy_kernel_agree_twenty_times_and_merge_in_unit_order() {
+    let file = root().join("tests/gpu-mode/lost_updates.cu");
+    let mut with = BTreeSet::new();
+    for i in 0..20 {
+        let seed = i.to_string();
+        let threads = (1 + i % 2).to_string();
+        with.insert(out_line(
+            &file,
+            &[
+                "--gpu",
+                "--gpu-executor",
+                "emu",
+                "--deterministic",
+                "--seed",
+                &seed,
+                "--threads",
+                &threads,
+            ],
+        ));
+    }
+    assert_eq!(with.len(), 1, "{with:?}");
+    // Every warp adds to its own copy of the zeroed counters; merged in warp and block
+    // order, the last warp (block 7, warp 3: i = 1020..1023) wins each counter.
+    let line = with.into_iter().next().unwrap();
+    assert!(line.contains("[1020, 1021, 1022, 1023]"), "{line}");
+    // Without --deterministic the emulator interleaves the read-modify-writes, and the
+    // sums are not the merge's (on a GPU they change from run to run:
+    // tests/gpu-mode/determinism.tsv).
+    let without = out_line(&file, &["--independent-scheduling"]);
+    assert!(!without.contains("[1020, 1021, 1022, 1023]"), "{without}");
+}
+
+#[test]
+fn run_gpu_without_deterministic_is_refused() {
+    let file = root().join("tests/gpu-mode/lost_updates.cu");
+    let out = Command::new(env!("CARGO_BIN_EXE_warpcheck"))
+        .arg("run")
+        .arg(&file)
+        .args(["--from-header", "--gpu", "--gpu-executor", "emu"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("needs --deterministic"));
+}

@@ -84,6 +84,11 @@ pub struct Plan {
     pub atomics_on_targets: bool,
     /// Whether some store goes through an address derived from no parameter.
     pub untracked_stores: bool,
+    /// Whether the kernel (or any function of its module) has a block barrier: warps of
+    /// a block then communicate legitimately, and buffers are privatised per block only.
+    pub has_barriers: bool,
+    /// Whether the kernel accesses shared memory (not privatised in GPU mode).
+    pub uses_shared: bool,
 }
 
 /// Derivation state of one register.
@@ -154,6 +159,15 @@ pub fn analyse(
         sites: Vec::new(),
         atomics_on_targets: false,
         untracked_stores: false,
+        has_barriers: program.functions.values().any(|g| {
+            g.body
+                .as_ref()
+                .is_some_and(|b| b.insts.values().any(|i| matches!(i.op, Op::Barrier { .. })))
+        }),
+        uses_shared: body.insts.values().any(|i| {
+            i.op.memory_access()
+                .is_some_and(|a| a.space == MemSpace::Shared)
+        }),
     };
     for id in body.insts.keys() {
         cx.visit(id, &index_of, &name, &mut plan)?;

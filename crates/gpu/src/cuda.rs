@@ -72,6 +72,10 @@ impl Executor for CudaExecutor {
         self.name.clone()
     }
 
+    fn free_memory(&self) -> Option<u64> {
+        result::mem_get_info().ok().map(|(free, _)| free as u64)
+    }
+
     fn run(&mut self, run: KernelRun<'_>) -> Result<(), GpuError> {
         let f = self.function(run.ptx, run.kernel)?;
         let mut device_ptrs: Vec<sys::CUdeviceptr> = Vec::with_capacity(run.buffers.len());

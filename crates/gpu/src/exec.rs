@@ -34,4 +34,8 @@ pub trait Executor {
     /// What runs the kernels, for messages ("emulator", "NVIDIA H100 …").
     fn describe(&self) -> String;
     fn run(&mut self, run: KernelRun<'_>) -> Result<(), GpuError>;
+    /// Device memory free now, in bytes, when the executor has a device.
+    fn free_memory(&self) -> Option<u64> {
+        None
+    }
 }

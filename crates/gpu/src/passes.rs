@@ -45,8 +45,9 @@ pub struct Launch {
 /// Limits of the checking.
 #[derive(Clone, Copy, Debug)]
 pub struct CheckOptions {
-    /// The most bytes all blocks' private copies may take (memory-adaptive rounds, LD
-    /// §4.5, are not implemented: a bigger launch is refused).
+    /// The most bytes the private copies of one run may take. Fewer copies than units
+    /// means memory-adaptive rounds (LD §4.5): units share copies, reshuffled between
+    /// rounds.
     pub max_private_bytes: u64,
 }
 
@@ -58,28 +59,31 @@ impl Default for CheckOptions {
     }
 }
 
-/// The kind of an inter-block race.
+/// The kind of a race between units.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum RaceKind {
-    /// Two blocks write one byte with different values.
+    /// Two units write one byte with different values.
     WriteWrite,
-    /// Two blocks write one byte with the same value (benign by value, LD §4.7).
+    /// Two units write one byte with the same value (benign by value, LD §4.7).
     BenignWriteWrite,
-    /// A block read a byte another block wrote (found by its writes changing in pass 2).
+    /// A unit read a byte another unit wrote (found by its writes changing in pass 2).
     ReadWrite,
 }
 
-/// One side of a race: a block and, when attributed, the site that accessed the byte.
+/// One side of a race: a block, its warp when units are warps, and, when attributed, the
+/// site that accessed the byte.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Side {
     /// Linear block index.
     pub block: u32,
+    /// The warp within the block, when units are warps.
+    pub warp: Option<u32>,
     /// Index into [`crate::Plan::sites`].
     pub site: Option<usize>,
     pub write: bool,
 }
 
-/// An inter-block race on a target buffer.
+/// A race between two units on a target buffer.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Race {
     pub kind: RaceKind,
@@ -88,22 +92,40 @@ pub struct Race {
     pub buffer: String,
     /// The witness byte's offset in the buffer.
     pub offset: u64,
-    /// The earlier block (writer), then the later one.
+    /// The earlier unit (writer), then the later one.
     pub first: Side,
     pub second: Side,
+}
+
+/// One memory-adaptive round (LD §4.5).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RoundInfo {
+    /// Private copies the units were spread over.
+    pub copies: usize,
+    /// LD's Equation (1): the probability that a race between two units placed at random
+    /// has been found by the end of this round.
+    pub probability: f64,
+    /// Races this round found.
+    pub races: usize,
 }
 
 /// What checking one launch found.
 #[derive(Clone, Debug, Default)]
 pub struct Verdict {
     pub races: Vec<Race>,
-    /// Executor runs made: 2 passes, plus bisection and attribution runs on races.
+    /// Executor runs made: 2 passes per round, plus bisection and attribution runs on
+    /// races.
     pub runs: usize,
+    /// Units checked against each other: blocks, or warps when `per_warp`.
+    pub units: usize,
+    /// Whether a unit is a warp (kernels without block barriers) or a block.
+    pub per_warp: bool,
+    pub rounds: Vec<RoundInfo>,
 }
 
-/// Witness offsets kept per (kind, target, pair of blocks).
+/// Witness offsets kept per (kind, target, pair of copies).
 const OFFSETS_PER_PAIR: usize = 4;
-/// Distinct (kind, target, pair of blocks) kept in all.
+/// Distinct (kind, target, pair of copies) kept in all.
 const MAX_PAIRS: usize = 256;
 
 /// Bytes after each private copy that a correct kernel never writes.
@@ -119,15 +141,42 @@ struct TargetLayout {
     stride: usize,
 }
 
+/// The units of a launch and its targets' copy sizes.
 struct Layout {
-    blocks: usize,
+    /// Units per block: 1 (units are blocks) or the warps per block.
+    upb: usize,
+    units: usize,
     targets: Vec<TargetLayout>,
 }
 
-fn layout(inst: &Instrumented, launch: &Launch, opts: CheckOptions) -> Result<Layout, GpuError> {
+impl Layout {
+    /// Bytes of one private copy of every target.
+    fn copy_bytes(&self) -> u64 {
+        self.targets.iter().map(|t| t.stride as u64).sum()
+    }
+
+    /// The linear block and warp of unit `u`.
+    fn side(&self, u: u32, site: Option<usize>, write: bool) -> Side {
+        Side {
+            block: u / self.upb as u32,
+            warp: (self.upb > 1).then_some(u % self.upb as u32),
+            site,
+            write,
+        }
+    }
+}
+
+fn layout(inst: &Instrumented, launch: &Launch) -> Result<Layout, GpuError> {
     let blocks = launch.grid.iter().map(|&g| g as usize).product::<usize>();
+    let threads = launch.block.iter().map(|&g| g as usize).product::<usize>();
+    // Without block barriers warps never legitimately see each other's plain writes
+    // before the kernel ends, so each warp gets its own copy (LD §4: inter-warp).
+    let upb = if inst.plan.has_barriers {
+        1
+    } else {
+        threads.div_ceil(32).max(1)
+    };
     let mut targets = Vec::new();
-    let mut total = 0u64;
     for t in &inst.plan.targets {
         let Some(Arg::Buffer(buffer)) = launch.args.get(t.param) else {
             return Err(GpuError::Launch(format!(
@@ -138,7 +187,6 @@ fn layout(inst: &Instrumented, launch: &Launch, opts: CheckOptions) -> Result<La
         let size = launch.buffers[*buffer].bytes.len();
         // At least `GUARD` bytes after each copy, to catch writes past the buffer's end.
         let stride = (size + GUARD).div_ceil(256) * 256;
-        total += (stride * blocks) as u64;
         targets.push(TargetLayout {
             buffer: *buffer,
             name: launch.buffers[*buffer].name.clone(),
@@ -146,25 +194,61 @@ fn layout(inst: &Instrumented, launch: &Launch, opts: CheckOptions) -> Result<La
             stride,
         });
     }
-    if total > opts.max_private_bytes {
-        return Err(GpuError::Launch(format!(
-            "the private copies of {blocks} blocks need {total} bytes, over the limit of {}; memory-adaptive rounds (LD §4.5) are not implemented yet",
-            opts.max_private_bytes
-        )));
-    }
-    Ok(Layout { blocks, targets })
+    Ok(Layout {
+        upb,
+        units: blocks * upb,
+        targets,
+    })
 }
 
-/// The write and read site maps of one target (attribution variant).
+/// LD's Equation (1): the probability of having found a race between two of `n` units
+/// placed at random after `k` rounds of `m` copies.
+pub fn probability(n: usize, m: usize, k: usize) -> f64 {
+    if n < 2 {
+        return 1.0;
+    }
+    let n = n as f64;
+    let p = n * (1.0 - (m as f64).powi(-(k as i32))) / (n - 1.0);
+    p.min(1.0)
+}
+
+/// The unit-to-copy maps of the rounds: one round of one copy per unit when `max_copies`
+/// allows, else `K = ceil(log_M units)` rounds of `M = max_copies` copies, unit `u` using
+/// copy `digit_k(u)` (base `M`, most significant first) in round `k`: units separated in
+/// round `k` stay in groups that round `k + 1` splits again (LD's warp reshuffling). Two
+/// units differ in some digit, so every pair is in different copies in some round.
+pub fn rounds(units: usize, max_copies: usize) -> Vec<Vec<u32>> {
+    if units <= max_copies {
+        return vec![(0..units as u32).collect()];
+    }
+    let m = max_copies.max(2);
+    let mut k = 0;
+    let mut span = 1usize;
+    while span < units {
+        span = span.saturating_mul(m);
+        k += 1;
+    }
+    (1..=k)
+        .map(|r| {
+            let div = m.pow((k - r) as u32);
+            (0..units).map(|u| ((u / div) % m) as u32).collect()
+        })
+        .collect()
+}
+
+/// The write and read site maps of one target (attribution variant): per byte of every
+/// copy, the site + 1 and the unit that last accessed it there.
 type SiteMaps = [Vec<u8>; 2];
 
-/// Runs one variant with the given private copies; returns the real buffers after it and
-/// the site maps (write, read per target) for the attribution variant.
+/// Runs one variant with the given private copies (`map`: unit to copy); returns the real
+/// buffers after it and the site maps (write, read per target) for the attribution
+/// variant.
 fn run_variant(
     exec: &mut dyn Executor,
     inst: &Instrumented,
     launch: &Launch,
     layout: &Layout,
+    map: &[u32],
     variant: Variant,
     privs: &mut [Vec<u8>],
 ) -> Result<(Vec<Vec<u8>>, Vec<SiteMaps>), GpuError> {
@@ -172,16 +256,20 @@ fn run_variant(
     let mut args = launch.args.clone();
     let real = buffers.len();
     for (t, l) in layout.targets.iter().enumerate() {
+        let copies = privs[t].len() / l.stride;
         args.push(Arg::Buffer(buffers.len()));
         buffers.push(std::mem::take(&mut privs[t]));
         args.push(Arg::Bytes((l.stride as u64).to_le_bytes().to_vec()));
         if variant == Variant::Attribution {
             for _ in 0..2 {
                 args.push(Arg::Buffer(buffers.len()));
-                buffers.push(vec![0u8; l.stride * layout.blocks * 4]);
+                buffers.push(vec![0u8; l.stride * copies * 8]);
             }
         }
     }
+    args.push(Arg::Buffer(buffers.len()));
+    buffers.push(map.iter().flat_map(|c| c.to_le_bytes()).collect());
+    args.push(Arg::Bytes((layout.upb as u32).to_le_bytes().to_vec()));
     let ptx = match variant {
         Variant::Plain => &inst.plain,
         Variant::Attribution => &inst.attribution,
@@ -209,36 +297,36 @@ fn run_variant(
     Ok((buffers, maps))
 }
 
-/// Every block's copy of every target initialised to the buffer's contents.
-fn stale_copies(launch: &Launch, layout: &Layout) -> Vec<Vec<u8>> {
+/// `copies` copies of every target, each initialised to the buffer's contents.
+fn stale_copies(launch: &Launch, layout: &Layout, copies: usize) -> Vec<Vec<u8>> {
     layout
         .targets
         .iter()
         .map(|l| {
             let s = &launch.buffers[l.buffer].bytes;
-            let mut v = vec![0u8; l.stride * layout.blocks];
-            for b in 0..layout.blocks {
-                v[b * l.stride..b * l.stride + l.size].copy_from_slice(s);
+            let mut v = vec![0u8; l.stride * copies];
+            for c in 0..copies {
+                v[c * l.stride..c * l.stride + l.size].copy_from_slice(s);
             }
             v
         })
         .collect()
 }
 
-/// The union of every block's writes over `S`, in block order (later blocks win), and the
+/// The union of every copy's writes over `S`, in copy order (later copies win), and the
 /// write-write races met on the way.
 fn merge(
     stale: &[u8],
     p1: &[u8],
     l: &TargetLayout,
-    blocks: usize,
+    copies: usize,
     target: usize,
 ) -> (Vec<u8>, Vec<RawRace>) {
     let mut u = stale.to_vec();
     let mut writer = vec![u32::MAX; l.size];
     let mut races = Vec::new();
-    for b in 0..blocks {
-        let copy = &p1[b * l.stride..b * l.stride + l.size];
+    for c in 0..copies {
+        let copy = &p1[c * l.stride..c * l.stride + l.size];
         for o in 0..l.size {
             let v = copy[o];
             if v == stale[o] {
@@ -255,17 +343,17 @@ fn merge(
                     target,
                     offset: o,
                     first: writer[o],
-                    second: b as u32,
+                    second: c as u32,
                 });
             }
             u[o] = v;
-            writer[o] = b as u32;
+            writer[o] = c as u32;
         }
     }
     (u, races)
 }
 
-/// A race before attribution.
+/// A race between two copies, before attribution.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct RawRace {
     kind: RaceKind,
@@ -275,9 +363,9 @@ struct RawRace {
     second: u32,
 }
 
-/// Keeps at most [`OFFSETS_PER_PAIR`] offsets per (kind, target, blocks) and
+/// Keeps at most [`OFFSETS_PER_PAIR`] offsets per (kind, target, copies) and
 /// [`MAX_PAIRS`] such groups.
-/// A pair of blocks with a real write-write race has no benign bytes reported as well
+/// A pair of copies with a real write-write race has no benign bytes reported as well
 /// (equal bytes of unequal words are not a benign race).
 fn thin(mut races: Vec<RawRace>) -> Vec<RawRace> {
     let racy: std::collections::HashSet<(usize, u32, u32)> = races
@@ -303,50 +391,71 @@ fn thin(mut races: Vec<RawRace>) -> Vec<RawRace> {
     out
 }
 
-/// Pass-1 state shared by checking and deterministic execution.
+/// Pass-1 state of one round, shared by checking and deterministic execution.
 struct Pass1 {
-    layout: Layout,
+    /// Unit to copy.
+    map: Vec<u32>,
+    copies: usize,
     p1: Vec<Vec<u8>>,
     unions: Vec<Vec<u8>>,
     real: Vec<Vec<u8>>,
     races: Vec<RawRace>,
 }
 
+impl Pass1 {
+    /// The first unit using copy `c`: the witness when no site map names one.
+    fn unit_of(&self, c: u32) -> u32 {
+        self.map.iter().position(|&m| m == c).unwrap_or(0) as u32
+    }
+}
+
 fn pass1(
     exec: &mut dyn Executor,
     inst: &Instrumented,
     launch: &Launch,
-    opts: CheckOptions,
+    layout: &Layout,
+    map: Vec<u32>,
 ) -> Result<Pass1, GpuError> {
-    let layout = layout(inst, launch, opts)?;
-    let mut p1 = stale_copies(launch, &layout);
-    let (real, _) = run_variant(exec, inst, launch, &layout, Variant::Plain, &mut p1)?;
-    check_guards(&layout, &p1)?;
+    let copies = map.iter().max().map_or(1, |&m| m as usize + 1);
+    let mut p1 = stale_copies(launch, layout, copies);
+    let (real, _) = run_variant(exec, inst, launch, layout, &map, Variant::Plain, &mut p1)?;
+    let state0 = Pass1 {
+        map,
+        copies,
+        p1,
+        unions: Vec::new(),
+        real,
+        races: Vec::new(),
+    };
+    check_guards(layout, &state0)?;
     let mut unions = Vec::new();
     let mut races = Vec::new();
     for (t, l) in layout.targets.iter().enumerate() {
-        let (u, r) = merge(&launch.buffers[l.buffer].bytes, &p1[t], l, layout.blocks, t);
+        let (u, r) = merge(&launch.buffers[l.buffer].bytes, &state0.p1[t], l, copies, t);
         unions.push(u);
         races.extend(r);
     }
     Ok(Pass1 {
-        layout,
-        p1,
         unions,
-        real,
         races: thin(races),
+        ..state0
     })
 }
 
-/// Refuses a launch in which a block wrote past the end of its copy of a buffer (which
-/// would land in the next block's copy): that is a memory error, not a race.
-fn check_guards(layout: &Layout, copies: &[Vec<u8>]) -> Result<(), GpuError> {
-    for (l, c) in layout.targets.iter().zip(copies) {
-        for b in 0..layout.blocks {
-            let guard = &c[b * l.stride + l.size..(b + 1) * l.stride];
+/// Refuses a launch in which a unit wrote past the end of its copy of a buffer (which
+/// would land in the next copy): that is a memory error, not a race.
+fn check_guards(layout: &Layout, state: &Pass1) -> Result<(), GpuError> {
+    for (l, c) in layout.targets.iter().zip(&state.p1) {
+        for copy in 0..state.copies {
+            let guard = &c[copy * l.stride + l.size..(copy + 1) * l.stride];
             if let Some(o) = guard.iter().position(|&x| x != 0) {
+                let side = layout.side(state.unit_of(copy as u32), None, true);
+                let who = match side.warp {
+                    Some(w) => format!("block {} (warp {w})", side.block),
+                    None => format!("block {}", side.block),
+                };
                 return Err(GpuError::Launch(format!(
-                    "block {b} wrote past the end of buffer `{}` ({} bytes, written at byte {}); GPU mode checks races, not memory errors: run `warpcheck check` without --gpu",
+                    "{who} wrote past the end of buffer `{}` ({} bytes, written at byte {}); GPU mode checks races, not memory errors: run `warpcheck check` without --gpu",
                     l.name,
                     l.size,
                     l.size + o
@@ -358,10 +467,9 @@ fn check_guards(layout: &Layout, copies: &[Vec<u8>]) -> Result<(), GpuError> {
 }
 
 /// The launch's buffers after it: pass 1's real buffers (atomics applied) with every
-/// block's plain writes applied in block order.
-fn write_back(launch: &mut Launch, state: &Pass1) {
-    let stale: Vec<Vec<u8>> = state
-        .layout
+/// copy's plain writes applied in copy order.
+fn write_back(launch: &mut Launch, layout: &Layout, state: &Pass1) {
+    let stale: Vec<Vec<u8>> = layout
         .targets
         .iter()
         .map(|l| launch.buffers[l.buffer].bytes.clone())
@@ -369,7 +477,7 @@ fn write_back(launch: &mut Launch, state: &Pass1) {
     for (b, real) in launch.buffers.iter_mut().zip(&state.real) {
         b.bytes.clone_from(real);
     }
-    for (t, l) in state.layout.targets.iter().enumerate() {
+    for (t, l) in layout.targets.iter().enumerate() {
         let out = &mut launch.buffers[l.buffer].bytes;
         for o in 0..l.size {
             if state.unions[t][o] != stale[t][o] {
@@ -379,93 +487,216 @@ fn write_back(launch: &mut Launch, state: &Pass1) {
     }
 }
 
-/// Deterministic execution (LD §4.6): runs the launch privatised and merges the blocks'
-/// writes in block order, so racing writes resolve the same way every time: the block
-/// with the highest index wins. Leaves the result in `launch.buffers`.
+/// The most private copies of every target that fit `opts`.
+fn max_copies(layout: &Layout, opts: CheckOptions) -> usize {
+    let per = layout.copy_bytes().max(1);
+    (opts.max_private_bytes / per).min(usize::MAX as u64) as usize
+}
+
+/// Deterministic execution (LD §4.6): runs the launch with one private copy per unit
+/// and merges the units' writes in unit order (warp-id, then block-id order), so racing
+/// writes resolve the same way every time: the unit with the highest index wins. Leaves
+/// the result in `launch.buffers`. Needs a copy per unit within the memory limit (one
+/// pass, no reshuffling).
 pub fn deterministic(
     exec: &mut dyn Executor,
     inst: &Instrumented,
     launch: &mut Launch,
     opts: CheckOptions,
 ) -> Result<(), GpuError> {
-    let state = pass1(exec, inst, launch, opts)?;
-    write_back(launch, &state);
+    let layout = layout(inst, launch)?;
+    if layout.units > max_copies(&layout, opts) {
+        return Err(GpuError::Launch(format!(
+            "deterministic execution needs one private copy per unit: {} copies of {} bytes, over the limit of {} bytes (--gpu-memory)",
+            layout.units,
+            layout.copy_bytes(),
+            opts.max_private_bytes
+        )));
+    }
+    let state = pass1(
+        exec,
+        inst,
+        launch,
+        &layout,
+        (0..layout.units as u32).collect(),
+    )?;
+    write_back(launch, &layout, &state);
     Ok(())
 }
 
-/// Checks one launch for inter-block races; leaves the launch's result (as
-/// [`deterministic`] computes it) in `launch.buffers`.
+/// Checks one launch for races between units (blocks, or warps of barrier-free
+/// kernels), in memory-adaptive rounds when a copy per unit does not fit; leaves the
+/// launch's result (as the last round's merge computes it) in `launch.buffers`.
+/// `progress` is told about each round as it ends.
 pub fn check(
     exec: &mut dyn Executor,
     inst: &Instrumented,
     launch: &mut Launch,
     opts: CheckOptions,
 ) -> Result<Verdict, GpuError> {
-    let state = pass1(exec, inst, launch, opts)?;
-    let mut runs = 1;
-    let mismatches = pass2(exec, inst, launch, &state)?;
-    runs += 1;
-    let mut raw = state.races.clone();
+    check_with(exec, inst, launch, opts, &mut |_| {})
+}
+
+/// [`check`], calling `progress` after each round.
+pub fn check_with(
+    exec: &mut dyn Executor,
+    inst: &Instrumented,
+    launch: &mut Launch,
+    opts: CheckOptions,
+    progress: &mut dyn FnMut(&RoundInfo),
+) -> Result<Verdict, GpuError> {
+    let layout = layout(inst, launch)?;
+    let m = max_copies(&layout, opts);
+    if m < 2 && layout.units > 1 {
+        return Err(GpuError::Launch(format!(
+            "two private copies of the written buffers ({} bytes each) do not fit the limit of {} bytes (--gpu-memory); GPU mode needs at least two",
+            layout.copy_bytes(),
+            opts.max_private_bytes
+        )));
+    }
+    let maps = rounds(layout.units, m);
+    let mut verdict = Verdict {
+        units: layout.units,
+        per_warp: layout.upb > 1,
+        ..Verdict::default()
+    };
+    let mut last = None;
+    for (k, map) in maps.into_iter().enumerate() {
+        let state = pass1(exec, inst, launch, &layout, map)?;
+        let (races, runs) = round(exec, inst, launch, &layout, &state)?;
+        verdict.runs += runs;
+        let info = RoundInfo {
+            copies: state.copies,
+            probability: probability(layout.units, state.copies.max(2), k + 1),
+            races: races.len(),
+        };
+        progress(&info);
+        verdict.rounds.push(info);
+        for r in races {
+            let same = |a: &Race| {
+                a.kind == r.kind
+                    && a.target == r.target
+                    && a.offset == r.offset
+                    && a.first.block == r.first.block
+                    && a.second.block == r.second.block
+                    && a.first.warp == r.first.warp
+                    && a.second.warp == r.second.warp
+            };
+            if !verdict.races.iter().any(same) {
+                verdict.races.push(r);
+            }
+        }
+        last = Some(state);
+    }
+    if let Some(state) = last {
+        write_back(launch, &layout, &state);
+    }
+    Ok(verdict)
+}
+
+/// The second pass, bisection and attribution of one round; its races and runs (pass 1
+/// included).
+fn round(
+    exec: &mut dyn Executor,
+    inst: &Instrumented,
+    launch: &Launch,
+    layout: &Layout,
+    state: &Pass1,
+) -> Result<(Vec<Race>, usize), GpuError> {
+    let mut runs = 2;
+    let mismatches = pass2(exec, inst, launch, layout, state)?;
     let partners = if mismatches.is_empty() {
         Vec::new()
     } else {
-        let (p, n) = bisect(exec, inst, launch, &state, &mismatches)?;
+        let (p, n) = bisect(exec, inst, launch, layout, state, &mismatches)?;
         runs += n;
         p
     };
-    let mut races = Vec::new();
-    if !raw.is_empty() || !partners.is_empty() {
-        let mut copies = stale_copies(launch, &state.layout);
-        let (_, maps1) = run_variant(
+    if state.races.is_empty() && partners.is_empty() {
+        return Ok((Vec::new(), runs));
+    }
+    // The attribution runs give the racing copies their units and every other unit one
+    // spare copy, whose maps are not read.
+    let mut involved: Vec<u32> = state
+        .races
+        .iter()
+        .flat_map(|r| [r.first, r.second])
+        .collect();
+    involved.extend(partners.iter().flat_map(|&(i, j)| [i, j]));
+    involved.sort_unstable();
+    involved.dedup();
+    let spare = involved.len() as u32;
+    let renumber = |c: u32| involved.binary_search(&c).map_or(spare, |i| i as u32);
+    let amap: Vec<u32> = state.map.iter().map(|&c| renumber(c)).collect();
+    let mut copies = stale_copies(launch, layout, spare as usize + 1);
+    let (_, maps1) = run_variant(
+        exec,
+        inst,
+        launch,
+        layout,
+        &amap,
+        Variant::Attribution,
+        &mut copies,
+    )?;
+    runs += 1;
+    let attr = Attribution {
+        inst,
+        layout,
+        state,
+        renumber: &renumber,
+    };
+    let mut races: Vec<Race> = state
+        .races
+        .iter()
+        .map(|&r| attr.write_write(r, &maps1))
+        .collect();
+    if !partners.is_empty() {
+        let seeds: Vec<(u32, Vec<u32>)> = involved
+            .iter()
+            .map(|&c| {
+                let from = partners
+                    .iter()
+                    .filter(|p| p.0 == c)
+                    .map(|p| p.1)
+                    .take(1)
+                    .collect();
+                (renumber(c), from)
+            })
+            .collect();
+        let mut copies = seeded(launch, layout, state, &seeds, spare as usize + 1);
+        let (_, maps2) = run_variant(
             exec,
             inst,
             launch,
-            &state.layout,
+            layout,
+            &amap,
             Variant::Attribution,
             &mut copies,
         )?;
         runs += 1;
-        let attr = Attribution {
-            inst,
-            layout: &state.layout,
-        };
-        races.extend(raw.drain(..).map(|r| attr.write_write(r, &maps1)));
-        if !partners.is_empty() {
-            let mut copies = seeded_copies(launch, &state, &partners);
-            let (_, maps2) = run_variant(
-                exec,
-                inst,
-                launch,
-                &state.layout,
-                Variant::Attribution,
-                &mut copies,
-            )?;
-            runs += 1;
-            for &(i, j) in &partners {
-                races.extend(attr.read_write(launch, &state, i, j, &maps1, &maps2, &mismatches));
-            }
+        for &(i, j) in &partners {
+            races.extend(attr.read_write(launch, i, j, &maps1, &maps2, &mismatches));
         }
     }
-    write_back(launch, &state);
-    Ok(Verdict { races, runs })
+    Ok((races, runs))
 }
 
-/// Pass 2: each block from `U` less its own writes; returns, per block with a mismatch,
+/// Pass 2: each copy from `U` less its own writes; returns, per copy with a mismatch,
 /// its first mismatching (target, offset).
 fn pass2(
     exec: &mut dyn Executor,
     inst: &Instrumented,
     launch: &Launch,
+    layout: &Layout,
     state: &Pass1,
 ) -> Result<Vec<(u32, usize, usize)>, GpuError> {
-    let layout = &state.layout;
     let mut p2: Vec<Vec<u8>> = Vec::new();
     for (t, l) in layout.targets.iter().enumerate() {
         let s = &launch.buffers[l.buffer].bytes;
-        let mut v = vec![0u8; l.stride * layout.blocks];
-        for b in 0..layout.blocks {
-            let own = &state.p1[t][b * l.stride..b * l.stride + l.size];
-            let copy = &mut v[b * l.stride..b * l.stride + l.size];
+        let mut v = vec![0u8; l.stride * state.copies];
+        for c in 0..state.copies {
+            let own = &state.p1[t][c * l.stride..c * l.stride + l.size];
+            let copy = &mut v[c * l.stride..c * l.stride + l.size];
             for o in 0..l.size {
                 copy[o] = if own[o] != s[o] {
                     s[o]
@@ -476,16 +707,24 @@ fn pass2(
         }
         p2.push(v);
     }
-    run_variant(exec, inst, launch, layout, Variant::Plain, &mut p2)?;
+    run_variant(
+        exec,
+        inst,
+        launch,
+        layout,
+        &state.map,
+        Variant::Plain,
+        &mut p2,
+    )?;
     let mut out = Vec::new();
-    for b in 0..layout.blocks {
+    for c in 0..state.copies {
         'targets: for (t, l) in layout.targets.iter().enumerate() {
             let s = &launch.buffers[l.buffer].bytes;
             for o in 0..l.size {
-                let own = state.p1[t][b * l.stride + o];
+                let own = state.p1[t][c * l.stride + o];
                 let expected = if own != s[o] { own } else { state.unions[t][o] };
-                if p2[t][b * l.stride + o] != expected {
-                    out.push((b as u32, t, o));
+                if p2[t][c * l.stride + o] != expected {
+                    out.push((c as u32, t, o));
                     break 'targets;
                 }
             }
@@ -494,58 +733,60 @@ fn pass2(
     Ok(out)
 }
 
-/// Blocks with at least one write in pass 1, in block order.
-fn writers(state: &Pass1, launch: &Launch) -> Vec<u32> {
-    (0..state.layout.blocks)
-        .filter(|&b| {
-            state.layout.targets.iter().enumerate().any(|(t, l)| {
+/// Copies with at least one write in pass 1, in copy order.
+fn writers(layout: &Layout, state: &Pass1, launch: &Launch) -> Vec<u32> {
+    (0..state.copies)
+        .filter(|&c| {
+            layout.targets.iter().enumerate().any(|(t, l)| {
                 let s = &launch.buffers[l.buffer].bytes;
-                state.p1[t][b * l.stride..b * l.stride + l.size] != s[..]
+                state.p1[t][c * l.stride..c * l.stride + l.size] != s[..]
             })
         })
-        .map(|b| b as u32)
+        .map(|c| c as u32)
         .collect()
 }
 
-/// Copies where block `i` of each `(i, j)` starts from `S` plus block `j`'s pass-1 writes
-/// (or the writes of several blocks, `seed`), and every other block from `S`.
-fn seeded_copies(launch: &Launch, state: &Pass1, partners: &[(u32, u32)]) -> Vec<Vec<u8>> {
-    let seeds: Vec<(u32, Vec<u32>)> = partners.iter().map(|&(i, j)| (i, vec![j])).collect();
-    seeded(launch, state, &seeds)
-}
-
-fn seeded(launch: &Launch, state: &Pass1, seeds: &[(u32, Vec<u32>)]) -> Vec<Vec<u8>> {
-    let mut copies = stale_copies(launch, &state.layout);
-    for (t, l) in state.layout.targets.iter().enumerate() {
+/// `copies` copies from `S`; for each `(c, from)` of `seeds`, copy `c` gets the pass-1
+/// writes of the round's copies `from` applied.
+fn seeded(
+    launch: &Launch,
+    layout: &Layout,
+    state: &Pass1,
+    seeds: &[(u32, Vec<u32>)],
+    copies: usize,
+) -> Vec<Vec<u8>> {
+    let mut out = stale_copies(launch, layout, copies);
+    for (t, l) in layout.targets.iter().enumerate() {
         let s = &launch.buffers[l.buffer].bytes;
-        for (i, from) in seeds {
-            let i = *i as usize;
+        for (c, from) in seeds {
+            let dest = *c as usize;
             for &j in from {
                 let j = j as usize;
                 for o in 0..l.size {
                     let v = state.p1[t][j * l.stride + o];
                     if v != s[o] {
-                        copies[t][i * l.stride + o] = v;
+                        out[t][dest * l.stride + o] = v;
                     }
                 }
             }
         }
     }
-    copies
+    out
 }
 
-/// Finds, for each block with a pass-2 mismatch, a writing block whose writes alone
-/// change its result: bisection over prefixes of the writers, all blocks at once.
-/// Returns (block, partner) pairs and the number of runs.
+/// Finds, for each copy with a pass-2 mismatch, a writing copy whose writes alone change
+/// its result: bisection over prefixes of the writers, all copies at once. Returns
+/// (copy, partner) pairs and the number of runs.
 fn bisect(
     exec: &mut dyn Executor,
     inst: &Instrumented,
     launch: &Launch,
+    layout: &Layout,
     state: &Pass1,
     mismatches: &[(u32, usize, usize)],
 ) -> Result<(Vec<(u32, u32)>, usize), GpuError> {
-    let all = writers(state, launch);
-    // (block, candidates, lo, hi): the prefix of length `hi` changes the block's result,
+    let all = writers(layout, state, launch);
+    // (copy, candidates, lo, hi): the prefix of length `hi` changes the copy's result,
     // the one of length `lo` is assumed not to.
     let mut search: Vec<(u32, Vec<u32>, usize, usize)> = mismatches
         .iter()
@@ -562,13 +803,14 @@ fn bisect(
             .iter()
             .map(|(b, c, lo, hi)| (*b, c[..(lo + hi) / 2].to_vec()))
             .collect();
-        let mut copies = seeded(launch, state, &seeds);
+        let mut copies = seeded(launch, layout, state, &seeds, state.copies);
         let initial = copies.clone();
         run_variant(
             exec,
             inst,
             launch,
-            &state.layout,
+            layout,
+            &state.map,
             Variant::Plain,
             &mut copies,
         )?;
@@ -578,7 +820,7 @@ fn bisect(
                 continue;
             }
             let mid = (*lo + *hi) / 2;
-            if differs(launch, state, *b as usize, &initial, &copies) {
+            if differs(launch, layout, state, *b as usize, &initial, &copies) {
                 *hi = mid;
             } else {
                 *lo = mid;
@@ -591,16 +833,17 @@ fn bisect(
     ))
 }
 
-/// Whether block `b`, started from `initial`, ended other than with its pass-1 writes
+/// Whether copy `b`, started from `initial`, ended other than with its pass-1 writes
 /// over its start.
 fn differs(
     launch: &Launch,
+    layout: &Layout,
     state: &Pass1,
     b: usize,
     initial: &[Vec<u8>],
     after: &[Vec<u8>],
 ) -> bool {
-    state.layout.targets.iter().enumerate().any(|(t, l)| {
+    layout.targets.iter().enumerate().any(|(t, l)| {
         let s = &launch.buffers[l.buffer].bytes;
         (0..l.size).any(|o| {
             let k = b * l.stride + o;
@@ -611,23 +854,38 @@ fn differs(
     })
 }
 
-/// Source attribution from site maps.
+/// Source attribution from site maps of the attribution runs, whose copies are the
+/// round's involved copies renumbered (`renumber`).
 struct Attribution<'a> {
     inst: &'a Instrumented,
     layout: &'a Layout,
+    state: &'a Pass1,
+    renumber: &'a dyn Fn(u32) -> u32,
 }
 
 impl Attribution<'_> {
-    /// The site whose access covers byte `o` of block `b`'s copy of target `t` in `map`.
-    fn site(&self, map: &[u8], t: usize, b: u32, o: usize, kind: SiteKind) -> Option<usize> {
+    /// The site and unit whose access covers byte `o` of copy `c`'s copy of target `t`
+    /// in `map`.
+    fn site(&self, map: &[u8], t: usize, c: u32, o: usize, kind: SiteKind) -> Option<(usize, u32)> {
         let l = &self.layout.targets[t];
-        let base = b as usize * l.stride;
+        let base = (self.renumber)(c) as usize * l.stride;
+        let word = |k: usize| -> Option<u32> {
+            Some(u32::from_le_bytes(map.get(k..k + 4)?.try_into().ok()?))
+        };
         (0..16.min(o + 1)).find_map(|d| {
-            let k = (base + o - d) * 4;
-            let id = u32::from_le_bytes(map.get(k..k + 4)?.try_into().ok()?) as usize;
+            let k = (base + o - d) * 8;
+            let id = word(k)? as usize;
             let site = self.inst.plan.sites.get(id.checked_sub(1)?)?;
-            (site.kind == kind && site.bytes as usize > d).then_some(id - 1)
+            (site.kind == kind && site.bytes as usize > d).then_some((id - 1, word(k + 4)?))
         })
+    }
+
+    /// The side of copy `c` at byte `o` of target `t`, attributed from `map`.
+    fn side(&self, map: &[u8], t: usize, c: u32, o: usize, kind: SiteKind) -> Side {
+        let found = self.site(map, t, c, o, kind);
+        let unit = found.map_or_else(|| self.state.unit_of(c), |f| f.1);
+        self.layout
+            .side(unit, found.map(|f| f.0), kind == SiteKind::Store)
     }
 
     fn write_write(&self, r: RawRace, maps: &[[Vec<u8>; 2]]) -> Race {
@@ -637,26 +895,16 @@ impl Attribution<'_> {
             target: r.target,
             buffer: self.layout.targets[r.target].name.clone(),
             offset: r.offset as u64,
-            first: Side {
-                block: r.first,
-                site: self.site(w, r.target, r.first, r.offset, SiteKind::Store),
-                write: true,
-            },
-            second: Side {
-                block: r.second,
-                site: self.site(w, r.target, r.second, r.offset, SiteKind::Store),
-                write: true,
-            },
+            first: self.side(w, r.target, r.first, r.offset, SiteKind::Store),
+            second: self.side(w, r.target, r.second, r.offset, SiteKind::Store),
         }
     }
 
-    /// Block `i` read block `j`'s writes: witnesses at bytes `j` wrote that `i` read when
+    /// Copy `i` read copy `j`'s writes: witnesses at bytes `j` wrote that `i` read when
     /// started from `S` plus `j`'s writes; else at `i`'s first mismatching byte.
-    #[allow(clippy::too_many_arguments)]
     fn read_write(
         &self,
         launch: &Launch,
-        state: &Pass1,
         i: u32,
         j: u32,
         maps1: &[[Vec<u8>; 2]],
@@ -666,7 +914,7 @@ impl Attribution<'_> {
         let mut out: Vec<Race> = Vec::new();
         for (t, l) in self.layout.targets.iter().enumerate() {
             let s = &launch.buffers[l.buffer].bytes;
-            let copy = &state.p1[t][j as usize * l.stride..j as usize * l.stride + l.size];
+            let copy = &self.state.p1[t][j as usize * l.stride..j as usize * l.stride + l.size];
             for (o, (&v, &stale)) in copy.iter().zip(s).enumerate() {
                 if out.len() >= OFFSETS_PER_PAIR {
                     return out;
@@ -674,45 +922,33 @@ impl Attribution<'_> {
                 if v == stale {
                     continue;
                 }
-                let Some(read) = self.site(&maps2[t][1], t, i, o, SiteKind::Load) else {
+                if self.site(&maps2[t][1], t, i, o, SiteKind::Load).is_none() {
                     continue;
-                };
+                }
                 out.push(Race {
                     kind: RaceKind::ReadWrite,
                     target: t,
                     buffer: l.name.clone(),
                     offset: o as u64,
-                    first: Side {
-                        block: j,
-                        site: self.site(&maps1[t][0], t, j, o, SiteKind::Store),
-                        write: true,
-                    },
-                    second: Side {
-                        block: i,
-                        site: Some(read),
-                        write: false,
-                    },
+                    first: self.side(&maps1[t][0], t, j, o, SiteKind::Store),
+                    second: self.side(&maps2[t][1], t, i, o, SiteKind::Load),
                 });
             }
         }
         if out.is_empty()
             && let Some(&(_, t, o)) = mismatches.iter().find(|m| m.0 == i)
         {
+            let mut second = self.side(&maps2[t][0], t, i, o, SiteKind::Store);
+            second.write = true;
+            let mut first = self.side(&maps1[t][0], t, j, o, SiteKind::Store);
+            first.site = None;
             out.push(Race {
                 kind: RaceKind::ReadWrite,
                 target: t,
                 buffer: self.layout.targets[t].name.clone(),
                 offset: o as u64,
-                first: Side {
-                    block: j,
-                    site: None,
-                    write: true,
-                },
-                second: Side {
-                    block: i,
-                    site: self.site(&maps2[t][0], t, i, o, SiteKind::Store),
-                    write: true,
-                },
+                first,
+                second,
             });
         }
         out

@@ -31,13 +31,18 @@ pub fn findings(
     locate: &dyn Fn(InstId) -> Option<Location>,
 ) -> Vec<Finding> {
     let site_loc = |s: &Side| s.site.and_then(|i| locate(inst.plan.sites[i].inst));
-    type Key = (RaceKind, Option<Location>, Option<Location>);
+    type Key = (RaceKind, bool, Option<Location>, Option<Location>);
     // Occurrences count pairs of blocks, as the race checker counts pairs of accesses.
-    type Group<'a> = (Key, &'a Race, Vec<(u32, u32)>);
+    type Unit = (u32, Option<u32>);
+    type Group<'a> = (Key, &'a Race, Vec<(Unit, Unit)>);
     let mut groups: Vec<Group> = Vec::new();
     for r in &verdict.races {
-        let key = (r.kind, site_loc(&r.first), site_loc(&r.second));
-        let pair = (r.first.block, r.second.block);
+        let same_block = r.first.block == r.second.block;
+        let key = (r.kind, same_block, site_loc(&r.first), site_loc(&r.second));
+        let pair = (
+            (r.first.block, r.first.warp),
+            (r.second.block, r.second.warp),
+        );
         match groups.iter_mut().find(|g| g.0 == key) {
             Some(g) if !g.2.contains(&pair) => g.2.push(pair),
             Some(_) => {}
@@ -45,16 +50,31 @@ pub fn findings(
         }
     }
     let mut out = Vec::new();
-    for ((kind, l1, l2), r, pairs) in groups {
+    for ((kind, _, l1, l2), r, pairs) in groups {
         let n = pairs.len() as u64;
-        let who = |s: &Side, what: &str| format!("{what} by block {}", block_index(grid, s.block));
+        let who = |s: &Side, what: &str| match s.warp {
+            Some(w) => format!("{what} by block {} warp {w}", block_index(grid, s.block)),
+            None => format!("{what} by block {}", block_index(grid, s.block)),
+        };
+        let scope = if r.first.block == r.second.block {
+            Scope::InterWarp
+        } else {
+            Scope::InterBlock
+        };
         let (code, severity, message) = match kind {
             RaceKind::BenignWriteWrite => (
                 Code::BenignRace,
                 Severity::Warning,
                 format!(
-                    "blocks write the same value to global memory at `{}` + {} bytes, between blocks (benign by value; still unordered)",
-                    r.buffer, r.offset
+                    "{} write the same value to global memory at `{}` + {} bytes, {} (benign by value; still unordered)",
+                    if scope == Scope::InterWarp {
+                        "warps"
+                    } else {
+                        "blocks"
+                    },
+                    r.buffer,
+                    r.offset,
+                    scope.describe()
                 ),
             ),
             _ => (
@@ -62,19 +82,16 @@ pub fn findings(
                 Severity::Error,
                 format!(
                     "data race on global memory ({}) at `{}` + {} bytes, {}",
-                    hazard(
-                        true,
-                        kind == RaceKind::WriteWrite || kind == RaceKind::BenignWriteWrite
-                    ),
+                    hazard(true, r.second.write),
                     r.buffer,
                     r.offset,
-                    Scope::InterBlock.describe()
+                    scope.describe()
                 ),
             ),
         };
         let second_what = match (kind, r.second.write) {
             (RaceKind::ReadWrite, true) => {
-                "(2) write whose value depended on the other block's writes,"
+                "(2) write whose value depended on the other unit's writes,"
             }
             (_, true) => "(2) write",
             (_, false) => "(2) read",
@@ -90,8 +107,8 @@ pub fn findings(
         };
         f.occurrences = n;
         f = f
-            .note("found by GPU mode: the two blocks' private copies differ (LD two-pass value comparison)")
-            .help(Scope::InterBlock.help());
+            .note("found by GPU mode: the two units' private copies differ (LD two-pass value comparison)")
+            .help(scope.help());
         out.push(f);
     }
     out

@@ -1,24 +1,31 @@
-//! PTX-to-PTX rewrite: inter-block privatisation of the target buffers (LD §4.4, §5).
+//! PTX-to-PTX rewrite: privatisation of the target buffers per *unit* (a block, or a warp
+//! of a block; LD §4.4, §4.5, §5).
 //!
-//! For each target `t` (a pointer parameter the kernel stores through), the kernel gets
-//! two parameters, `__wc_priv_t` (the base of all blocks' private copies) and
-//! `__wc_stride_t` (bytes between two blocks' copies). A prologue computes the linear
-//! block index `b` and `base_t = priv_t + b * stride_t`; every `ld.param` of the target
-//! parameter becomes `mov.b64 d, base_t`. Since the analysis ([`crate::analysis`]) proved
-//! that every use of the pointer is arithmetic on it, every address `p + off` the kernel
-//! forms becomes `base_t + off`: the block's private copy, at the same offset.
+//! The kernel gets two parameters for the whole launch: `__wc_map`, a table of `u32`
+//! giving each unit the private copy it uses, and `__wc_upb`, the units per block (1: a
+//! unit is a block; the warps per block: a unit is a warp). A prologue computes the
+//! linear unit `u = block * upb + warp % upb` and its copy `c = map[u]`. For each target
+//! `t` (a pointer parameter the kernel stores through), the kernel gets `__wc_priv_t` (the
+//! base of all private copies) and `__wc_stride_t` (bytes between two copies), and
+//! computes `base_t = priv_t + c * stride_t`; every `ld.param` of the target parameter
+//! becomes `mov.b64 d, base_t`. Since the analysis ([`crate::analysis`]) proved that every
+//! use of the pointer is arithmetic on it, every address `p + off` the kernel forms
+//! becomes `base_t + off`: the unit's private copy, at the same offset. The host chooses
+//! the map: one copy per unit (full privatisation), or groups of units sharing a copy,
+//! reshuffled between rounds (memory-adaptive checking).
 //!
 //! Atomics and reductions through the pointer get `real_p - base_t` added to their
 //! address, so they act on the real buffer.
 //!
 //! The *attribution* variant ([`Variant::Attribution`]) also records, for every plain
-//! access through a target, the access's site number at the accessed offset in a site map
-//! (`__wc_wsite_t` for stores, `__wc_rsite_t` for loads; one `u32` per byte of the private
-//! copies, written at the access's first byte). It is only run when a race was found, to
-//! name the source lines.
+//! access through a target, the access's site number and the accessing unit at the
+//! accessed offset in a site map (`__wc_wsite_t` for stores, `__wc_rsite_t` for loads;
+//! two `u32` per byte of the private copies, site + 1 then unit, written at the access's
+//! first byte). It is only run when a race was found, to name the source lines and units.
 //!
-//! `%wcr5` holds the linear block index only until the prologue ends; the attribution
-//! variant then reuses it for the site number (a store's source is a register).
+//! `%wcr5` holds the linear block index and then the copy only until the prologue ends;
+//! the attribution variant then reuses it for the site number (a store's source is a
+//! register). `%wcr6` holds the unit throughout.
 //!
 //! New instructions are built by parsing PTX text with the project's parser, so they are
 //! exactly what the printer and the parser agree on.
@@ -47,7 +54,7 @@ struct Regs {
 }
 
 impl Regs {
-    const BLOCK: usize = 0;
+    const COPY: usize = 0;
     fn base(&self, t: usize) -> usize {
         1 + 5 * t
     }
@@ -70,6 +77,9 @@ impl Regs {
         2 + 5 * self.targets
     }
 }
+
+/// The parameters the rewrite adds for the whole launch, after the targets' ones.
+pub const LAUNCH_PARAMS: [&str; 2] = ["__wc_map", "__wc_upb"];
 
 /// The names of the parameters the rewrite adds for target `t`, in order.
 pub fn added_params(t: usize, variant: Variant) -> Vec<String> {
@@ -103,10 +113,12 @@ pub fn rewrite(
         targets: plan.targets.len(),
     };
     check_names(f)?;
-    let params: Vec<String> = (0..plan.targets.len())
+    let mut params: Vec<String> = (0..plan.targets.len())
         .flat_map(|t| added_params(t, variant))
         .map(|p| format!(".param .u64 {p}"))
         .collect();
+    params.push(format!(".param .u64 {}", LAUNCH_PARAMS[0]));
+    params.push(format!(".param .u32 {}", LAUNCH_PARAMS[1]));
     let snippet = parse_snippet(&params.join(",\n"), &prologue(plan, &regs, variant))?;
     f.params.extend(snippet.params);
     let body = f
@@ -164,14 +176,24 @@ fn check_names(f: &Function) -> Result<(), GpuError> {
 /// Declarations and the code that computes each target's private base.
 fn prologue(plan: &Plan, regs: &Regs, variant: Variant) -> String {
     let mut s = String::new();
-    let _ = writeln!(s, ".reg .b64 %wcd<{}>;\n.reg .b32 %wcr<6>;", regs.count());
+    let _ = writeln!(s, ".reg .b64 %wcd<{}>;\n.reg .b32 %wcr<7>;", regs.count());
+    let tmp = regs.temp();
+    // Linear block, linear warp in the block, unit, copy.
     s.push_str(
         "mov.u32 %wcr0, %ctaid.x;\nmov.u32 %wcr1, %ctaid.y;\nmov.u32 %wcr2, %ctaid.z;\n\
          mov.u32 %wcr3, %nctaid.x;\nmov.u32 %wcr4, %nctaid.y;\n\
-         mad.lo.u32 %wcr5, %wcr4, %wcr2, %wcr1;\nmad.lo.u32 %wcr5, %wcr5, %wcr3, %wcr0;\n",
+         mad.lo.u32 %wcr5, %wcr4, %wcr2, %wcr1;\nmad.lo.u32 %wcr5, %wcr5, %wcr3, %wcr0;\n\
+         mov.u32 %wcr0, %tid.x;\nmov.u32 %wcr1, %tid.y;\nmov.u32 %wcr2, %tid.z;\n\
+         mov.u32 %wcr3, %ntid.x;\nmov.u32 %wcr4, %ntid.y;\n\
+         mad.lo.u32 %wcr4, %wcr4, %wcr2, %wcr1;\nmad.lo.u32 %wcr4, %wcr4, %wcr3, %wcr0;\n\
+         shr.u32 %wcr4, %wcr4, 5;\nld.param.u32 %wcr0, [__wc_upb];\nrem.u32 %wcr4, %wcr4, %wcr0;\n\
+         mad.lo.u32 %wcr6, %wcr5, %wcr0, %wcr4;\n",
     );
-    let _ = writeln!(s, "cvt.u64.u32 %wcd{}, %wcr5;", Regs::BLOCK);
-    let tmp = regs.temp();
+    let _ = writeln!(s, "ld.param.u64 %wcd{tmp}, [__wc_map];");
+    let _ = writeln!(s, "mul.wide.u32 %wcd{}, %wcr6, 4;", Regs::COPY);
+    let _ = writeln!(s, "add.s64 %wcd{tmp}, %wcd{tmp}, %wcd{};", Regs::COPY);
+    let _ = writeln!(s, "ld.global.u32 %wcr5, [%wcd{tmp}];");
+    let _ = writeln!(s, "cvt.u64.u32 %wcd{}, %wcr5;", Regs::COPY);
     for (t, target) in plan.targets.iter().enumerate() {
         let (base, delta, private) = (regs.base(t), regs.delta(t), regs.private(t));
         let _ = writeln!(s, "ld.param.u64 %wcd{private}, [__wc_priv_{t}];");
@@ -179,7 +201,7 @@ fn prologue(plan: &Plan, regs: &Regs, variant: Variant) -> String {
         let _ = writeln!(
             s,
             "mad.lo.s64 %wcd{base}, %wcd{}, %wcd{tmp}, %wcd{private};",
-            Regs::BLOCK
+            Regs::COPY
         );
         let _ = writeln!(s, "ld.param.u64 %wcd{delta}, [{}];", target.ptx_name);
         let _ = writeln!(s, "sub.s64 %wcd{delta}, %wcd{delta}, %wcd{base};");
@@ -255,8 +277,8 @@ fn edit_instruction(
             };
             format!(
                 "add.s64 %wcd{tmp}, {base}, {offset};\nsub.s64 %wcd{tmp}, %wcd{tmp}, %wcd{};\n\
-                 shl.b64 %wcd{tmp}, %wcd{tmp}, 2;\nadd.s64 %wcd{tmp}, %wcd{tmp}, %wcd{map};\n\
-                 mov.u32 %wcr5, {};\nst.global.u32 [%wcd{tmp}], %wcr5;",
+                 shl.b64 %wcd{tmp}, %wcd{tmp}, 3;\nadd.s64 %wcd{tmp}, %wcd{tmp}, %wcd{map};\n\
+                 mov.u32 %wcr5, {};\nst.global.v2.u32 [%wcd{tmp}], {{%wcr5, %wcr6}};",
                 regs.private(target),
                 site + 1
             )

@@ -235,8 +235,93 @@ fn deterministic_execution_merges_in_block_order_on_every_run() {
     assert!(outs.iter().all(|o| *o == outs[0]));
 }
 
+/// Block `b` writes `out[(b / 2) * ntid + tid] = b`: blocks 2k and 2k+1 race, nothing
+/// else does.
+fn pairs_race() -> String {
+    format!(
+        "shr.u32 %r6, %r2, 1;\nmad.lo.s32 %r7, %r6, %r3, %r4;\n{}",
+        store("%r7", "%r2")
+    )
+}
+
 #[test]
-fn private_copies_over_the_limit_are_refused() {
+fn over_the_memory_limit_rounds_reshuffle_units_and_find_the_race_in_the_last_round() {
+    let inst = instrument(&module(&pairs_race())).unwrap();
+    // 16 blocks of one warp: 16 units; a copy of the 256-byte buffer takes 512 bytes, so
+    // 1024 bytes hold M = 2 copies: log2(16) = 4 rounds. Blocks 2k and 2k+1 differ only
+    // in the last base-2 digit, so only round 4 separates them.
+    let mut l = launch(16, 8, 64);
+    let mut seen = Vec::new();
+    let v = passes::check_with(
+        &mut EmuExecutor::new(),
+        &inst,
+        &mut l,
+        CheckOptions {
+            max_private_bytes: 1024,
+        },
+        &mut |r| seen.push(*r),
+    )
+    .unwrap();
+    assert_eq!(v.units, 16);
+    assert_eq!(v.rounds.len(), 4, "{:?}", v.rounds);
+    assert_eq!(seen, v.rounds, "progress is reported after each round");
+    assert!(v.rounds.iter().all(|r| r.copies == 2));
+    let races: Vec<usize> = v.rounds.iter().map(|r| r.races).collect();
+    assert_eq!(races[..3], [0, 0, 0], "{races:?}");
+    assert!(races[3] > 0);
+    assert_eq!(v.rounds[3].probability, 1.0);
+    let mut pairs: Vec<(u32, u32)> = v
+        .races
+        .iter()
+        .map(|r| (r.first.block, r.second.block))
+        .collect();
+    pairs.sort_unstable();
+    pairs.dedup();
+    // Units sharing a copy share its witnesses (a few bytes per pair of copies): the
+    // pairs named are real ones.
+    assert!(!pairs.is_empty());
+    assert!(
+        pairs.iter().all(|&(a, b)| a % 2 == 0 && b == a + 1),
+        "{pairs:?}"
+    );
+    // With a copy per unit every pair is found, in one round.
+    let mut l = launch(16, 8, 64);
+    let full = passes::check(
+        &mut EmuExecutor::new(),
+        &inst,
+        &mut l,
+        CheckOptions::default(),
+    )
+    .unwrap();
+    assert_eq!(full.rounds.len(), 1);
+    let mut full_pairs: Vec<(u32, u32)> = full
+        .races
+        .iter()
+        .map(|r| (r.first.block, r.second.block))
+        .collect();
+    full_pairs.sort_unstable();
+    full_pairs.dedup();
+    assert_eq!(
+        full_pairs,
+        (0..8).map(|k| (2 * k, 2 * k + 1)).collect::<Vec<_>>()
+    );
+}
+
+#[test]
+fn equation_one_matches_lds_table_one() {
+    // LD Table I: 960 warps, two copies: 4, 6, 8 and 10 passes (2..5 rounds) find a race
+    // with probability 75%, 88%, 94% and 97%; 20 passes (10 rounds) always.
+    let p: Vec<u32> = (2..=5)
+        .map(|k| (passes::probability(960, 2, k) * 100.0).round() as u32)
+        .collect();
+    assert_eq!(p, [75, 88, 94, 97]);
+    assert_eq!(passes::probability(960, 2, 10), 1.0);
+    assert_eq!(passes::rounds(960, 2).len(), 10);
+    assert_eq!(passes::rounds(960, 31).len(), 2);
+}
+
+#[test]
+fn two_copies_over_the_limit_are_refused() {
     let inst = instrument(&module(&store("%r5", "%r5"))).unwrap();
     let mut l = launch(4, 32, 128);
     let err = passes::check(
@@ -249,7 +334,57 @@ fn private_copies_over_the_limit_are_refused() {
     )
     .unwrap_err()
     .to_string();
-    assert!(err.contains("memory-adaptive rounds"), "{err}");
+    assert!(err.contains("two private copies"), "{err}");
+}
+
+#[test]
+fn warps_of_a_block_without_barriers_are_checked_against_each_other() {
+    // One block of two warps: out[tid % 32] = tid; warps 0 and 1 write every word.
+    let body = format!("and.b32 %r6, %r4, 31;\n{}", store("%r6", "%r4"));
+    let inst = instrument(&module(&body)).unwrap();
+    assert!(!inst.plan.has_barriers);
+    let mut l = launch(1, 64, 32);
+    let v = passes::check(
+        &mut EmuExecutor::new(),
+        &inst,
+        &mut l,
+        CheckOptions::default(),
+    )
+    .unwrap();
+    assert!(v.per_warp);
+    assert_eq!(v.units, 2);
+    let r = v
+        .races
+        .iter()
+        .find(|r| r.kind == RaceKind::WriteWrite)
+        .expect("a write-write race");
+    assert_eq!((r.first.block, r.second.block), (0, 0));
+    assert_eq!((r.first.warp, r.second.warp), (Some(0), Some(1)));
+    // Merged in warp order, warp 1's values win.
+    assert_eq!(words(&l.buffers[0].bytes), (32..64).collect::<Vec<u32>>());
+}
+
+#[test]
+fn with_a_barrier_units_are_blocks() {
+    // Warps of a block write words they later may read after the barrier: legitimate
+    // communication, so a copy per block and no race between the warps.
+    let body = format!(
+        "and.b32 %r6, %r4, 31;\n{}\nbar.sync 0;\nld.global.u32 %r7, [%rd4];\n{}",
+        store("%r6", "%r4"),
+        store("%r5", "%r7")
+    );
+    let inst = instrument(&module(&body)).unwrap();
+    assert!(inst.plan.has_barriers);
+    let mut l = launch(1, 64, 64);
+    let v = passes::check(
+        &mut EmuExecutor::new(),
+        &inst,
+        &mut l,
+        CheckOptions::default(),
+    )
+    .unwrap();
+    assert!(!v.per_warp);
+    assert_eq!(v.units, 1);
 }
 
 #[test]

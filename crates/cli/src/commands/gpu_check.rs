@@ -1,10 +1,12 @@
-//! `warpcheck check FILE --gpu [launch options]`: inter-block race detection by running
-//! the kernel's instrumented PTX (LD's privatisation and two passes, `warpcheck-gpu`) on an
-//! NVIDIA GPU through the driver API, or in the emulator with `--gpu-executor emu` (what
-//! the tests use). Findings have the race checker's codes, lines and witness shape.
+//! `warpcheck check FILE --gpu [launch options]`: race detection between blocks and
+//! between warps by running the kernel's instrumented PTX (LD's privatisation and two
+//! passes, `warpcheck-gpu`) on an NVIDIA GPU through the driver API, or in the emulator
+//! with `--gpu-executor emu` (what the tests use). Findings have the race checker's
+//! codes, lines and witness shape. `warpcheck run FILE --gpu --deterministic` runs the
+//! launches privatised and merged in warp-id and block-id order.
 //!
 //! Launch lines share buffers by name, as in the emulator: each launch starts from the
-//! buffers the previous ones left (merged in block order).
+//! buffers the previous ones left (merged in unit order).
 
 use std::collections::HashMap;
 use std::fmt::Write as _;
@@ -25,14 +27,42 @@ use warpcheck_report::{Finding, Severity, Sources, json, sarif, text};
 /// The GPU-mode flags of `check`.
 #[derive(clap::Args, Debug, Clone)]
 pub struct GpuArgs {
-    /// Check for races between blocks by running the instrumented kernel on an NVIDIA GPU
-    /// (value-based two-pass checking, LD); needs a CUDA driver, not the toolkit.
+    /// Run the kernel instrumented on an NVIDIA GPU: `check --gpu` checks for races between
+    /// blocks and between warps (value-based two-pass checking, LD), `run --gpu
+    /// --deterministic` runs racy kernels deterministically; needs a CUDA driver, not the
+    /// toolkit.
     #[arg(long)]
     pub gpu: bool,
     /// What runs the instrumented kernel in `--gpu` mode: `cuda` (the GPU) or `emu` (the
     /// emulator, for machines without a GPU).
     #[arg(long, value_enum, default_value_t = GpuExecutorKind::Cuda, requires = "gpu")]
     pub gpu_executor: GpuExecutorKind,
+    /// The most device memory the private copies of one run may take (bytes, or with a
+    /// K, M or G suffix). Default: the device's free memory less the launch's buffers
+    /// (4G with the emulator). Less than a copy per unit means memory-adaptive rounds.
+    #[arg(long, value_name = "SIZE", value_parser = parse_size, requires = "gpu")]
+    pub gpu_memory: Option<u64>,
+}
+
+/// `1234`, `64K`, `512M`, `2G` (powers of 1024).
+fn parse_size(s: &str) -> Result<u64, String> {
+    let t = s.trim();
+    let (digits, unit) = match t.char_indices().last() {
+        Some((i, c)) if c.is_ascii_alphabetic() => (&t[..i], c.to_ascii_uppercase()),
+        _ => (t, 'B'),
+    };
+    let shift = match unit {
+        'B' => 0,
+        'K' => 10,
+        'M' => 20,
+        'G' => 30,
+        _ => return Err(format!("unknown size suffix in `{s}` (K, M or G)")),
+    };
+    let n: u64 = digits
+        .parse()
+        .map_err(|_| format!("`{s}` is not a size (bytes, or with K, M or G)"))?;
+    n.checked_mul(1 << shift)
+        .ok_or_else(|| format!("`{s}` is too large"))
 }
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -45,16 +75,33 @@ fn gpu_error(e: warpcheck_gpu::GpuError) -> CliError {
     CliError::msg(e.to_string())
 }
 
-pub fn run(args: &Args) -> Result<Outcome, CliError> {
-    let compiled = input::compile(&args.compile)?;
+/// What both GPU-mode commands need: the program, its launches, an executor.
+struct Prepared {
+    loaded: Loaded,
+    program: Program,
+    signatures: Vec<warpcheck_front::KernelSignature>,
+    launches: Vec<LaunchSpec>,
+    exec: Box<dyn Executor>,
+    instrumented: HashMap<FuncId, Instrumented>,
+    /// Buffers by name, as the previous launches left them.
+    named: HashMap<String, Vec<u8>>,
+    limits: warpcheck_emu::args::Limits,
+}
+
+fn prepare(
+    compile: &input::CompileArgs,
+    launch: &crate::commands::launch_args::LaunchArgs,
+    source: &crate::commands::launch_args::LaunchSource,
+    emu: &crate::commands::launch_args::EmuArgs,
+    gpu: &GpuArgs,
+) -> Result<Prepared, CliError> {
+    let compiled = input::compile(compile)?;
     let mut signatures = compiled.signatures.clone();
-    let loaded = input::load_compiled(&args.compile, compiled)?;
+    let loaded = input::load_compiled(compile, compiled)?;
     let program = input::lower(&loaded)?;
-    let launches = args
-        .source
-        .select(&args.compile, &args.launch, &mut signatures)?;
-    let opts = args.emu.options();
-    let mut exec: Box<dyn Executor> = match args.gpu.gpu_executor {
+    let launches = source.select(compile, launch, &mut signatures)?;
+    let opts = emu.options();
+    let exec: Box<dyn Executor> = match gpu.gpu_executor {
         GpuExecutorKind::Cuda => Box::new(CudaExecutor::new(0).map_err(gpu_error)?),
         GpuExecutorKind::Emu => {
             let mut e = EmuExecutor::new();
@@ -63,18 +110,34 @@ pub fn run(args: &Args) -> Result<Outcome, CliError> {
             Box::new(e)
         }
     };
-    let mut instrumented: HashMap<FuncId, Instrumented> = HashMap::new();
-    let mut named: HashMap<String, Vec<u8>> = HashMap::new();
-    let mut findings = Vec::new();
-    let mut described = String::new();
-    for l in &launches {
+    Ok(Prepared {
+        loaded,
+        program,
+        signatures,
+        launches,
+        exec,
+        instrumented: HashMap::new(),
+        named: HashMap::new(),
+        limits: opts.limits,
+    })
+}
+
+impl Prepared {
+    /// The kernel of launch `l`, instrumented (once per kernel; its limit notes go to
+    /// `findings` then), and the launch bound to buffers.
+    fn launch(
+        &mut self,
+        l: &LaunchSpec,
+        findings: &mut Vec<Finding>,
+    ) -> Result<(FuncId, Launch), CliError> {
+        let program = &self.program;
         let kernel = match &l.kernel {
-            Some(k) => input::select_function(&program, k)?,
-            None => warpcheck_launch::only_kernel(&program)?,
+            Some(k) => input::select_function(program, k)?,
+            None => warpcheck_launch::only_kernel(program)?,
         };
         let f = program.function(kernel);
-        let sig = signatures.iter().find(|s| s.mangled_name == f.name);
-        if let std::collections::hash_map::Entry::Vacant(slot) = instrumented.entry(kernel) {
+        let sig = self.signatures.iter().find(|s| s.mangled_name == f.name);
+        if let std::collections::hash_map::Entry::Vacant(slot) = self.instrumented.entry(kernel) {
             // Scalars by the signature are not pointers; untyped `.u64`s may be.
             let is_pointer = |i: usize| {
                 sig.and_then(|s| s.params.get(i)).is_none_or(|p| {
@@ -84,29 +147,82 @@ pub fn run(args: &Args) -> Result<Outcome, CliError> {
                     )
                 })
             };
-            let i = warpcheck_gpu::instrument_with(&loaded.module, &program, kernel, &is_pointer)
-                .map_err(gpu_error)?;
+            let i =
+                warpcheck_gpu::instrument_with(&self.loaded.module, program, kernel, &is_pointer)
+                    .map_err(gpu_error)?;
             findings.extend(warpcheck_gpu::report::limits(&i, f.display_name()));
             slot.insert(i);
         }
-        let inst = &instrumented[&kernel];
-        let mut gl = bind(&program, kernel, sig, l, opts.limits, &named)?;
+        let gl = bind(program, kernel, sig, l, self.limits, &self.named)?;
+        Ok((kernel, gl))
+    }
+
+    /// The private-copy limit for `launch`: `--gpu-memory`, else the device's free
+    /// memory less the launch's buffers and a reserve for the run's own allocations
+    /// (4 GiB with the emulator).
+    fn memory_limit(&self, gpu: &GpuArgs, launch: &Launch) -> warpcheck_gpu::CheckOptions {
+        const RESERVE: u64 = 256 << 20;
+        let max_private_bytes = gpu.gpu_memory.unwrap_or_else(|| {
+            let needs: u64 = launch.buffers.iter().map(|b| b.bytes.len() as u64).sum();
+            match self.exec.free_memory() {
+                Some(free) => free.saturating_sub(needs + RESERVE),
+                None => warpcheck_gpu::CheckOptions::default().max_private_bytes,
+            }
+        });
+        warpcheck_gpu::CheckOptions { max_private_bytes }
+    }
+
+    /// Keeps a finished launch's buffers for the next launches.
+    fn keep(&mut self, launch: Launch) {
+        for b in launch.buffers {
+            self.named.insert(b.name, b.bytes);
+        }
+    }
+}
+
+pub fn run(args: &Args) -> Result<Outcome, CliError> {
+    let mut p = prepare(
+        &args.compile,
+        &args.launch,
+        &args.source,
+        &args.emu,
+        &args.gpu,
+    )?;
+    let mut findings = Vec::new();
+    let mut described = String::new();
+    for l in &p.launches.clone() {
+        let (kernel, mut gl) = p.launch(l, &mut findings)?;
+        let opts = p.memory_limit(&args.gpu, &gl);
         let start = std::time::Instant::now();
+        let inst = &p.instrumented[&kernel];
+        let mut rounds = String::new();
         let verdict =
-            warpcheck_gpu::passes::check(exec.as_mut(), inst, &mut gl, Default::default())
-                .map_err(gpu_error)?;
+            warpcheck_gpu::passes::check_with(p.exec.as_mut(), inst, &mut gl, opts, &mut |r| {
+                let _ = writeln!(
+                    rounds,
+                    "  round: {} private copies, {} races; P(a race between two units found by now) = {:.3} (LD Eq. 1)",
+                    r.copies, r.races, r.probability
+                );
+            })
+            .map_err(gpu_error)?;
+        let f = p.program.function(kernel);
         let _ = writeln!(
             described,
-            "kernel {}  grid {}  block {}  shared {}: {} runs on {} in {:.3} s",
+            "kernel {}  grid {}  block {}  shared {}: {} {} checked, {} runs on {} in {:.3} s",
             f.display_name(),
             l.grid,
             l.block,
             l.shared,
+            verdict.units,
+            if verdict.per_warp { "warps" } else { "blocks" },
             verdict.runs,
-            exec.describe(),
+            p.exec.describe(),
             start.elapsed().as_secs_f64()
         );
-        let locate = |inst| site_location(&program, loaded.ptx_text(), kernel, inst);
+        if verdict.rounds.len() > 1 {
+            described.push_str(&rounds);
+        }
+        let locate = |inst| site_location(&p.program, p.loaded.ptx_text(), kernel, inst);
         findings.extend(warpcheck_gpu::report::findings(
             inst,
             &verdict,
@@ -114,12 +230,93 @@ pub fn run(args: &Args) -> Result<Outcome, CliError> {
             f.display_name(),
             &locate,
         ));
-        for b in gl.buffers {
-            named.insert(b.name, b.bytes);
-        }
+        p.keep(gl);
     }
     output::relativize(&mut findings);
-    render(args, &loaded, described, &findings)
+    render(args, &p.loaded, described, &findings)
+}
+
+/// `warpcheck run FILE --gpu --deterministic`: every launch privatised per unit and
+/// merged in warp-id and block-id order (LD §4.6); prints the buffers as `run` does.
+pub fn run_deterministic(args: &crate::commands::run::Args) -> Result<Outcome, CliError> {
+    let mut p = prepare(
+        &args.compile,
+        &args.launch,
+        &args.source,
+        &args.emu,
+        &args.gpu,
+    )?;
+    let mut notes = Vec::new();
+    let mut out = String::new();
+    let mut elems: HashMap<String, (warpcheck_emu::args::ElemType, usize)> = HashMap::new();
+    for l in &p.launches.clone() {
+        let (kernel, mut gl) = p.launch(l, &mut notes)?;
+        let opts = p.memory_limit(&args.gpu, &gl);
+        let start = std::time::Instant::now();
+        warpcheck_gpu::passes::deterministic(
+            p.exec.as_mut(),
+            &p.instrumented[&kernel],
+            &mut gl,
+            opts,
+        )
+        .map_err(gpu_error)?;
+        let _ = writeln!(
+            out,
+            "kernel {}  grid {}  block {}  shared {}: deterministic on {} in {:.3} s",
+            p.program.function(kernel).display_name(),
+            l.grid,
+            l.block,
+            l.shared,
+            p.exec.describe(),
+            start.elapsed().as_secs_f64()
+        );
+        for (name, e) in buffer_types(&p, kernel, l)? {
+            elems.insert(name, e);
+        }
+        p.keep(gl);
+    }
+    out.push_str("buffers:\n");
+    let mut names: Vec<&String> = p.named.keys().collect();
+    names.sort();
+    for name in names {
+        let Some(&(elem, len)) = elems.get(name) else {
+            continue;
+        };
+        let nb = warpcheck_launch::session::NamedBuffer {
+            name: name.clone(),
+            elem,
+            len,
+            address: 0,
+        };
+        let mut s = crate::commands::run::Summary::new(&nb);
+        s.add(&p.named[name]);
+        let _ = writeln!(out, "  {}", s.finish());
+    }
+    output::print(&out)?;
+    Ok(Outcome::Clean)
+}
+
+/// The element type and length of each buffer a launch binds.
+fn buffer_types(
+    p: &Prepared,
+    kernel: FuncId,
+    l: &LaunchSpec,
+) -> Result<Vec<(String, (warpcheck_emu::args::ElemType, usize))>, CliError> {
+    let f = p.program.function(kernel);
+    let sig = p.signatures.iter().find(|s| s.mangled_name == f.name);
+    let slots = warpcheck_launch::bind::param_slots(&p.program, kernel, sig);
+    let parsed = l
+        .args
+        .iter()
+        .map(|a| parse_arg(a).map_err(CliError::msg))
+        .collect::<Result<Vec<_>, _>>()?;
+    let total = l.grid.count() * l.block.count();
+    let bound = warpcheck_launch::bind::bind(&slots, &parsed, total, l.seed, p.limits)?;
+    Ok(bound
+        .buffers
+        .into_iter()
+        .map(|b| (b.name, (b.value.elem, b.value.len)))
+        .collect())
 }
 
 /// Binds a launch's arguments; buffers of earlier launches are reused by name.
@@ -216,11 +413,16 @@ fn render(
             out
         }
         Format::Json => {
+            // What ran, and how long it took, goes to stderr so stdout stays JSON.
+            eprint!("{described}");
             let mut value = json::render(shown);
             value["omitted"] = serde_json::json!(findings.len() - shown.len());
             format!("{value:#}\n")
         }
-        Format::Sarif => format!("{:#}\n", sarif::render(shown, env!("CARGO_PKG_VERSION"))),
+        Format::Sarif => {
+            eprint!("{described}");
+            format!("{:#}\n", sarif::render(shown, env!("CARGO_PKG_VERSION")))
+        }
     };
     output::print(&rendered)?;
     Ok(if errors > 0 {

@@ -29,9 +29,29 @@ pub struct Args {
     pub dump: Vec<String>,
     #[command(flatten)]
     pub emu: EmuArgs,
+    #[command(flatten)]
+    pub gpu: crate::commands::gpu_check::GpuArgs,
+    /// With --gpu: run each launch with a private copy of its written buffers per warp
+    /// (per block in kernels with barriers) and merge them in warp-id and block-id order,
+    /// so a racy kernel gives the same output on every run (LD's safe execution).
+    #[arg(long, requires = "gpu")]
+    pub deterministic: bool,
 }
 
 pub fn run(args: Args) -> Result<Outcome, CliError> {
+    if args.gpu.gpu {
+        if !args.deterministic {
+            return Err(CliError::msg(
+                "`run --gpu` needs --deterministic (race checking on the GPU is `check --gpu`)",
+            ));
+        }
+        if !args.dump.is_empty() {
+            return Err(CliError::msg(
+                "--dump is not supported with --gpu --deterministic; every buffer is summarised",
+            ));
+        }
+        return crate::commands::gpu_check::run_deterministic(&args);
+    }
     let compiled = input::compile(&args.compile)?;
     let mut signatures = compiled.signatures.clone();
     let loaded = input::load_compiled(&args.compile, compiled)?;
