@@ -79,8 +79,9 @@ impl Counts<'_> {
     }
 }
 
-/// The heat of every kernel the session launched, in order of first launch, each
-/// kernel's files in name order, lines ascending. Instructions without a location are
+/// The heat of every kernel the session launched, in order of first launch; each
+/// kernel's files by executions, most first (its own source before the headers whose code
+/// was inlined into it, such as clang's built-in variables), then by name; lines ascending. Instructions without a location are
 /// left out.
 pub fn line_heat(checker: &Checker, cx: &ReportCx) -> Vec<SourceHeat> {
     let mut out = Vec::new();
@@ -113,13 +114,20 @@ pub fn line_heat(checker: &Checker, cx: &ReportCx) -> Vec<SourceHeat> {
                 });
             c.add_to(h);
         }
-        for (file, lines) in files {
-            out.push(SourceHeat {
+        let mut views: Vec<SourceHeat> = files
+            .into_iter()
+            .map(|(file, lines)| SourceHeat {
                 kernel: kernel.clone(),
                 file,
                 lines: lines.into_values().collect(),
-            });
-        }
+            })
+            .collect();
+        // The kernel's own file first: the most executions first (a stable sort keeps
+        // ties in name order).
+        views.sort_by_key(|v| {
+            std::cmp::Reverse(v.lines.iter().map(|h| h.thread_executions).sum::<u64>())
+        });
+        out.extend(views);
     }
     out
 }

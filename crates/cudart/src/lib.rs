@@ -9,8 +9,10 @@
 //! "GPU binary"), links the program with this library and runs it as a child process. At
 //! start-up each translation unit's constructor registers its PTX (parsed and lowered
 //! here), its kernels and its variables ([`register`]). Device pointers are emulator
-//! addresses; launches run to completion in the emulator ([`launch`]). At exit the
-//! findings are written as JSON to the path the CLI gave ([`report`], [`config`]).
+//! addresses; launches run to completion in the emulator ([`launch`]), each written
+//! first as a kernel-mode launch file with its buffers under `--capture` ([`capture`]).
+//! At exit the findings (and, for `--report`, the launches' per-line heat) are written as
+//! JSON to the path the CLI gave ([`report`], [`config`]).
 //!
 //! # Implemented functions
 //!

@@ -116,7 +116,7 @@ th{background:#f4f4f6;font-weight:600}td.num{text-align:right;font-variant-numer
 .finding ul{margin:2px 0 2px 18px;padding:0}.help{color:#2e6b2e}
 table.source td.code{white-space:pre;font-family:ui-monospace,Menlo,Consolas,monospace;font-size:12.5px;border:none;padding-left:12px;min-width:500px}
 table.source td.ln{color:#888;text-align:right}table.source tr.cold td.num{color:#bbb}
-table.source td.marks a{font-size:11px;margin-right:4px}
+table.source td.marks{white-space:nowrap}table.source td.marks a{font-size:11px;margin-right:4px}
 td.exec.heat-1{background:#e3eefa}td.exec.heat-2{background:#c4daf4}td.exec.heat-3{background:#9cc0ec}td.exec.heat-4{background:#6fa3e2}td.exec.heat-5{background:#3f82d6;color:#fff}
 td.sectors.heat-1{background:#fff1dc}td.sectors.heat-2{background:#ffddb0}td.sectors.heat-3{background:#ffc27a}td.sectors.heat-4{background:#ffa340}td.sectors.heat-5{background:#f07f00;color:#fff}
 td.bank.heat-1{background:#fbe2de}td.bank.heat-2{background:#f6bfb6}td.bank.heat-3{background:#ee8f80}td.bank.heat-4{background:#e45f4b}td.bank.heat-5{background:#d7301f;color:#fff}
