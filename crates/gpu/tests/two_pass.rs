@@ -406,3 +406,32 @@ fn a_write_past_the_buffer_is_an_error_not_a_race() {
         "{err}"
     );
 }
+
+#[test]
+fn a_plain_read_of_a_word_atomics_change_is_a_race_with_the_atomic() {
+    // Every thread adds 1 to word 40 atomically, then copies word 40 to out[gid].
+    let body = format!(
+        "mov.u32 %r9, 1;\natom.global.add.u32 %r8, [%rd2+160], %r9;\n\
+         ld.global.u32 %r7, [%rd2+160];\n{}",
+        store("%r5", "%r7")
+    );
+    let inst = instrument(&module(&body)).unwrap();
+    let mut l = launch(4, 8, 41);
+    l.buffers[0].bytes = vec![0; 41 * 4];
+    let v = passes::check(
+        &mut EmuExecutor::new(),
+        &inst,
+        &mut l,
+        CheckOptions::default(),
+    )
+    .unwrap();
+    let r = v
+        .races
+        .iter()
+        .find(|r| r.kind == RaceKind::AtomicRead)
+        .unwrap_or_else(|| panic!("{:?}", v.races));
+    assert_eq!(r.offset, 160);
+    let atomic = &inst.plan.sites[r.first.site.expect("the atomic's site")];
+    let read = &inst.plan.sites[r.second.site.expect("the read's site")];
+    assert_eq!((atomic.kind, read.kind), (SiteKind::Atomic, SiteKind::Load));
+}
