@@ -46,9 +46,11 @@ pub struct Target {
 pub enum SiteKind {
     Load,
     Store,
+    /// An atomic or reduction (acts on the real buffer).
+    Atomic,
 }
 
-/// A plain load or store through a target pointer: a site of the attribution run.
+/// A load, store or atomic through a target pointer: a site of the attribution run.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Site {
     pub inst: InstId,
@@ -65,9 +67,9 @@ pub struct Site {
 pub enum Edit {
     /// `ld.param` of target `t`: becomes a copy of the block's private base.
     LoadParam { target: usize },
-    /// An atomic or reduction through target `t`: its address is moved back to the real
-    /// buffer.
-    Atomic { target: usize },
+    /// An atomic or reduction through target `t` (site index `site`): its address is moved
+    /// back to the real buffer.
+    Atomic { target: usize, site: usize },
     /// A plain access through target `t` (site index `site`): recorded by the attribution
     /// variant.
     Access { target: usize, site: usize },
@@ -415,8 +417,7 @@ impl Cx<'_> {
             AccessKind::Store => SiteKind::Store,
             AccessKind::Atomic(_) | AccessKind::Reduction(_) => {
                 plan.atomics_on_targets = true;
-                plan.edits.insert(key, Edit::Atomic { target: t });
-                return Ok(());
+                SiteKind::Atomic
             }
             AccessKind::Prefetch => return Ok(()),
             AccessKind::AsyncCopy => {
@@ -430,13 +431,12 @@ impl Cx<'_> {
         let bytes = acc.bytes.ok_or_else(|| {
             GpuError::Unsupported(format!("{} has no fixed access size", self.where_(id)))
         })?;
-        plan.edits.insert(
-            key,
-            Edit::Access {
-                target: t,
-                site: plan.sites.len(),
-            },
-        );
+        let site = plan.sites.len();
+        let edit = match kind {
+            SiteKind::Atomic => Edit::Atomic { target: t, site },
+            _ => Edit::Access { target: t, site },
+        };
+        plan.edits.insert(key, edit);
         plan.sites.push(Site {
             inst: id,
             kind,

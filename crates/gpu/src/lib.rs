@@ -5,33 +5,41 @@
 //! Monitoring*, TACO 2017):
 //!
 //! * **Privatisation** (§4.1, §4.4, §5): every global buffer the kernel writes with plain
-//!   stores (a *target*) gets one private copy per block; the PTX is rewritten so that
-//!   block `b`'s accesses to the buffer go to its copy ([`rewrite`], after the pointer
-//!   analysis in [`analysis`]).
+//!   stores (a *target*) gets private copies; the PTX is rewritten so that each *unit*'s
+//!   accesses to the buffer go to its copy ([`rewrite`], after the pointer analysis in
+//!   [`analysis`]). A unit is a warp, or a block in kernels with block barriers (warps of
+//!   a block legitimately exchange data across a barrier; merging per-warp copies at every
+//!   barrier inside the kernel is not implemented). Each unit finds its copy in a
+//!   unit-to-copy table the host writes.
 //! * **Two passes** (§4.1–4.3, [`passes`]): pass 1 runs with every copy holding the stale
-//!   (original) contents; a block's writes are the bytes where its copy differs. Two blocks
-//!   writing one byte with different values are a write-write race; with equal values a
-//!   benign one (§4.7). Pass 2 reruns every block on a copy holding every other block's
-//!   writes; a block whose writes change has read another block's writes: a read-write
-//!   race. A third run, only when races were found, records which instruction accessed
-//!   each byte to name the source lines; the other block of a read-write race is found by
-//!   bisecting over the writing blocks.
+//!   (original) contents; a copy's writes are the bytes where it differs from the stale
+//!   contents. Two copies writing one byte with different values are a write-write race;
+//!   with equal values a benign one (§4.7). Pass 2 reruns every copy on the other copies'
+//!   writes; a copy whose writes change has read another copy's writes: a read-write
+//!   race. A third run, only when races were found, records which instruction and unit
+//!   accessed each byte to name the source lines; the other unit of a read-write race is
+//!   found by bisecting over the writing copies.
+//! * **Atomics** act on the real buffer. A plain write to a byte the atomics changed is a
+//!   race with them; an atomic-read run starts every copy from the atomics' results and
+//!   finds the units that read them.
+//! * **Memory-adaptive rounds** (§4.5): when a copy per unit does not fit the limit, `M`
+//!   copies are shared by groups of units over `ceil(log_M N)` rounds, reshuffled so that
+//!   every two units are in different copies in some round; LD's Equation (1) after each
+//!   round ([`passes::probability`]).
 //! * **Deterministic execution** (§4.6, [`passes::deterministic`]): one privatised pass
-//!   whose copies are merged in block order, so a racy kernel gives the same output on
-//!   every run.
+//!   whose copies are merged in unit order (warp-id, then block-id), so a racy kernel gives
+//!   the same output on every run.
 //!
 //! Execution is behind the [`Executor`] trait: [`EmuExecutor`] runs the instrumented PTX
 //! through the normal lowering and emulator (what the tests use), [`CudaExecutor`] loads
 //! `libcuda.so` at run time and lets the driver JIT-compile the PTX (no toolkit needed).
 //!
-//! What this slice checks: races *between blocks* on the global buffers reached from
-//! pointer parameters, at byte granularity, by value. Not yet: races between warps of a
-//! block and on shared memory (LD's per-warp privatisation, the next slice),
-//! memory-adaptive rounds (§4.5; launches whose private copies exceed a limit are refused),
-//! atomics against plain accesses (atomics act on the real buffer and are not compared),
+//! Not checked: races between lanes of a warp (a warp is the smallest unit), races on
+//! shared memory (not privatised), races between warps of a block in kernels with barriers,
 //! buffers reached through pointers loaded from memory, and device-function callees that
 //! receive a target pointer (refused). Value-based checking misses races whose writes
-//! leave the value unchanged (§4.7).
+//! leave the value unchanged (§4.7: a write undone before the end, a write of the value
+//! already there; atomics likewise).
 
 pub mod analysis;
 pub mod cuda;

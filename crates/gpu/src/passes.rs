@@ -68,7 +68,16 @@ pub enum RaceKind {
     BenignWriteWrite,
     /// A unit read a byte another unit wrote (found by its writes changing in pass 2).
     ReadWrite,
+    /// A plain write to a byte that atomics also changed (the first side is the atomic).
+    AtomicWrite,
+    /// A plain read of a byte that atomics changed: the reading unit's writes change when
+    /// it starts from the atomics' results (the first side is the atomic).
+    AtomicRead,
 }
+
+/// The copy index standing for the atomics (which act on the real buffer) in raw races
+/// and partners.
+const ATOMIC: u32 = u32::MAX;
 
 /// One side of a race: a block, its warp when units are warps, and, when attributed, the
 /// site that accessed the byte.
@@ -236,9 +245,10 @@ pub fn rounds(units: usize, max_copies: usize) -> Vec<Vec<u32>> {
         .collect()
 }
 
-/// The write and read site maps of one target (attribution variant): per byte of every
-/// copy, the site + 1 and the unit that last accessed it there.
-type SiteMaps = [Vec<u8>; 2];
+/// The write, read and atomic site maps of one target (attribution variant): per byte of
+/// every copy (of the real buffer for atomics), the site + 1 and the unit that last
+/// accessed it there.
+type SiteMaps = [Vec<u8>; 3];
 
 /// Runs one variant with the given private copies (`map`: unit to copy); returns the real
 /// buffers after it and the site maps (write, read per target) for the attribution
@@ -261,9 +271,9 @@ fn run_variant(
         buffers.push(std::mem::take(&mut privs[t]));
         args.push(Arg::Bytes((l.stride as u64).to_le_bytes().to_vec()));
         if variant == Variant::Attribution {
-            for _ in 0..2 {
+            for n in [copies, copies, 1] {
                 args.push(Arg::Buffer(buffers.len()));
-                buffers.push(vec![0u8; l.stride * copies * 8]);
+                buffers.push(vec![0u8; l.stride * n * 8]);
             }
         }
     }
@@ -289,6 +299,7 @@ fn run_variant(
         *p = rest.next().unwrap_or_default();
         if variant == Variant::Attribution {
             maps.push([
+                rest.next().unwrap_or_default(),
                 rest.next().unwrap_or_default(),
                 rest.next().unwrap_or_default(),
             ]);
@@ -399,6 +410,8 @@ struct Pass1 {
     p1: Vec<Vec<u8>>,
     unions: Vec<Vec<u8>>,
     real: Vec<Vec<u8>>,
+    /// Per target, the offsets where atomics changed the real buffer.
+    atomic: Vec<Vec<usize>>,
     races: Vec<RawRace>,
 }
 
@@ -425,18 +438,39 @@ fn pass1(
         p1,
         unions: Vec::new(),
         real,
+        atomic: Vec::new(),
         races: Vec::new(),
     };
     check_guards(layout, &state0)?;
     let mut unions = Vec::new();
+    let mut atomic = Vec::new();
     let mut races = Vec::new();
     for (t, l) in layout.targets.iter().enumerate() {
-        let (u, r) = merge(&launch.buffers[l.buffer].bytes, &state0.p1[t], l, copies, t);
+        let s = &launch.buffers[l.buffer].bytes;
+        let (u, r) = merge(s, &state0.p1[t], l, copies, t);
         unions.push(u);
         races.extend(r);
+        let real = &state0.real[l.buffer];
+        let changed: Vec<usize> = (0..l.size).filter(|&o| real[o] != s[o]).collect();
+        // A plain write by any copy to a byte the atomics changed.
+        for &o in &changed {
+            for c in 0..copies {
+                if state0.p1[t][c * l.stride + o] != s[o] {
+                    races.push(RawRace {
+                        kind: RaceKind::AtomicWrite,
+                        target: t,
+                        offset: o,
+                        first: ATOMIC,
+                        second: c as u32,
+                    });
+                }
+            }
+        }
+        atomic.push(changed);
     }
     Ok(Pass1 {
         unions,
+        atomic,
         races: thin(races),
         ..state0
     })
@@ -605,13 +639,28 @@ fn round(
 ) -> Result<(Vec<Race>, usize), GpuError> {
     let mut runs = 2;
     let mismatches = pass2(exec, inst, launch, layout, state)?;
-    let partners = if mismatches.is_empty() {
+    let mut partners = if mismatches.is_empty() {
         Vec::new()
     } else {
         let (p, n) = bisect(exec, inst, launch, layout, state, &mismatches)?;
         runs += n;
         p
     };
+    let mut mismatches = mismatches;
+    if state.atomic.iter().any(|a| !a.is_empty()) {
+        let mut found = atomic_reads(exec, inst, launch, layout, state)?;
+        runs += 1;
+        // A copy whose plain write already races with the atomics changes in this run
+        // for that reason alone.
+        found.retain(|m| {
+            !state
+                .races
+                .iter()
+                .any(|r| r.kind == RaceKind::AtomicWrite && r.second == m.0)
+        });
+        partners.extend(found.iter().map(|m| (m.0, ATOMIC)));
+        mismatches.extend(found);
+    }
     if state.races.is_empty() && partners.is_empty() {
         return Ok((Vec::new(), runs));
     }
@@ -623,6 +672,7 @@ fn round(
         .flat_map(|r| [r.first, r.second])
         .collect();
     involved.extend(partners.iter().flat_map(|&(i, j)| [i, j]));
+    involved.retain(|&c| c != ATOMIC);
     involved.sort_unstable();
     involved.dedup();
     let spare = involved.len() as u32;
@@ -679,6 +729,45 @@ fn round(
         }
     }
     Ok((races, runs))
+}
+
+/// The atomic-read run: every copy starts from `S` with the atomics' results applied; a
+/// copy whose writes change read a byte the atomics changed. Returns, per such copy, its
+/// first mismatching (target, offset).
+fn atomic_reads(
+    exec: &mut dyn Executor,
+    inst: &Instrumented,
+    launch: &Launch,
+    layout: &Layout,
+    state: &Pass1,
+) -> Result<Vec<(u32, usize, usize)>, GpuError> {
+    let seeds: Vec<(u32, Vec<u32>)> = (0..state.copies as u32)
+        .map(|c| (c, vec![ATOMIC]))
+        .collect();
+    let mut copies = seeded(launch, layout, state, &seeds, state.copies);
+    let initial = copies.clone();
+    run_variant(
+        exec,
+        inst,
+        launch,
+        layout,
+        &state.map,
+        Variant::Plain,
+        &mut copies,
+    )?;
+    let mut out = Vec::new();
+    for c in 0..state.copies {
+        if differs(launch, layout, state, c, &initial, &copies) {
+            let first = layout.targets.iter().enumerate().find_map(|(t, l)| {
+                (0..l.size)
+                    .find(|&o| copies[t][c * l.stride + o] != initial[t][c * l.stride + o])
+                    .map(|o| (t, o))
+            });
+            let (t, o) = first.unwrap_or((0, 0));
+            out.push((c as u32, t, o));
+        }
+    }
+    Ok(out)
 }
 
 /// Pass 2: each copy from `U` less its own writes; returns, per copy with a mismatch,
@@ -761,6 +850,13 @@ fn seeded(
         for (c, from) in seeds {
             let dest = *c as usize;
             for &j in from {
+                if j == ATOMIC {
+                    let real = &state.real[l.buffer];
+                    for &o in &state.atomic[t] {
+                        out[t][dest * l.stride + o] = real[o];
+                    }
+                    continue;
+                }
                 let j = j as usize;
                 for o in 0..l.size {
                     let v = state.p1[t][j * l.stride + o];
@@ -865,10 +961,14 @@ struct Attribution<'a> {
 
 impl Attribution<'_> {
     /// The site and unit whose access covers byte `o` of copy `c`'s copy of target `t`
-    /// in `map`.
+    /// in `map` (of the real buffer when `c` is [`ATOMIC`]).
     fn site(&self, map: &[u8], t: usize, c: u32, o: usize, kind: SiteKind) -> Option<(usize, u32)> {
         let l = &self.layout.targets[t];
-        let base = (self.renumber)(c) as usize * l.stride;
+        let base = if c == ATOMIC {
+            0
+        } else {
+            (self.renumber)(c) as usize * l.stride
+        };
         let word = |k: usize| -> Option<u32> {
             Some(u32::from_le_bytes(map.get(k..k + 4)?.try_into().ok()?))
         };
@@ -880,70 +980,92 @@ impl Attribution<'_> {
         })
     }
 
-    /// The side of copy `c` at byte `o` of target `t`, attributed from `map`.
-    fn side(&self, map: &[u8], t: usize, c: u32, o: usize, kind: SiteKind) -> Side {
+    /// The side of copy `c` at byte `o` of target `t`, attributed from `maps` (the write,
+    /// read or atomic map by `kind`; the atomic map when `c` is [`ATOMIC`]).
+    fn side(&self, maps: &[SiteMaps], t: usize, c: u32, o: usize, kind: SiteKind) -> Side {
+        let kind = if c == ATOMIC { SiteKind::Atomic } else { kind };
+        let map = match kind {
+            SiteKind::Store => &maps[t][0],
+            SiteKind::Load => &maps[t][1],
+            SiteKind::Atomic => &maps[t][2],
+        };
         let found = self.site(map, t, c, o, kind);
-        let unit = found.map_or_else(|| self.state.unit_of(c), |f| f.1);
+        let unit = found.map_or_else(
+            || {
+                if c == ATOMIC {
+                    0
+                } else {
+                    self.state.unit_of(c)
+                }
+            },
+            |f| f.1,
+        );
         self.layout
-            .side(unit, found.map(|f| f.0), kind == SiteKind::Store)
+            .side(unit, found.map(|f| f.0), kind != SiteKind::Load)
     }
 
-    fn write_write(&self, r: RawRace, maps: &[[Vec<u8>; 2]]) -> Race {
-        let w = &maps[r.target][0];
+    fn write_write(&self, r: RawRace, maps: &[SiteMaps]) -> Race {
         Race {
             kind: r.kind,
             target: r.target,
             buffer: self.layout.targets[r.target].name.clone(),
             offset: r.offset as u64,
-            first: self.side(w, r.target, r.first, r.offset, SiteKind::Store),
-            second: self.side(w, r.target, r.second, r.offset, SiteKind::Store),
+            first: self.side(maps, r.target, r.first, r.offset, SiteKind::Store),
+            second: self.side(maps, r.target, r.second, r.offset, SiteKind::Store),
         }
     }
 
-    /// Copy `i` read copy `j`'s writes: witnesses at bytes `j` wrote that `i` read when
-    /// started from `S` plus `j`'s writes; else at `i`'s first mismatching byte.
+    /// Copy `i` read copy `j`'s writes (the atomics' when `j` is [`ATOMIC`]): witnesses at
+    /// bytes `j` wrote that `i` read when started from `S` plus `j`'s writes; else at
+    /// `i`'s first mismatching byte.
     fn read_write(
         &self,
         launch: &Launch,
         i: u32,
         j: u32,
-        maps1: &[[Vec<u8>; 2]],
-        maps2: &[[Vec<u8>; 2]],
+        maps1: &[SiteMaps],
+        maps2: &[SiteMaps],
         mismatches: &[(u32, usize, usize)],
     ) -> Vec<Race> {
+        let kind = if j == ATOMIC {
+            RaceKind::AtomicRead
+        } else {
+            RaceKind::ReadWrite
+        };
         let mut out: Vec<Race> = Vec::new();
         for (t, l) in self.layout.targets.iter().enumerate() {
-            let s = &launch.buffers[l.buffer].bytes;
-            let copy = &self.state.p1[t][j as usize * l.stride..j as usize * l.stride + l.size];
-            for (o, (&v, &stale)) in copy.iter().zip(s).enumerate() {
+            let written: Vec<usize> = if j == ATOMIC {
+                self.state.atomic[t].clone()
+            } else {
+                let s = &launch.buffers[l.buffer].bytes;
+                let copy = &self.state.p1[t][j as usize * l.stride..j as usize * l.stride + l.size];
+                (0..l.size).filter(|&o| copy[o] != s[o]).collect()
+            };
+            for o in written {
                 if out.len() >= OFFSETS_PER_PAIR {
                     return out;
-                }
-                if v == stale {
-                    continue;
                 }
                 if self.site(&maps2[t][1], t, i, o, SiteKind::Load).is_none() {
                     continue;
                 }
                 out.push(Race {
-                    kind: RaceKind::ReadWrite,
+                    kind,
                     target: t,
                     buffer: l.name.clone(),
                     offset: o as u64,
-                    first: self.side(&maps1[t][0], t, j, o, SiteKind::Store),
-                    second: self.side(&maps2[t][1], t, i, o, SiteKind::Load),
+                    first: self.side(maps1, t, j, o, SiteKind::Store),
+                    second: self.side(maps2, t, i, o, SiteKind::Load),
                 });
             }
         }
         if out.is_empty()
             && let Some(&(_, t, o)) = mismatches.iter().find(|m| m.0 == i)
         {
-            let mut second = self.side(&maps2[t][0], t, i, o, SiteKind::Store);
-            second.write = true;
-            let mut first = self.side(&maps1[t][0], t, j, o, SiteKind::Store);
+            let second = self.side(maps2, t, i, o, SiteKind::Store);
+            let mut first = self.side(maps1, t, j, o, SiteKind::Store);
             first.site = None;
             out.push(Race {
-                kind: RaceKind::ReadWrite,
+                kind,
                 target: t,
                 buffer: self.layout.targets[t].name.clone(),
                 offset: o as u64,

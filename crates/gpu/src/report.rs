@@ -96,7 +96,10 @@ pub fn findings(
             (_, true) => "(2) write",
             (_, false) => "(2) read",
         };
-        let first = who(&r.first, "(1) write");
+        let first = match kind {
+            RaceKind::AtomicWrite | RaceKind::AtomicRead => who(&r.first, "(1) atomic"),
+            _ => who(&r.first, "(1) write"),
+        };
         let second = who(&r.second, second_what);
         let mut f = Finding::new(code, severity, message).kernel(kernel.to_string());
         f = match (l2, l1) {
@@ -118,17 +121,22 @@ pub fn findings(
 pub fn limits(inst: &Instrumented, kernel: &str) -> Vec<Finding> {
     let mut out = Vec::new();
     let plan = &inst.plan;
-    if plan.atomics_on_targets {
-        out.push(
-            Finding::new(
-                Code::GpuAtomicsUnchecked,
-                Severity::Note,
-                "atomics on buffers the kernel also writes with plain stores act on the real buffer in GPU mode and were not checked against the plain accesses",
-            )
-            .kernel(kernel.to_string())
-            .help("`warpcheck check` without `--gpu` checks atomics against plain accesses"),
-        );
+    let mut scopes = vec!["between lanes of one warp"];
+    if plan.has_barriers {
+        scopes.push("between warps of one block on global buffers (the kernel has barriers: copies are per block)");
     }
+    if plan.uses_shared {
+        scopes.push("on shared memory");
+    }
+    out.push(
+        Finding::new(
+            Code::GpuScopeUnchecked,
+            Severity::Note,
+            format!("GPU mode did not look for races {}", scopes.join("; nor ")),
+        )
+        .kernel(kernel.to_string())
+        .help("`warpcheck check` without `--gpu` checks every scope on the CPU"),
+    );
     if plan.untracked_stores {
         out.push(
             Finding::new(

@@ -21,7 +21,9 @@
 //! access through a target, the access's site number and the accessing unit at the
 //! accessed offset in a site map (`__wc_wsite_t` for stores, `__wc_rsite_t` for loads;
 //! two `u32` per byte of the private copies, site + 1 then unit, written at the access's
-//! first byte). It is only run when a race was found, to name the source lines and units.
+//! first byte), and for every atomic the same at its offset in the real buffer
+//! (`__wc_asite_t`, one copy's size). It is only run when a race was found, to name the
+//! source lines and units.
 //!
 //! `%wcr5` holds the linear block index and then the copy only until the prologue ends;
 //! the attribution variant then reuses it for the site number (a store's source is a
@@ -53,28 +55,41 @@ struct Regs {
     targets: usize,
 }
 
+/// `%wcd` registers per target.
+const PER_TARGET: usize = 7;
+
 impl Regs {
     const COPY: usize = 0;
     fn base(&self, t: usize) -> usize {
-        1 + 5 * t
+        1 + PER_TARGET * t
     }
     fn delta(&self, t: usize) -> usize {
-        2 + 5 * t
+        2 + PER_TARGET * t
     }
     fn private(&self, t: usize) -> usize {
-        3 + 5 * t
+        3 + PER_TARGET * t
     }
     fn wsite(&self, t: usize) -> usize {
-        4 + 5 * t
+        4 + PER_TARGET * t
     }
     fn rsite(&self, t: usize) -> usize {
-        5 + 5 * t
+        5 + PER_TARGET * t
+    }
+    fn asite(&self, t: usize) -> usize {
+        6 + PER_TARGET * t
+    }
+    /// The real buffer's base (attribution variant).
+    fn real(&self, t: usize) -> usize {
+        7 + PER_TARGET * t
     }
     fn temp(&self) -> usize {
-        1 + 5 * self.targets
+        1 + PER_TARGET * self.targets
+    }
+    fn temp2(&self) -> usize {
+        2 + PER_TARGET * self.targets
     }
     fn count(&self) -> usize {
-        2 + 5 * self.targets
+        3 + PER_TARGET * self.targets
     }
 }
 
@@ -87,6 +102,7 @@ pub fn added_params(t: usize, variant: Variant) -> Vec<String> {
     if variant == Variant::Attribution {
         v.push(format!("__wc_wsite_{t}"));
         v.push(format!("__wc_rsite_{t}"));
+        v.push(format!("__wc_asite_{t}"));
     }
     v
 }
@@ -208,6 +224,13 @@ fn prologue(plan: &Plan, regs: &Regs, variant: Variant) -> String {
         if variant == Variant::Attribution {
             let _ = writeln!(s, "ld.param.u64 %wcd{}, [__wc_wsite_{t}];", regs.wsite(t));
             let _ = writeln!(s, "ld.param.u64 %wcd{}, [__wc_rsite_{t}];", regs.rsite(t));
+            let _ = writeln!(s, "ld.param.u64 %wcd{}, [__wc_asite_{t}];", regs.asite(t));
+            let _ = writeln!(
+                s,
+                "ld.param.u64 %wcd{}, [{}];",
+                regs.real(t),
+                target.ptx_name
+            );
         }
     }
     s
@@ -256,14 +279,28 @@ fn edit_instruction(
                 &inst,
             );
         }
-        Edit::Atomic { target } => {
+        Edit::Atomic { target, site } => {
+            let (_, offset) = address_of(&inst)?;
             let base = address_base(&mut inst)?;
-            let pre = format!(
+            let mut pre = format!(
                 "add.s64 %wcd{tmp}, {}, %wcd{};",
                 base.clone(),
                 regs.delta(target)
             );
             *base = format!("%wcd{tmp}");
+            if variant == Variant::Attribution {
+                // The atomic's site and unit at its offset in the real buffer.
+                let t2 = regs.temp2();
+                let _ = write!(
+                    pre,
+                    "\nadd.s64 %wcd{t2}, %wcd{tmp}, {offset};\nsub.s64 %wcd{t2}, %wcd{t2}, %wcd{};\n\
+                     shl.b64 %wcd{t2}, %wcd{t2}, 3;\nadd.s64 %wcd{t2}, %wcd{t2}, %wcd{};\n\
+                     mov.u32 %wcr5, {};\nst.global.v2.u32 [%wcd{t2}], {{%wcr5, %wcr6}};",
+                    regs.real(target),
+                    regs.asite(target),
+                    site + 1
+                );
+            }
             pre
         }
         Edit::Access { target, site } => {
@@ -274,6 +311,7 @@ fn edit_instruction(
             let map = match plan.sites[site].kind {
                 crate::analysis::SiteKind::Store => regs.wsite(target),
                 crate::analysis::SiteKind::Load => regs.rsite(target),
+                crate::analysis::SiteKind::Atomic => regs.asite(target),
             };
             format!(
                 "add.s64 %wcd{tmp}, {base}, {offset};\nsub.s64 %wcd{tmp}, %wcd{tmp}, %wcd{};\n\

@@ -406,3 +406,95 @@ fn a_write_past_the_buffer_is_an_error_not_a_race() {
         "{err}"
     );
 }
+
+#[test]
+fn a_plain_read_of_a_word_atomics_change_is_a_race_with_the_atomic() {
+    // Every thread adds 1 to word 40 atomically, then copies word 40 to out[gid].
+    let body = format!(
+        "mov.u32 %r9, 1;\natom.global.add.u32 %r8, [%rd2+160], %r9;\n\
+         ld.global.u32 %r7, [%rd2+160];\n{}",
+        store("%r5", "%r7")
+    );
+    let inst = instrument(&module(&body)).unwrap();
+    let mut l = launch(4, 8, 41);
+    l.buffers[0].bytes = vec![0; 41 * 4];
+    let v = passes::check(
+        &mut EmuExecutor::new(),
+        &inst,
+        &mut l,
+        CheckOptions::default(),
+    )
+    .unwrap();
+    let r = v
+        .races
+        .iter()
+        .find(|r| r.kind == RaceKind::AtomicRead)
+        .unwrap_or_else(|| panic!("{:?}", v.races));
+    assert_eq!(r.offset, 160);
+    let atomic = &inst.plan.sites[r.first.site.expect("the atomic's site")];
+    let read = &inst.plan.sites[r.second.site.expect("the read's site")];
+    assert_eq!((atomic.kind, read.kind), (SiteKind::Atomic, SiteKind::Load));
+}
+
+/// `out[0]` is read by every block but block 0, which writes `value1` then `value2` to it:
+/// the readers copy it to `out[1 + block]`.
+fn block_zero_writes_word_zero(writes: &str) -> String {
+    format!(
+        "setp.ne.u32 %p1, %r2, 0;\n@%p1 bra $L_read;\nsetp.ne.u32 %p1, %r4, 0;\n@%p1 bra $L_end;\n\
+         {writes}\nbra.uni $L_end;\n$L_read:\nsetp.ne.u32 %p1, %r4, 0;\n@%p1 bra $L_end;\n\
+         ld.global.u32 %r7, [%rd2];\nadd.s32 %r6, %r2, 1;\n{}\n$L_end:",
+        store("%r6", "%r7")
+    )
+}
+
+#[test]
+fn value_based_false_negative_aba_a_write_undone_before_the_end_is_not_seen() {
+    // LD §4.7: block 0 writes 1 to out[0] and then the original 0xEEEEEEEE back; blocks
+    // 1..3 read out[0] unordered with both writes (a real race, which the CPU checker
+    // reports), but block 0's copy ends equal to the stale copy, so no write is seen.
+    let writes = "mov.u32 %r8, 1;\nst.global.u32 [%rd2], %r8;\n\
+                  mov.u32 %r8, -286331154;\nst.global.u32 [%rd2], %r8;";
+    let inst = instrument(&module(&block_zero_writes_word_zero(writes))).unwrap();
+    let mut l = launch(4, 32, 8);
+    let v = passes::check(
+        &mut EmuExecutor::new(),
+        &inst,
+        &mut l,
+        CheckOptions::default(),
+    )
+    .unwrap();
+    assert!(v.races.is_empty(), "{:?}", v.races);
+}
+
+#[test]
+fn value_based_false_negative_a_write_of_the_value_already_there_is_not_seen() {
+    // LD §4.7: block 0 stores the value out[0] already holds; the readers race with that
+    // store, but a write that changes no byte is invisible to value comparison.
+    let writes = "mov.u32 %r8, -286331154;\nst.global.u32 [%rd2], %r8;";
+    let inst = instrument(&module(&block_zero_writes_word_zero(writes))).unwrap();
+    let mut l = launch(4, 32, 8);
+    let v = passes::check(
+        &mut EmuExecutor::new(),
+        &inst,
+        &mut l,
+        CheckOptions::default(),
+    )
+    .unwrap();
+    assert!(v.races.is_empty(), "{:?}", v.races);
+    // The same kernel storing a different value: the read-write race is found.
+    let writes = "mov.u32 %r8, 5;\nst.global.u32 [%rd2], %r8;";
+    let inst = instrument(&module(&block_zero_writes_word_zero(writes))).unwrap();
+    let mut l = launch(4, 32, 8);
+    let v = passes::check(
+        &mut EmuExecutor::new(),
+        &inst,
+        &mut l,
+        CheckOptions::default(),
+    )
+    .unwrap();
+    assert!(
+        v.races.iter().any(|r| r.kind == RaceKind::ReadWrite),
+        "{:?}",
+        v.races
+    );
+}

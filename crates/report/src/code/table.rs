@@ -110,18 +110,18 @@ __global__ void any_negative(const int *x, int *found) {
         atomicExch(found, 1);
 }"#,
     }
-    GpuAtomicsUnchecked {
-        name: "gpu-atomics-unchecked",
+    GpuScopeUnchecked {
+        name: "gpu-scope-unchecked",
         severity: Note,
         tools: [Gpu],
-        summary: "GPU mode did not check atomics against the plain accesses of the same buffer.",
-        what: "Notes that a kernel checked with `--gpu` updates a buffer with atomics that it also writes with plain stores. GPU mode privatises plain accesses per block; atomics act on the real buffer, so a race between an atomic and a plain access of another block is not looked for.",
-        why: "An atomic and a plain store to the same location from different blocks still race: the plain store can overwrite the atomic's result. `warpcheck check` without `--gpu` checks that pair.",
+        summary: "GPU mode did not look for some kinds of races in this kernel.",
+        what: "Notes what a `--gpu` check left out: races between lanes of one warp (GPU mode gives each warp, not each lane, a private copy), races on shared memory (not privatised), and, in kernels with block barriers, races between warps of a block on global buffers (copies are then per block, since warps legitimately exchange data across a barrier).",
+        why: "A clean `--gpu` run says nothing about the races it did not look for. `warpcheck check` without `--gpu` checks all of them, on the CPU.",
         lang: "sh",
         example: r#"
-warpcheck check counter.cu --gpu --grid 64 --block 256"#,
+warpcheck check reduce.cu --gpu --grid 64 --block 256   # shared-memory races not looked for"#,
         fixed: r#"
-warpcheck check counter.cu --grid 64 --block 256   # the CPU checkers compare atomics with plain accesses"#,
+warpcheck check reduce.cu --grid 64 --block 256         # the CPU race checker covers every scope"#,
     }
     GpuStoresUnchecked {
         name: "gpu-stores-unchecked",
