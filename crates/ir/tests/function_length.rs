@@ -30,11 +30,6 @@ const ALLOWED: &[(&str, &str)] = &[
     ("crates/advise/src/advisor.rs", "shared"),
     ("crates/advise/src/emit.rs", "emit_cuda"),
     ("crates/advise/src/facts.rs", "collect"),
-    // The emulator's warp scheduler and its per-instruction compute loop: hot loops
-    // whose locals (lane masks, warp state) stay in registers; to be split with the
-    // overhead benchmark alongside, to show no slowdown.
-    ("crates/emu/src/block.rs", "run_group"),
-    ("crates/emu/src/exec/mod.rs", "compute"),
 ];
 
 /// One function whose body is over the limit.
