@@ -147,6 +147,31 @@ pub fn collect<'a>(
             param_names: param_names.to_vec(),
         },
     )?;
+    let mut pointers = param_pointers(&analysis, param_names, param_types, structs);
+    let names = name_loaded_values(&analysis, &mut pointers, structs);
+    let mut accs = named_accesses(program, &analysis, &names, &pointers);
+    let mut loops = named_loops(&analysis, &names);
+    let (param_cells, calls) = param_cells_and_calls(program, func, &analysis, param_names);
+    let assumed = simplify_selections(&mut accs, &mut loops);
+    Some(Facts {
+        assumed,
+        analysis,
+        accs,
+        loops,
+        pointers,
+        param_cells,
+        calls,
+        names,
+    })
+}
+
+/// The pointer parameters: those the analysis saw used as pointers or declared with a `*`.
+fn param_pointers(
+    analysis: &Analysis<'_>,
+    param_names: &[String],
+    param_types: &[String],
+    structs: &[StructLayout],
+) -> BTreeMap<String, PointerInfo> {
     let mut pointers = BTreeMap::new();
     for (i, name) in param_names.iter().enumerate() {
         let ty = param_types.get(i).map(String::as_str).unwrap_or("");
@@ -161,7 +186,12 @@ pub fn collect<'a>(
             );
         }
     }
-    // Loaded values as they appear in expressions.
+    pointers
+}
+
+/// The symbols of loaded values that appear in the accesses' addresses and conditions
+/// and in the loops' exits and inductions, by the load that produced them.
+fn loaded_symbols(analysis: &Analysis<'_>) -> HashMap<InstId, Vec<Symbol>> {
     let mut loaded: HashMap<InstId, Vec<Symbol>> = HashMap::new();
     let mut all = BTreeSet::new();
     for a in &analysis.accesses {
@@ -182,8 +212,19 @@ pub fn collect<'a>(
             loaded.entry(inst).or_default().push(s);
         }
     }
+    loaded
+}
+
+/// Names the values loaded through pointers (see the module documentation), adding the
+/// nested pointers to `pointers`: the substitution from loaded-value symbols to names.
+fn name_loaded_values(
+    analysis: &Analysis<'_>,
+    pointers: &mut BTreeMap<String, PointerInfo>,
+    structs: &[StructLayout],
+) -> HashMap<Symbol, Expr> {
+    let loaded = loaded_symbols(analysis);
     let mut names: HashMap<Symbol, Expr> = HashMap::new();
-    // Two rounds: a pointer named in the first names the fields loaded through it.
+    // Several rounds: a pointer named in one names the fields loaded through it.
     for _ in 0..3 {
         for a in &analysis.accesses {
             if a.kind != AccessKind::Load {
@@ -196,60 +237,80 @@ pub fn collect<'a>(
                 continue;
             }
             let addr = a.addr.subst(&|s| names.get(s).cloned());
-            let Some((root, offset)) = pointer_base(&addr, &pointers) else {
+            let Some((root, offset)) = pointer_base(&addr, pointers) else {
                 continue;
             };
-            let Some(off) = offset.as_integer() else {
-                // An element of an array of pointers (`wall[t + 1]`): named by its index
-                // when the index does not change in the loops.
-                let invariant = !offset
-                    .mentions(&|s| matches!(s, Symbol::Iteration { .. } | Symbol::Opaque(_)));
-                if a.bytes == 8 && invariant {
-                    let index = offset.scale(Rational::new(1, 8).unwrap_or(Rational::ONE));
-                    let path = format!("{root}[{index}]");
-                    let info = pointers[&root].clone();
-                    pointers.entry(path.clone()).or_insert(PointerInfo {
-                        root: info.root.clone(),
-                        nested: true,
-                        pointee: None,
-                    });
-                    for s in syms {
-                        names.insert(s.clone(), Expr::sym(Symbol::param(&path)));
-                    }
-                }
+            let Some(path) = loaded_path(&root, &offset, a.bytes, pointers, structs) else {
                 continue;
             };
-            let info = pointers[&root].clone();
-            let field = info
-                .pointee
-                .as_ref()
-                .and_then(|s| s.field_at(off as u64))
-                .cloned();
-            let path = match &field {
-                Some(f) => format!("{root}->{}", f.name),
-                None if off == 0 && a.bytes == 8 => format!("*{root}"),
-                None => format!("{root}->+{off}"),
-            };
-            let is_pointer = a.bytes == 8 && field.as_ref().is_none_or(|f| f.pointee.is_some());
-            if is_pointer {
-                let pointee = field
-                    .as_ref()
-                    .and_then(|f| f.pointee.as_ref())
-                    .and_then(|p| pointee_struct(structs, &format!("{p} *")).cloned());
-                pointers.entry(path.clone()).or_insert(PointerInfo {
-                    root: info.root.clone(),
-                    nested: true,
-                    pointee,
-                });
-            }
             for s in syms {
                 names.insert(s.clone(), Expr::sym(Symbol::param(&path)));
             }
         }
     }
-    let body = analysis.body;
-    let line_of = |inst: InstId| analysis.line_of(inst);
-    // Accesses with names.
+    names
+}
+
+/// The name of a `bytes`-byte value loaded at `offset` from pointer `root`, adding it to
+/// `pointers` when it is itself a pointer; `None` when it has no name (an offset that
+/// changes in the loops).
+fn loaded_path(
+    root: &str,
+    offset: &Expr,
+    bytes: u32,
+    pointers: &mut BTreeMap<String, PointerInfo>,
+    structs: &[StructLayout],
+) -> Option<String> {
+    let info = pointers[root].clone();
+    let Some(off) = offset.as_integer() else {
+        // An element of an array of pointers (`wall[t + 1]`): named by its index when the
+        // index does not change in the loops.
+        let invariant =
+            !offset.mentions(&|s| matches!(s, Symbol::Iteration { .. } | Symbol::Opaque(_)));
+        if bytes != 8 || !invariant {
+            return None;
+        }
+        let index = offset.scale(Rational::new(1, 8).unwrap_or(Rational::ONE));
+        let path = format!("{root}[{index}]");
+        pointers.entry(path.clone()).or_insert(PointerInfo {
+            root: info.root.clone(),
+            nested: true,
+            pointee: None,
+        });
+        return Some(path);
+    };
+    let field = info
+        .pointee
+        .as_ref()
+        .and_then(|s| s.field_at(off as u64))
+        .cloned();
+    let path = match &field {
+        Some(f) => format!("{root}->{}", f.name),
+        None if off == 0 && bytes == 8 => format!("*{root}"),
+        None => format!("{root}->+{off}"),
+    };
+    let is_pointer = bytes == 8 && field.as_ref().is_none_or(|f| f.pointee.is_some());
+    if is_pointer {
+        let pointee = field
+            .as_ref()
+            .and_then(|f| f.pointee.as_ref())
+            .and_then(|p| pointee_struct(structs, &format!("{p} *")).cloned());
+        pointers.entry(path.clone()).or_insert(PointerInfo {
+            root: info.root.clone(),
+            nested: true,
+            pointee,
+        });
+    }
+    Some(path)
+}
+
+/// The accesses with their bases and offsets named.
+fn named_accesses(
+    program: &Program,
+    analysis: &Analysis<'_>,
+    names: &HashMap<Symbol, Expr>,
+    pointers: &BTreeMap<String, PointerInfo>,
+) -> Vec<Acc> {
     let mut accs = Vec::new();
     for a in &analysis.accesses {
         let addr = a.addr.subst(&|s| names.get(s).cloned());
@@ -269,7 +330,7 @@ pub fn collect<'a>(
                     offset,
                 )
             }
-            _ => match pointer_base(&addr, &pointers) {
+            _ => match pointer_base(&addr, pointers) {
                 Some((root, offset)) => (Base::Pointer(root), offset),
                 None => (Base::Unknown, addr.clone()),
             },
@@ -283,10 +344,17 @@ pub fn collect<'a>(
             offset,
             cond: a.cond.subst(&|s| names.get(s).cloned()),
             loops: a.loops.clone(),
-            line: line_of(a.inst),
+            line: analysis.line_of(a.inst),
         });
     }
-    // Loops.
+    accs
+}
+
+/// The loops with their lines, trip counts and induction variables, names substituted.
+fn named_loops(analysis: &Analysis<'_>, names: &HashMap<Symbol, Expr>) -> Vec<LoopFacts> {
+    let body = analysis.body;
+    let line_of = |inst: InstId| analysis.line_of(inst);
+    let rename = |e: &Expr| e.subst(&|s| names.get(s).cloned());
     let mut loops = Vec::new();
     for (i, l) in analysis.loops.iter().enumerate() {
         let mut lines: Vec<u32> = l
@@ -318,13 +386,7 @@ pub fn collect<'a>(
                     .iter()
                     .find(|(loc, _, _)| matches!(loc, Loc::Cell(..)))
             })
-            .map(|(loc, init, step)| {
-                (
-                    *loc,
-                    init.subst(&|s| names.get(s).cloned()),
-                    step.subst(&|s| names.get(s).cloned()),
-                )
-            });
+            .map(|(loc, init, step)| (*loc, rename(init), rename(step)));
         loops.push(LoopFacts {
             index: i,
             parent: l.parent,
@@ -337,7 +399,18 @@ pub fn collect<'a>(
             induction,
         });
     }
-    // Parameter cells: `ld.param %r, [f_param_i]` then `st [cell], %r`.
+    loops
+}
+
+/// The `.local` cell each parameter is kept in (`ld.param %r, [f_param_i]` then
+/// `st [cell], %r`), and the calls of the function.
+fn param_cells_and_calls(
+    program: &Program,
+    func: FuncId,
+    analysis: &Analysis<'_>,
+    param_names: &[String],
+) -> (BTreeMap<String, Loc>, Vec<CallSite>) {
+    let body = analysis.body;
     let f = program.function(func);
     let mut reg_param: HashMap<warpcheck_ir::Reg, String> = HashMap::new();
     let mut calls = Vec::new();
@@ -351,7 +424,7 @@ pub fn collect<'a>(
                         calls.push(CallSite {
                             callee: program.function(*fid).name.clone(),
                             block: bid,
-                            line: line_of(inst),
+                            line: analysis.line_of(inst),
                         });
                     }
                 }
@@ -388,13 +461,19 @@ pub fn collect<'a>(
             param_cells.entry(name.clone()).or_insert(c.loc);
         }
     }
-    // Selections the positivity of parameters decides (clang's signed division by 2).
+    (param_cells, calls)
+}
+
+/// Simplifies the selections that the positivity of parameters decides (clang's signed
+/// division by 2) in the offsets, trip counts and inductions; returns the assumptions
+/// made, sorted.
+fn simplify_selections(accs: &mut [Acc], loops: &mut [LoopFacts]) -> Vec<String> {
     let ctx = warpcheck_sym::Context::assuming_positive_params();
     let mut assuming = Vec::new();
-    for a in &mut accs {
+    for a in accs {
         a.offset = crate::range::simplify_selects(&a.offset, &ctx, &mut assuming);
     }
-    for l in &mut loops {
+    for l in loops {
         l.trip = l
             .trip
             .as_ref()
@@ -407,16 +486,7 @@ pub fn collect<'a>(
     let mut assumed: Vec<String> = assuming.iter().map(|a| a.to_string()).collect();
     assumed.sort();
     assumed.dedup();
-    Some(Facts {
-        assumed,
-        analysis,
-        accs,
-        loops,
-        pointers,
-        param_cells,
-        calls,
-        names,
-    })
+    assumed
 }
 
 /// The pointer an address adds (coefficient 1) and the offset from it.

@@ -3,8 +3,12 @@
 //! it includes, or `--no-cache`, compiles again; a damaged entry is a miss.
 //!
 //! clang is reached through a wrapper script (`WARPCHECK_CLANG`) that logs every call, so
-//! the test counts compilations (every call but `--version`, which discovery makes).
+//! the test counts compilations (every call but `--version`, which discovery makes). nvcc
+//! (`--compiler nvcc`) is reached the same way through a wrapper named `nvcc` first on
+//! `PATH`, which starts the nvcc warpcheck would have found: a system one on `PATH`, else
+//! the one of NVIDIA's wheels that `tools/setup.sh` installs.
 
+use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -31,35 +35,88 @@ const OPENCL: &str = r#"__kernel void twice(__global const int* x, __global int*
 
 struct Setup {
     dir: tempfile::TempDir,
-    wrapper: PathBuf,
+    /// The environment that makes warpcheck start the logging wrapper.
+    env: (&'static str, OsString),
     log: PathBuf,
+}
+
+/// Writes an executable script at `path` that logs its arguments to `log` and runs
+/// `program` with `extra` arguments (left out for `--version`) before its own.
+fn logging_wrapper(path: &Path, log: &Path, program: &Path, extra: &[PathBuf]) {
+    let extra: String = extra
+        .iter()
+        .map(|dir| format!(" -isystem '{}'", dir.display()))
+        .collect();
+    std::fs::write(
+        path,
+        format!(
+            "#!/bin/sh\necho \"$*\" >> '{log}'\n\
+             if [ \"$1\" = --version ]; then exec '{program}' \"$@\"; fi\n\
+             exec '{program}'{extra} \"$@\"\n",
+            log = log.display(),
+            program = program.display()
+        ),
+    )
+    .unwrap();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+}
+
+/// The nvcc `--compiler nvcc` finds (a system one on `PATH`, else the wheels') and the
+/// include directories warpcheck passes it; `None` when there is none.
+fn real_nvcc() -> Option<(PathBuf, Vec<PathBuf>)> {
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    if let Some(nvcc) = std::env::split_paths(&path)
+        .map(|dir| dir.join("nvcc"))
+        .find(|p| p.is_file())
+    {
+        return Some((nvcc, Vec::new()));
+    }
+    let tree = warpcheck_front::NvidiaTree::from_env()?;
+    Some((tree.nvcc.clone()?, tree.extra_includes))
 }
 
 impl Setup {
     /// A directory with the kernels and a logging clang wrapper; `None` without clang.
     fn new() -> Option<Setup> {
         let clang = warpcheck_front::Compiler::all_clangs().into_iter().next()?;
-        let dir = tempfile::tempdir().unwrap();
+        let dir = Self::kernels();
         let log = dir.path().join("clang-calls.log");
         let wrapper = dir.path().join("clang-wrapper.sh");
-        std::fs::write(
-            &wrapper,
-            format!(
-                "#!/bin/sh\necho \"$*\" >> '{}'\nexec '{}' \"$@\"\n",
-                log.display(),
-                clang.path.display()
-            ),
-        )
-        .unwrap();
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::PermissionsExt;
-            std::fs::set_permissions(&wrapper, std::fs::Permissions::from_mode(0o755)).unwrap();
-        }
+        logging_wrapper(&wrapper, &log, &clang.path, &[]);
+        let env = ("WARPCHECK_CLANG", wrapper.into_os_string());
+        Some(Setup { dir, env, log })
+    }
+
+    /// A directory with the kernels and a logging `nvcc` first on `PATH`; `None` without
+    /// nvcc.
+    fn nvcc() -> Option<Setup> {
+        let (nvcc, includes) = real_nvcc()?;
+        let dir = Self::kernels();
+        let bin = dir.path().join("bin");
+        std::fs::create_dir(&bin).unwrap();
+        let log = dir.path().join("nvcc-calls.log");
+        logging_wrapper(&bin.join("nvcc"), &log, &nvcc, &includes);
+        let path = std::env::var_os("PATH").unwrap_or_default();
+        let path =
+            std::env::join_paths(std::iter::once(bin).chain(std::env::split_paths(&path))).unwrap();
+        Some(Setup {
+            dir,
+            env: ("PATH", path),
+            log,
+        })
+    }
+
+    /// A temporary directory with the test's kernels and header.
+    fn kernels() -> tempfile::TempDir {
+        let dir = tempfile::tempdir().unwrap();
         std::fs::write(dir.path().join("scale.h"), HEADER).unwrap();
         std::fs::write(dir.path().join("scale.cu"), CUDA).unwrap();
         std::fs::write(dir.path().join("twice.cl"), OPENCL).unwrap();
-        Some(Setup { dir, wrapper, log })
+        dir
     }
 
     fn path(&self, name: &str) -> PathBuf {
@@ -75,7 +132,7 @@ impl Setup {
             .arg(self.path(file))
             .args(["--grid", "1", "--block", "64", "--dump", "y"])
             .args(extra)
-            .env("WARPCHECK_CLANG", &self.wrapper)
+            .env(self.env.0, &self.env.1)
             .env("WARPCHECK_CACHE_DIR", self.path("cache"))
             .current_dir(self.dir.path())
             .output()
@@ -161,4 +218,27 @@ fn damaged_entries_are_misses_and_are_replaced() {
     assert_eq!(first, second);
     let (_, compiled) = s.run("twice.cl", &[]);
     assert_eq!(compiled, 0, "the miss stored a whole entry again");
+}
+
+#[test]
+fn second_nvcc_runs_reuse_the_compilation_and_edits_recompile() {
+    let Some(s) = Setup::nvcc() else {
+        eprintln!("skipped: no nvcc on PATH and no NVIDIA wheels (run tools/setup.sh)");
+        return;
+    };
+    let nvcc = ["--compiler", "nvcc"];
+    let (first, compiled) = s.run("scale.cu", &nvcc);
+    assert!(compiled > 0, "the first run compiles");
+    let (second, compiled) = s.run("scale.cu", &nvcc);
+    assert_eq!(compiled, 0, "the second run starts no nvcc");
+    assert_eq!(first, second, "a cached run prints the same");
+    let (_, compiled) = s.run("scale.cu", &["--compiler", "nvcc", "--no-cache"]);
+    assert!(compiled > 0, "--no-cache compiles");
+    // nvcc's dependency list holds the user's header: an edit recompiles.
+    std::fs::write(s.path("scale.h"), "#define SCALE 3.0f\n").unwrap();
+    let (after, compiled) = s.run("scale.cu", &nvcc);
+    assert!(compiled > 0, "editing an included header recompiles");
+    assert_ne!(first, after, "the new header's SCALE is used");
+    let (_, compiled) = s.run("scale.cu", &["--compiler", "nvcc", "-O", "1"]);
+    assert!(compiled > 0, "other options compile separately");
 }

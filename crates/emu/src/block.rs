@@ -14,18 +14,21 @@
 //! the block that has not exited. When no group of any warp can run but threads remain,
 //! the block is deadlocked and the fault names who waits where.
 
-use warpcheck_ir::modifiers::{MemSpace, VoteMode};
+use warpcheck_ir::modifiers::MemSpace;
 use warpcheck_ir::{EntityRef, FuncId, InstId, Program, SourceLoc};
 
 use crate::exec::control::{FUNC_ADDR_BASE, Group, NO_REGION, Region, Regions, Wait};
-use crate::exec::mem::{MemCtx, addresses, isspacep};
-use crate::exec::{FULL, Lanes, compute, pred_value, warp_ops};
+use crate::exec::{FULL, Lanes, compute, pred_value};
 use crate::fault::{Fault, FaultKind};
-use crate::memory::{GenericTarget, GlobalMemory, LOCAL_WINDOW, resolve_generic};
+use crate::memory::{GenericTarget, GlobalMemory, resolve_generic};
 use crate::observer::{MemEvent, MemKind, Observer, WarpSyncEvent};
-use crate::ops::{CallTarget, Dst, OpKind};
-use crate::translate::{FRAME_GENERIC_FLAG, Flat, NO_PC, SINK};
+use crate::ops::{CallTarget, OpKind};
+use crate::translate::{Flat, NO_PC};
 use crate::{Scheduling, Stats};
+
+mod step;
+
+use step::GroupRun;
 
 /// Everything a block needs that is the same for the whole launch.
 pub(crate) struct LaunchCx<'a> {
@@ -383,22 +386,29 @@ impl<O: Observer> Block<'_, O> {
 
     /// Runs group `gi` of warp `w` until it stops. Returns whether the warp should keep
     /// running (`false`: the quantum is over).
+    ///
+    /// This is the interpreter loop: computations go to [`compute`], memory accesses,
+    /// warp collectives and reads of a thread's own state to [`GroupRun`]'s methods
+    /// (inlined here), and everything that changes the warp's groups (barriers, calls,
+    /// exits) ends the run and goes to [`Self::control`].
     pub(crate) fn run_group(&mut self, w: usize, gi: usize, limit: u64) -> Result<bool, Fault> {
-        let flat = self.cx.flat;
-        let ops = &flat.ops[..];
+        let ops = &self.cx.flat.ops[..];
         let its = self.its();
-        let idx = self.idx;
-        let global = self.cx.global;
-        let Block {
-            warps, shared, obs, ..
-        } = self;
-        let warp = &mut warps[w];
-        let group = warp.groups[gi];
+        let group = self.warps[w].groups[gi];
         let (mut pc, mask) = (group.pc, group.mask);
-        let frame_base = group.frame_base;
-        let stop = warp.regions.rpc_of(group.region);
-        let several = warp.groups.len() > 1;
-        let mut executed = warp.executed;
+        let mut run = GroupRun {
+            flat: self.cx.flat,
+            global: self.cx.global,
+            shared: &mut self.shared[..],
+            obs: &mut *self.obs,
+            warp: &mut self.warps[w],
+            block: self.idx,
+            w,
+            frame_base: group.frame_base,
+        };
+        let stop = run.warp.regions.rpc_of(group.region);
+        let several = run.warp.groups.len() > 1;
+        let mut executed = run.warp.executed;
         let mut lanes = 0u64;
         let lanes_count = mask.count_ones() as u64;
         let ev = loop {
@@ -416,78 +426,26 @@ impl<O: Observer> Block<'_, O> {
             }
             let m = match op.guard {
                 None => mask,
-                Some(p) => mask & pred_value(&warp.preds, p),
+                Some(p) => mask & pred_value(&run.warp.preds, p),
             };
-            if compute(&op.kind, &mut warp.regs, &mut warp.preds, m) {
+            if compute(&op.kind, &mut run.warp.regs, &mut run.warp.preds, m) {
                 pc += 1;
                 continue;
             }
             match &op.kind {
                 OpKind::Ld { shape, dsts, addr } => {
-                    if m != 0 {
-                        let mut addrs = addresses(*addr, &warp.regs, frame_base);
-                        let mut mc = MemCtx::new(
-                            flat,
-                            global,
-                            shared,
-                            &mut warp.local,
-                            &mut warp.op_cache[pc as usize],
-                        );
-                        let space = match mc.load(*shape, dsts, &mut addrs, m, &mut warp.regs) {
-                            Ok(space) => space,
-                            Err((l, k)) => break Ev::Fault(l, k),
-                        };
-                        if O::ENABLED {
-                            emit_mem(
-                                *obs,
-                                flat,
-                                pc,
-                                idx,
-                                w,
-                                (MemKind::Load, shape.ordered),
-                                space,
-                                &addrs,
-                                m,
-                                shape.size as u32 * dsts.n.max(1) as u32,
-                            );
-                        }
+                    if let Err((lane, kind)) = run.load(pc, m, *shape, dsts, *addr) {
+                        break Ev::Fault(lane, kind);
                     }
-                    pc += 1;
                 }
                 OpKind::St { shape, srcs, addr } => {
-                    if m != 0 {
-                        let mut addrs = addresses(*addr, &warp.regs, frame_base);
-                        let mut mc = MemCtx::new(
-                            flat,
-                            global,
-                            shared,
-                            &mut warp.local,
-                            &mut warp.op_cache[pc as usize],
-                        );
-                        let space = match mc.store(*shape, srcs, &mut addrs, m, &warp.regs) {
-                            Ok(space) => space,
-                            Err((l, k)) => break Ev::Fault(l, k),
-                        };
-                        if O::ENABLED {
-                            emit_mem(
-                                *obs,
-                                flat,
-                                pc,
-                                idx,
-                                w,
-                                (MemKind::Store, shape.ordered),
-                                space,
-                                &addrs,
-                                m,
-                                shape.size as u32 * srcs.n.max(1) as u32,
-                            );
-                        }
+                    if let Err((lane, kind)) = run.store(pc, m, *shape, srcs, *addr) {
+                        break Ev::Fault(lane, kind);
                     }
-                    pc += 1;
                 }
                 OpKind::Atom {
                     space,
-                    op: aop,
+                    op,
                     ty,
                     size,
                     d,
@@ -495,73 +453,34 @@ impl<O: Observer> Block<'_, O> {
                     b,
                     c,
                 } => {
-                    if m != 0 {
-                        let addrs = addresses(*addr, &warp.regs, frame_base);
-                        let mut mc = MemCtx::new(
-                            flat,
-                            global,
-                            shared,
-                            &mut warp.local,
-                            &mut warp.op_cache[pc as usize],
-                        );
-                        let (bv, cv) = (warp.regs[*b as usize], warp.regs[*c as usize]);
-                        match mc.atomic(*space, *aop, *ty, *size as u32, &addrs, &bv, &cv, m) {
-                            Ok(old) => {
-                                if let Some(d) = d {
-                                    blend_mask(&mut warp.regs[*d as usize], &old, m);
-                                }
-                            }
-                            Err((l, k)) => break Ev::Fault(l, k),
-                        }
-                        if O::ENABLED {
-                            let kind = MemKind::Atomic {
-                                op: *aop,
-                                returns_value: d.is_some(),
-                            };
-                            emit_mem(
-                                *obs,
-                                flat,
-                                pc,
-                                idx,
-                                w,
-                                (kind, true),
-                                *space,
-                                &addrs,
-                                m,
-                                *size as u32,
-                            );
-                        }
+                    if let Err((lane, kind)) =
+                        run.atomic(pc, m, (*space, *op, *ty, *size), *d, *addr, [*b, *c])
+                    {
+                        break Ev::Fault(lane, kind);
                     }
-                    pc += 1;
                 }
-                OpKind::FrameAddr { d, offset } => {
-                    let generic = offset & FRAME_GENERIC_FLAG != 0;
-                    let v = frame_base
-                        + (offset & !FRAME_GENERIC_FLAG)
-                        + if generic { LOCAL_WINDOW } else { 0 };
-                    blend_mask(&mut warp.regs[*d as usize], &[v; 32], m);
-                    pc += 1;
-                }
-                OpKind::Isspacep { space, d, a } => {
-                    let av = &warp.regs[*a as usize];
-                    let mut bits = 0u32;
-                    for (l, &x) in av.iter().enumerate() {
-                        bits |= (isspacep(*space, x) as u32) << l;
+                OpKind::CpAsync {
+                    dst,
+                    src,
+                    size,
+                    src_size,
+                } => {
+                    if let Err((lane, kind)) = run.cp_async(pc, m, [*dst, *src], *size, *src_size) {
+                        break Ev::Fault(lane, kind);
                     }
-                    let p = &mut warp.preds[*d as usize];
-                    *p = (*p & !m) | (bits & m);
-                    pc += 1;
                 }
+                OpKind::CpAsyncCommit => run.warp.async_copies.commit(m),
+                OpKind::CpAsyncWait { keep_newest } => run.cp_async_wait(m, *keep_newest),
+                OpKind::FrameAddr { d, offset } => run.frame_addr(m, *d, *offset),
+                OpKind::Isspacep { space, d, a } => run.isspacep(m, *space, *d, *a),
                 OpKind::Clock { d, wide } => {
                     // A deterministic clock: 4 cycles per warp-instruction of this warp.
                     let v = executed * 4;
                     let v = if *wide { v } else { v & 0xffff_ffff };
-                    blend_mask(&mut warp.regs[*d as usize], &[v; 32], m);
-                    pc += 1;
+                    blend_mask(&mut run.warp.regs[*d as usize], &[v; 32], m);
                 }
                 OpKind::Activemask { d } => {
-                    blend_mask(&mut warp.regs[*d as usize], &[mask as u64; 32], m);
-                    pc += 1;
+                    blend_mask(&mut run.warp.regs[*d as usize], &[mask as u64; 32], m);
                 }
                 OpKind::Shfl {
                     mode,
@@ -571,57 +490,13 @@ impl<O: Observer> Block<'_, O> {
                     b,
                     c,
                     membermask,
-                } => {
-                    if O::ENABLED && m != 0 {
-                        let mm = warp.regs[*membermask as usize][first_lane(m)] as u32;
-                        emit_sync(*obs, flat, pc, idx, w, mm, m);
-                    }
-                    let (v, pv) = warp_ops::shfl(
-                        *mode,
-                        &warp.regs[*a as usize],
-                        &warp.regs[*b as usize],
-                        &warp.regs[*c as usize],
-                    );
-                    if *d != SINK {
-                        blend_mask(&mut warp.regs[*d as usize], &v, m);
-                    }
-                    if let Some(p) = p {
-                        let q = &mut warp.preds[*p as usize];
-                        *q = (*q & !m) | (pv & m);
-                    }
-                    pc += 1;
-                }
+                } => run.shfl(pc, m, (*mode, *membermask), (*d, *p), [*a, *b, *c]),
                 OpKind::Vote {
                     mode,
                     d,
                     p,
                     membermask,
-                } => {
-                    let mm = warp.regs[*membermask as usize][first_lane(m)] as u32;
-                    if O::ENABLED && m != 0 {
-                        emit_sync(*obs, flat, pc, idx, w, mm, m);
-                    }
-                    let participants = m & mm;
-                    let pv = pred_value(&warp.preds, *p);
-                    let (b, ballot) = warp_ops::vote(*mode, pv, participants);
-                    match d {
-                        Dst::Pred(q) => {
-                            let v = if b { FULL } else { 0 };
-                            let q = &mut warp.preds[*q as usize];
-                            *q = (*q & !m) | (v & m);
-                        }
-                        Dst::Reg(r) => {
-                            let v = if *mode == VoteMode::Ballot {
-                                ballot as u64
-                            } else {
-                                b as u64
-                            };
-                            blend_mask(&mut warp.regs[*r as usize], &[v; 32], m);
-                        }
-                        Dst::None => {}
-                    }
-                    pc += 1;
-                }
+                } => run.vote(pc, m, (*mode, *membermask), *d, *p),
                 OpKind::Match {
                     mode,
                     wide,
@@ -629,110 +504,23 @@ impl<O: Observer> Block<'_, O> {
                     p,
                     a,
                     membermask,
-                } => {
-                    let mm = warp.regs[*membermask as usize][first_lane(m)] as u32;
-                    if O::ENABLED && m != 0 {
-                        emit_sync(*obs, flat, pc, idx, w, mm, m);
-                    }
-                    let (v, pv) =
-                        warp_ops::match_sync(*mode, &warp.regs[*a as usize], *wide, m & mm);
-                    if *d != SINK {
-                        blend_mask(&mut warp.regs[*d as usize], &v, m);
-                    }
-                    if let Some(p) = p {
-                        let q = &mut warp.preds[*p as usize];
-                        *q = (*q & !m) | (pv & m);
-                    }
-                    pc += 1;
-                }
+                } => run.match_sync(pc, m, (*mode, *wide, *membermask), (*d, *p), *a),
                 OpKind::Redux {
-                    op: rop,
+                    op,
                     signed,
                     d,
                     a,
                     membermask,
-                } => {
-                    let mm = warp.regs[*membermask as usize][first_lane(m)] as u32;
-                    if O::ENABLED && m != 0 {
-                        emit_sync(*obs, flat, pc, idx, w, mm, m);
-                    }
-                    let v = warp_ops::redux(*rop, *signed, &warp.regs[*a as usize], m & mm);
-                    blend_mask(&mut warp.regs[*d as usize], &[v; 32], m);
-                    pc += 1;
-                }
-                OpKind::CpAsync {
-                    dst,
-                    src,
-                    size,
-                    src_size,
-                } => {
-                    if m != 0 {
-                        let d = addresses(*dst, &warp.regs, frame_base);
-                        let s = addresses(*src, &warp.regs, frame_base);
-                        let sizes = src_size.map(|r| warp.regs[r as usize]);
-                        let mut mc = MemCtx::new(
-                            flat,
-                            global,
-                            shared,
-                            &mut warp.local,
-                            &mut warp.op_cache[pc as usize],
-                        );
-                        if let Err((l, k)) = mc.cp_async(&d, &s, *size as u32, sizes.as_ref(), m) {
-                            break Ev::Fault(l, k);
-                        }
-                        if O::ENABLED {
-                            let kind = (MemKind::Load, false);
-                            emit_mem(
-                                *obs,
-                                flat,
-                                pc,
-                                idx,
-                                w,
-                                kind,
-                                MemSpace::Global,
-                                &s,
-                                m,
-                                *size as u32,
-                            );
-                        }
-                        warp.async_copies.issue(pc, d, m, *size as u32);
-                    }
-                    pc += 1;
-                }
-                OpKind::CpAsyncCommit => {
-                    warp.async_copies.commit(m);
-                    pc += 1;
-                }
-                OpKind::CpAsyncWait { keep_newest } => {
-                    for c in warp.async_copies.complete(*keep_newest, m) {
-                        if O::ENABLED {
-                            let kind = (MemKind::Store, false);
-                            emit_mem(
-                                *obs,
-                                flat,
-                                c.pc,
-                                idx,
-                                w,
-                                kind,
-                                MemSpace::Shared,
-                                &c.addrs,
-                                c.lanes,
-                                c.size,
-                            );
-                        }
-                    }
-                    pc += 1;
-                }
-                OpKind::Nop => pc += 1,
+                } => run.redux(pc, m, (*op, *signed, *membermask), *d, *a),
+                OpKind::Nop => {}
                 OpKind::Bra { target, reconverge } => {
                     if m == mask {
                         pc = *target;
                         if its && several {
                             break Ev::Yield;
                         }
-                    } else if m == 0 {
-                        pc += 1;
-                    } else {
+                        continue;
+                    } else if m != 0 {
                         break Ev::Diverge {
                             taken: m,
                             target: *target,
@@ -742,11 +530,25 @@ impl<O: Observer> Block<'_, O> {
                 }
                 _ => break Ev::Control,
             }
+            pc += 1;
         };
-        warp.executed = executed;
-        warp.groups[gi].pc = pc;
+        run.warp.executed = executed;
+        run.warp.groups[gi].pc = pc;
         self.out.stats.lane_instructions += lanes;
         self.out.stats.warp_instructions += lanes / lanes_count.max(1);
+        self.end_group(w, gi, (pc, mask), ev)
+    }
+
+    /// Acts on the event `ev` that stopped group `gi` of warp `w` (at `pc`, with lanes
+    /// `mask`). Returns whether the warp should keep running.
+    #[inline(always)]
+    fn end_group(
+        &mut self,
+        w: usize,
+        gi: usize,
+        (pc, mask): (u32, u32),
+        ev: Ev,
+    ) -> Result<bool, Fault> {
         match ev {
             Ev::Arrive => {
                 let g = self.warps[w].groups.swap_remove(gi);
@@ -771,7 +573,7 @@ impl<O: Observer> Block<'_, O> {
                 reconverge,
             } => {
                 self.diverge(w, gi, pc, taken, target, reconverge);
-                Ok(!its)
+                Ok(!self.its())
             }
             Ev::Fault(lane, kind) => Err(self.fault_at(w, lane, pc, kind)),
             Ev::Control => {

@@ -1,17 +1,23 @@
-//! A cache of compilations: the PTX, kernel signatures and notes of a clang compilation,
-//! stored on disk and reused while nothing that decides them has changed.
+//! A cache of compilations: the PTX, kernel signatures and notes of a clang or nvcc
+//! compilation, stored on disk and reused while nothing that decides them has changed.
 //!
 //! # Keys
 //!
 //! An entry is found by a SHA-256 *base key* over everything known before compiling: the
 //! source file's bytes, its path as given and as an absolute path and the working directory
 //! (the PTX's `.file` lines name them), the language and every compile option, the
-//! compiler's path and full `--version` text, the shim headers' content (embedded, or the
-//! `WARPCHECK_INCLUDE` directory's), the include-path environment variables clang reads and
-//! warpcheck's version. The files the source includes are known only after compiling: the
-//! compilation writes clang's dependency list (`-MD -MF`), and the entry records each
-//! dependency's path with a SHA-256 of its content. A lookup hashes those files again; an
-//! entry whose dependencies changed (a header was edited) is a miss, and the new
+//! compiler's path and full `--version` text, the clang that reads the kernels' signatures
+//! (the compiler itself, or for nvcc the clang beside it, or none), the shim headers'
+//! content (embedded, or the `WARPCHECK_INCLUDE` directory's), the include-path and nvcc
+//! environment variables the compilers read and warpcheck's version. For nvcc it also
+//! covers the identity of NVIDIA's wheels when nvcc comes from them (the tree's layout and
+//! directories and its packages' `*.dist-info` names, which carry their versions) and the
+//! host compiler nvcc preprocesses with (path and `--version` text). The files the source
+//! includes are known only after compiling: the compilation writes the compiler's
+//! dependency list (`-MD -MF`, which clang and nvcc both take; nvcc's lists every header,
+//! NVIDIA's and the system's included), and the entry records each dependency's path with
+//! a SHA-256 of its content. A lookup hashes those files again; an entry whose
+//! dependencies changed (a header was edited, a wheel was upgraded) is a miss, and the new
 //! compilation replaces it.
 //!
 //! # Storage
@@ -26,13 +32,13 @@
 //!
 //! The cache never stops a compilation: any I/O failure is a miss (lookup) or is ignored
 //! (store), with a one-line note on stderr when `WARPCHECK_DEBUG` is set.
-//!
-//! Only clang compilations are cached: nvcc's dependency output is not used here.
 
 use crate::language::Language;
 use crate::options::CompileOptions;
 use crate::signature::KernelSignature;
-use crate::toolchain::{Compiler, version_text_cached};
+use crate::toolchain::{
+    Compiler, CompilerKind, nvcc_host_compiler, search_path, version_text_cached,
+};
 use sha2::{Digest, Sha256};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -86,20 +92,21 @@ pub(crate) struct Slot {
 }
 
 impl Slot {
-    /// The slot for compiling `path` with `compiler` and `options`, or `None` when the
-    /// cache is off (`options.use_cache` false, an nvcc compilation, no cache directory) or
-    /// the key cannot be computed (an unreadable file).
+    /// The slot for compiling `path` with `compiler` and `options`, the signatures read by
+    /// `ast_clang`, or `None` when the cache is off (`options.use_cache` false, no cache
+    /// directory) or the key cannot be computed (an unreadable file).
     pub fn new(
         compiler: &Compiler,
+        ast_clang: Option<&Compiler>,
         language: Language,
         path: &Path,
         options: &CompileOptions,
     ) -> Option<Slot> {
-        if !options.use_cache || compiler.kind != crate::CompilerKind::Clang {
+        if !options.use_cache {
             return None;
         }
         let dir = cache_dir()?.join(FORMAT_DIR);
-        match base_key(compiler, language, path, options) {
+        match base_key(compiler, ast_clang, language, path, options) {
             Ok(key) => Some(Slot { dir, key }),
             Err(e) => {
                 debug_note(&format!("not cached, cannot hash the inputs: {e}"));
@@ -155,7 +162,7 @@ impl Slot {
         })
     }
 
-    /// Stores a compilation whose dependency list clang wrote to `deps_file`; files under
+    /// Stores a compilation whose dependency list the compiler wrote to `deps_file`; files under
     /// `private` (the compilation's temporary directory, with the shim headers) are left
     /// out, as the key covers them. Failures are only noted.
     pub fn store(&self, module: &crate::CompiledModule, deps_file: &Path, private: &Path) {
@@ -203,6 +210,7 @@ impl Slot {
 /// The base key (see the module documentation), hex.
 fn base_key(
     compiler: &Compiler,
+    ast_clang: Option<&Compiler>,
     language: Language,
     path: &Path,
     options: &CompileOptions,
@@ -232,11 +240,29 @@ fn base_key(
     field("options", format!("{options:?}").as_bytes());
     field("compiler", compiler.path.as_os_str().as_encoded_bytes());
     field("version", version_text_cached(&compiler.path)?.as_bytes());
+    match ast_clang {
+        Some(clang) => {
+            field("ast-clang", clang.path.as_os_str().as_encoded_bytes());
+            field(
+                "ast-clang-version",
+                version_text_cached(&clang.path)?.as_bytes(),
+            );
+        }
+        None => field("ast-clang", b""),
+    }
+    if compiler.kind == CompilerKind::Nvcc {
+        for (name, value) in nvcc_identity(compiler)? {
+            field(&name, &value);
+        }
+    }
     for var in [
         "CPATH",
         "C_INCLUDE_PATH",
         "CPLUS_INCLUDE_PATH",
         "WARPCHECK_INCLUDE",
+        "NVCC_PREPEND_FLAGS",
+        "NVCC_APPEND_FLAGS",
+        "NVCC_CCBIN",
     ] {
         let value = std::env::var_os(var).unwrap_or_default();
         field(var, value.as_encoded_bytes());
@@ -245,6 +271,35 @@ fn base_key(
         field(&name, &content);
     }
     Ok(hex(&h.finalize()))
+}
+
+/// What decides an nvcc compilation besides nvcc's own `--version`: the NVIDIA wheels it
+/// comes from (their tree and the names of their `*.dist-info` directories, which carry
+/// the packages' versions; cicc, ptxas and libdevice come with them) and the host
+/// compiler it preprocesses with (`-ccbin`, else `g++` on `PATH`), as (field, bytes).
+fn nvcc_identity(nvcc: &Compiler) -> std::io::Result<Vec<(String, Vec<u8>)>> {
+    let mut out = Vec::new();
+    if let Some(tree) = &nvcc.nvidia {
+        out.push(("nvidia-tree".into(), format!("{tree:?}").into_bytes()));
+        let mut packages: Vec<String> = std::fs::read_dir(&tree.root)?
+            .filter_map(|e| e.ok())
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .filter(|name| name.ends_with(".dist-info"))
+            .collect();
+        packages.sort();
+        out.push(("nvidia-packages".into(), packages.join("\n").into_bytes()));
+    }
+    let host = nvcc_host_compiler().or_else(|| search_path("g++"));
+    let (host_path, host_version) = match &host {
+        Some(host) => (
+            host.as_os_str().as_encoded_bytes().to_vec(),
+            version_text_cached(host)?.into_bytes(),
+        ),
+        None => (Vec::new(), Vec::new()),
+    };
+    out.push(("host-compiler".into(), host_path));
+    out.push(("host-compiler-version".into(), host_version));
+    Ok(out)
 }
 
 /// The shim headers a compilation would use: the `WARPCHECK_INCLUDE` directory's files
@@ -281,8 +336,9 @@ fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
-/// The prerequisites of a Makefile rule as clang's `-MD -MF` writes it: `out.ptx: a.cu \`
-/// continued over lines, spaces in names escaped as `\ ` and `$` as `$$`.
+/// The prerequisites of a Makefile rule as `-MD -MF` writes it: clang's `out.ptx: a.cu \`
+/// or nvcc's `out.ptx : a.cu \`, continued over lines, spaces in names escaped as `\ `
+/// and `$` as `$$`.
 fn parse_make_deps(text: &str) -> Vec<PathBuf> {
     let joined = text.replace("\\\r\n", " ").replace("\\\n", " ");
     let mut out = Vec::new();
@@ -364,6 +420,21 @@ mod tests {
                 "/tmp/w/shims/warpcheck_prelude.h",
                 "/src/my dir/h.h",
                 "/src/a$b.h"
+            ]
+            .map(PathBuf::from)
+        );
+    }
+
+    #[test]
+    fn reads_nvccs_dependency_lists() {
+        let text = "out.ptx : k.cu \\\n    /usr/include/stdc-predef.h \\\n    /n/cu13/bin/../include/cuda_runtime.h \\\n    s.h\n";
+        assert_eq!(
+            parse_make_deps(text),
+            [
+                "k.cu",
+                "/usr/include/stdc-predef.h",
+                "/n/cu13/bin/../include/cuda_runtime.h",
+                "s.h"
             ]
             .map(PathBuf::from)
         );

@@ -26,8 +26,9 @@
 //! Device code only is compiled, with line tables (`.loc`), so findings can point at source
 //! lines.
 //!
-//! clang compilations are cached on disk (see [`cache`]: keyed by the source, the headers it
-//! includes, the options and the compiler; `CompileOptions::use_cache` turns it off).
+//! Compilations are cached on disk (see [`cache`]: keyed by the source, the headers it
+//! includes, the options and the compiler, for clang and nvcc alike;
+//! `CompileOptions::use_cache` turns it off).
 //!
 //! # Signatures
 //!
@@ -125,7 +126,14 @@ pub fn compile_with(
             options.opt_level
         )));
     }
-    let slot = cache::Slot::new(compiler, language, path, options);
+    // The AST comes from clang, also when nvcc compiles (nvcc and clang mangle alike). Its
+    // dump runs on another thread while the compiler produces the PTX.
+    let clang = match compiler.kind {
+        _ if !options.signatures_from_source => None,
+        CompilerKind::Clang => Some(compiler.clone()),
+        CompilerKind::Nvcc => Compiler::discover(CompilerChoice::Clang, language, path).ok(),
+    };
+    let slot = cache::Slot::new(compiler, clang.as_ref(), language, path, options);
     if let Some(hit) = slot.as_ref().and_then(cache::Slot::lookup) {
         return Ok(CompiledModule {
             ptx: hit.ptx,
@@ -145,14 +153,6 @@ pub fn compile_with(
             source,
         })?;
     let shim_dir = shims::prepare(work_dir.path(), language)?;
-
-    // The AST comes from clang, also when nvcc compiles (nvcc and clang mangle alike). Its
-    // dump runs on another thread while the compiler produces the PTX.
-    let clang = match compiler.kind {
-        _ if !options.signatures_from_source => None,
-        CompilerKind::Clang => Some(compiler.clone()),
-        CompilerKind::Nvcc => Compiler::discover(CompilerChoice::Clang, language, path).ok(),
-    };
     let mut notes = Vec::new();
     let deps_file = work_dir.path().join("deps.d");
     let scratch = invoke::Scratch {

@@ -290,7 +290,7 @@ pub(crate) fn nvcc_host_compiler() -> Option<PathBuf> {
 }
 
 /// `name` resolved through `PATH`, like a shell would.
-fn search_path(name: &str) -> Option<PathBuf> {
+pub(crate) fn search_path(name: &str) -> Option<PathBuf> {
     let path: OsString = env::var_os("PATH")?;
     env::split_paths(&path)
         .map(|dir| dir.join(name))

@@ -280,6 +280,8 @@ fn fmin_max(spec: FSpec, a: u64, b: u64, nan: bool, is_min: bool) -> u64 {
 
 /// Executes an arithmetic, logic, comparison or move op. Returns `false` for op kinds
 /// that are not computations (memory, control, warp-level), which the caller handles.
+/// Each arm's lane loop is its own function, inlined here so that the interpreter loop
+/// dispatches once per op, as it did when the arms were written out in this match.
 #[inline(always)]
 pub(crate) fn compute(op: &OpKind, regs: &mut [Lanes], preds: &mut [u32], mask: u32) -> bool {
     match *op {
@@ -293,22 +295,7 @@ pub(crate) fn compute(op: &OpKind, regs: &mut [Lanes], preds: &mut [u32], mask: 
             a,
             b,
             combine,
-        } => {
-            let bits = compare(cmp, &regs[a as usize], &regs[b as usize]);
-            let (pv, qv) = match combine {
-                None => (bits, !bits),
-                Some((op, c)) => {
-                    let cv = pred_value(preds, c);
-                    (bool_op(op, bits, cv), bool_op(op, !bits, cv))
-                }
-            };
-            if let Some(p) = p {
-                preds[p as usize] = (preds[p as usize] & !mask) | (pv & mask);
-            }
-            if let Some(q) = q {
-                preds[q as usize] = (preds[q as usize] & !mask) | (qv & mask);
-            }
-        }
+        } => setp(cmp, [p, q], combine, regs, preds, [a, b], mask),
         OpKind::Set {
             cmp,
             float_dst,
@@ -316,74 +303,10 @@ pub(crate) fn compute(op: &OpKind, regs: &mut [Lanes], preds: &mut [u32], mask: 
             a,
             b,
             combine,
-        } => {
-            let bits = compare(cmp, &regs[a as usize], &regs[b as usize]);
-            let v = match combine {
-                None => bits,
-                Some((op, c)) => bool_op(op, bits, pred_value(preds, c)),
-            };
-            let one = if float_dst {
-                1.0f32.to_bits() as u64
-            } else {
-                0xffff_ffff
-            };
-            let mut out = [0u64; 32];
-            for (l, o) in out.iter_mut().enumerate() {
-                *o = if (v >> l) & 1 != 0 { one } else { 0 };
-            }
-            blend(&mut regs[d as usize], &out, mask);
-        }
-        OpKind::Selp { d, a, b, p } => {
-            let pv = pred_value(preds, p);
-            let av = &regs[a as usize];
-            let bv = &regs[b as usize];
-            let mut out = [0u64; 32];
-            for l in 0..32 {
-                out[l] = if (pv >> l) & 1 != 0 { av[l] } else { bv[l] };
-            }
-            blend(&mut regs[d as usize], &out, mask);
-        }
-        OpKind::PredLogic { op, d, a, b } => {
-            let (x, y) = (pred_value(preds, a), pred_value(preds, b));
-            let v = match op {
-                PredOp::And => x & y,
-                PredOp::Or => x | y,
-                PredOp::Xor => x ^ y,
-                PredOp::Not => !x,
-                PredOp::Mov => x,
-            };
-            if d > crate::translate::PRED_TRUE {
-                preds[d as usize] = (preds[d as usize] & !mask) | (v & mask);
-            }
-        }
-        OpKind::Testp { op, fty, d, a } => {
-            let av = &regs[a as usize];
-            let mut bits = 0u32;
-            for l in 0..32 {
-                let x = if fty == FTy::F64 {
-                    f64_of(av[l])
-                } else {
-                    f32_of(av[l]) as f64
-                };
-                let sub = if fty == FTy::F64 {
-                    x.is_subnormal()
-                } else {
-                    (x as f32).is_subnormal()
-                };
-                let t = match op {
-                    TestpOp::Finite => x.is_finite(),
-                    TestpOp::Infinite => x.is_infinite(),
-                    TestpOp::Number => !x.is_nan(),
-                    TestpOp::NotANumber => x.is_nan(),
-                    TestpOp::Normal => x.is_finite() && x != 0.0 && !sub,
-                    TestpOp::Subnormal => sub,
-                };
-                bits |= (t as u32) << l;
-            }
-            if d > crate::translate::PRED_TRUE {
-                preds[d as usize] = (preds[d as usize] & !mask) | (bits & mask);
-            }
-        }
+        } => set(cmp, float_dst, combine, regs, preds, [d, a, b], mask),
+        OpKind::Selp { d, a, b, p } => selp(regs, preds, [d, a, b], p, mask),
+        OpKind::PredLogic { op, d, a, b } => pred_logic(op, preds, d, a, b, mask),
+        OpKind::Testp { op, fty, d, a } => testp(op, fty, regs, preds, d, a, mask),
         OpKind::Bfi {
             w,
             d,
@@ -391,32 +314,7 @@ pub(crate) fn compute(op: &OpKind, regs: &mut [Lanes], preds: &mut [u32], mask: 
             b,
             pos,
             len,
-        } => {
-            let bits = w.bits() as u64;
-            let (av, bv, pv, lv) = (
-                regs[a as usize],
-                regs[b as usize],
-                regs[pos as usize],
-                regs[len as usize],
-            );
-            let mut out = [0u64; 32];
-            for l in 0..32 {
-                let p = pv[l] & 0xff;
-                let n = lv[l] & 0xff;
-                out[l] = if n == 0 || p >= bits {
-                    bv[l]
-                } else {
-                    let n = n.min(bits - p);
-                    let m = if n >= 64 {
-                        u64::MAX
-                    } else {
-                        ((1u64 << n) - 1) << p
-                    };
-                    ((bv[l] & !m) | ((av[l] << p) & m)) & w.mask()
-                };
-            }
-            blend(&mut regs[d as usize], &out, mask);
-        }
+        } => bfi(w, regs, [d, a, b, pos, len], mask),
         OpKind::Carry {
             f,
             w,
@@ -427,91 +325,269 @@ pub(crate) fn compute(op: &OpKind, regs: &mut [Lanes], preds: &mut [u32], mask: 
             cc,
             cin,
             cout,
-        } => {
-            let (av, bv, cv, ccv) = (
-                regs[a as usize],
-                regs[b as usize],
-                regs[c as usize],
-                regs[cc as usize],
-            );
-            let mut out = [0u64; 32];
-            let mut carry = [0u64; 32];
-            let bits = w.bits();
-            for l in 0..32 {
-                let ci = if cin { ccv[l] & 1 } else { 0 } as u128;
-                let m = w.mask() as u128;
-                let (x, y) = (av[l] as u128 & m, bv[l] as u128 & m);
-                let full: u128 = match f {
-                    CarryOp::Add => x + y + ci,
-                    // a - (b + cin) computed as a + ~b + 1 - cin: carry = no borrow.
-                    CarryOp::Sub => x + ((!y) & m) + 1 - ci,
-                    CarryOp::MadLo | CarryOp::MadHi => {
-                        let (sx, sy) = (x, y);
-                        let prod = sx * sy;
-                        let half = if f == CarryOp::MadHi {
-                            prod >> bits
-                        } else {
-                            prod & m
-                        };
-                        half + (cv[l] as u128 & m) + ci
-                    }
-                };
-                out[l] = (full & m) as u64;
-                carry[l] = ((full >> bits) & 1) as u64;
-            }
-            if cout {
-                blend(&mut regs[cc as usize], &carry, mask);
-            }
-            blend(&mut regs[d as usize], &out, mask);
-        }
-        OpKind::Pack { d, srcs, bits } => {
-            let mut out = [0u64; 32];
-            let m = if bits >= 64 {
-                u64::MAX
-            } else {
-                (1u64 << bits) - 1
-            };
-            for i in 0..srcs.n as usize {
-                let sv = &regs[srcs.slots[i] as usize];
-                for l in 0..32 {
-                    out[l] |= (sv[l] & m) << (i as u32 * bits as u32);
-                }
-            }
-            blend(&mut regs[d as usize], &out, mask);
-        }
-        OpKind::VecMov { dsts, srcs } => {
-            // Read every source before writing (the vectors may overlap).
-            let mut vals = [[0u64; 32]; 4];
-            for i in 0..srcs.n as usize {
-                vals[i] = regs[srcs.slots[i] as usize];
-            }
-            for i in 0..dsts.n as usize {
-                if dsts.slots[i] != crate::translate::SINK {
-                    blend(&mut regs[dsts.slots[i] as usize], &vals[i], mask);
-                }
-            }
-        }
-        OpKind::Unpack { dsts, a, bits } => {
-            let av = regs[a as usize];
-            let m = if bits >= 64 {
-                u64::MAX
-            } else {
-                (1u64 << bits) - 1
-            };
-            for i in 0..dsts.n as usize {
-                let mut out = [0u64; 32];
-                for l in 0..32 {
-                    out[l] = (av[l] >> (i as u32 * bits as u32)) & m;
-                }
-                let d = dsts.slots[i];
-                if d != crate::translate::SINK {
-                    blend(&mut regs[d as usize], &out, mask);
-                }
-            }
-        }
+        } => carry(f, w, regs, [d, a, b, c, cc], (cin, cout), mask),
+        OpKind::Pack { d, srcs, bits } => pack(regs, d, &srcs, bits, mask),
+        OpKind::VecMov { dsts, srcs } => vec_mov(regs, &dsts, &srcs, mask),
+        OpKind::Unpack { dsts, a, bits } => unpack(regs, &dsts, a, bits, mask),
         _ => return false,
     }
     true
+}
+
+/// Writes `v` to predicate `p` in the lanes of `mask`.
+#[inline(always)]
+fn write_pred(preds: &mut [u32], p: PSlot, v: u32, mask: u32) {
+    preds[p as usize] = (preds[p as usize] & !mask) | (v & mask);
+}
+
+/// `setp`: a comparison into `p` and its negation into `q`, each optionally combined
+/// with a predicate.
+#[inline(always)]
+fn setp(
+    cmp: Cmp,
+    [p, q]: [Option<PSlot>; 2],
+    combine: Option<(BoolOp, PSrc)>,
+    regs: &[Lanes],
+    preds: &mut [u32],
+    [a, b]: [Slot; 2],
+    mask: u32,
+) {
+    let bits = compare(cmp, &regs[a as usize], &regs[b as usize]);
+    let (pv, qv) = match combine {
+        None => (bits, !bits),
+        Some((op, c)) => {
+            let cv = pred_value(preds, c);
+            (bool_op(op, bits, cv), bool_op(op, !bits, cv))
+        }
+    };
+    if let Some(p) = p {
+        write_pred(preds, p, pv, mask);
+    }
+    if let Some(q) = q {
+        write_pred(preds, q, qv, mask);
+    }
+}
+
+/// `set`: a comparison into a register, as all-ones (or 1.0f for a float destination)
+/// or zero.
+#[inline(always)]
+fn set(
+    cmp: Cmp,
+    float_dst: bool,
+    combine: Option<(BoolOp, PSrc)>,
+    regs: &mut [Lanes],
+    preds: &[u32],
+    [d, a, b]: [Slot; 3],
+    mask: u32,
+) {
+    let bits = compare(cmp, &regs[a as usize], &regs[b as usize]);
+    let v = match combine {
+        None => bits,
+        Some((op, c)) => bool_op(op, bits, pred_value(preds, c)),
+    };
+    let one = if float_dst {
+        1.0f32.to_bits() as u64
+    } else {
+        0xffff_ffff
+    };
+    let mut out = [0u64; 32];
+    for (l, o) in out.iter_mut().enumerate() {
+        *o = if (v >> l) & 1 != 0 { one } else { 0 };
+    }
+    blend(&mut regs[d as usize], &out, mask);
+}
+
+/// `selp d, a, b, p`: `a` where `p` holds, else `b`.
+#[inline(always)]
+fn selp(regs: &mut [Lanes], preds: &[u32], [d, a, b]: [Slot; 3], p: PSrc, mask: u32) {
+    let pv = pred_value(preds, p);
+    let av = &regs[a as usize];
+    let bv = &regs[b as usize];
+    let mut out = [0u64; 32];
+    for l in 0..32 {
+        out[l] = if (pv >> l) & 1 != 0 { av[l] } else { bv[l] };
+    }
+    blend(&mut regs[d as usize], &out, mask);
+}
+
+/// `and/or/xor/not/mov.pred`. A write to the constant-true slot (or below) is dropped.
+#[inline(always)]
+fn pred_logic(op: PredOp, preds: &mut [u32], d: PSlot, a: PSrc, b: PSrc, mask: u32) {
+    let (x, y) = (pred_value(preds, a), pred_value(preds, b));
+    let v = match op {
+        PredOp::And => x & y,
+        PredOp::Or => x | y,
+        PredOp::Xor => x ^ y,
+        PredOp::Not => !x,
+        PredOp::Mov => x,
+    };
+    if d > crate::translate::PRED_TRUE {
+        write_pred(preds, d, v, mask);
+    }
+}
+
+/// `testp.op.fty`: a float class test into a predicate.
+#[inline(always)]
+fn testp(op: TestpOp, fty: FTy, regs: &[Lanes], preds: &mut [u32], d: PSlot, a: Slot, mask: u32) {
+    let av = &regs[a as usize];
+    let mut bits = 0u32;
+    for l in 0..32 {
+        let x = if fty == FTy::F64 {
+            f64_of(av[l])
+        } else {
+            f32_of(av[l]) as f64
+        };
+        let sub = if fty == FTy::F64 {
+            x.is_subnormal()
+        } else {
+            (x as f32).is_subnormal()
+        };
+        let t = match op {
+            TestpOp::Finite => x.is_finite(),
+            TestpOp::Infinite => x.is_infinite(),
+            TestpOp::Number => !x.is_nan(),
+            TestpOp::NotANumber => x.is_nan(),
+            TestpOp::Normal => x.is_finite() && x != 0.0 && !sub,
+            TestpOp::Subnormal => sub,
+        };
+        bits |= (t as u32) << l;
+    }
+    if d > crate::translate::PRED_TRUE {
+        write_pred(preds, d, bits, mask);
+    }
+}
+
+/// `bfi d, a, b, pos, len`: `b` with `len` bits of `a` inserted at `pos`.
+#[inline(always)]
+fn bfi(w: W, regs: &mut [Lanes], [d, a, b, pos, len]: [Slot; 5], mask: u32) {
+    let bits = w.bits() as u64;
+    let (av, bv, pv, lv) = (
+        regs[a as usize],
+        regs[b as usize],
+        regs[pos as usize],
+        regs[len as usize],
+    );
+    let mut out = [0u64; 32];
+    for l in 0..32 {
+        let p = pv[l] & 0xff;
+        let n = lv[l] & 0xff;
+        out[l] = if n == 0 || p >= bits {
+            bv[l]
+        } else {
+            let n = n.min(bits - p);
+            let m = if n >= 64 {
+                u64::MAX
+            } else {
+                ((1u64 << n) - 1) << p
+            };
+            ((bv[l] & !m) | ((av[l] << p) & m)) & w.mask()
+        };
+    }
+    blend(&mut regs[d as usize], &out, mask);
+}
+
+/// Carry-chain arithmetic (`add.cc`, `addc`, `sub.cc`, `subc`, `mad.cc`, `madc`): reads
+/// the carry flag in slot `cc` when `cin`, writes it when `cout`.
+#[inline(always)]
+fn carry(
+    f: CarryOp,
+    w: W,
+    regs: &mut [Lanes],
+    [d, a, b, c, cc]: [Slot; 5],
+    (cin, cout): (bool, bool),
+    mask: u32,
+) {
+    let (av, bv, cv, ccv) = (
+        regs[a as usize],
+        regs[b as usize],
+        regs[c as usize],
+        regs[cc as usize],
+    );
+    let mut out = [0u64; 32];
+    let mut carry = [0u64; 32];
+    let bits = w.bits();
+    for l in 0..32 {
+        let ci = if cin { ccv[l] & 1 } else { 0 } as u128;
+        let m = w.mask() as u128;
+        let (x, y) = (av[l] as u128 & m, bv[l] as u128 & m);
+        let full: u128 = match f {
+            CarryOp::Add => x + y + ci,
+            // a - (b + cin) computed as a + ~b + 1 - cin: carry = no borrow.
+            CarryOp::Sub => x + ((!y) & m) + 1 - ci,
+            CarryOp::MadLo | CarryOp::MadHi => {
+                let (sx, sy) = (x, y);
+                let prod = sx * sy;
+                let half = if f == CarryOp::MadHi {
+                    prod >> bits
+                } else {
+                    prod & m
+                };
+                half + (cv[l] as u128 & m) + ci
+            }
+        };
+        out[l] = (full & m) as u64;
+        carry[l] = ((full >> bits) & 1) as u64;
+    }
+    if cout {
+        blend(&mut regs[cc as usize], &carry, mask);
+    }
+    blend(&mut regs[d as usize], &out, mask);
+}
+
+/// The mask of an element of `bits` bits.
+#[inline(always)]
+fn element_mask(bits: u8) -> u64 {
+    if bits >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << bits) - 1
+    }
+}
+
+/// `mov.b64 d, {a, b}`: packs the sources, `bits` each, lowest first.
+#[inline(always)]
+fn pack(regs: &mut [Lanes], d: Slot, srcs: &VecSlots, bits: u8, mask: u32) {
+    let mut out = [0u64; 32];
+    let m = element_mask(bits);
+    for i in 0..srcs.n as usize {
+        let sv = &regs[srcs.slots[i] as usize];
+        for l in 0..32 {
+            out[l] |= (sv[l] & m) << (i as u32 * bits as u32);
+        }
+    }
+    blend(&mut regs[d as usize], &out, mask);
+}
+
+/// `mov.v2.u32 {a, b}, {c, d}`: element-wise moves; every source is read before any
+/// destination is written (the vectors may overlap).
+#[inline(always)]
+fn vec_mov(regs: &mut [Lanes], dsts: &VecSlots, srcs: &VecSlots, mask: u32) {
+    let mut vals = [[0u64; 32]; 4];
+    for i in 0..srcs.n as usize {
+        vals[i] = regs[srcs.slots[i] as usize];
+    }
+    for i in 0..dsts.n as usize {
+        if dsts.slots[i] != crate::translate::SINK {
+            blend(&mut regs[dsts.slots[i] as usize], &vals[i], mask);
+        }
+    }
+}
+
+/// `mov.b64 {a, b}, d`: unpacks `d` into elements of `bits` each, lowest first.
+#[inline(always)]
+fn unpack(regs: &mut [Lanes], dsts: &VecSlots, a: Slot, bits: u8, mask: u32) {
+    let av = regs[a as usize];
+    let m = element_mask(bits);
+    for i in 0..dsts.n as usize {
+        let mut out = [0u64; 32];
+        for l in 0..32 {
+            out[l] = (av[l] >> (i as u32 * bits as u32)) & m;
+        }
+        let d = dsts.slots[i];
+        if d != crate::translate::SINK {
+            blend(&mut regs[d as usize], &out, mask);
+        }
+    }
 }
 
 #[inline(always)]
