@@ -14,9 +14,11 @@
 //! exact products and `C`: every term is aligned to the largest exponent among them
 //! (a product's exponent is the sum of its operands' exponents, before normalising the
 //! product of the significands), truncated toward zero at 25 bits below that exponent,
-//! the terms are added exactly, and the sum is rounded toward zero to f32. tf32
-//! operands use only their top 19 bits. An f16 accumulator takes the same sum, rounded
-//! to f16. 8-bit integer products are summed exactly into the s32 accumulator, which
+//! the terms are added exactly, and the sum is rounded toward zero to f32 (past the
+//! largest finite value: an infinity; an exact zero: +0; any NaN, or an infinity times
+//! zero, or infinities of both signs: the NaN 0x7fffffff). tf32 operands use only
+//! their top 19 bits. An f16 accumulator rounds the same fixed-point sum to nearest
+//! f16 (a zero result is +0). 8-bit integer products are summed exactly into the s32 accumulator, which
 //! wraps (or, with `.satfinite`, saturates). f64 (`m8n8k4`) is a chain of IEEE fused
 //! multiply-adds in `k` order.
 
@@ -156,9 +158,10 @@ fn decode_elem(x: u64, t: MatElem) -> Num {
     }
 }
 
-/// Rounds `total * 2^lsb` toward zero to a float with `e` exponent and `m` mantissa
-/// bits (subnormals kept; overflow gives the largest finite value, as truncation does).
-fn round_toward_zero(total: i128, lsb: i32, e: u32, m: u32) -> u64 {
+/// Rounds `total * 2^lsb` to a float with `e` exponent and `m` mantissa bits, toward
+/// zero or (`nearest`) to nearest even; subnormals are kept and a result past the
+/// largest finite value is an infinity (what the tensor core gives in both modes).
+fn round_fixed(total: i128, lsb: i32, e: u32, m: u32, nearest: bool) -> u64 {
     let neg = total < 0;
     let sign = (neg as u64) << (e + m);
     let mag = total.unsigned_abs();
@@ -167,17 +170,27 @@ fn round_toward_zero(total: i128, lsb: i32, e: u32, m: u32) -> u64 {
     }
     let bias = (1i32 << (e - 1)) - 1;
     let lead = 127 - mag.leading_zeros() as i32 + lsb; // exponent of the leading bit
-    let exp = lead.max(1 - bias);
+    let mut exp = lead.max(1 - bias);
     let ulp = exp - m as i32;
-    let q = if ulp >= lsb {
+    let mut q = if ulp > lsb {
         let s = (ulp - lsb) as u32;
-        if s >= 128 { 0 } else { mag >> s }
+        let q = if s >= 128 { 0 } else { mag >> s };
+        let rem = if s >= 128 { mag } else { mag - (q << s) };
+        let half = if s > 128 { u128::MAX } else { 1u128 << (s - 1) };
+        if nearest && (rem > half || (rem == half && q & 1 == 1)) {
+            q + 1
+        } else {
+            q
+        }
     } else {
         mag << (lsb - ulp) as u32
     } as u64;
-    let max_be = (1u64 << e) - 2;
+    if q >= 2 << m {
+        q >>= 1;
+        exp += 1;
+    }
     if exp > bias {
-        return sign | max_be << m | ((1 << m) - 1);
+        return sign | ((1u64 << e) - 1) << m;
     }
     if q < 1 << m {
         return sign | q;
@@ -211,9 +224,9 @@ pub(crate) fn dot_float(a: &[u64], b: &[u64], t: MatElem, c: u64, d16: bool) -> 
                     return nan;
                 }
                 if p != neg {
-                    infs.0 = true
-                } else {
                     infs.1 = true
+                } else {
+                    infs.0 = true
                 }
             }
             (
@@ -257,9 +270,8 @@ pub(crate) fn dot_float(a: &[u64], b: &[u64], t: MatElem, c: u64, d16: bool) -> 
     }
     let terms = &terms[..n];
     let Some(emax) = terms.iter().filter(|t| t.1 != 0).map(|t| t.3).max() else {
-        // Every term is zero: -0 only if all of them are.
-        let all_neg = terms.iter().all(|t| t.0);
-        return (all_neg as u64) << (ce + cm);
+        // Every term is zero: the fixed-point sum is +0, whatever the signs.
+        return 0;
     };
     let lsb = emax - 25;
     let mut total: i128 = 0;
@@ -276,16 +288,11 @@ pub(crate) fn dot_float(a: &[u64], b: &[u64], t: MatElem, c: u64, d16: bool) -> 
         return 0;
     }
     if d16 {
-        // The f32-precision sum, then to f16.
-        let f32bits = round_toward_zero(total, lsb, 8, 23);
-        return f32_to_f16_rn(f32bits);
+        // An f16 accumulator rounds the same sum to nearest; a zero result is +0.
+        let h = round_fixed(total, lsb, 5, 10, true);
+        return if h == 0x8000 { 0 } else { h };
     }
-    round_toward_zero(total, lsb, 8, 23)
-}
-
-/// f32 bits to f16 bits, round to nearest even.
-fn f32_to_f16_rn(x: u64) -> u64 {
-    half::f16::from_f32(f32::from_bits(x as u32)).to_bits() as u64
+    round_fixed(total, lsb, 8, 23, false)
 }
 
 /// One element of `D` for 8-bit integer inputs (`a_signed`, `b_signed`).
@@ -325,12 +332,15 @@ mod tests {
     use super::*;
 
     #[test]
-    fn round_toward_zero_truncates_and_keeps_subnormals() {
+    fn rounding_truncates_and_keeps_subnormals() {
         // 1 + 2^-24 truncates to 1.
-        assert_eq!(round_toward_zero((1 << 24) + 1, -24, 8, 23), 0x3f80_0000);
-        assert_eq!(round_toward_zero(-((1 << 24) + 1), -24, 8, 23), 0xbf80_0000);
+        assert_eq!(round_fixed((1 << 24) + 1, -24, 8, 23, false), 0x3f80_0000);
+        assert_eq!(
+            round_fixed(-((1 << 24) + 1), -24, 8, 23, false),
+            0xbf80_0000
+        );
         // 2^-149 is the smallest subnormal; 3 * 2^-150 truncates to it.
-        assert_eq!(round_toward_zero(3, -150, 8, 23), 1);
+        assert_eq!(round_fixed(3, -150, 8, 23, false), 1);
     }
 
     #[test]
