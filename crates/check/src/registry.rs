@@ -344,6 +344,27 @@ macro_rules! checkers {
                     }
                 )*
             }
+            fn on_mbarrier_arrive(&mut self, warp: u32, lanes: u32, addr: u64) {
+                $(
+                    if let Some(c) = &mut self.$name.observer {
+                        c.on_mbarrier_arrive(warp, lanes, addr);
+                    }
+                )*
+            }
+            fn on_mbarrier_complete(&mut self, addr: u64) {
+                $(
+                    if let Some(c) = &mut self.$name.observer {
+                        c.on_mbarrier_complete(addr);
+                    }
+                )*
+            }
+            fn on_mbarrier_wait(&mut self, warp: u32, lanes: u32, addr: u64) {
+                $(
+                    if let Some(c) = &mut self.$name.observer {
+                        c.on_mbarrier_wait(warp, lanes, addr);
+                    }
+                )*
+            }
             fn on_diverge(&mut self, warp: u32, inst: warpcheck_ir::InstId, taken: u32, not_taken: u32) {
                 $(
                     if let Some(c) = &mut self.$name.observer {

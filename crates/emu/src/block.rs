@@ -143,6 +143,9 @@ pub(crate) struct Block<'a, O: Observer> {
     pub(crate) rng: Rng,
     pub(crate) obs: &'a mut O,
     pub(crate) out: BlockResult,
+    /// Set by an op that waits without blocking (a false `mbarrier.try_wait`): the warp's
+    /// turn ends so that the warps it waits for can run.
+    pub(crate) yield_warp: bool,
 }
 
 pub(crate) fn run_block<O: Observer>(
@@ -177,6 +180,7 @@ pub(crate) fn run_block<O: Observer>(
         rng: Rng(seed ^ linear.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ 0x1234_5678_9abc_def1 | 1),
         obs,
         out: BlockResult::default(),
+        yield_warp: false,
     };
     block.init_warps(threads);
     if O::ENABLED {
@@ -578,7 +582,7 @@ impl<O: Observer> Block<'_, O> {
             Ev::Fault(lane, kind) => Err(self.fault_at(w, lane, pc, kind)),
             Ev::Control => {
                 self.control(w, gi)?;
-                Ok(true)
+                Ok(!std::mem::take(&mut self.yield_warp))
             }
         }
     }
@@ -827,6 +831,8 @@ impl<O: Observer> Block<'_, O> {
                 }
             },
             OpKind::Barrier(bar) => self.barrier(w, gi, m, *bar),
+            OpKind::Matrix(op) => self.matrix(w, gi, m, op)?,
+            OpKind::Mbarrier(op) => self.mbarrier(w, gi, m, op)?,
             OpKind::WarpSync { mask: slot } => {
                 let warp = &mut self.warps[w];
                 let member = warp.regs[*slot as usize][first_lane(m)] as u32;
@@ -1000,7 +1006,7 @@ fn profile_op<O: Observer>(obs: &mut O, flat: &Flat, pc: u32, mask: u32) {
 /// accesses that mix spaces, rare, take the out-of-line [`emit_generic`].
 #[allow(clippy::too_many_arguments)]
 #[inline(always)]
-fn emit_mem<O: Observer>(
+pub(crate) fn emit_mem<O: Observer>(
     obs: &mut O,
     flat: &Flat,
     pc: u32,

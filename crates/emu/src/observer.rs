@@ -99,6 +99,14 @@ pub trait Observer {
     /// A barrier completed: every waiting thread of the block is released.
     fn on_barrier_release(&mut self, _block: [u32; 3], _id: u32) {}
     fn on_warp_sync(&mut self, _event: &WarpSyncEvent) {}
+    /// Lanes of warp `warp` arrived on the `mbarrier` object at shared offset `addr`
+    /// (`mbarrier.arrive*`, or the completion of a `cp.async.mbarrier.arrive`): a release.
+    fn on_mbarrier_arrive(&mut self, _warp: u32, _lanes: u32, _addr: u64) {}
+    /// The current phase of the `mbarrier` object at `addr` completed.
+    fn on_mbarrier_complete(&mut self, _addr: u64) {}
+    /// Lanes of warp `warp` saw a phase of the `mbarrier` object at `addr` complete
+    /// (`test_wait`/`try_wait` returned true): an acquire of that phase's arrivals.
+    fn on_mbarrier_wait(&mut self, _warp: u32, _lanes: u32, _addr: u64) {}
     /// A warp's threads diverged at a branch (`taken` lanes jump).
     fn on_diverge(&mut self, _warp: u32, _inst: InstId, _taken: u32, _not_taken: u32) {}
     /// Lanes of a warp exited.

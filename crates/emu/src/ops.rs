@@ -511,6 +511,10 @@ pub(crate) enum OpKind {
     Exit,
     Trap,
     Barrier(BarrierOp),
+    /// `mma`, `ldmatrix`, `stmatrix` (`crate::exec::matrix`).
+    Matrix(Box<MatrixOp>),
+    /// `mbarrier.*` and `cp.async.mbarrier.arrive` (`crate::exec::mbarrier`).
+    Mbarrier(Box<MbarrierOp>),
     WarpSync {
         mask: Slot,
     },
@@ -578,6 +582,86 @@ pub(crate) struct BarrierOp {
     /// `bar.red`: the operation, destination (register for popc, predicate for and/or)
     /// and the predicate source.
     pub red: Option<(BarrierRedOp, Dst, PSrc)>,
+}
+
+/// Element types of the matrix instructions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum MatElem {
+    F16,
+    Bf16,
+    Tf32,
+    F32,
+    F64,
+    S8,
+    U8,
+    S32,
+}
+
+/// A warp-level matrix instruction: its kind and its register fragments.
+#[derive(Clone, Debug)]
+pub(crate) struct MatrixOp {
+    pub kind: MatrixKind,
+    pub d: Vec<Slot>,
+    pub a: Vec<Slot>,
+    pub b: Vec<Slot>,
+    pub c: Vec<Slot>,
+    /// `ldmatrix`/`stmatrix`: the row address (shared memory).
+    pub addr: Option<Addr>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum MatrixKind {
+    /// `mma.sync.aligned.mMnNkK.row.col{.satfinite}.D.A.B.C`.
+    Mma {
+        m: u8,
+        n: u8,
+        k: u8,
+        a: MatElem,
+        b: MatElem,
+        c: MatElem,
+        d: MatElem,
+        satfinite: bool,
+    },
+    /// `ldmatrix.sync.aligned.m8n8.xN{.trans}.shared.b16`.
+    Ldmatrix { count: u8, trans: bool },
+    /// `stmatrix.sync.aligned.m8n8.xN{.trans}.shared.b16`.
+    Stmatrix { count: u8, trans: bool },
+}
+
+/// An `mbarrier` operation on the object at `addr` (see `crate::exec::mbarrier`).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct MbarrierOp {
+    pub kind: MbarrierKind,
+    pub addr: Addr,
+    /// The instruction's space (`.shared` or generic).
+    pub space: warpcheck_ir::modifiers::MemSpace,
+    /// The destination: state token (arrive), completion predicate (waits), count.
+    pub d: Dst,
+    /// The value operand: count (init, arrive), transaction bytes, token or parity.
+    pub v: Option<Slot>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum MbarrierKind {
+    Init,
+    Inval,
+    Arrive {
+        drop: bool,
+        expect_tx: bool,
+        no_complete: bool,
+    },
+    ExpectTx,
+    CompleteTx,
+    /// `test_wait` (`blocking: false`) or `try_wait`; `.parity` waits for a phase parity.
+    Wait {
+        parity: bool,
+        blocking: bool,
+    },
+    PendingCount,
+    /// `cp.async.mbarrier.arrive{.noinc}`.
+    CpAsyncArrive {
+        noinc: bool,
+    },
 }
 
 /// A call: where arguments come from and results go.

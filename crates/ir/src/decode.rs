@@ -518,6 +518,14 @@ impl BodyLowering<'_> {
                 }
                 Ok(operand)
             }
+            (Class::Fragment, Operand::Vector(list)) => {
+                for e in self.operands.get(list.range()).unwrap_or(&[]) {
+                    if !matches!(e, Operand::Reg(_)) {
+                        return Err(fail(&format!("a vector containing {}", describe(e))));
+                    }
+                }
+                Ok(operand)
+            }
             (Class::Data, _) if op.vector_width().is_some_and(|w| w > 1) => Err(LowerError::new(
                 format!(
                     "`{text}` needs a vector `{{...}}` of {} elements",
@@ -637,6 +645,7 @@ fn fits(slot: Slot, o: &Operand) -> bool {
         Class::Prototype => matches!(o, O::Prototype(_) | O::CallTargets(_)),
         Class::Imm => matches!(o, O::Imm(_)),
         Class::Image => matches!(o, O::Image(_)),
+        Class::Fragment => matches!(o, O::Vector(_)),
     }
 }
 

@@ -26,8 +26,8 @@ use std::sync::OnceLock;
 
 use crate::modifiers::*;
 use crate::operand::Class::{
-    Address, BranchTable, CallTarget, Data, Image, Imm, Label, ParamList, Pred as PredReg,
-    PredPair, Prototype, Reg, RegPredPair, Value,
+    Address, BranchTable, CallTarget, Data, Fragment, Image, Imm, Label, ParamList,
+    Pred as PredReg, PredPair, Prototype, Reg, RegPredPair, Value,
 };
 use crate::operand::{Slot, def, opt_def, opt_src, src};
 use crate::types::Type::{self, *};
@@ -585,6 +585,36 @@ fn check_cvt_fp8(
             "is not valid for conversions from FP8",
         )
     }
+}
+
+/// `mbarrier` objects live in shared memory (or are reached by a generic address).
+fn mbarrier_space(space: MemSpace) -> Check {
+    ensure(
+        matches!(
+            space,
+            MemSpace::Generic | MemSpace::Shared | MemSpace::SharedCluster
+        ),
+        "`mbarrier` objects are in shared memory",
+    )
+}
+
+/// `mbarrier.arrive`/`arrive_drop` (§9.7.12.15.13–14).
+fn check_mbarrier_arrive(
+    expect_tx: bool,
+    order: Option<MemOrder>,
+    space: MemSpace,
+    ty: Type,
+) -> Check {
+    types(ty, &[B64])?;
+    mbarrier_space(space)?;
+    if let Some(o) = order {
+        ensure(
+            matches!(o, MemOrder::Release | MemOrder::Relaxed),
+            "`mbarrier.arrive` takes `.release` or `.relaxed`",
+        )?;
+    }
+    let _ = expect_tx;
+    Ok(())
 }
 
 // ---------------------------------------------------------------------------------------
@@ -1399,6 +1429,167 @@ isa! {
             ReduxOp::And | ReduxOp::Or | ReduxOp::Xor => types(ty, &[B32]),
             _ => types(ty, &[U32, S32]),
         },
+    }
+
+    // ===== §9.7.12.15 mbarrier =========================================================
+    MbarrierInit {
+        summary: "Initialise an `mbarrier` object with its expected arrival count (phase 0).",
+        spell: ["mbarrier.init"],
+        refs: [("9.7.12.15.9", "parallel-synchronization-and-communication-instructions-mbarrier-init")],
+        fields: { space: dflt(MemSpace), ty: ty() },
+        operands: const { &[src(Address), src(Value)] },
+        check: types(ty, &[B64]).and_then(|()| mbarrier_space(space)),
+    }
+    MbarrierInval {
+        summary: "Invalidate an `mbarrier` object so its memory can be reused.",
+        spell: ["mbarrier.inval"],
+        refs: [("9.7.12.15.10", "parallel-synchronization-and-communication-instructions-mbarrier-inval")],
+        fields: { space: dflt(MemSpace), ty: ty() },
+        operands: const { &[src(Address)] },
+        check: types(ty, &[B64]).and_then(|()| mbarrier_space(space)),
+    }
+    MbarrierArrive {
+        summary: "Arrive on an `mbarrier` (`count` arrivals; `.expect_tx` first raises the expected transaction count); returns the phase token.",
+        spell: ["mbarrier.arrive"],
+        refs: [("9.7.12.15.13", "parallel-synchronization-and-communication-instructions-mbarrier-arrive")],
+        fields: {
+            expect_tx: flag("expect_tx"), no_complete: flag("noComplete"), order: opt(MemOrder),
+            scope: opt(MemScope), space: dflt(MemSpace), ty: ty(),
+        },
+        operands: const { &[def(Reg), src(Address), opt_src(Value)] },
+        check: check_mbarrier_arrive(expect_tx, order, space, ty),
+    }
+    MbarrierArriveDrop {
+        summary: "Arrive on an `mbarrier` and lower its expected arrival count for the following phases.",
+        spell: ["mbarrier.arrive_drop"],
+        refs: [("9.7.12.15.14", "parallel-synchronization-and-communication-instructions-mbarrier-arrive-drop")],
+        fields: {
+            expect_tx: flag("expect_tx"), no_complete: flag("noComplete"), order: opt(MemOrder),
+            scope: opt(MemScope), space: dflt(MemSpace), ty: ty(),
+        },
+        operands: const { &[def(Reg), src(Address), opt_src(Value)] },
+        check: check_mbarrier_arrive(expect_tx, order, space, ty),
+    }
+    MbarrierExpectTx {
+        summary: "Raise the expected transaction count (bytes) of an `mbarrier`'s current phase.",
+        spell: ["mbarrier.expect_tx"],
+        refs: [("9.7.12.15.11", "parallel-synchronization-and-communication-instructions-mbarrier-expect-tx")],
+        fields: { order: opt(MemOrder), scope: opt(MemScope), space: dflt(MemSpace), ty: ty() },
+        operands: const { &[src(Address), src(Value)] },
+        check: types(ty, &[B64]).and_then(|()| mbarrier_space(space)),
+    }
+    MbarrierCompleteTx {
+        summary: "Complete transactions (bytes) of an `mbarrier`'s current phase.",
+        spell: ["mbarrier.complete_tx"],
+        refs: [("9.7.12.15.12", "parallel-synchronization-and-communication-instructions-mbarrier-complete-tx")],
+        fields: { order: opt(MemOrder), scope: opt(MemScope), space: dflt(MemSpace), ty: ty() },
+        operands: const { &[src(Address), src(Value)] },
+        check: types(ty, &[B64]).and_then(|()| mbarrier_space(space)),
+    }
+    MbarrierTestWait {
+        summary: "Whether the `mbarrier` phase of a token (or, with `.parity`, of a phase parity) has completed; does not block.",
+        spell: ["mbarrier.test_wait"],
+        refs: [("9.7.12.15.16", "parallel-synchronization-and-communication-instructions-mbarrier-test-wait-mbarrier-try-wait")],
+        fields: { parity: flag("parity"), order: opt(MemOrder), scope: opt(MemScope), space: dflt(MemSpace), ty: ty() },
+        operands: const { &[def(PredReg), src(Address), src(Value)] },
+        check: types(ty, &[B64]).and_then(|()| mbarrier_space(space)),
+    }
+    MbarrierTryWait {
+        summary: "Like `mbarrier.test_wait`, but may suspend the thread for a while before answering.",
+        spell: ["mbarrier.try_wait"],
+        refs: [("9.7.12.15.16", "parallel-synchronization-and-communication-instructions-mbarrier-test-wait-mbarrier-try-wait")],
+        fields: { parity: flag("parity"), order: opt(MemOrder), scope: opt(MemScope), space: dflt(MemSpace), ty: ty() },
+        operands: const { &[def(PredReg), src(Address), src(Value), opt_src(Value)] },
+        check: types(ty, &[B64]).and_then(|()| mbarrier_space(space)),
+    }
+    MbarrierPendingCount {
+        summary: "The pending arrival count recorded in an `mbarrier` phase token.",
+        spell: ["mbarrier.pending_count"],
+        refs: [("9.7.12.15.17", "parallel-synchronization-and-communication-instructions-mbarrier-pending-count")],
+        fields: { ty: ty() },
+        operands: const { &[def(Reg), src(Value)] },
+        check: types(ty, &[B64]),
+    }
+    CpAsyncMbarrierArrive {
+        summary: "Arrive on an `mbarrier` once this thread's earlier `cp.async` copies complete (without `.noinc`, the arrival is added to the expected count).",
+        spell: ["cp.async.mbarrier.arrive"],
+        refs: [("9.7.8.24.6", "data-movement-and-conversion-instructions-cp-async-mbarrier-arrive")],
+        fields: { noinc: flag("noinc"), space: dflt(MemSpace), ty: ty() },
+        operands: const { &[src(Address)] },
+        check: types(ty, &[B64]).and_then(|()| mbarrier_space(space)),
+    }
+
+    // ===== §9.7.13 Warp-level matrix instructions =====================================
+    WmmaLoad {
+        summary: "Load a matrix fragment (`.a`, `.b` or the accumulator `.c`) warp-wide from memory with a row stride.",
+        spell: ["wmma.load"],
+        refs: [("9.7.13.3.7", "warp-level-matrix-instructions-wmma-ld")],
+        fields: {
+            frag: req(FragmentKind), sync: flag("sync"), aligned: flag("aligned"),
+            layout: req(MatrixLayout), shape: req(MatrixShape), space: dflt(MemSpace), ty: ty(),
+        },
+        operands: const { &[def(Fragment), src(Address), opt_src(Value)] },
+        check: ensure(sync && aligned, "`wmma.load` needs `.sync.aligned`"),
+    }
+    WmmaStore {
+        summary: "Store an accumulator fragment warp-wide to memory with a row stride.",
+        spell: ["wmma.store.d"],
+        refs: [("9.7.13.3.8", "warp-level-matrix-instructions-wmma-st")],
+        fields: {
+            sync: flag("sync"), aligned: flag("aligned"), layout: req(MatrixLayout),
+            shape: req(MatrixShape), space: dflt(MemSpace), ty: ty(),
+        },
+        operands: const { &[src(Address), src(Fragment), opt_src(Value)] },
+        check: ensure(sync && aligned, "`wmma.store` needs `.sync.aligned`"),
+    }
+    WmmaMma {
+        summary: "Warp-wide matrix multiply-accumulate `D = A * B + C` on fragments (`.dtype.ctype` for f16 inputs, else `.dtype.atype.btype.ctype`).",
+        spell: ["wmma.mma"],
+        refs: [("9.7.13.3.9", "warp-level-matrix-instructions-wmma-mma")],
+        fields: {
+            sync: flag("sync"), aligned: flag("aligned"), alayout: req(MatrixLayout),
+            blayout: req(MatrixLayout), shape: req(MatrixShape), dty: ty(), t2: ty(),
+            t3: opt_ty(), t4: opt_ty(), rounding: opt(RoundingMode), satfinite: flag("satfinite"),
+        },
+        operands: const { &[def(Fragment), src(Fragment), src(Fragment), src(Fragment)] },
+        check: ensure(sync && aligned, "`wmma.mma` needs `.sync.aligned`")
+            .and_then(|()| ensure(t3.is_some() == t4.is_some(), "`wmma.mma` takes two or four types")),
+    }
+    Mma {
+        summary: "Warp-wide matrix multiply-accumulate `D = A * B + C` on register fragments of a fixed shape.",
+        spell: ["mma"],
+        refs: [("9.7.13.4.14", "warp-level-matrix-instructions-mma")],
+        fields: {
+            sync: flag("sync"), aligned: flag("aligned"), shape: req(MatrixShape),
+            alayout: req(MatrixLayout), blayout: req(MatrixLayout), satfinite: flag("satfinite"),
+            dty: ty(), aty: ty(), bty: ty(), cty: ty(),
+        },
+        operands: const { &[def(Fragment), src(Fragment), src(Fragment), src(Fragment)] },
+        check: ensure(sync && aligned, "`mma` needs `.sync.aligned`"),
+    }
+    Ldmatrix {
+        summary: "Load one, two or four 8x8 matrices of 16-bit elements from shared memory into fragments (`.trans`: transposed).",
+        spell: ["ldmatrix"],
+        refs: [("9.7.13.4.15", "warp-level-matrix-instructions-ldmatrix")],
+        fields: {
+            sync: flag("sync"), aligned: flag("aligned"), shape: req(MatrixShape),
+            num: req(MatrixCount), trans: flag("trans"), space: dflt(MemSpace), ty: ty(),
+        },
+        operands: const { &[def(Fragment), src(Address)] },
+        check: ensure(sync && aligned, "`ldmatrix` needs `.sync.aligned`")
+            .and_then(|()| ensure(shape == MatrixShape::M8n8 && ty == B16, "only `ldmatrix...m8n8...b16` is supported")),
+    }
+    Stmatrix {
+        summary: "Store one, two or four 8x8 matrices of 16-bit elements from fragments to shared memory (`.trans`: transposed).",
+        spell: ["stmatrix"],
+        refs: [("9.7.13.4.16", "warp-level-matrix-instructions-stmatrix")],
+        fields: {
+            sync: flag("sync"), aligned: flag("aligned"), shape: req(MatrixShape),
+            num: req(MatrixCount), trans: flag("trans"), space: dflt(MemSpace), ty: ty(),
+        },
+        operands: const { &[src(Address), src(Fragment)] },
+        check: ensure(sync && aligned, "`stmatrix` needs `.sync.aligned`")
+            .and_then(|()| ensure(shape == MatrixShape::M8n8 && ty == B16, "only `stmatrix...m8n8...b16` is supported")),
     }
 
     // ===== §9.7.17 Miscellaneous ======================================================

@@ -492,6 +492,80 @@ modifier_enum! {
     }
 }
 
+modifier_enum! {
+    /// Matrix shape of the warp-level matrix instructions (§9.7.13): `mma`, `wmma` and
+    /// `ldmatrix`/`stmatrix` (`.m8n8`).
+    pub enum MatrixShape: "matrix shape" {
+        M16n8k16 = "m16n8k16",
+        M16n8k8 = "m16n8k8",
+        M16n8k4 = "m16n8k4",
+        M16n8k32 = "m16n8k32",
+        M8n8k16 = "m8n8k16",
+        M8n8k4 = "m8n8k4",
+        M16n16k16 = "m16n16k16",
+        M32n8k16 = "m32n8k16",
+        M8n32k16 = "m8n32k16",
+        M16n16k8 = "m16n16k8",
+        M8n8 = "m8n8",
+    }
+}
+
+impl MatrixShape {
+    /// `(m, n, k)`; `.m8n8` (ldmatrix, stmatrix) has k = 0.
+    pub fn mnk(self) -> (u32, u32, u32) {
+        use MatrixShape::*;
+        match self {
+            M16n8k16 => (16, 8, 16),
+            M16n8k8 => (16, 8, 8),
+            M16n8k4 => (16, 8, 4),
+            M16n8k32 => (16, 8, 32),
+            M8n8k16 => (8, 8, 16),
+            M8n8k4 => (8, 8, 4),
+            M16n16k16 => (16, 16, 16),
+            M32n8k16 => (32, 8, 16),
+            M8n32k16 => (8, 32, 16),
+            M16n16k8 => (16, 16, 8),
+            M8n8 => (8, 8, 0),
+        }
+    }
+}
+
+modifier_enum! {
+    /// Layout of a matrix in memory or of an `mma` operand (§9.7.13).
+    pub enum MatrixLayout: "matrix layout" {
+        Row = "row",
+        Col = "col",
+    }
+}
+
+modifier_enum! {
+    /// Which matrix a `wmma.load` fragment holds (§9.7.13.3.7).
+    pub enum FragmentKind: "fragment" {
+        A = "a",
+        B = "b",
+        C = "c",
+    }
+}
+
+modifier_enum! {
+    /// How many 8x8 matrices `ldmatrix`/`stmatrix` move (§9.7.13.4.15–16).
+    pub enum MatrixCount: "matrix count" {
+        X1 = "x1",
+        X2 = "x2",
+        X4 = "x4",
+    }
+}
+
+impl MatrixCount {
+    pub fn count(self) -> u32 {
+        match self {
+            MatrixCount::X1 => 1,
+            MatrixCount::X2 => 2,
+            MatrixCount::X4 => 4,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

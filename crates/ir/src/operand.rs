@@ -349,6 +349,9 @@ pub enum Class {
     Imm,
     /// `[tex, {coords}]`.
     Image,
+    /// `{a, b, ...}`: a matrix fragment, a vector of registers of any length (`mma`,
+    /// `wmma`, `ldmatrix`, `stmatrix`).
+    Fragment,
 }
 
 /// One operand position of an instruction's signature.
@@ -407,6 +410,7 @@ impl Class {
             Class::RegPredPair => "a register or a pair `d|p`",
             Class::Address => "an address `[...]`",
             Class::Data => "a register or a vector `{...}`",
+            Class::Fragment => "a vector `{...}` of registers",
             Class::Label => "a label",
             Class::BranchTable => "a `.branchtargets` label",
             Class::CallTarget => "a function or a register",

@@ -519,6 +519,24 @@ impl Observer for RaceBlock {
         }
     }
 
+    fn on_mbarrier_arrive(&mut self, warp: u32, lanes: u32, addr: u64) {
+        if let Some(c) = &mut self.clocks {
+            c.mbarrier_arrive(warp as usize, lanes, addr);
+        }
+    }
+
+    fn on_mbarrier_complete(&mut self, addr: u64) {
+        if let Some(c) = &mut self.clocks {
+            c.mbarrier_complete(addr);
+        }
+    }
+
+    fn on_mbarrier_wait(&mut self, warp: u32, lanes: u32, addr: u64) {
+        if let Some(c) = &mut self.clocks {
+            c.mbarrier_wait(warp as usize, lanes, addr);
+        }
+    }
+
     fn on_warp_sync(&mut self, e: &WarpSyncEvent) {
         if !e.orders_memory {
             return;

@@ -35,6 +35,9 @@ pub(super) struct Clocks {
     pub(super) snapshots: Vec<[u32; 32]>,
     /// Per barrier id: the join of the arrived warps' clocks, and who arrived.
     pending: Vec<Pending>,
+    /// Per `mbarrier` object (shared offset): the arrivals of its current phase and of
+    /// its last completed phase.
+    mbarriers: Vec<(u64, Pending, Pending)>,
 }
 
 #[derive(Default, Clone)]
@@ -63,6 +66,7 @@ impl Clocks {
             live: vec![u32::MAX; warps],
             snapshots: vec![[1; 32]],
             pending: vec![Pending::default(); 16],
+            mbarriers: Vec::new(),
         }
     }
 
@@ -160,6 +164,61 @@ impl Clocks {
         if !waits {
             self.warp_vc[w * self.warps + w] += 1;
         }
+    }
+
+    fn mbarrier(&mut self, addr: u64) -> usize {
+        match self.mbarriers.iter().position(|m| m.0 == addr) {
+            Some(i) => i,
+            None => {
+                self.mbarriers
+                    .push((addr, Pending::default(), Pending::default()));
+                self.mbarriers.len() - 1
+            }
+        }
+    }
+
+    /// Lanes of warp `w` arrive on the `mbarrier` at `addr`: they publish their warp's
+    /// clock into the current phase (a release) and go on with an advanced clock.
+    pub(super) fn mbarrier_arrive(&mut self, w: usize, lanes: u32, addr: u64) {
+        let i = self.mbarrier(addr);
+        let row = self.warp_vc[w * self.warps..(w + 1) * self.warps].to_vec();
+        let p = &mut self.mbarriers[i].1;
+        if p.join.is_empty() {
+            p.join = vec![0; row.len()];
+        }
+        for (j, c) in p.join.iter_mut().zip(row) {
+            *j = (*j).max(c);
+        }
+        p.arrived.push((w as u32, lanes, false));
+        self.warp_vc[w * self.warps + w] += 1;
+    }
+
+    /// The current phase of the `mbarrier` at `addr` completed.
+    pub(super) fn mbarrier_complete(&mut self, addr: u64) {
+        let i = self.mbarrier(addr);
+        let phase = std::mem::take(&mut self.mbarriers[i].1);
+        self.mbarriers[i].2 = phase;
+    }
+
+    /// Lanes of warp `w` saw the last completed phase of the `mbarrier` at `addr`: they
+    /// learn the clocks its arrivals published (an acquire); lanes of their own warp
+    /// that arrived are joined with them as by a `__syncwarp`.
+    pub(super) fn mbarrier_wait(&mut self, w: usize, lanes: u32, addr: u64) {
+        let i = self.mbarrier(addr);
+        let done = &self.mbarriers[i].2;
+        if done.join.is_empty() {
+            return;
+        }
+        let own_arrived = done
+            .arrived
+            .iter()
+            .filter(|a| a.0 as usize == w)
+            .fold(0, |m, a| m | a.1);
+        let row = &mut self.warp_vc[w * self.warps..(w + 1) * self.warps];
+        for (c, &j) in row.iter_mut().zip(&done.join) {
+            *c = (*c).max(j);
+        }
+        self.sync_lanes(w, lanes | own_arrived);
     }
 
     pub(super) fn release(&mut self, id: u32) {

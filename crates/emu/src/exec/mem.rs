@@ -14,6 +14,7 @@
 use warpcheck_ir::modifiers::{AtomOp, MemSpace};
 
 mod cp_async;
+mod matrix;
 
 use super::Lanes;
 use crate::fault::FaultKind;

@@ -10,7 +10,10 @@ pub(crate) mod control;
 pub(crate) mod cvt;
 pub(crate) mod float;
 pub(crate) mod fp8;
+pub(crate) mod matrix;
+pub(crate) mod mbarrier;
 pub(crate) mod mem;
+pub(crate) mod warp_matrix;
 pub(crate) mod warp_ops;
 
 use warpcheck_ir::modifiers::{

@@ -32,6 +32,7 @@ mod compare;
 mod control;
 mod cvt;
 mod float;
+mod matrix;
 mod mem;
 mod operands;
 mod special;
@@ -187,6 +188,36 @@ impl InstCx<'_, '_> {
             Op::MatchSync { mode, ty, .. } => self.match_sync(mode, ty, ops),
             Op::Activemask { .. } => self.activemask(ops),
             Op::ReduxSync { op: rop, ty } => self.redux(rop, ty, ops),
+            Op::Mma { shape, alayout, blayout, satfinite, dty, aty, bty, cty, .. } => {
+                self.mma(shape, (alayout, blayout), satfinite, [dty, aty, bty, cty], ops)
+            }
+            Op::Ldmatrix { num, trans, space, .. } => self.ldst_matrix(true, num, trans, space, ops),
+            Op::Stmatrix { num, trans, space, .. } => self.ldst_matrix(false, num, trans, space, ops),
+            Op::WmmaLoad { .. } | Op::WmmaStore { .. } | Op::WmmaMma { .. } => {
+                unsupported(format!("`{}` (the `nvcuda::wmma` API; use `mma.sync`)", op.name()))
+            }
+            Op::MbarrierInit { space, .. } => self.mbarrier(MbarrierKind::Init, space, false, ops),
+            Op::MbarrierInval { space, .. } => self.mbarrier(MbarrierKind::Inval, space, false, ops),
+            Op::MbarrierArrive { expect_tx, no_complete, space, .. } => {
+                let kind = MbarrierKind::Arrive { drop: false, expect_tx, no_complete };
+                self.mbarrier(kind, space, true, ops)
+            }
+            Op::MbarrierArriveDrop { expect_tx, no_complete, space, .. } => {
+                let kind = MbarrierKind::Arrive { drop: true, expect_tx, no_complete };
+                self.mbarrier(kind, space, true, ops)
+            }
+            Op::MbarrierExpectTx { space, .. } => self.mbarrier(MbarrierKind::ExpectTx, space, false, ops),
+            Op::MbarrierCompleteTx { space, .. } => self.mbarrier(MbarrierKind::CompleteTx, space, false, ops),
+            Op::MbarrierTestWait { parity, space, .. } => {
+                self.mbarrier(MbarrierKind::Wait { parity, blocking: false }, space, true, ops)
+            }
+            Op::MbarrierTryWait { parity, space, .. } => {
+                self.mbarrier(MbarrierKind::Wait { parity, blocking: true }, space, true, ops)
+            }
+            Op::MbarrierPendingCount { .. } => self.mbarrier_pending_count(ops),
+            Op::CpAsyncMbarrierArrive { noinc, space, .. } => {
+                self.mbarrier(MbarrierKind::CpAsyncArrive { noinc }, space, false, ops)
+            }
         }
     }
 }

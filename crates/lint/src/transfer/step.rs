@@ -144,7 +144,23 @@ impl<'a> Analysis<'a> {
             | Op::CpAsyncWaitAll {}
             | Op::Tex { .. }
             | Op::Suld { .. }
-            | Op::Sust { .. } => self.step_opaque(state, cx),
+            | Op::Sust { .. }
+            | Op::Mma { .. }
+            | Op::Ldmatrix { .. }
+            | Op::Stmatrix { .. }
+            | Op::WmmaLoad { .. }
+            | Op::WmmaStore { .. }
+            | Op::WmmaMma { .. }
+            | Op::MbarrierInit { .. }
+            | Op::MbarrierInval { .. }
+            | Op::MbarrierArrive { .. }
+            | Op::MbarrierArriveDrop { .. }
+            | Op::MbarrierExpectTx { .. }
+            | Op::MbarrierCompleteTx { .. }
+            | Op::MbarrierTestWait { .. }
+            | Op::MbarrierTryWait { .. }
+            | Op::MbarrierPendingCount { .. }
+            | Op::CpAsyncMbarrierArrive { .. } => self.step_opaque(state, cx),
             // Control flow, fences and the like define nothing of interest.
             Op::Bra { .. }
             | Op::BrxIdx { .. }
