@@ -8,17 +8,25 @@
  *                         are numbered x-fastest, warps are 32 consecutive
  *                         threads); sync() is bar.warp.sync with the tile's
  *                         lanes, shfl* are shfl.sync with width N.
+ *                         N from 64 to 1024 (a power of two) is a multi-warp
+ *                         tile of N/32 whole warps: sync() is the named
+ *                         barrier 1 + meta_group_rank() with N threads
+ *                         (__syncthreads() when a block has more than 15
+ *                         such tiles), and cooperative_groups::reduce goes
+ *                         through shared memory. block_tile_memory and
+ *                         this_thread_block(memory) exist for CUDA 12 code;
+ *                         the tiles need no scratch of the program's.
  *   thread_group          the type-erased form (tiled_partition(parent, n)).
  *   coalesced_group       coalesced_threads(): the lanes active now
  *                         (activemask).
- *   grid_group            this_grid(). sync() is a software barrier on two
- *                         global counters (an atom.add arrival count and a
- *                         generation that late arrivals spin on), which is
- *                         correct only when every block of the grid is
- *                         resident at once, i.e. for a cooperative launch.
- *                         CUDA's own grid sync relies on the same guarantee.
- *                         is_valid() cannot tell how the kernel was launched
- *                         and returns true.
+ *   grid_group            this_grid(). sync() is the emulator's grid-wide
+ *                         barrier (__warpcheck_grid_sync, between two
+ *                         __syncthreads()), which completes when every
+ *                         block of a cooperative launch has arrived; in a
+ *                         launch that is not cooperative a grid of several
+ *                         blocks deadlocks there (a GPU would too, or
+ *                         worse). is_valid() cannot tell how the kernel was
+ *                         launched and returns true.
  */
 #ifndef WARPCHECK_COOPERATIVE_GROUPS_H
 #define WARPCHECK_COOPERATIVE_GROUPS_H
@@ -53,30 +61,27 @@ __WARPCHECK_CG unsigned int tile_mask(unsigned int size) {
   return ((1u << size) - 1u) << (lane_id() & ~(size - 1u));
 }
 
-/* State of the software grid barrier (see grid_group::sync). */
-static __device__ unsigned int grid_barrier_arrived;
-static __device__ unsigned int grid_barrier_generation;
+/* Synchronises a multi-warp tile of `size` threads: the named barrier of the
+ * tile (ids 1 to 15; id 0 is __syncthreads'), or the whole block when it has
+ * more tiles than there are named barriers. */
+__WARPCHECK_CG void tile_barrier(unsigned int size) {
+  unsigned int tiles = (block_num_threads() + size - 1u) / size;
+  if (tiles > 15u) {
+    __syncthreads();
+    return;
+  }
+  unsigned int id = 1u + block_thread_rank() / size;
+  asm volatile("barrier.sync %0, %1;" ::"r"(id), "r"(size) : "memory");
+}
 
-/* Sense-free generation barrier: one thread per block reads the generation,
- * announces its arrival, and the last block to arrive resets the count and
- * advances the generation that the others wait for. */
+/* The grid-wide barrier, which warpcheck's emulator implements: every thread
+ * of the grid waits there until all have arrived. Only a cooperative launch
+ * (cudaLaunchCooperativeKernel) has every block resident at once; elsewhere a
+ * grid of more than one block deadlocks, as it would on a GPU. */
+extern "C" __device__ void __warpcheck_grid_sync(void);
 static __device__ __noinline__ void grid_barrier() {
   __syncthreads();
-  if (block_thread_rank() == 0) {
-    volatile unsigned int *generation = &grid_barrier_generation;
-    unsigned int generation_on_arrival = *generation;
-    __threadfence();
-    unsigned int blocks = (unsigned int)grid_num_blocks();
-    if (atomicAdd(&grid_barrier_arrived, 1u) == blocks - 1u) {
-      atomicExch(&grid_barrier_arrived, 0u);
-      __threadfence();
-      atomicAdd(&grid_barrier_generation, 1u);
-    } else {
-      while (*generation == generation_on_arrival) {
-      }
-    }
-    __threadfence();
-  }
+  __warpcheck_grid_sync();
   __syncthreads();
 }
 
@@ -168,7 +173,8 @@ public:
     case details::kind_thread_block:
       return details::block_thread_rank();
     case details::kind_tile:
-      return details::lane_id() & (parameter_ - 1u);
+      return parameter_ > 32u ? details::block_thread_rank() & (parameter_ - 1u)
+                              : details::lane_id() & (parameter_ - 1u);
     case details::kind_coalesced:
       return (unsigned long long)__popc(parameter_ & __lanemask_lt());
     default:
@@ -182,7 +188,10 @@ public:
       __syncthreads();
       break;
     case details::kind_tile:
-      __syncwarp(details::tile_mask(parameter_));
+      if (parameter_ > 32u)
+        details::tile_barrier(parameter_);
+      else
+        __syncwarp(details::tile_mask(parameter_));
       break;
     case details::kind_coalesced:
       __syncwarp(parameter_);
@@ -195,8 +204,15 @@ public:
   __device__ bool is_valid() const { return true; }
 };
 
+/* CUDA 12's scratch for multi-warp tiles, which warpcheck's tiles do not use. */
+template <unsigned int MaxBlockSize = 1024> struct block_tile_memory {
+  unsigned long long reserved;
+};
+
 class thread_block : public thread_group {
   friend __device__ thread_block this_thread_block();
+  template <unsigned int N>
+  friend __device__ thread_block this_thread_block(block_tile_memory<N> &);
   __device__ thread_block() : thread_group(details::kind_thread_block, 0) {}
 
 public:
@@ -213,6 +229,10 @@ public:
 };
 
 __device__ inline thread_block this_thread_block() { return thread_block(); }
+template <unsigned int N>
+__device__ thread_block this_thread_block(block_tile_memory<N> &) {
+  return thread_block();
+}
 
 class grid_group : public thread_group {
   friend __device__ grid_group this_grid();
@@ -244,8 +264,8 @@ template <unsigned int Size, typename ParentT = void> class thread_block_tile;
 /* The lanes of a statically sized tile. */
 template <unsigned int Size>
 class thread_block_tile<Size, void> : public thread_group {
-  static_assert(Size >= 1 && Size <= 32 && (Size & (Size - 1)) == 0,
-                "warpcheck: tiled_partition<N> needs N a power of two from 1 to 32");
+  static_assert(Size >= 1 && Size <= 1024 && (Size & (Size - 1)) == 0,
+                "warpcheck: tiled_partition<N> needs N a power of two from 1 to 1024");
 
 protected:
   __device__ thread_block_tile() : thread_group(details::kind_tile, Size) {}
@@ -259,8 +279,16 @@ protected:
 
 public:
   static __device__ unsigned int build_mask() { return details::tile_mask(Size); }
-  static __device__ void sync() { __syncwarp(build_mask()); }
-  static __device__ unsigned int thread_rank() { return details::lane_id() & (Size - 1u); }
+  static __device__ void sync() {
+    if (Size > 32u)
+      details::tile_barrier(Size);
+    else
+      __syncwarp(build_mask());
+  }
+  static __device__ unsigned int thread_rank() {
+    return Size > 32u ? details::block_thread_rank() & (Size - 1u)
+                      : details::lane_id() & (Size - 1u);
+  }
   static __device__ unsigned long long num_threads() { return Size; }
   static __device__ unsigned long long size() { return Size; }
   static __device__ unsigned int meta_group_rank() {

@@ -17,6 +17,13 @@
 #ifndef WARPCHECK_PRELUDE_H
 #define WARPCHECK_PRELUDE_H
 
+#if !defined(__CUDA__) && !defined(__CUDACC__)
+/* A C or C++ file of a program, compiled for the host only, that includes
+ * cuda_runtime.h (as the host files of NVIDIA's samples do): the types and the
+ * runtime API only, with no device code. */
+#include "warpcheck/host_prelude.h"
+#else
+
 #if !defined(__CUDA__) || !defined(__clang__)
 #error "warpcheck_prelude.h is for clang in CUDA mode (-x cuda); nvcc has the real CUDA headers"
 #endif
@@ -140,5 +147,22 @@ static __device__ __inline__ clock_t clock(void) {
  * in warpcheck/math_functions.h. */
 #include <__clang_cuda_cmath.h>
 #endif
+
+#if !defined(__CUDA_ARCH__)
+/* Host side (program mode): before the modules register, tell warpcheck's
+ * runtime where the host copies of __managed__ variables are (the section
+ * bounds the linker defines; null when the program has none). */
+extern "C" {
+extern char __start_warpcheck_managed[] __attribute__((weak, visibility("hidden")));
+extern char __stop_warpcheck_managed[] __attribute__((weak, visibility("hidden")));
+void __warpcheckManagedSection(const void *start, const void *end) __attribute__((weak));
+}
+__attribute__((constructor(101))) static void __warpcheck_managed_section(void) {
+  if (__warpcheckManagedSection)
+    __warpcheckManagedSection(__start_warpcheck_managed, __stop_warpcheck_managed);
+}
+#endif
+
+#endif /* __CUDA__ */
 
 #endif /* WARPCHECK_PRELUDE_H */

@@ -27,6 +27,7 @@
 #define __CUDACC_VER_BUILD__ 0
 #endif
 
+#if defined(__CUDA__)
 #define __host__ __attribute__((host))
 #define __device__ __attribute__((device))
 #define __global__ __attribute__((global))
@@ -34,8 +35,15 @@
 #define __constant__ __attribute__((constant))
 /* clang has no `managed` attribute for CUDA (only for HIP): a managed variable
  * is a device variable that the host may also touch, which is how it appears
- * in device code. The PTX therefore has a plain `.global` variable. */
+ * in device code. The PTX therefore has a plain `.global` variable. On the
+ * host side (program mode) its shadow goes into the section
+ * `warpcheck_managed`, which tells warpcheck's runtime that the shadow is the
+ * host's copy of the variable (see warpcheck_prelude.h). */
+#if defined(__CUDA_ARCH__)
 #define __managed__ __attribute__((device))
+#else
+#define __managed__ __attribute__((device)) __attribute__((section("warpcheck_managed")))
+#endif
 /* `__grid_constant__` (CUDA 11.7) marks a const kernel parameter whose address
  * may be taken. clang 16 and later implement it; older clang ignores it, which
  * only loses an optimisation. */
@@ -49,6 +57,19 @@
 #define __grid_constant__
 #endif
 #define __launch_bounds__(...) __attribute__((launch_bounds(__VA_ARGS__)))
+#else
+/* A C or C++ file of the program compiled for the host only (a .cpp that
+ * includes cuda_runtime.h): as CUDA's host_defines.h does for a host
+ * compiler, the qualifiers say nothing. */
+#define __host__
+#define __device__
+#define __global__
+#define __shared__
+#define __constant__
+#define __managed__
+#define __grid_constant__
+#define __launch_bounds__(...)
+#endif
 #define __forceinline__ __inline__ __attribute__((always_inline))
 /* clang 15 and later treat `__noinline__` as a keyword in CUDA mode (so that
  * `__attribute__((__noinline__))` in system headers keeps working); clang 14

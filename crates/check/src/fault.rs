@@ -67,6 +67,11 @@ pub fn finding(cx: &ReportCx, kernel: &str, fault: &Fault) -> Finding {
                 WaitKind::WarpSync { mask } => {
                     format!("warp {} waits in __syncwarp({mask:#010x})", w.warp)
                 }
+                WaitKind::GridSync { cooperative } => format!(
+                    "warp {} waits in grid.sync() {}",
+                    w.warp,
+                    warpcheck_emu::fault::grid_sync_reason(cooperative)
+                ),
             };
             match &w.source {
                 Some(loc) if loc.line > 0 => f = f.related(cx.source(loc), what),

@@ -984,6 +984,14 @@ impl Observer for InitBlock {
         self.end_interval();
     }
 
+    /// After the grid-wide barrier the block's shared memory and its threads' local
+    /// memory keep what was written before it; the global reads already merged are done.
+    fn on_block_resume(&mut self, _block: [u32; 3], _threads: u32) {
+        self.stale = false;
+        self.deferred.clear();
+        self.reads.clear();
+    }
+
     fn on_block_end(&mut self, _block: [u32; 3]) {
         self.end_interval();
     }

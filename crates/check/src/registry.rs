@@ -386,6 +386,13 @@ macro_rules! checkers {
                     }
                 )*
             }
+            fn on_block_resume(&mut self, block: [u32; 3], threads: u32) {
+                $(
+                    if let Some(c) = &mut self.$name.observer {
+                        c.on_block_resume(block, threads);
+                    }
+                )*
+            }
         }
 
         impl warpcheck_emu::ObserverFactory for Launch<'_> {
@@ -403,6 +410,14 @@ macro_rules! checkers {
 
             fn merge(&mut self, observers: &mut [([u32; 3], Blocks)]) {
                 $($crate::registry::merge_slots(&mut self.$name, observers, |o| &mut o.$name);)*
+            }
+
+            fn grid_barrier(&mut self) {
+                $(
+                    if let Some(l) = &mut self.$name {
+                        l.grid_barrier();
+                    }
+                )*
             }
         }
     };

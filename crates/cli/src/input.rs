@@ -14,15 +14,22 @@ pub struct CompileArgs {
     /// The file's language when its extension does not say it: cu (CUDA), cl, c or ptx.
     #[arg(short = 'x', value_name = "LANG", value_parser = parse_language)]
     pub language: Option<warpcheck_front::Language>,
+    /// GPU architecture to compile for.
+    #[arg(long, default_value = "sm_80", value_name = "sm_XX")]
+    pub arch: String,
+    #[command(flatten)]
+    pub flags: CompilerFlags,
+}
+
+/// The compiler options that kernel mode and program mode share.
+#[derive(clap::Args, Debug, Clone)]
+pub struct CompilerFlags {
     /// The C++ standard (also written -std=c++20); default c++17 with nvcc.
     #[arg(long = "std", value_name = "STD")]
     pub std: Option<String>,
     /// Pass FLAG to the compiler as it is (repeat for several: -X -Wall -X -ftz=true).
     #[arg(short = 'X', value_name = "FLAG", allow_hyphen_values = true)]
     pub compiler_flag: Vec<String>,
-    /// GPU architecture to compile for.
-    #[arg(long, default_value = "sm_80", value_name = "sm_XX")]
-    pub arch: String,
     /// Add a directory to the include search path.
     #[arg(short = 'I', value_name = "DIR")]
     pub include: Vec<PathBuf>,
@@ -33,13 +40,48 @@ pub struct CompileArgs {
     #[arg(short = 'O', default_value_t = 3, value_parser = clap::value_parser!(u8).range(0..=3))]
     pub opt_level: u8,
     /// Which compiler turns the source into PTX: auto is the CUDA toolkit's nvcc, else the
-    /// nvcc tools/setup.sh installed from NVIDIA's wheels, else clang.
+    /// nvcc tools/setup.sh installed from NVIDIA's wheels, else clang (in program mode,
+    /// auto is clang, which also compiles the host side).
     #[arg(long, value_enum, default_value_t = CompilerArg::Auto)]
     pub compiler: CompilerArg,
     /// Compile afresh: neither read nor write the compile cache
     /// (`$WARPCHECK_CACHE_DIR`, else `$XDG_CACHE_HOME/warpcheck` or `~/.cache/warpcheck`).
     #[arg(long)]
     pub no_cache: bool,
+}
+
+impl CompilerFlags {
+    /// clang at -O3, the cache on, nothing else.
+    pub fn clang() -> CompilerFlags {
+        CompilerFlags {
+            std: None,
+            compiler_flag: Vec::new(),
+            include: Vec::new(),
+            define: Vec::new(),
+            opt_level: 3,
+            compiler: CompilerArg::Clang,
+            no_cache: false,
+        }
+    }
+
+    /// The front end's options for `arch`.
+    pub fn options(&self, arch: &str) -> CompileOptions {
+        CompileOptions {
+            arch: arch.to_string(),
+            include_dirs: self.include.clone(),
+            defines: self.define.clone(),
+            opt_level: self.opt_level,
+            compiler: match self.compiler {
+                CompilerArg::Auto => CompilerChoice::Auto,
+                CompilerArg::Clang => CompilerChoice::Clang,
+                CompilerArg::Nvcc => CompilerChoice::Nvcc,
+            },
+            std: self.std.clone(),
+            extra_args: self.compiler_flag.clone(),
+            use_cache: !self.no_cache,
+            ..CompileOptions::default()
+        }
+    }
 }
 
 fn parse_language(name: &str) -> Result<warpcheck_front::Language, String> {
@@ -68,20 +110,8 @@ pub enum CompilerArg {
 impl CompileArgs {
     fn options(&self) -> CompileOptions {
         CompileOptions {
-            arch: self.arch.clone(),
-            include_dirs: self.include.clone(),
-            defines: self.define.clone(),
-            opt_level: self.opt_level,
-            compiler: match self.compiler {
-                CompilerArg::Auto => CompilerChoice::Auto,
-                CompilerArg::Clang => CompilerChoice::Clang,
-                CompilerArg::Nvcc => CompilerChoice::Nvcc,
-            },
             language: self.language,
-            std: self.std.clone(),
-            extra_args: self.compiler_flag.clone(),
-            use_cache: !self.no_cache,
-            ..CompileOptions::default()
+            ..self.flags.options(&self.arch)
         }
     }
 }

@@ -224,3 +224,115 @@ fn error_exitcode_and_run_mode() {
         .unwrap();
     assert_eq!(st.status.code(), Some(0));
 }
+
+/// Kernel mode's compile options reach both compilations of a program: `-D` and `-X`
+/// macros seen by host and device code, `-std=c++17` (`if constexpr`), `--compiler clang`
+/// and `--no-cache`.
+#[test]
+fn program_mode_takes_the_compile_options() {
+    let tmp = tempfile::tempdir().unwrap();
+    let program = tmp.path().join("opts.cu");
+    std::fs::write(
+        &program,
+        r#"#include <cstdio>
+#include <cuda_runtime.h>
+__global__ void k(int *out) {
+  if constexpr (SCALE > 1) *out = SCALE * OFFSET; else *out = -1;
+}
+int main() {
+  int *d, h = 0;
+  cudaMalloc(&d, sizeof(int));
+  k<<<1, 1>>>(d);
+  cudaMemcpy(&h, d, sizeof(int), cudaMemcpyDeviceToHost);
+  printf("device %d host %d\n", h, SCALE + OFFSET);
+  cudaFree(d);
+  return 0;
+}
+"#,
+    )
+    .unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_warpcheck"))
+        .arg("check")
+        .arg(&program)
+        .args(["-DSCALE=3", "-X", "-DOFFSET=5", "-std=c++17"])
+        .args(["--compiler", "clang", "--no-cache"])
+        .current_dir(tmp.path())
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stdout}\n{stderr}");
+    assert!(stdout.contains("device 15 host 8"), "{stdout}\n{stderr}");
+}
+
+/// A program outlives no warpcheck: SIGTERM to warpcheck reaches the program (which
+/// ends, and warpcheck reports it and exits with 128 + 15), and a warpcheck killed
+/// outright takes the program with it.
+#[cfg(target_os = "linux")]
+#[test]
+fn the_program_dies_with_warpcheck() {
+    let tmp = tempfile::tempdir().unwrap();
+    let program = tmp.path().join("sleeper.cu");
+    std::fs::write(
+        &program,
+        r#"#include <cstdio>
+#include <unistd.h>
+#include <cuda_runtime.h>
+int main(int argc, char **argv) {
+  FILE *f = fopen(argv[1], "w");
+  fprintf(f, "%d\n", (int)getpid());
+  fclose(f);
+  sleep(600);
+  return 0;
+}
+"#,
+    )
+    .unwrap();
+    // A zombie (dead, not yet reaped by init) counts as dead.
+    let alive = |pid: i32| {
+        std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|s| {
+            s.rsplit_once(") ")
+                .is_some_and(|(_, rest)| !rest.starts_with('Z'))
+        })
+    };
+    for (signal, code) in [("TERM", Some(128 + 15)), ("KILL", None)] {
+        let pid_file = tmp.path().join(format!("pid-{signal}"));
+        let mut child = Command::new(env!("CARGO_BIN_EXE_warpcheck"))
+            .arg("run")
+            .arg(&program)
+            .arg("--")
+            .arg(&pid_file)
+            .current_dir(tmp.path())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let start = std::time::Instant::now();
+        let pid: i32 = loop {
+            if let Ok(text) = std::fs::read_to_string(&pid_file)
+                && let Ok(pid) = text.trim().parse()
+            {
+                break pid;
+            }
+            assert!(start.elapsed().as_secs() < 120, "the program did not start");
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        };
+        assert!(alive(pid));
+        let sent = Command::new("kill")
+            .arg(format!("-{signal}"))
+            .arg(child.id().to_string())
+            .status()
+            .unwrap();
+        assert!(sent.success());
+        let status = child.wait().unwrap();
+        assert_eq!(status.code(), code, "SIG{signal}");
+        let start = std::time::Instant::now();
+        while alive(pid) && start.elapsed().as_secs() < 10 {
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+        assert!(
+            !alive(pid),
+            "SIG{signal}: the program {pid} outlived warpcheck"
+        );
+    }
+}

@@ -59,7 +59,7 @@ pub fn properties(arch: (i32, i32)) -> DeviceProp {
     p.managed_memory = 1;
     p.concurrent_managed_access = 1;
     p.compute_preemption_supported = 1;
-    p.cooperative_launch = 0;
+    p.cooperative_launch = 1;
     p.shared_mem_per_block_optin = SHARED_PER_BLOCK_OPTIN;
     p.max_blocks_per_multi_processor = BLOCKS_PER_SM;
     p.reserved_shared_mem_per_block = 1024;

@@ -18,7 +18,7 @@ use crate::types::*;
 
 impl Runtime {
     /// The module and static shared bytes of a registered kernel.
-    fn kernel_facts(
+    pub(crate) fn kernel_facts(
         &self,
         func: *const c_void,
     ) -> Result<(usize, warpcheck_ir::FuncId, u64), Fail> {
@@ -39,7 +39,7 @@ impl Runtime {
     }
 
     /// Blocks of `block` threads that fit on one multiprocessor.
-    fn blocks_per_sm(&self, static_shared: u64, block: c_int, dynamic: usize) -> c_int {
+    pub(crate) fn blocks_per_sm(&self, static_shared: u64, block: c_int, dynamic: usize) -> c_int {
         if block <= 0 {
             return 0;
         }
@@ -103,6 +103,16 @@ impl Runtime {
                     self.write_mem(host, &bytes);
                 }
             }
+            return Ok(());
+        }
+        if let Some(shadow) = var.managed_shadow {
+            // The host copy is the truth between launches.
+            let (from, to) = match to_symbol {
+                true => (host, Mem::Host(shadow + offset)),
+                false => (Mem::Host(shadow + offset), host),
+            };
+            let bytes = self.read_mem(from, count);
+            self.write_mem(to, &bytes);
             return Ok(());
         }
         self.place_module_globals(var.module);

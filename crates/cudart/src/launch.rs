@@ -76,6 +76,17 @@ impl Runtime {
 
     /// Runs a launch of the kernel whose host stub is `stub`.
     pub fn launch(&mut self, stub: usize, cfg: PendingLaunch, args: Args) -> api::Result {
+        self.launch_kernel(stub, cfg, args, false)
+    }
+
+    /// Runs a launch, cooperative ([`crate::cooperative`]) or not.
+    pub fn launch_kernel(
+        &mut self,
+        stub: usize,
+        cfg: PendingLaunch,
+        args: Args,
+        cooperative: bool,
+    ) -> api::Result {
         let Some(&(module, kernel)) = self.kernels.get(&stub) else {
             return Err(Fail::Api(
                 INVALID_DEVICE_FUNCTION,
@@ -87,6 +98,7 @@ impl Runtime {
         config.dynamic_shared = cfg.shared.min(u32::MAX as usize) as u32;
         config.threads = self.config.threads;
         config.budget = self.config.budget;
+        config.cooperative = cooperative;
         let m = &self.modules[module];
         let name = m.program.function(kernel).display_name().to_string();
         if let Err(e) = warpcheck_emu::validate(&m.program, kernel, &params, &config) {
@@ -348,10 +360,4 @@ pub extern "C" fn cudaLaunch(func: *const c_void) -> CudaError {
         let block = std::mem::take(&mut rt.setup_args);
         rt.launch(func as usize, cfg, Args::Block(block))
     })
-}
-
-/// Cooperative launches need grid-wide synchronisation, which the emulator does not have.
-#[unsafe(no_mangle)]
-pub extern "C" fn cudaLaunchCooperativeKernel() -> CudaError {
-    crate::unsupported::not_supported("cudaLaunchCooperativeKernel")
 }

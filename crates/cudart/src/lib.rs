@@ -20,7 +20,7 @@
 //! |---|---|
 //! | memory | `cudaMalloc`, `cudaFree`, `cudaMallocAsync`, `cudaFreeAsync`, `cudaMemcpy`, `cudaMemcpyAsync` (every `cudaMemcpyKind`, `cudaMemcpyDefault` included), `cudaMemset`, `cudaMemsetAsync`, `cudaMemset2D`, `cudaMallocPitch`, `cudaMemcpy2D`, `cudaMemcpy2DAsync`, `cudaMallocHost`, `cudaHostAlloc`, `cudaFreeHost`, `cudaMallocManaged`, `cudaMemPrefetchAsync`, `cudaMemAdvise`, `cudaMemGetInfo`, `cudaPointerGetAttributes` |
 //! | symbols | `cudaMemcpyToSymbol`, `cudaMemcpyFromSymbol` (and `Async`), `cudaGetSymbolAddress` (`__device__` only), `cudaGetSymbolSize` |
-//! | launches | `<<<>>>` (`__cudaPushCallConfiguration`/`__cudaPopCallConfiguration`/`cudaLaunchKernel`, and the legacy `cudaConfigureCall`/`cudaSetupArgument`/`cudaLaunch`), `cudaLaunchKernel` |
+//! | launches | `<<<>>>` (`__cudaPushCallConfiguration`/`__cudaPopCallConfiguration`/`cudaLaunchKernel`, and the legacy `cudaConfigureCall`/`cudaSetupArgument`/`cudaLaunch`), `cudaLaunchKernel`, `cudaLaunchCooperativeKernel` (grid-wide `cooperative_groups` sync; [`cooperative`]) |
 //! | errors | `cudaGetLastError`, `cudaPeekAtLastError`, `cudaGetErrorString`, `cudaGetErrorName` (kernel faults are sticky until `cudaDeviceReset`) |
 //! | device | `cudaGetDeviceCount`, `cudaGetDevice`, `cudaSetDevice`, `cudaChooseDevice`, `cudaGetDeviceProperties`, `cudaDeviceGetAttribute`, `cudaDeviceSynchronize`, `cudaDeviceReset`, `cudaThreadSynchronize`, `cudaThreadExit`, `cudaDriverGetVersion`, `cudaRuntimeGetVersion`, `cudaDeviceSetLimit`/`GetLimit`, `cudaSetDeviceFlags`/`GetDeviceFlags`, cache and shared-memory configuration hints, `cudaDeviceCanAccessPeer` (no peers), `cudaDeviceGetStreamPriorityRange`, `cudaProfilerStart`/`Stop` |
 //! | streams, events | `cudaStreamCreate` (`WithFlags`, `WithPriority`), `cudaStreamDestroy`, `cudaStreamSynchronize`, `cudaStreamQuery`, `cudaStreamWaitEvent`, `cudaStreamAddCallback`, `cudaLaunchHostFunc`, `cudaEventCreate` (`WithFlags`), `cudaEventRecord`, `cudaEventSynchronize`, `cudaEventQuery`, `cudaEventElapsedTime` (emulator time, see [`streams`]), `cudaEventDestroy` |
@@ -32,9 +32,10 @@
 //! Exported, returning `cudaErrorNotSupported`, and reported once by name
 //! (`api-not-supported`): see [`unsupported::NOT_SUPPORTED_FUNCTIONS`] (CUDA arrays, 3D
 //! copies, peer copies, registered and mapped host memory, graphs and stream capture,
-//! texture and surface objects, IPC), `cudaLaunchCooperativeKernel`, `__managed__`
-//! variables, texture and surface references, and `cudaGetSymbolAddress` of a
-//! `__constant__` variable. A function neither implemented nor listed is missing at link
+//! texture and surface objects, IPC), `__cudaRegisterManagedVar` (nvcc's host code; the
+//! `__managed__` variables of clang's host code are supported, see [`managed_vars`]),
+//! texture and surface references, and `cudaGetSymbolAddress` of a `__constant__`
+//! variable. A function neither implemented nor listed is missing at link
 //! time: the link fails naming it.
 //!
 //! # Safety
@@ -51,12 +52,14 @@
 pub mod api;
 pub mod capture;
 pub mod config;
+pub mod cooperative;
 pub mod device;
 pub mod funcs;
 pub mod host_line;
 pub mod launch;
 pub mod locate;
 pub mod managed;
+pub mod managed_vars;
 pub mod memapi;
 pub mod pointers;
 pub mod printf;

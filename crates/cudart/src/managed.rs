@@ -85,8 +85,10 @@ impl Runtime {
             .collect()
     }
 
-    /// Copies managed memory from the host into the emulator (before a launch).
+    /// Copies managed memory and `__managed__` variables from the host into the emulator
+    /// (before a launch).
     pub fn managed_to_device(&mut self) {
+        self.managed_vars_to_device();
         for (base, size) in self.live_managed() {
             // SAFETY: a live mapping of at least `size` bytes.
             let bytes = unsafe { std::slice::from_raw_parts(base as *const u8, size as usize) };
@@ -94,8 +96,10 @@ impl Runtime {
         }
     }
 
-    /// Copies managed memory from the emulator back to the host (after a launch).
+    /// Copies managed memory and `__managed__` variables from the emulator back to the
+    /// host (after a launch).
     pub fn managed_to_host(&mut self) {
+        self.managed_vars_to_host();
         for (base, size) in self.live_managed() {
             if let Ok(bytes) = self.memory.read(base, size) {
                 // SAFETY: a live, writable mapping of at least `size` bytes.

@@ -173,22 +173,25 @@ pub unsafe extern "C" fn __cudaRegisterVar(
             .find(|&v| program.variable(v).name == name);
         if let Some(v) = found {
             let var = program.variable(v);
-            rt.vars.insert(
-                host_var as usize,
-                DeviceVar {
-                    module: m,
-                    var: v,
-                    name: var.display_name().to_string(),
-                    size: var.size.unwrap_or(0),
-                    constant: var.space == warpcheck_ptx::ast::StateSpace::Const,
-                },
-            );
+            let managed = crate::managed_vars::is_managed(host_var as usize);
+            let device_var = DeviceVar {
+                module: m,
+                var: v,
+                name: var.display_name().to_string(),
+                size: var.size.unwrap_or(0),
+                constant: var.space == warpcheck_ptx::ast::StateSpace::Const,
+                managed_shadow: managed.then_some(host_var as usize),
+            };
+            if managed {
+                rt.init_managed_shadow(host_var as usize, &device_var);
+            }
+            rt.vars.insert(host_var as usize, device_var);
         }
     });
 }
 
-/// `__managed__` variables: not supported (their host shadow would have to be mapped at
-/// the device address).
+/// nvcc's registration of `__managed__` variables: not supported (warpcheck compiles host
+/// code with clang, whose managed variables [`crate::managed_vars`] handles).
 #[unsafe(no_mangle)]
 pub extern "C" fn __cudaRegisterManagedVar() {
     state::with(|rt| rt.not_supported("__managed__ variables (__cudaRegisterManagedVar)"));

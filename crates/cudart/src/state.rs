@@ -76,6 +76,8 @@ pub struct DeviceVar {
     pub name: String,
     pub size: u64,
     pub constant: bool,
+    /// A `__managed__` variable's host copy ([`crate::managed_vars`]).
+    pub managed_shadow: Option<usize>,
 }
 
 /// A launch configuration pushed by `<<<>>>` and not yet consumed.

@@ -26,6 +26,7 @@ pub const ASSERT: CudaError = 710;
 pub const ILLEGAL_INSTRUCTION: CudaError = 715;
 pub const MISALIGNED_ADDRESS: CudaError = 716;
 pub const LAUNCH_FAILURE: CudaError = 719;
+pub const COOPERATIVE_LAUNCH_TOO_LARGE: CudaError = 720;
 pub const NOT_SUPPORTED: CudaError = 801;
 pub const UNKNOWN: CudaError = 999;
 
@@ -114,6 +115,11 @@ pub const ERRORS: &[(CudaError, &str, &str)] = &[
         719,
         "cudaErrorLaunchFailure\0",
         "unspecified launch failure\0",
+    ),
+    (
+        720,
+        "cudaErrorCooperativeLaunchTooLarge\0",
+        "too many blocks in cooperative launch\0",
     ),
     (801, "cudaErrorNotSupported\0", "operation not supported\0"),
     (999, "cudaErrorUnknown\0", "unknown error\0"),

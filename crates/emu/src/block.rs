@@ -40,6 +40,7 @@ pub(crate) struct LaunchCx<'a> {
     pub dynamic_shared: u32,
     pub budget: u64,
     pub scheduling: Scheduling,
+    pub cooperative: bool,
 }
 
 /// One warp's state; reused across the blocks a host thread runs.
@@ -146,6 +147,25 @@ pub(crate) struct Block<'a, O: Observer> {
     /// Set by an op that waits without blocking (a false `mbarrier.try_wait`): the warp's
     /// turn ends so that the warps it waits for can run.
     pub(crate) yield_warp: bool,
+    /// Threads waiting at the grid-wide barrier.
+    pub(crate) grid_arrived: u32,
+}
+
+/// Bytes of shared memory a block of the launch has.
+pub(crate) fn shared_size(cx: &LaunchCx<'_>) -> usize {
+    let size = cx.flat.dynamic_shared_offset as usize + cx.dynamic_shared as usize;
+    size.max(cx.flat.static_shared as usize)
+}
+
+/// The block's scheduling generator, seeded by the launch's seed and the block index.
+pub(crate) fn block_rng(cx: &LaunchCx<'_>, idx: [u32; 3]) -> Rng {
+    let seed = match cx.scheduling {
+        Scheduling::LockStep => 0,
+        Scheduling::Independent { seed } => seed,
+    };
+    let linear =
+        idx[0] as u64 + cx.grid[0] as u64 * (idx[1] as u64 + cx.grid[1] as u64 * idx[2] as u64);
+    Rng(seed ^ linear.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ 0x1234_5678_9abc_def1 | 1)
 }
 
 pub(crate) fn run_block<O: Observer>(
@@ -160,16 +180,8 @@ pub(crate) fn run_block<O: Observer>(
     while pool.len() < nwarps {
         pool.push(WarpState::new(cx.flat));
     }
-    let shared_size = cx.flat.dynamic_shared_offset as usize + cx.dynamic_shared as usize;
-    let shared_size = shared_size.max(cx.flat.static_shared as usize);
     shared.clear();
-    shared.resize(shared_size, 0);
-    let seed = match cx.scheduling {
-        Scheduling::LockStep => 0,
-        Scheduling::Independent { seed } => seed,
-    };
-    let linear =
-        idx[0] as u64 + cx.grid[0] as u64 * (idx[1] as u64 + cx.grid[1] as u64 * idx[2] as u64);
+    shared.resize(shared_size(cx), 0);
     let mut block = Block {
         cx,
         idx,
@@ -177,17 +189,30 @@ pub(crate) fn run_block<O: Observer>(
         shared,
         barriers: [BarrierState::default(); 16],
         live_threads: threads,
-        rng: Rng(seed ^ linear.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ 0x1234_5678_9abc_def1 | 1),
+        rng: block_rng(cx, idx),
         obs,
         out: BlockResult::default(),
         yield_warp: false,
+        grid_arrived: 0,
     };
     block.init_warps(threads);
     if O::ENABLED {
         block.obs.on_block_start(idx, threads);
     }
-    if let Err(f) = block.run() {
-        block.out.fault = Some(f);
+    let single_block = cx.grid.iter().all(|&n| n == 1);
+    loop {
+        match block.run() {
+            Err(f) => block.out.fault = Some(f),
+            // At the grid-wide barrier: the only block of its grid passes it at once; in
+            // a launch that is not cooperative, other blocks may never be resident.
+            Ok(()) if block.live_threads > 0 && single_block => {
+                block.grid_release();
+                continue;
+            }
+            Ok(()) if block.live_threads > 0 => block.out.fault = Some(block.grid_deadlock(false)),
+            Ok(()) => {}
+        }
+        break;
     }
     if O::ENABLED {
         block.obs.on_block_end(idx);
@@ -306,7 +331,8 @@ impl<O: Observer> Block<'_, O> {
                     .find(|&w| runnable(&self.warps[w]))
             };
             let Some(w) = w else {
-                if self.live_threads == 0 {
+                if self.live_threads == 0 || self.grid_arrived == self.live_threads {
+                    // Done, or every thread left waits at the grid-wide barrier.
                     return Ok(());
                 }
                 if self.release_stalled_regions() {
@@ -426,7 +452,7 @@ impl<O: Observer> Block<'_, O> {
             executed += 1;
             lanes += lanes_count;
             if O::PROFILES {
-                profile_op(*obs, flat, pc, mask);
+                profile_op(&mut *run.obs, run.flat, pc, mask);
             }
             let m = match op.guard {
                 None => mask,
@@ -825,6 +851,7 @@ impl<O: Observer> Block<'_, O> {
                         }
                     }
                 }
+                CallTarget::Native(crate::calls::Native::GridSync) => self.grid_arrive(w, gi, m),
                 CallTarget::Native(native) => {
                     self.call_native(w, g.pc, m, g.frame_base, *native, &call.args, &call.rets)?;
                     self.warps[w].groups[gi].pc += 1;

@@ -10,8 +10,8 @@
 //! callee's registers, restored for the returning lanes when the call region completes.
 //!
 //! Functions declared without a body are implemented natively: `vprintf` (device
-//! `printf`), `__assertfail` (a failing `assert`) and the libdevice math functions (see
-//! [`crate::math`]).
+//! `printf`), `__assertfail` (a failing `assert`), the libdevice math functions (see
+//! [`crate::math`]) and the grid-wide barrier `__warpcheck_grid_sync` (`crate::cooperative`).
 
 use std::fmt::Write as _;
 
@@ -37,6 +37,9 @@ pub(crate) enum Native {
     SinCos {
         double: bool,
     },
+    /// `void __warpcheck_grid_sync(void)`: the grid-wide barrier of warpcheck's
+    /// `cooperative_groups` header (see `cooperative.rs`); not a per-lane call.
+    GridSync,
 }
 
 impl Native {
@@ -46,6 +49,7 @@ impl Native {
             "__assertfail" | "__assert_fail" => Some(Native::AssertFail),
             "__nv_sincosf" | "__nv_fast_sincosf" => Some(Native::SinCos { double: false }),
             "__nv_sincos" => Some(Native::SinCos { double: true }),
+            "__warpcheck_grid_sync" => Some(Native::GridSync),
             _ => math::lookup(name).map(Native::Math),
         }
     }
@@ -275,6 +279,8 @@ impl<O: Observer> Block<'_, O> {
                         .and_then(|()| mc.store_generic(cp, size, l, c))
                         .map(|()| None)
                 }
+                // Handled by the block (`Block::grid_arrive`) before any lane runs.
+                Native::GridSync => Ok(None),
                 Native::AssertFail => {
                     let msg = get(&mc, 0, 8);
                     let file = get(&mc, 1, 8);

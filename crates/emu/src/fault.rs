@@ -134,6 +134,9 @@ pub enum WaitKind {
     },
     /// `bar.warp.sync` with this member mask.
     WarpSync { mask: u32 },
+    /// The grid-wide barrier (`grid_group::sync()`), which blocks that exited (or, in a
+    /// launch that is not cooperative, blocks that are not resident) never reach.
+    GridSync { cooperative: bool },
 }
 
 impl fmt::Display for FaultKind {
@@ -204,6 +207,15 @@ impl fmt::Display for FaultKind {
     }
 }
 
+/// Why a grid-wide barrier never completes.
+pub fn grid_sync_reason(cooperative: bool) -> &'static str {
+    if cooperative {
+        "that blocks which exited never reach"
+    } else {
+        "in a launch that is not cooperative (only cudaLaunchCooperativeKernel makes every block resident)"
+    }
+}
+
 fn write_waiters(f: &mut fmt::Formatter<'_>, waiting: &[Waiter]) -> fmt::Result {
     for (i, w) in waiting.iter().enumerate() {
         if i > 0 {
@@ -224,6 +236,13 @@ fn write_waiters(f: &mut fmt::Formatter<'_>, waiting: &[Waiter]) -> fmt::Result 
                 f,
                 "{n} threads of warp {} wait at bar.warp.sync {mask:#010x} ({})",
                 w.warp, w.inst
+            )?,
+            WaitKind::GridSync { cooperative } => write!(
+                f,
+                "{n} threads of warp {} wait at the grid-wide barrier ({}) {}",
+                w.warp,
+                w.inst,
+                grid_sync_reason(cooperative)
             )?,
         }
     }

@@ -247,6 +247,7 @@ pub fn run_observed<F: ObserverFactory>(
         dynamic_shared: config.dynamic_shared,
         budget: config.budget,
         scheduling: config.scheduling,
+        cooperative: config.cooperative,
     };
     let [gx, gy, gz] = config.grid;
     let nblocks = gx as u64 * gy as u64 * gz as u64;
@@ -257,6 +258,20 @@ pub fn run_observed<F: ObserverFactory>(
             (i / (gx as u64 * gy as u64)) as u32,
         ]
     };
+    let mut outcome = RunOutcome {
+        shared_vars: flat.shared_vars.clone(),
+        ..RunOutcome::default()
+    };
+    if config.cooperative {
+        crate::cooperative::run(
+            &cx,
+            (0..nblocks).map(index),
+            config,
+            observers,
+            &mut outcome,
+        );
+        return Ok(outcome);
+    }
     let threads = if config.threads == 0 {
         std::thread::available_parallelism().map_or(1, |n| n.get())
     } else {
@@ -278,10 +293,6 @@ pub fn run_observed<F: ObserverFactory>(
         )
     } else {
         None
-    };
-    let mut outcome = RunOutcome {
-        shared_vars: flat.shared_vars.clone(),
-        ..RunOutcome::default()
     };
     type Ran<O> = Vec<([u32; 3], BlockResult, O)>;
     let run_one = |state: &mut State, b: [u32; 3], mut obs: F::Observer| {

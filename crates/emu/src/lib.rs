@@ -141,6 +141,7 @@ pub mod args;
 mod async_copy;
 mod block;
 mod calls;
+mod cooperative;
 mod exec;
 pub mod fault;
 mod launch;
@@ -194,6 +195,10 @@ pub struct LaunchConfig {
     /// When set, the run adds 1 to this counter as each block finishes, so that another
     /// thread can show progress. `None` (the default) costs nothing.
     pub progress: Option<BlockProgress>,
+    /// A cooperative launch (`cudaLaunchCooperativeKernel`): every block is resident at
+    /// once, so a grid-wide barrier (`grid_group::sync()`) can complete; see
+    /// `cooperative.rs`.
+    pub cooperative: bool,
 }
 
 /// A counter of finished blocks, shared between a running launch and an observer thread
@@ -240,6 +245,7 @@ impl LaunchConfig {
             threads: 0,
             scheduling: Scheduling::LockStep,
             progress: None,
+            cooperative: false,
         }
     }
 }

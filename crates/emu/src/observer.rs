@@ -117,6 +117,15 @@ pub trait Observer {
     /// densely from 0, one op per PTX instruction; `func` and `inst` name the instruction.
     /// Called only when [`Observer::PROFILES`] is `true`.
     fn on_execute(&mut self, _pc: u32, _func: FuncId, _inst: InstId, _lanes: u32) {}
+    /// A block of a cooperative launch goes on after the grid-wide barrier. At the
+    /// barrier its observer ended ([`on_block_end`]), was merged and was recycled for the
+    /// same block; the block's shared memory and registers are as they were. The default
+    /// starts afresh as for a new block, which is right for whatever the barrier orders.
+    ///
+    /// [`on_block_end`]: Observer::on_block_end
+    fn on_block_resume(&mut self, block: [u32; 3], threads: u32) {
+        self.on_block_start(block, threads);
+    }
 }
 
 /// The observer that observes nothing, at no cost.
@@ -146,6 +155,10 @@ pub trait ObserverFactory: Sync {
     /// large grid never holds every block's observer at once): called once per chunk.
     /// The observers go back to the launch afterwards, to be recycled: take what is kept.
     fn merge(&mut self, observers: &mut [([u32; 3], Self::Observer)]);
+    /// Every block of a cooperative launch arrived at the grid-wide barrier and was
+    /// merged: everything any block did before it happens before everything any block
+    /// does after it.
+    fn grid_barrier(&mut self) {}
 }
 
 /// The factory of [`NoObserver`]s.

@@ -159,6 +159,49 @@ impl<O: Observer> Block<'_, O> {
         }
     }
 
+    /// Lanes `m` of group `gi` arrive at the grid-wide barrier and wait there; the block
+    /// stops running when every thread left waits ([`Block::run`]), and the launch
+    /// releases it ([`Block::grid_release`]) once every block has arrived.
+    pub(crate) fn grid_arrive(&mut self, w: usize, gi: usize, m: u32) {
+        let g = self.warps[w].groups[gi];
+        if m != g.mask {
+            self.warps[w].groups[gi].mask = m;
+            self.warps[w].groups.push(Group {
+                pc: g.pc + 1,
+                mask: g.mask & !m,
+                ..g
+            });
+        }
+        self.warps[w].groups[gi].wait = Wait::Grid;
+        self.grid_arrived += m.count_ones();
+    }
+
+    /// Every block has arrived at the grid-wide barrier: its threads go on.
+    pub(crate) fn grid_release(&mut self) {
+        for warp in self.warps.iter_mut() {
+            for g in warp.groups.iter_mut().filter(|g| g.wait == Wait::Grid) {
+                g.wait = Wait::Runnable;
+                g.pc += 1;
+            }
+            merge_groups(&mut warp.groups);
+        }
+        self.grid_arrived = 0;
+        self.out.stats.barriers += 1;
+    }
+
+    /// The threads waiting at the grid-wide barrier wait for ever.
+    pub(crate) fn grid_deadlock(&self, cooperative: bool) -> Fault {
+        let mut fault = self.deadlock();
+        if let FaultKind::Deadlock { waiting, .. } = &mut fault.kind {
+            for w in waiting.iter_mut() {
+                if let WaitKind::GridSync { cooperative: c } = &mut w.what {
+                    *c = cooperative;
+                }
+            }
+        }
+        fault
+    }
+
     /// Who waits where (for deadlock and budget reports).
     pub(crate) fn waiters(&self) -> Vec<Waiter> {
         let mut out = Vec::new();
@@ -175,6 +218,9 @@ impl<O: Observer> Block<'_, O> {
                         }
                     }
                     Wait::WarpSync { mask } => WaitKind::WarpSync { mask },
+                    Wait::Grid => WaitKind::GridSync {
+                        cooperative: self.cx.cooperative,
+                    },
                 };
                 let (func, inst, source) = self.origin(g.pc);
                 out.push(Waiter {

@@ -211,7 +211,8 @@ fn printf_becomes_vprintf_and_assert_calls_assertfail() {
 }
 
 /// Every shim group in one file (with host code, templates, <cuda.h>, cooperative groups,
-/// fp16): it compiles, and the only calls left are to the device runtime and libdevice.
+/// fp16): it compiles, and the only calls left are to the device runtime, libdevice and the
+/// emulator's grid-wide barrier.
 #[test]
 fn the_whole_api_compiles_and_leaves_only_runtime_calls() {
     for clang in clangs() {
@@ -228,8 +229,14 @@ fn the_whole_api_compiles_and_leaves_only_runtime_calls() {
             for external in external_functions(&module.ptx) {
                 assert!(
                     external.starts_with("__nv_")
-                        || ["vprintf", "malloc", "free", "__assertfail"]
-                            .contains(&external.as_str()),
+                        || [
+                            "vprintf",
+                            "malloc",
+                            "free",
+                            "__assertfail",
+                            "__warpcheck_grid_sync",
+                        ]
+                        .contains(&external.as_str()),
                     "{clang} -O{opt_level}: unexpected unresolved call {external}"
                 );
             }

@@ -19,7 +19,8 @@
 //!   a warp's instructions are ordered and only lanes of one instruction writing the same
 //!   byte race.
 //! * **Between blocks** nothing orders plain accesses (the kernel boundary does: races
-//!   never span launches). Fences (`membar`/`fence`) are not modelled as ordering, so
+//!   never span launches), except the grid-wide barrier of a cooperative launch
+//!   (`grid_group::sync()`), after which the comparison between blocks starts again. Fences (`membar`/`fence`) are not modelled as ordering, so
 //!   flag-based synchronisation between blocks (write data, `__threadfence()`, set a flag
 //!   atomically; another block reads the flag, then the data) is reported as a race on
 //!   the data: the policy is to trust only barriers and atomics.
@@ -363,5 +364,12 @@ impl ObserverFactory for RaceLaunch<'_> {
             }
             self.merge_block(o);
         }
+    }
+
+    /// The grid-wide barrier orders every block's earlier accesses before all later
+    /// ones: the comparison between blocks starts again.
+    fn grid_barrier(&mut self) {
+        self.global.clear();
+        self.witnesses.clear();
     }
 }

@@ -14,7 +14,7 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 use crate::Outcome;
-use crate::input::{self, CompileArgs, CompilerArg};
+use crate::input::{self, CompileArgs, CompilerFlags};
 use crate::output::{self, CliError};
 
 #[derive(clap::Args, Debug)]
@@ -102,14 +102,14 @@ pub fn run(args: Args) -> Result<Outcome, CliError> {
     let compile = CompileArgs {
         file: args.file.clone(),
         arch: "sm_80".into(),
-        include: args.include.clone(),
-        define: args.define.clone(),
-        opt_level: args.opt_level,
-        compiler: CompilerArg::Clang,
         language: None,
-        std: None,
-        compiler_flag: Vec::new(),
-        no_cache: args.no_cache,
+        flags: CompilerFlags {
+            include: args.include.clone(),
+            define: args.define.clone(),
+            opt_level: args.opt_level,
+            no_cache: args.no_cache,
+            ..CompilerFlags::clang()
+        },
     };
     let source = std::fs::read_to_string(&args.file)
         .map_err(|e| CliError::msg(format!("cannot read `{}`: {e}", args.file.display())))?;
@@ -289,14 +289,13 @@ fn verify(
     let compile = CompileArgs {
         file: harness,
         arch: "sm_80".into(),
-        include: Vec::new(),
-        define: defines.to_vec(),
-        opt_level: 1,
-        compiler: CompilerArg::Clang,
         language: None,
-        std: None,
-        compiler_flag: Vec::new(),
-        no_cache: true,
+        flags: CompilerFlags {
+            define: defines.to_vec(),
+            opt_level: 1,
+            no_cache: true,
+            ..CompilerFlags::clang()
+        },
     };
     let compiled = warpcheck_front::compile(
         &compile.file,

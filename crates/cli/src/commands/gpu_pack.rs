@@ -9,7 +9,7 @@
 //! `--seed`), so the emulator can recreate the same inputs from the same lines.
 
 use crate::Outcome;
-use crate::input::{self, CompileArgs, CompilerArg};
+use crate::input::{self, CompileArgs, CompilerFlags};
 use crate::output::{self, CliError};
 use std::collections::HashMap;
 use std::fmt::Write as _;
@@ -76,14 +76,11 @@ fn pack_one(
     let compile_args = CompileArgs {
         file: file.to_path_buf(),
         arch: "sm_80".into(),
-        include: Vec::new(),
-        define: Vec::new(),
-        opt_level: 3,
-        compiler: CompilerArg::Clang,
         language: None,
-        std: None,
-        compiler_flag: Vec::new(),
-        no_cache,
+        flags: CompilerFlags {
+            no_cache,
+            ..CompilerFlags::clang()
+        },
     };
     let compiled = input::compile(&compile_args)?;
     let loaded = input::load_compiled(&compile_args, compiled.clone())?;

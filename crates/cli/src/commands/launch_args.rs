@@ -76,7 +76,7 @@ impl LaunchSource {
         {
             let mut from = compile.clone();
             from.file = source.clone();
-            from.compiler = crate::input::CompilerArg::Clang;
+            from.flags.compiler = crate::input::CompilerArg::Clang;
             *signatures = crate::input::compile(&from)?.signatures;
         }
         let file = match (&self.launches, self.from_header) {

@@ -38,6 +38,8 @@ pub(crate) enum Wait {
     WarpSync {
         mask: u32,
     },
+    /// At the grid-wide barrier (the group's pc is the call of `__warpcheck_grid_sync`).
+    Grid,
 }
 
 /// A set of lanes executing together.

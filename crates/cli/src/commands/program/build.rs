@@ -13,6 +13,7 @@ use warpcheck_ptx::LineIndex;
 use warpcheck_report::{Code, Finding, Location, Severity, Sources};
 
 use super::ProgramArgs;
+use crate::input::CompilerArg;
 use crate::output::CliError;
 
 /// The runtime library's file name.
@@ -68,14 +69,11 @@ fn ptx_arch(args: &ProgramArgs, clang_major: u32) -> String {
 }
 
 fn compile_options(args: &ProgramArgs, arch: &str) -> CompileOptions {
-    CompileOptions {
-        arch: arch.to_string(),
-        include_dirs: args.include.clone(),
-        defines: args.define.clone(),
-        opt_level: args.opt_level,
-        compiler: CompilerChoice::Clang,
-        ..CompileOptions::default()
+    let mut options = args.compile.options(arch);
+    if args.compile.compiler == CompilerArg::Auto {
+        options.compiler = CompilerChoice::Clang;
     }
+    options
 }
 
 /// Compiles a `.cu` file's device side to PTX, parses and lowers it (errors as findings,
@@ -174,11 +172,18 @@ fn host_compile(
     if cuda {
         cmd.args(["-include", "warpcheck_prelude.h"]);
     }
-    for d in &args.include {
+    let flags = &args.compile;
+    for d in &flags.include {
         cmd.arg("-I").arg(d);
     }
-    for d in &args.define {
+    for d in &flags.define {
         cmd.arg(format!("-D{d}"));
+    }
+    if let Some(std) = flags.std.as_ref().filter(|_| !c) {
+        cmd.arg(format!("-std={std}"));
+    }
+    if flags.compiler != CompilerArg::Nvcc {
+        cmd.args(&flags.compiler_flag);
     }
     cmd.arg("-idirafter").arg(shim_dir.join("fallback"));
     if let Some(image) = image {

@@ -12,6 +12,7 @@
 //! not be built; a program killed by a signal gives 128 + the signal, as shells report.
 
 mod build;
+mod child;
 pub mod detect;
 mod render;
 
@@ -36,15 +37,12 @@ pub struct ProgramArgs {
     /// The emulated GPU architecture (compute capability) and the PTX target.
     #[arg(long, default_value = "sm_90", value_name = "sm_XX")]
     pub arch: String,
-    /// Add a directory to the include search path.
-    #[arg(short = 'I', value_name = "DIR")]
-    pub include: Vec<PathBuf>,
-    /// Define a preprocessor macro (NAME or NAME=VALUE).
-    #[arg(short = 'D', value_name = "MACRO")]
-    pub define: Vec<String>,
-    /// Optimisation level of the device code (host code is compiled at -O1 with -g).
-    #[arg(short = 'O', default_value_t = 3, value_parser = clap::value_parser!(u8).range(0..=3))]
-    pub opt_level: u8,
+    /// The compiler options of kernel mode: `-I`, `-D`, `-std`, `-X` apply to the device
+    /// and the host compilation (`-X` to the host one only when clang compiles the device
+    /// side), `-O` to the device code (host code is compiled at -O1 with -g), `--compiler`
+    /// picks the device side's compiler (`auto` is clang; the host side is always clang's).
+    #[command(flatten)]
+    pub compile: crate::input::CompilerFlags,
     /// `check`: the checkers, `all` or a comma-separated list of race, sync, mem, init,
     /// bank, coalesce.
     #[arg(long, default_value = "all")]
@@ -99,7 +97,8 @@ pub enum LeakCheck {
 /// mode.
 pub fn intercept(check: bool, args: &[OsString]) -> Option<Result<Outcome, CliError>> {
     detect::program_files(args)?;
-    let parsed = match ProgramArgs::try_parse_from(args) {
+    let parsed = match ProgramArgs::try_parse_from(crate::input::respell_std(args.iter().cloned()))
+    {
         Ok(p) => p,
         Err(e) => e.exit(),
     };
@@ -147,9 +146,8 @@ pub fn run_program(check: bool, args: ProgramArgs) -> Result<Outcome, CliError> 
         cmd.env("WARPCHECK_CUDART_CAPTURE", capture)
             .env("WARPCHECK_CUDART_KERNELS", &kernels);
     }
-    let status = cmd
-        .status()
-        .map_err(|e| CliError::msg(format!("cannot run the program: {e}")))?;
+    let status =
+        child::run(&mut cmd).map_err(|e| CliError::msg(format!("cannot run the program: {e}")))?;
     let program_code = exit_code(&status);
     let report = std::fs::read_to_string(&report).ok();
     let errors = render::report(&args, check, report.as_deref(), &status)?;
