@@ -296,12 +296,11 @@ pub fn run_deterministic(args: &crate::commands::run::Args) -> Result<Outcome, C
     Ok(Outcome::Clean)
 }
 
+/// A buffer's name, element type and length.
+type BufferType = (String, (warpcheck_emu::args::ElemType, usize));
+
 /// The element type and length of each buffer a launch binds.
-fn buffer_types(
-    p: &Prepared,
-    kernel: FuncId,
-    l: &LaunchSpec,
-) -> Result<Vec<(String, (warpcheck_emu::args::ElemType, usize))>, CliError> {
+fn buffer_types(p: &Prepared, kernel: FuncId, l: &LaunchSpec) -> Result<Vec<BufferType>, CliError> {
     let f = p.program.function(kernel);
     let sig = p.signatures.iter().find(|s| s.mangled_name == f.name);
     let slots = warpcheck_launch::bind::param_slots(&p.program, kernel, sig);
