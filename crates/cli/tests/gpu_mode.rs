@@ -1,8 +1,8 @@
 //! GPU mode (`check --gpu`) on the corpus, with the emulator as executor (CI has no GPU):
-//! for every kernel file with launch lines, the inter-block global races GPU mode reports
-//! must be exactly those the CPU race checker reports (the same pairs of source lines),
-//! except where listed below with the reason; kernels GPU mode refuses must be listed
-//! with the construct its error names.
+//! for every kernel file with launch lines, the global races between blocks and between
+//! warps of a block that GPU mode reports must be exactly those the CPU race checker
+//! reports (the same pairs of source lines), except where listed below with the reason;
+//! kernels GPU mode refuses must be listed with the construct its error names.
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -37,8 +37,9 @@ fn root() -> PathBuf {
 
 /// Runs `warpcheck check FILE --from-header --format json` with `extra`; the inter-block
 /// global-race line pairs (sorted within a pair), the finding codes, or the error text.
-/// Inter-block race line pairs and all finding codes of one run.
-type Races = (BTreeSet<(u64, u64)>, Vec<String>);
+/// Global-race line pairs between blocks (`'b'`) and between warps of a block (`'w'`),
+/// and all finding codes of one run.
+type Races = (BTreeSet<(char, u64, u64)>, Vec<String>);
 
 fn races(file: &Path, extra: &[&str]) -> Result<Races, String> {
     let out = Command::new(env!("CARGO_BIN_EXE_warpcheck"))
@@ -58,7 +59,14 @@ fn races(file: &Path, extra: &[&str]) -> Result<Races, String> {
         let code = f["code"].as_str().unwrap_or_default();
         codes.push(code.to_string());
         let message = f["message"].as_str().unwrap_or_default();
-        if code != "global-race" || !message.contains("between blocks") {
+        let scope = if message.contains("between blocks") {
+            'b'
+        } else if message.contains("between warps") {
+            'w'
+        } else {
+            continue;
+        };
+        if code != "global-race" {
             continue;
         }
         let line = |l: &serde_json::Value| l["location"]["line"].as_u64().unwrap_or(0);
@@ -67,7 +75,7 @@ fn races(file: &Path, extra: &[&str]) -> Result<Races, String> {
             .as_array()
             .and_then(|r| r.first())
             .map_or(a, line);
-        pairs.insert((a.min(b), a.max(b)));
+        pairs.insert((scope, a.min(b), a.max(b)));
     }
     Ok((pairs, codes))
 }
@@ -114,7 +122,7 @@ fn compare(file: &Path) -> (Option<String>, bool) {
 }
 
 #[test]
-fn gpu_mode_finds_the_inter_block_races_the_cpu_checker_finds() {
+fn gpu_mode_finds_the_inter_block_and_inter_warp_races_the_cpu_checker_finds() {
     let files = corpus();
     let next = std::sync::atomic::AtomicUsize::new(0);
     let results = std::sync::Mutex::new(Vec::new());
@@ -239,7 +247,7 @@ fn with_two_copies_the_pair_race_is_found_in_the_last_of_four_rounds() {
     .unwrap();
     let full = races(&file, &["--gpu", "--gpu-executor", "emu"]).unwrap();
     let cpu = races(&file, &["--tool", "race"]).unwrap();
-    assert_eq!(gpu.0, BTreeSet::from([(13, 13)]));
+    assert_eq!(gpu.0, BTreeSet::from([('b', 13, 13)]));
     assert_eq!(full.0, gpu.0);
     assert_eq!(cpu.0, gpu.0);
 }

@@ -30,6 +30,9 @@
 //!   whose copies are merged in unit order (warp-id, then block-id), so a racy kernel gives
 //!   the same output on every run.
 //!
+//! The comparisons (write sets, merge, pass-2 check) run on the host over copies brought
+//! back from the device; LD runs them as data-parallel GPU kernels.
+//!
 //! Execution is behind the [`Executor`] trait: [`EmuExecutor`] runs the instrumented PTX
 //! through the normal lowering and emulator (what the tests use), [`CudaExecutor`] loads
 //! `libcuda.so` at run time and lets the driver JIT-compile the PTX (no toolkit needed).

@@ -39,9 +39,18 @@ pub struct GpuArgs {
     pub gpu_executor: GpuExecutorKind,
     /// The most device memory the private copies of one run may take (bytes, or with a
     /// K, M or G suffix). Default: the device's free memory less the launch's buffers
-    /// (4G with the emulator). Less than a copy per unit means memory-adaptive rounds.
+    /// (4G with the emulator), at most a quarter of the host's available memory. Less than
+    /// a copy per unit means memory-adaptive rounds.
     #[arg(long, value_name = "SIZE", value_parser = parse_size, requires = "gpu")]
     pub gpu_memory: Option<u64>,
+}
+
+/// The host's available memory in bytes (`MemAvailable` of `/proc/meminfo`), where known.
+fn host_available() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib * 1024)
 }
 
 /// `1234`, `64K`, `512M`, `2G` (powers of 1024).
@@ -159,15 +168,17 @@ impl Prepared {
 
     /// The private-copy limit for `launch`: `--gpu-memory`, else the device's free
     /// memory less the launch's buffers and a reserve for the run's own allocations
-    /// (4 GiB with the emulator).
+    /// (4 GiB with the emulator), and at most a quarter of the host's available memory:
+    /// the copies come back to the host to be compared, and a pass holds two sets.
     fn memory_limit(&self, gpu: &GpuArgs, launch: &Launch) -> warpcheck_gpu::CheckOptions {
         const RESERVE: u64 = 256 << 20;
         let max_private_bytes = gpu.gpu_memory.unwrap_or_else(|| {
             let needs: u64 = launch.buffers.iter().map(|b| b.bytes.len() as u64).sum();
-            match self.exec.free_memory() {
+            let device = match self.exec.free_memory() {
                 Some(free) => free.saturating_sub(needs + RESERVE),
                 None => warpcheck_gpu::CheckOptions::default().max_private_bytes,
-            }
+            };
+            host_available().map_or(device, |host| device.min(host / 4))
         });
         warpcheck_gpu::CheckOptions { max_private_bytes }
     }
@@ -296,12 +307,11 @@ pub fn run_deterministic(args: &crate::commands::run::Args) -> Result<Outcome, C
     Ok(Outcome::Clean)
 }
 
+/// A buffer's name, element type and length.
+type BufferType = (String, (warpcheck_emu::args::ElemType, usize));
+
 /// The element type and length of each buffer a launch binds.
-fn buffer_types(
-    p: &Prepared,
-    kernel: FuncId,
-    l: &LaunchSpec,
-) -> Result<Vec<(String, (warpcheck_emu::args::ElemType, usize))>, CliError> {
+fn buffer_types(p: &Prepared, kernel: FuncId, l: &LaunchSpec) -> Result<Vec<BufferType>, CliError> {
     let f = p.program.function(kernel);
     let sig = p.signatures.iter().find(|s| s.mangled_name == f.name);
     let slots = warpcheck_launch::bind::param_slots(&p.program, kernel, sig);
