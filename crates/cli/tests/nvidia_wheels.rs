@@ -100,16 +100,40 @@ fn language_standard_and_pass_through_flags_reach_nvcc() {
 }
 
 #[test]
-fn unsupported_instructions_in_nvccs_ptx_are_named() {
+fn cuda_barrier_runs_and_wmma_is_refused_by_name() {
     if !installed() {
         return;
     }
+    // libcu++'s cuda::barrier compiles to mbarrier.*: it runs, and the tile read after
+    // `arrive_and_wait` is no race.
     let file = fixture("barrier_stage.cu");
-    let out = warpcheck(&["ir", file.to_str().unwrap(), "--compiler", "nvcc"]);
+    let out = warpcheck(&[
+        "check",
+        file.to_str().unwrap(),
+        "--compiler",
+        "nvcc",
+        "--grid",
+        "2",
+        "--block",
+        "256",
+        "--arg",
+        "n=512",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    // The nvcuda::wmma API is named when the emulator refuses it.
+    let file = fixture("wmma_tile.cu");
+    let out = warpcheck(&[
+        "run",
+        file.to_str().unwrap(),
+        "--compiler",
+        "nvcc",
+        "--block",
+        "32",
+    ]);
     assert_eq!(out.status.code(), Some(2));
     let stderr = text(&out.stderr);
     assert!(
-        stderr.contains("unsupported instruction `mbarrier.init.shared.b64`"),
+        stderr.contains("`wmma.load` (the `nvcuda::wmma` API"),
         "{stderr}"
     );
 }

@@ -21,6 +21,9 @@ use common::*;
 use tensor_truth::inputs::{self, Fmt, Layout};
 use warpcheck_emu::{GlobalMemory, LaunchConfig, run};
 
+/// One `mma` row: class, seed and the GPU's registers (hex).
+type Row<'a> = (usize, u32, &'a str);
+
 /// One `mma` form of the truth file.
 struct Form {
     shape: (usize, usize, usize),
@@ -164,7 +167,7 @@ fn emulate(ptx: &str, inputs: &[&[u32]], grid: u32, out_words: usize) -> Vec<u32
 }
 
 /// Every mismatch of the `mma` rows of `ins`, as readable lines.
-fn check_mma(ins: &str, rows: &[(usize, u32, &str)]) -> Vec<String> {
+fn check_mma(ins: &str, rows: &[Row]) -> Vec<String> {
     let f = form(ins).unwrap_or_else(|| panic!("no form for `{ins}`"));
     let wide = f.fmts.0 == Fmt::F64;
     let ww = if wide { 2 } else { 1 };
@@ -275,7 +278,7 @@ fn emulator_matches_the_gpu_bit_for_bit() {
         PathBuf::from,
     );
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    let mut by_ins: Vec<(String, Vec<(usize, u32, &str)>)> = Vec::new();
+    let mut by_ins: Vec<(String, Vec<Row>)> = Vec::new();
     let mut bad = Vec::new();
     let (mut total, mut other) = (0, 0);
     for line in text

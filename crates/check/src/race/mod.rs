@@ -11,6 +11,11 @@
 //!   count, `bar.arrive`): everything a thread did before arriving happens before
 //!   everything the waiting threads do after the barrier releases. `bar.arrive` only
 //!   publishes (its thread does not wait, so it learns nothing).
+//! * **`mbarrier` phases** (`cuda::barrier`): an `mbarrier.arrive` publishes what its
+//!   thread did before it into the barrier's current phase; a `test_wait`/`try_wait`
+//!   that sees that phase complete learns all of it. `cp.async.mbarrier.arrive` makes
+//!   the thread's earlier `cp.async` copies (their shared writes) part of its arrival;
+//!   otherwise a copy's write counts at the `cp.async.wait_group` that completes it.
 //! * **`__syncwarp(mask)`** (`bar.warp.sync`) orders the member lanes of one warp. The
 //!   warp collectives (`shfl.sync`, `vote.sync`, …) exchange values but do not order
 //!   memory.

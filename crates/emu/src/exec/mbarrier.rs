@@ -16,7 +16,7 @@
 //! state token holding the parity of the phase it arrived on (bit 63) and the pending
 //! count after it (bits 0–19, read by `pending_count`); `test_wait`/`try_wait` with a
 //! token (or `.parity` with a parity) are true once that phase has completed, i.e. the
-//! current parity differs. `try_wait` that is false ends the warp's turn, so waiting
+//! current parity differs. A wait that is false ends the warp's turn, so waiting
 //! warps do not spin while the warps they wait for cannot run.
 //!
 //! For the checkers an arrive is a release and a successful wait an acquire of the
@@ -134,9 +134,9 @@ impl<O: Observer> Block<'_, O> {
             }
         }
         self.write_dst(w, op.d, m, |l| out[l]);
-        if let MbarrierKind::Wait { blocking: true, .. } = op.kind
-            && waited != m
-        {
+        // A wait that is not over ends the warp's turn (`try_wait` may suspend the
+        // thread; a `test_wait` loop would only spin until the others move).
+        if matches!(op.kind, MbarrierKind::Wait { .. }) && waited != m {
             self.yield_warp = true;
         }
         self.warps[w].groups[gi].pc += 1;

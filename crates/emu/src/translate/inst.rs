@@ -194,7 +194,7 @@ impl InstCx<'_, '_> {
             Op::Ldmatrix { num, trans, space, .. } => self.ldst_matrix(true, num, trans, space, ops),
             Op::Stmatrix { num, trans, space, .. } => self.ldst_matrix(false, num, trans, space, ops),
             Op::WmmaLoad { .. } | Op::WmmaStore { .. } | Op::WmmaMma { .. } => {
-                unsupported(format!("`{}` (the `nvcuda::wmma` API; use `mma.sync`)", op.name()))
+                unsupported(format!("`{}` (the `nvcuda::wmma` API is not emulated yet)", op.name()))
             }
             Op::MbarrierInit { space, .. } => self.mbarrier(MbarrierKind::Init, space, false, ops),
             Op::MbarrierInval { space, .. } => self.mbarrier(MbarrierKind::Inval, space, false, ops),

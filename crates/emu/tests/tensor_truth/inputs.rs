@@ -199,7 +199,7 @@ pub fn generate(
             let emask = (((1u64 << eb) - 1) << mb) << sh;
             for e in v.iter_mut() {
                 let r = rng.next();
-                if r % 4 == 0 {
+                if r.is_multiple_of(4) {
                     let be = (bias(f) - 8 - ((r >> 2) % 4) as i32) as u64;
                     *e = (*e & !emask) | ((be << mb) << sh);
                 }
