@@ -11,8 +11,8 @@
 //! Where inputs matter (addresses or conditions read from memory) the two may differ by
 //! design; such files, and the files where the lint has a known gap, are listed in
 //! [`DIFFERENT`] with the reason, and the test checks that each listed file still
-//! differs, so the list cannot go stale. Compared on the 2026-11-22 corpus: every other
-//! file agrees, flagged lines and all.
+//! differs, so the list cannot go stale. Every other file must agree, flagged lines and
+//! all.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
