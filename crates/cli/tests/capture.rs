@@ -105,18 +105,26 @@ fn a_captured_launch_replays_with_the_same_findings_and_outputs() {
     assert_eq!(values.len(), 128 * 128);
     assert!(values.iter().enumerate().all(|(i, &v)| v == i as f32));
 
-    // Replayed alone in kernel mode: the program's finding (code, line, degree).
-    let replay = warpcheck(
-        &[
-            "check".as_ref(),
-            program.as_os_str(),
-            "--launches".as_ref(),
-            "cap/001-transpose.toml".as_ref(),
-            "--format".as_ref(),
-            "json".as_ref(),
-        ],
-        dir,
+    // Replayed alone in kernel mode with the file's own replay command: the program's
+    // finding (code, line, degree).
+    let command = toml
+        .lines()
+        .find_map(|l| l.strip_prefix("# Replay: warpcheck "))
+        .expect("a replay command");
+    assert!(
+        command.contains(" --compiler clang --arch sm_"),
+        "{command}"
     );
+    assert!(
+        command.ends_with(" -O3 --launches cap/001-transpose.toml"),
+        "{command}"
+    );
+    let mut words: Vec<&std::ffi::OsStr> = command.split(' ').map(|w| w.as_ref()).collect();
+    words.extend([
+        std::ffi::OsStr::new("--format"),
+        std::ffi::OsStr::new("json"),
+    ]);
+    let replay = warpcheck(&words, dir);
     assert_eq!(
         replay.status.code(),
         Some(0),

@@ -271,9 +271,11 @@ impl Runtime {
         if let Some(at) = self.line(&self.launches[index].site) {
             let _ = write!(c, " (launched at {at})");
         }
+        let options = self.config.replay.as_deref().map(|o| format!(" {o}"));
         let _ = write!(
             c,
-            ".\nReplay: warpcheck check {source} --launches {}",
+            ".\nReplay: warpcheck check {source}{} --launches {}",
+            options.unwrap_or_default(),
             file.display()
         );
         for why in not_replayable {

@@ -25,6 +25,8 @@ pub struct Built {
     pub shim_dir: PathBuf,
     /// The kernels' signatures (source names and C types of their parameters).
     pub signatures: Vec<warpcheck_front::KernelSignature>,
+    /// The PTX target the device side was compiled for.
+    pub ptx_arch: String,
 }
 
 /// Where `libwarpcheck_cudart.so` is: `$WARPCHECK_CUDART_LIB`, else next to the
@@ -249,5 +251,6 @@ pub fn build(args: &ProgramArgs, dir: &Path) -> Result<Built, CliError> {
         executable,
         shim_dir,
         signatures,
+        ptx_arch: arch,
     })
 }

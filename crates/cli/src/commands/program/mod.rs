@@ -144,7 +144,11 @@ pub fn run_program(check: bool, args: ProgramArgs) -> Result<Outcome, CliError> 
         std::fs::write(&kernels, json)
             .map_err(|e| CliError::msg(format!("cannot write {}: {e}", kernels.display())))?;
         cmd.env("WARPCHECK_CUDART_CAPTURE", capture)
-            .env("WARPCHECK_CUDART_KERNELS", &kernels);
+            .env("WARPCHECK_CUDART_KERNELS", &kernels)
+            .env(
+                "WARPCHECK_CUDART_REPLAY",
+                replay_options(&args, &built.ptx_arch),
+            );
     }
     let status =
         child::run(&mut cmd).map_err(|e| CliError::msg(format!("cannot run the program: {e}")))?;
@@ -155,6 +159,35 @@ pub fn run_program(check: bool, args: ProgramArgs) -> Result<Outcome, CliError> 
         return Ok(Outcome::Code(args.error_exitcode));
     }
     Ok(Outcome::Code(program_code))
+}
+
+/// The compile options with which kernel mode compiles a `.cu` file as program mode did
+/// (clang, the PTX target, `-O`, `-I`, `-D`), for the replay command of a capture.
+fn replay_options(args: &ProgramArgs, ptx_arch: &str) -> String {
+    let quote = |s: String| {
+        if s.chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_./=:+,".contains(c))
+        {
+            s
+        } else {
+            format!("'{}'", s.replace('\'', "'\\''"))
+        }
+    };
+    let mut words = vec![
+        "--compiler".to_string(),
+        "clang".into(),
+        "--arch".into(),
+        ptx_arch.to_string(),
+        format!("-O{}", args.opt_level),
+    ];
+    for dir in &args.include {
+        words.push("-I".into());
+        words.push(quote(dir.display().to_string()));
+    }
+    for d in &args.define {
+        words.push(quote(format!("-D{d}")));
+    }
+    words.join(" ")
 }
 
 /// The program's exit code; 128 + the signal when a signal ended it.
