@@ -761,47 +761,47 @@ fn matrix_and_mbarrier_instructions_as_nvcc_writes_them() {
     check(&[
         (
             "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%f1, %f2, %f3, %f4}, {%r1, %r2, %r3, %r4}, {%r5, %r6}, {%f5, %f6, %f7, %f8}",
-            "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%f1, %f2, %f3, %f4}, {%r1, %r2, %r3, %r4}, {%r5, %r6}, {%f5, %f6, %f7, %f8};",
+            "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%f1, %f2, %f3, %f4}, {%r1, %r2, %r3, %r4}, {%r5, %r6}, {%f5, %f6, %f7, %f8}",
         ),
         (
             "mma.sync.aligned.m16n8k32.row.col.satfinite.s32.s8.s8.s32 {%r1, %r2, %r3, %r4}, {%r5, %r6, %r7, %r8}, {%r0, %r5}, {%r1, %r2, %r3, %r4}",
-            "mma.sync.aligned.m16n8k32.row.col.satfinite.s32.s8.s8.s32 {%r1, %r2, %r3, %r4}, {%r5, %r6, %r7, %r8}, {%r0, %r5}, {%r1, %r2, %r3, %r4};",
+            "mma.sync.aligned.m16n8k32.row.col.satfinite.s32.s8.s8.s32 {%r1, %r2, %r3, %r4}, {%r5, %r6, %r7, %r8}, {%r0, %r5}, {%r1, %r2, %r3, %r4}",
         ),
         (
             "ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%r1, %r2, %r3, %r4}, [%r5]",
-            "ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%r1, %r2, %r3, %r4}, [%r5];",
+            "ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%r1, %r2, %r3, %r4}, [%r5]",
         ),
         (
             "stmatrix.sync.aligned.m8n8.x1.shared.b16 [%r5], {%r1}",
-            "stmatrix.sync.aligned.m8n8.x1.shared.b16 [%r5], {%r1};",
+            "stmatrix.sync.aligned.m8n8.x1.shared.b16 [%r5], {%r1}",
         ),
         (
             "mbarrier.init.shared.b64 [%r1], %r2",
-            "mbarrier.init.shared.b64 [%r1], %r2;",
+            "mbarrier.init.shared.b64 [%r1], %r2",
         ),
         (
             "mbarrier.arrive.shared::cta.b64 %rd1, [%r1], %r2",
-            "mbarrier.arrive.shared.b64 %rd1, [%r1], %r2;",
+            "mbarrier.arrive.shared.b64 %rd1, [%r1], %r2",
         ),
         (
             "mbarrier.arrive.expect_tx.release.cta.shared.b64 _, [%r1], %r2",
-            "mbarrier.arrive.expect_tx.release.cta.shared.b64 _, [%r1], %r2;",
+            "mbarrier.arrive.expect_tx.release.cta.shared.b64 _, [%r1], %r2",
         ),
         (
             "mbarrier.try_wait.parity.shared.b64 %p1, [%r1], %r2",
-            "mbarrier.try_wait.parity.shared.b64 %p1, [%r1], %r2;",
+            "mbarrier.try_wait.parity.shared.b64 %p1, [%r1], %r2",
         ),
         (
             "mbarrier.test_wait.shared.b64 %p1, [%r1], %rd1",
-            "mbarrier.test_wait.shared.b64 %p1, [%r1], %rd1;",
+            "mbarrier.test_wait.shared.b64 %p1, [%r1], %rd1",
         ),
         (
             "cp.async.mbarrier.arrive.noinc.shared.b64 [%r1]",
-            "cp.async.mbarrier.arrive.noinc.shared.b64 [%r1];",
+            "cp.async.mbarrier.arrive.noinc.shared.b64 [%r1]",
         ),
         (
             "wmma.load.a.sync.aligned.row.m16n16k16.global.f16 {%r1, %r2, %r3, %r4, %r5, %r6, %r7, %r8}, [%rd1], %r0",
-            "wmma.load.a.sync.aligned.row.m16n16k16.global.f16 {%r1, %r2, %r3, %r4, %r5, %r6, %r7, %r8}, [%rd1], %r0;",
+            "wmma.load.a.sync.aligned.row.m16n16k16.global.f16 {%r1, %r2, %r3, %r4, %r5, %r6, %r7, %r8}, [%rd1], %r0",
         ),
     ]);
     assert!(matches!(
