@@ -80,7 +80,7 @@ for entry in "${list[@]}"; do
   run_time="$(cat "$work/seconds") s"
   if [ $rc -eq 124 ]; then
     run="timed out"
-  elif [ $rc -eq 0 ] && grep -Eq 'PASS|[Pp]assed|^\.\.\.Done\.$' "$out/run.out" &&
+  elif [ $rc -eq 0 ] && grep -Eq 'PASS|[Pp]assed|returned OK|^\.\.\.Done\.$' "$out/run.out" &&
     ! grep -Eq 'FAIL' "$out/run.out"; then
     run="PASS"
   else
