@@ -173,8 +173,7 @@ public:
     case details::kind_thread_block:
       return details::block_thread_rank();
     case details::kind_tile:
-      return parameter_ > 32u ? details::block_thread_rank() & (parameter_ - 1u)
-                              : details::lane_id() & (parameter_ - 1u);
+      return details::lane_id() & (parameter_ - 1u);
     case details::kind_coalesced:
       return (unsigned long long)__popc(parameter_ & __lanemask_lt());
     default:
@@ -188,10 +187,7 @@ public:
       __syncthreads();
       break;
     case details::kind_tile:
-      if (parameter_ > 32u)
-        details::tile_barrier(parameter_);
-      else
-        __syncwarp(details::tile_mask(parameter_));
+      __syncwarp(details::tile_mask(parameter_));
       break;
     case details::kind_coalesced:
       __syncwarp(parameter_);
