@@ -700,6 +700,12 @@ impl<O: Observer> Block<'_, O> {
                     warp.async_copies.commit(m);
                     pc += 1;
                 }
+                OpKind::Tex(t) => {
+                    if let Err((l, k)) = crate::texture::fetch(t, global, &mut warp.regs, m) {
+                        break Ev::Fault(l, k);
+                    }
+                    pc += 1;
+                }
                 OpKind::CpAsyncWait { keep_newest } => {
                     for c in warp.async_copies.complete(*keep_newest, m) {
                         if O::ENABLED {

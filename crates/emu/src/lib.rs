@@ -150,6 +150,7 @@ pub mod observer;
 mod ops;
 mod printf;
 mod sync;
+pub mod texture;
 mod translate;
 
 pub use fault::{EmuError, Fault, FaultKind, WaitKind, Waiter};
