@@ -17,8 +17,15 @@
 #ifndef WARPCHECK_PRELUDE_H
 #define WARPCHECK_PRELUDE_H
 
-#if !defined(__CUDA__) || !defined(__clang__)
-#error "warpcheck_prelude.h is for clang in CUDA mode (-x cuda); nvcc has the real CUDA headers"
+#if !defined(__clang__)
+#error "warpcheck_prelude.h is for clang; nvcc has the real CUDA headers"
+#endif
+
+/* A plain C or C++ file of a program (a .c or .cpp file that calls the runtime
+ * API, as code built with the toolkit's headers and a host compiler does) gets
+ * the types and the host API only. */
+#if !defined(__CUDA__)
+#define __WARPCHECK_HOST_ONLY 1
 #endif
 
 #define __WARPCHECK__ 1
@@ -28,7 +35,7 @@
 /* libstdc++ hides __float128 (which NVPTX lacks) when __CUDACC__ is defined,
  * so it must be defined before the first system header, as clang's wrapper
  * does. nvcc defines it for every CUDA compilation. */
-#ifndef __CUDACC__
+#if !defined(__CUDACC__) && !defined(__WARPCHECK_HOST_ONLY)
 #define __CUDACC__ 1
 #endif
 
@@ -40,7 +47,8 @@
  * warpcheck's AST dump for kernel signatures first defines
  * __WARPCHECK_SIGNATURES_ONLY, which leaves out <cmath>, <cstdlib> and the C++
  * math overloads: they are most of the dump, and signatures do not need them. */
-#if defined(__cplusplus) && __has_include(<cmath>) && !defined(__WARPCHECK_SIGNATURES_ONLY)
+#if defined(__cplusplus) && __has_include(<cmath>) && !defined(__WARPCHECK_SIGNATURES_ONLY) && \
+    !defined(__WARPCHECK_HOST_ONLY)
 #define __WARPCHECK_HAVE_CMATH 1
 #include <__clang_cuda_math_forward_declares.h>
 #include <cmath>
@@ -65,6 +73,8 @@
 #include "warpcheck/driver_types.h"
 #include "warpcheck/runtime_api.h"
 #include "warpcheck/texture_types.h"
+
+#if !defined(__WARPCHECK_HOST_ONLY)
 
 /* threadIdx, blockIdx, blockDim, gridDim, warpSize: clang's own definitions,
  * which read the PTX special registers %tid, %ctaid, %ntid, %nctaid. */
@@ -141,4 +151,5 @@ static __device__ __inline__ clock_t clock(void) {
 #include <__clang_cuda_cmath.h>
 #endif
 
+#endif /* !__WARPCHECK_HOST_ONLY */
 #endif /* WARPCHECK_PRELUDE_H */

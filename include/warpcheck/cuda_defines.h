@@ -27,6 +27,17 @@
 #define __CUDACC_VER_BUILD__ 0
 #endif
 
+#if defined(__WARPCHECK_HOST_ONLY)
+/* Plain C or C++: the qualifiers mean nothing there. */
+#define __host__
+#define __device__
+#define __global__
+#define __shared__
+#define __constant__
+#define __managed__
+#define __grid_constant__
+#define __launch_bounds__(...)
+#else
 #define __host__ __attribute__((host))
 #define __device__ __attribute__((device))
 #define __global__ __attribute__((global))
@@ -49,6 +60,7 @@
 #define __grid_constant__
 #endif
 #define __launch_bounds__(...) __attribute__((launch_bounds(__VA_ARGS__)))
+#endif /* __WARPCHECK_HOST_ONLY */
 #define __forceinline__ __inline__ __attribute__((always_inline))
 /* clang 15 and later treat `__noinline__` as a keyword in CUDA mode (so that
  * `__attribute__((__noinline__))` in system headers keeps working); clang 14
