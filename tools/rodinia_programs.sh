@@ -90,13 +90,14 @@ EOF
 # command run in the CUDA copy first), OMP (directory under openmp/, empty: none), OMPBUILD
 # (build command there, making ./omp_prog), OMPARGS, OMPPRE, OMPSTREAM (err: the OpenMP
 # version prints its results on stderr), NORM (a sed expression applied to both outputs:
-# the same result spelt differently), TAIL (compare the last N lines only), FIXTIME (1:
+# the same result spelt differently), TAIL (compare the last N lines only), SORT (1:
+# compare the lines as a set, for results printed in no particular order), FIXTIME (1:
 # clock fixed), and
 # NOTE (what the table says about sizes and comparison).
 
 recipe() {
     CU=; SRC=; OPTS=; ARGS=; OUT=stdout; FILTER='.'; PRE=; OMP=; OMPBUILD=; OMPARGS=; OMPPRE=
-    FIXTIME=0; NOTE=; SKIP=; OMPSTREAM=out; NORM=; TAIL=
+    FIXTIME=0; NOTE=; SKIP=; OMPSTREAM=out; NORM=; TAIL=; SORT=
     case $1 in
     backprop)
         CU=backprop; SRC="backprop_cuda.cu backprop.c facetrain.c imagenet.c"; ARGS="65536"
@@ -121,9 +122,9 @@ recipe() {
     nn)
         CU=nn; SRC=nn_cuda.cu; ARGS="filelist -r 5 -lat 30 -lng 90"
         PRE="gcc -O2 -o hurricane_gen hurricane_gen.c -lm && mkdir -p data && ./hurricane_gen 10240 4 >/dev/null && ls data/*.db > filelist"
-        FILTER='^[0-9]{4} '; NORM='s/Distance=//'; OMP=nn; OMPBUILD="gcc -fopenmp -O2 nn_openmp.c -o omp_prog -lm"; OMPSTREAM=err
+        FILTER='^[0-9]{4} '; NORM='s/Distance=//'; SORT=1; OMP=nn; OMPBUILD="gcc -fopenmp -O2 nn_openmp.c -o omp_prog -lm"; OMPSTREAM=err
         OMPPRE="cp -r ../cuda/data ../cuda/filelist ."; OMPARGS="filelist 5 30 90"
-        NOTE="4 files of 2,560 hurricanes from hurricane_gen" ;;
+        NOTE="4 files of 2,560 hurricanes from hurricane_gen; the 5 nearest compared as a set (the OpenMP version prints them unsorted)" ;;
     nw)
         CU=nw; SRC=needle.cu; OPTS="-DTRACEBACK"; ARGS="512 10"; OUT=result.txt
         OMP=nw; OMPBUILD="g++ -fopenmp -O2 needle.cpp -o omp_prog"; OMPARGS="512 10 2"
@@ -215,6 +216,9 @@ run_app() {
             if [ -n "$TAIL" ]; then
                 tail -n "$TAIL" "$d/a.txt" > "$d/a.tail"; mv "$d/a.tail" "$d/a.txt"
                 tail -n "$TAIL" "$d/b.txt" > "$d/b.tail"; mv "$d/b.tail" "$d/b.txt"
+            fi
+            if [ -n "$SORT" ]; then
+                sort -o "$d/a.txt" "$d/a.txt"; sort -o "$d/b.txt" "$d/b.txt"
             fi
             if [ ! -s "$d/a.txt" ] && [ ! -s "$d/b.txt" ]; then
                 same="nothing to compare"
