@@ -159,6 +159,8 @@ fn host_compile(
     if cuda {
         cmd.args(["-x", "cuda", "--cuda-host-only", "-nocudainc", "-nocudalib"]);
         cmd.arg(format!("--cuda-gpu-arch={arch}"));
+        // As for the device side (`warpcheck_front`): `"text"MACRO` is two tokens to nvcc.
+        cmd.arg("-Wno-reserved-user-defined-literal");
     }
     cmd.args(["-g", "-O1", "-fno-omit-frame-pointer"]);
     cmd.arg("-I").arg(shim_dir);
