@@ -41,17 +41,6 @@ includer_of() {
     grep -vx "$file" | head -1 || true
 }
 
-# Whether a file, or a .cu/.cuh file it #includes from its own directory, uses textures.
-uses_textures() {
-  local file=$1 dir included
-  dir=$(dirname "$file")
-  grep -qE 'texture[[:space:]]*<|tex1Dfetch|tex2D\(' "$file" && return 0
-  for included in $(grep -oE '#[[:space:]]*include[[:space:]]*"[^"]+\.cuh?"' "$file" | sed -E 's/.*"(.*)"/\1/'); do
-    [[ -f $dir/$included ]] && grep -qE 'texture[[:space:]]*<|tex1Dfetch|tex2D\(' "$dir/$included" && return 0
-  done
-  return 1
-}
-
 declare -A RESULT REASON
 compile_one() {
   local file=$1 rel bench bench_dir dir flags output first
@@ -75,12 +64,6 @@ compile_one() {
     local why
     why=$(printf '%s\n' "$output" | grep -E '(fatal )?error: ' | grep -vE '^error: |clang: error' |
       sed -n '1{s#'"$RODINIA"'/##g; s#^[^ ]*: (fatal )?error: ##; p}' -E || true)
-    local textures="uses texture references (texture<>/tex1Dfetch), which warpcheck does not support"
-    if [[ $output == *"warpcheck does not support CUDA textures"* ]]; then
-      why=$textures
-    elif uses_textures "$file"; then
-      why="$textures; compilation stops before that: $why"
-    fi
     [[ -z $why ]] && why=$(echo "$first" | sed 's/^error: //')
     REASON[$rel]=$why
   fi

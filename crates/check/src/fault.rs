@@ -33,6 +33,7 @@ pub fn code(kind: &FaultKind) -> Code {
         FaultKind::BudgetExhausted { .. } => Code::InstructionBudget,
         FaultKind::BadCallTarget { .. } => Code::BadCallTarget,
         FaultKind::StackOverflow { .. } => Code::StackOverflow,
+        FaultKind::UnboundTexture { .. } => Code::UnboundTexture,
     }
 }
 

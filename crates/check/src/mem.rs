@@ -50,6 +50,7 @@ impl Check for MemState {
                 | FaultKind::ReadOnly { .. }
                 | FaultKind::StackOverflow { .. }
                 | FaultKind::BadCallTarget { .. }
+                | FaultKind::UnboundTexture { .. }
         )
     }
 }

@@ -336,3 +336,51 @@ int main(int argc, char **argv) {
         );
     }
 }
+
+#[test]
+fn kernel_mode_refuses_a_kernel_that_reads_textures() {
+    // Kernel mode has no runtime to bind the texture: a made-up handle would only give
+    // made-up faults, so it refuses and points to program mode.
+    let tmp = tempfile::tempdir().unwrap();
+    let st = Command::new(env!("CARGO_BIN_EXE_warpcheck"))
+        .args(["check", "--kernel", "copy", "--grid", "2", "--block", "128"])
+        .arg(programs_dir().join("texture_unbound.cu"))
+        .current_dir(tmp.path())
+        .output()
+        .unwrap();
+    assert_eq!(st.status.code(), Some(2));
+    let text = String::from_utf8_lossy(&st.stderr);
+    assert!(
+        text.contains("reads textures") && text.contains("warpcheck run PROGRAM.cu"),
+        "{text}"
+    );
+}
+
+#[test]
+fn host_only_cpp_files_use_the_runtime_api() {
+    // A .cpp file of the program that calls the runtime API through <cuda_runtime.h> (as
+    // code compiled by a host compiler against the toolkit's headers does), and a .cu file
+    // whose launches are written `<< <` … `>> >`, which nvcc accepts.
+    let tmp = tempfile::tempdir().unwrap();
+    std::fs::write(
+        tmp.path().join("host.cpp"),
+        "#include <cuda_runtime.h>\n#include <cmath>\nfloat *alloc(int n) { float *p = 0; cudaMalloc(&p, n * sizeof(float)); return p; }\nvoid release(float *p) { cudaFree(p); }\ndouble root(double x) { return std::sqrt(x); }\n",
+    )
+    .unwrap();
+    std::fs::write(
+        tmp.path().join("main.cu"),
+        "#include <cstdio>\nfloat *alloc(int n);\nvoid release(float *p);\ndouble root(double x);\n__global__ void fill(float *a) { a[threadIdx.x] = threadIdx.x; }\nint main() {\n  float *a = alloc(32);\n  fill << < 1, 32 >> > (a);\n  float h[32];\n  cudaMemcpy(h, a, sizeof h, cudaMemcpyDeviceToHost);\n  release(a);\n  printf(\"%g %g\\n\", h[31], root(h[4]));\n  return 0;\n}\n",
+    )
+    .unwrap();
+    let st = Command::new(env!("CARGO_BIN_EXE_warpcheck"))
+        .args(["check", "main.cu", "host.cpp"])
+        .current_dir(tmp.path())
+        .output()
+        .unwrap();
+    let (out, err) = (
+        String::from_utf8_lossy(&st.stdout),
+        String::from_utf8_lossy(&st.stderr),
+    );
+    assert_eq!(st.status.code(), Some(0), "{out}{err}");
+    assert_eq!(out.trim(), "31 2", "{err}");
+}

@@ -394,6 +394,7 @@ pub unsafe extern "C" fn cudaPointerGetAttributes(
 
 /// `struct cudaChannelFormatDesc` (returned by value).
 #[repr(C)]
+#[derive(Clone, Copy, Debug)]
 pub struct ChannelFormatDesc {
     pub x: c_int,
     pub y: c_int,

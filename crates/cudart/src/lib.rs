@@ -25,16 +25,17 @@
 //! | device | `cudaGetDeviceCount`, `cudaGetDevice`, `cudaSetDevice`, `cudaChooseDevice`, `cudaGetDeviceProperties`, `cudaDeviceGetAttribute`, `cudaDeviceSynchronize`, `cudaDeviceReset`, `cudaThreadSynchronize`, `cudaThreadExit`, `cudaDriverGetVersion`, `cudaRuntimeGetVersion`, `cudaDeviceSetLimit`/`GetLimit`, `cudaSetDeviceFlags`/`GetDeviceFlags`, cache and shared-memory configuration hints, `cudaDeviceCanAccessPeer` (no peers), `cudaDeviceGetStreamPriorityRange`, `cudaProfilerStart`/`Stop` |
 //! | streams, events | `cudaStreamCreate` (`WithFlags`, `WithPriority`), `cudaStreamDestroy`, `cudaStreamSynchronize`, `cudaStreamQuery`, `cudaStreamWaitEvent`, `cudaStreamAddCallback`, `cudaLaunchHostFunc`, `cudaEventCreate` (`WithFlags`), `cudaEventRecord`, `cudaEventSynchronize`, `cudaEventQuery`, `cudaEventElapsedTime` (emulator time, see [`streams`]), `cudaEventDestroy` |
 //! | kernels | `cudaFuncGetAttributes`, `cudaFuncSetAttribute`, `cudaOccupancyMaxActiveBlocksPerMultiprocessor` (`WithFlags`), `cudaOccupancyMaxPotentialBlockSize` |
-//! | other | `cudaCreateChannelDesc`; device `printf` (written to the program's `stdout`) |
+//! | textures | `cudaCreateTextureObject` (linear and pitched 2D memory), `cudaDestroyTextureObject`, texture references (`__cudaRegisterTexture`, `cudaBindTexture`, `cudaBindTexture2D`, `cudaUnbindTexture`, `cudaGetTextureAlignmentOffset`), `cudaCreateChannelDesc` ([`texture`]) |
+//! | other | device `printf` (written to the program's `stdout`) |
 //!
 //! # Not supported
 //!
 //! Exported, returning `cudaErrorNotSupported`, and reported once by name
 //! (`api-not-supported`): see [`unsupported::NOT_SUPPORTED_FUNCTIONS`] (CUDA arrays, 3D
 //! copies, peer copies, registered and mapped host memory, graphs and stream capture,
-//! texture and surface objects, IPC), `__cudaRegisterManagedVar` (nvcc's host code; the
-//! `__managed__` variables of clang's host code are supported, see [`managed_vars`]),
-//! texture and surface references, and `cudaGetSymbolAddress` of a `__constant__`
+//! texture objects over CUDA arrays, surfaces, IPC), `__cudaRegisterManagedVar` (nvcc's
+//! host code; the `__managed__` variables of clang's host code are supported, see
+//! [`managed_vars`]), surface references, and `cudaGetSymbolAddress` of a `__constant__`
 //! variable. A function neither implemented nor listed is missing at link
 //! time: the link fails naming it.
 //!
@@ -67,5 +68,6 @@ pub mod register;
 pub mod report;
 pub mod state;
 pub mod streams;
+pub mod texture;
 pub mod types;
 pub mod unsupported;

@@ -197,11 +197,7 @@ pub extern "C" fn __cudaRegisterManagedVar() {
     state::with(|rt| rt.not_supported("__managed__ variables (__cudaRegisterManagedVar)"));
 }
 
-/// Texture references: not supported.
-#[unsafe(no_mangle)]
-pub extern "C" fn __cudaRegisterTexture() {
-    state::with(|rt| rt.not_supported("texture references (__cudaRegisterTexture)"));
-}
+// Texture references register in `crate::texture`.
 
 /// Surface references: not supported.
 #[unsafe(no_mangle)]

@@ -157,7 +157,8 @@ impl Runtime {
         }
     }
 
-    /// Every finding: host-side ones, then the checkers' (with their launches).
+    /// Every finding: host-side ones and kernel faults, then the checkers' (with their
+    /// launches).
     fn all_findings(&mut self) -> Vec<Finding> {
         self.check_leaks();
         let mut out = std::mem::take(&mut self.findings.list);
@@ -171,7 +172,9 @@ impl Runtime {
                 program: &module.program,
                 locate: &locate,
             };
-            for f in checker.findings(&cx) {
+            // Kernel faults are already findings of their launch (`launch.rs`); the
+            // checkers add their own.
+            for f in checker.observed_findings(&cx) {
                 let kernel = f.kernel.clone().unwrap_or_default();
                 let runs: Vec<usize> = (0..self.launches.len())
                     .filter(|&i| self.launches[i].kernel == kernel)

@@ -14,7 +14,10 @@ pub const INVALID_CONFIGURATION: CudaError = 9;
 pub const INVALID_PITCH_VALUE: CudaError = 12;
 pub const INVALID_SYMBOL: CudaError = 13;
 pub const INVALID_DEVICE_POINTER: CudaError = 17;
+pub const INVALID_TEXTURE: CudaError = 18;
+pub const INVALID_CHANNEL_DESCRIPTOR: CudaError = 20;
 pub const INVALID_MEMCPY_DIRECTION: CudaError = 21;
+pub const INVALID_FILTER_SETTING: CudaError = 26;
 pub const MISSING_CONFIGURATION: CudaError = 52;
 pub const INVALID_DEVICE_FUNCTION: CudaError = 98;
 pub const INVALID_DEVICE: CudaError = 101;
@@ -52,6 +55,21 @@ pub const ERRORS: &[(CudaError, &str, &str)] = &[
         "invalid pitch argument\0",
     ),
     (13, "cudaErrorInvalidSymbol\0", "invalid device symbol\0"),
+    (
+        18,
+        "cudaErrorInvalidTexture\0",
+        "invalid texture reference\0",
+    ),
+    (
+        20,
+        "cudaErrorInvalidChannelDescriptor\0",
+        "invalid channel descriptor\0",
+    ),
+    (
+        26,
+        "cudaErrorInvalidFilterSetting\0",
+        "linear filtering not supported for non-float type\0",
+    ),
     (
         16,
         "cudaErrorInvalidHostPointer\0",

@@ -542,6 +542,13 @@ impl<O: Observer> Block<'_, O> {
                     a,
                     membermask,
                 } => run.redux(pc, m, (*op, *signed, *membermask), *d, *a),
+                OpKind::Tex(t) => {
+                    if let Err((lane, kind)) =
+                        crate::texture::fetch(t, run.global, &mut run.warp.regs, m)
+                    {
+                        break Ev::Fault(lane, kind);
+                    }
+                }
                 OpKind::Nop => {}
                 OpKind::Bra { target, reconverge } => {
                     if m == mask {

@@ -108,6 +108,9 @@ pub enum FaultKind {
     /// The per-thread stack (local memory for call frames) overflowed, e.g. by deep
     /// recursion.
     StackOverflow { bytes: u64 },
+    /// A `tex` through a handle that names no bound texture (an unbound texture
+    /// reference, or a destroyed or made-up texture object).
+    UnboundTexture { handle: u64 },
 }
 
 /// Threads that wait: at which instruction, for what, how many.
@@ -202,6 +205,12 @@ impl fmt::Display for FaultKind {
             }
             FaultKind::StackOverflow { bytes } => {
                 write!(f, "per-thread stack overflow ({bytes} bytes needed)")
+            }
+            FaultKind::UnboundTexture { handle } => {
+                write!(
+                    f,
+                    "texture fetch through handle {handle:#x}, which names no bound texture"
+                )
             }
         }
     }

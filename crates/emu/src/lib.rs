@@ -152,6 +152,7 @@ mod ops;
 mod printf;
 pub mod profile;
 mod sync;
+pub mod texture;
 mod translate;
 
 pub use fault::{EmuError, Fault, FaultKind, WaitKind, Waiter};

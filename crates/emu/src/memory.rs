@@ -285,6 +285,8 @@ pub struct GlobalMemory {
     /// Module-scope variables already placed, by name (they persist across launches, as
     /// they do on a GPU).
     symbols: HashMap<String, DeviceAddr>,
+    /// Textures bound by handle (`crate::texture`).
+    textures: crate::texture::Textures,
 }
 
 /// The largest single allocation (16 GiB).
@@ -296,7 +298,18 @@ impl GlobalMemory {
             allocations: Vec::new(),
             next: GLOBAL_BASE,
             symbols: HashMap::new(),
+            textures: crate::texture::Textures::default(),
         }
+    }
+
+    /// The textures bound in this memory.
+    pub fn textures(&self) -> &crate::texture::Textures {
+        &self.textures
+    }
+
+    /// The textures bound in this memory, to bind and unbind.
+    pub fn textures_mut(&mut self) -> &mut crate::texture::Textures {
+        &mut self.textures
     }
 
     /// Allocates `bytes` zeroed bytes (at least one) at a fresh 256-byte aligned address,

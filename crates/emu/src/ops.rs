@@ -478,6 +478,8 @@ pub(crate) enum OpKind {
     },
     /// `cp.async.commit_group`.
     CpAsyncCommit,
+    /// `tex` (boxed: rare, and larger than the other ops).
+    Tex(Box<crate::texture::TexOp>),
     /// `cp.async.wait_group n` (`keep_newest: Some(n)`) or `cp.async.wait_all` (`None`).
     CpAsyncWait {
         keep_newest: Option<u32>,

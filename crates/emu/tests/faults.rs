@@ -234,14 +234,17 @@ fn invalid_launches_are_errors() {
 #[test]
 fn unsupported_instructions_name_themselves() {
     let p = ptx_kernel(
-        ".visible .entry k(.param .u64 t) {\n .reg .b64 %rd<2>;\n .reg .f32 %f<5>;\n ld.param.u64 %rd1, [t];\n tex.2d.v4.f32.s32 {%f1, %f2, %f3, %f4}, [%rd1, {0, 0}];\n ret;\n}\n",
+        ".visible .entry k(.param .u64 t) {\n .reg .b64 %rd<2>;\n .reg .f32 %f<6>;\n ld.param.u64 %rd1, [t];\n tex.level.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f5, %f5}], %f5;\n ret;\n}\n",
     );
     let k = kernel(&p, "k");
     let mut m = GlobalMemory::new();
     let e = run(&p, k, &[0; 8], &mut m, &config([1, 1, 1], [1, 1, 1]))
         .unwrap_err()
         .to_string();
-    assert!(e.contains("tex") && e.contains("inst1"), "{e}");
+    assert!(
+        e.contains("tex.level") && e.contains("mipmapped") && e.contains("inst1"),
+        "{e}"
+    );
 }
 
 #[test]

@@ -8,7 +8,7 @@
 
 /// The source with spaced launch chevrons closed up, and the 1-based lines changed; `None`
 /// when there is nothing to change.
-pub(crate) fn close_up_launch_chevrons(source: &str) -> Option<(String, Vec<usize>)> {
+pub fn close_up_launch_chevrons(source: &str) -> Option<(String, Vec<usize>)> {
     let mut changed = Vec::new();
     let mut output = String::with_capacity(source.len());
     for (index, line) in source.split_inclusive('\n').enumerate() {

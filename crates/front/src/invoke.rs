@@ -63,6 +63,10 @@ pub(crate) fn clang_frontend_args(
                 push(a);
             }
             push(&format!("--cuda-gpu-arch={}", arch.name));
+            // `"text"MACRO` without a space: nvcc takes it as two tokens, as C++03 did
+            // (Rodinia's mummergpu writes `"node ("fNID")"`); clang, in C++11 and later,
+            // as a user-defined literal suffix, an error unless this warning is off.
+            push("-Wno-reserved-user-defined-literal");
         }
         Language::OpenCl => {
             for a in [

@@ -57,6 +57,7 @@ mod signature;
 mod toolchain;
 
 pub use arch::Arch;
+pub use chevrons::close_up_launch_chevrons;
 pub use error::{CompilerFailure, FrontError};
 pub use language::{Language, SUPPORTED_EXTENSIONS};
 pub use nvidia::{

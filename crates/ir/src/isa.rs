@@ -1247,7 +1247,7 @@ isa! {
 
     // ===== §9.7.9–10 Texture and surface ==============================================
     Tex {
-        summary: "Texture fetch (decoded; not executed by the emulator).",
+        summary: "Texture fetch (the emulator executes `.1d`, `.2d` and `.3d` at the base level).",
         spell: ["tex"],
         refs: [("9.7.9.3", "texture-instructions-tex")],
         fields: { mode: opt(TexMode), geom: req(Geometry), vec: req(VecWidth), dty: ty(), cty: ty() },

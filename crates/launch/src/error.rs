@@ -59,6 +59,11 @@ pub enum LaunchError {
         number: Number,
         c_type: String,
     },
+    /// A kernel that reads textures: kernel mode has no runtime to bind them.
+    #[error(
+        "kernel `{kernel}` reads textures (`tex`), which kernel mode cannot bind; run the whole program instead (`warpcheck run PROGRAM.cu -- ARGS`), whose CUDA runtime binds them"
+    )]
+    TexturesNeedProgram { kernel: String },
     /// A scalar type the emulator's argument encoder does not know (`__nv_bfloat16`).
     #[error("parameter `{name}` has type `{c_type}`, which warpcheck cannot pass yet")]
     ScalarNotPassable { name: String, c_type: String },

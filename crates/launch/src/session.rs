@@ -115,6 +115,11 @@ impl<'a> Session<'a> {
             None => kernel::only_kernel(self.program)?,
         };
         let f = self.program.function(kernel);
+        if reads_textures(self.program, kernel) {
+            return Err(LaunchError::TexturesNeedProgram {
+                kernel: f.display_name().to_string(),
+            });
+        }
         let sig = self.signatures.iter().find(|s| s.mangled_name == f.name);
         let slots: Vec<ParamSlot> = launch::param_slots(self.program, kernel, sig);
         let args = l
@@ -341,4 +346,18 @@ fn is_library_header(p: &str) -> bool {
         || p.contains("/cuda/include/")
         || p.contains("/crt/")
         || p.contains("__clang_cuda")
+}
+
+/// Whether `kernel` or a device function of the program executes `tex`: its textures would
+/// be bound by a host runtime, which kernel mode does not have (a made-up handle would only
+/// give made-up faults).
+fn reads_textures(program: &warpcheck_ir::Program, kernel: warpcheck_ir::FuncId) -> bool {
+    program.functions.iter().any(|(id, f)| {
+        (id == kernel || !f.is_kernel())
+            && f.body.as_ref().is_some_and(|b| {
+                b.insts
+                    .values()
+                    .any(|i| matches!(i.op, warpcheck_ir::Op::Tex { .. }))
+            })
+    })
 }

@@ -23,7 +23,8 @@
 //! * [`control`]: branches, calls, returns, exits and traps;
 //! * [`sync`]: barriers, `bar.warp.sync` and the memory fences (no-ops here);
 //! * [`warp`]: warp collectives (`shfl`, `vote`, `match`, `activemask`, `redux`);
-//! * [`special`]: special registers (`%tid`, ...) and the clocks.
+//! * [`special`]: special registers (`%tid`, ...) and the clocks;
+//! * [`texture`]: `tex` (executed by `crate::texture`).
 
 mod arith;
 mod atomic;
@@ -37,6 +38,7 @@ mod mem;
 mod operands;
 mod special;
 mod sync;
+mod texture;
 mod warp;
 
 use warpcheck_ir::modifiers::Mul24Mode;
@@ -169,9 +171,8 @@ impl InstCx<'_, '_> {
             Op::CpAsyncCommitGroup {} => Ok(OpKind::CpAsyncCommit),
             Op::CpAsyncWaitGroup {} => self.cp_async_wait(ops),
             Op::CpAsyncWaitAll {} => Ok(OpKind::CpAsyncWait { keep_newest: None }),
-            Op::Tex { .. } | Op::Suld { .. } | Op::Sust { .. } => {
-                unsupported(format!("`{}` (textures and surfaces)", op.name()))
-            }
+            Op::Tex { mode, geom, cty, .. } => self.tex(mode, geom, cty, ops),
+            Op::Suld { .. } | Op::Sust { .. } => unsupported(format!("`{}` (surfaces)", op.name())),
             Op::Atom { space, op: aop, ty, .. } => self.atom(space, aop, ty, ops),
             Op::Red { space, op: aop, ty, .. } => self.red(space, aop, ty, ops),
             Op::Bra { .. } => self.bra(ops, block_pc),

@@ -345,6 +345,23 @@ typedef float (*op_t)(float);
 __device__ float square(float v) { return v * v; }
 __global__ void apply(float *x) { op_t op = square; x[threadIdx.x] = op(x[threadIdx.x]); }"#,
     }
+    UnboundTexture {
+        name: "unbound-texture",
+        severity: Error,
+        tools: [Mem],
+        summary: "A texture fetch through a texture that is not bound.",
+        what: "Reports a `tex1Dfetch`/`tex2D`/... through a texture reference that no `cudaBindTexture*` bound (or that `cudaUnbindTexture` unbound), or through a texture object that was destroyed or never created.",
+        why: "On a GPU the fetch reads whatever the texture unit's descriptor slot holds: stale data, zeros or an illegal-address error, depending on the driver.",
+        lang: "cuda",
+        example: r#"
+texture<float, 1, cudaReadModeElementType> t;
+__global__ void k(float *out) { out[threadIdx.x] = tex1Dfetch(t, threadIdx.x); }
+// host: k<<<1, 32>>>(out);   // t never bound"#,
+        fixed: r#"
+texture<float, 1, cudaReadModeElementType> t;
+__global__ void k(float *out) { out[threadIdx.x] = tex1Dfetch(t, threadIdx.x); }
+// host: cudaBindTexture(0, t, in, 32 * sizeof(float)); k<<<1, 32>>>(out);"#,
+    }
     Trap {
         name: "trap",
         severity: Error,

@@ -168,6 +168,8 @@ fn host_compile(
     if cuda {
         cmd.args(["-x", "cuda", "--cuda-host-only", "-nocudainc", "-nocudalib"]);
         cmd.arg(format!("--cuda-gpu-arch={arch}"));
+        // As for the device side (`warpcheck_front`): `"text"MACRO` is two tokens to nvcc.
+        cmd.arg("-Wno-reserved-user-defined-literal");
     }
     cmd.args(["-g", "-O1", "-fno-omit-frame-pointer"]);
     cmd.arg("-I").arg(shim_dir);
@@ -194,6 +196,24 @@ fn host_compile(
     }
     cmd.arg("-c").arg(file).arg("-o").arg(object);
     cmd
+}
+
+/// A copy of a CUDA file with its spaced launch chevrons (`k << <g, b>> > (…)`, which nvcc
+/// accepts and clang does not) closed up, for the host compilation; the copy keeps the
+/// file's name and lines (`#line`), and the caller adds its directory with `-iquote`.
+/// `None` when the file has none.
+fn respelt_copy(file: &Path, dir: &Path, i: usize) -> Option<PathBuf> {
+    let text = std::fs::read_to_string(file).ok()?;
+    let (respelt, _lines) = warpcheck_front::close_up_launch_chevrons(&text)?;
+    let copy_dir = dir.join(format!("respelt{i}"));
+    std::fs::create_dir_all(&copy_dir).ok()?;
+    let copy = copy_dir.join(file.file_name()?);
+    let quoted = file
+        .to_string_lossy()
+        .replace('\\', "\\\\")
+        .replace('"', "\\\"");
+    std::fs::write(&copy, format!("#line 1 \"{quoted}\"\n{respelt}")).ok()?;
+    Some(copy)
 }
 
 /// Builds the program below `dir`.
@@ -224,15 +244,23 @@ pub fn build(args: &ProgramArgs, dir: &Path) -> Result<Built, CliError> {
             signatures.extend(device_image(args, &arch, &file, &image)?);
         }
         let object = dir.join(format!("host{i}.o"));
-        let cmd = host_compile(
+        let respelt = if is_cuda {
+            respelt_copy(&file, dir, i)
+        } else {
+            None
+        };
+        let mut cmd = host_compile(
             &clang,
             &arch,
             args,
-            &file,
+            respelt.as_deref().unwrap_or(&file),
             is_cuda.then_some(image.as_path()),
             &shim_dir,
             &object,
         );
+        if let (Some(_), Some(parent)) = (&respelt, file.parent()) {
+            cmd.arg(format!("-iquote{}", parent.display()));
+        }
         run_tool(cmd, &format!("the host compilation of {}", file.display()))?;
         objects.push(object);
     }
