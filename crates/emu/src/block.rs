@@ -443,7 +443,7 @@ impl<O: Observer> Block<'_, O> {
                                 w,
                                 (MemKind::Load, shape.ordered),
                                 space,
-                                &addrs,
+                                (&addrs, None),
                                 m,
                                 shape.size as u32 * dsts.n.max(1) as u32,
                             );
@@ -466,6 +466,7 @@ impl<O: Observer> Block<'_, O> {
                             Err((l, k)) => break Ev::Fault(l, k),
                         };
                         if O::ENABLED {
+                            let values = (srcs.n <= 1).then(|| &warp.regs[srcs.slots[0] as usize]);
                             emit_mem(
                                 *obs,
                                 flat,
@@ -474,7 +475,7 @@ impl<O: Observer> Block<'_, O> {
                                 w,
                                 (MemKind::Store, shape.ordered),
                                 space,
-                                &addrs,
+                                (&addrs, values),
                                 m,
                                 shape.size as u32 * srcs.n.max(1) as u32,
                             );
@@ -523,7 +524,7 @@ impl<O: Observer> Block<'_, O> {
                                 w,
                                 (kind, true),
                                 *space,
-                                &addrs,
+                                (&addrs, None),
                                 m,
                                 *size as u32,
                             );
@@ -687,7 +688,7 @@ impl<O: Observer> Block<'_, O> {
                                 w,
                                 kind,
                                 MemSpace::Global,
-                                &s,
+                                (&s, None),
                                 m,
                                 *size as u32,
                             );
@@ -712,7 +713,7 @@ impl<O: Observer> Block<'_, O> {
                                 w,
                                 kind,
                                 MemSpace::Shared,
-                                &c.addrs,
+                                (&c.addrs, None),
                                 c.lanes,
                                 c.size,
                             );
@@ -1190,7 +1191,7 @@ fn emit_mem<O: Observer>(
     w: usize,
     (kind, ordered): (MemKind, bool),
     space: MemSpace,
-    addrs: &Lanes,
+    (addrs, values): (&Lanes, Option<&Lanes>),
     lanes: u32,
     size: u32,
 ) {
@@ -1203,7 +1204,7 @@ fn emit_mem<O: Observer>(
     pub(crate) fn event<'e>(
         kind: MemKind,
         space: MemSpace,
-        addresses: &'e Lanes,
+        (addresses, values): (&'e Lanes, Option<&'e Lanes>),
         lanes: u32,
         size: u32,
         at: (FuncId, InstId, [u32; 3], u32, bool),
@@ -1219,14 +1220,15 @@ fn emit_mem<O: Observer>(
             block: at.2,
             warp: at.3,
             ordered: at.4,
+            values,
         }
     }
     let at = (func, inst, block, w as u32, ordered);
     if space != MemSpace::Generic {
-        obs.on_memory(&event(kind, space, addrs, lanes, size, at));
+        obs.on_memory(&event(kind, space, (addrs, values), lanes, size, at));
         return;
     }
-    emit_generic(obs, kind, addrs, lanes, size, at);
+    emit_generic(obs, kind, (addrs, values), lanes, size, at);
 }
 
 /// [`emit_mem`] for a generic access whose lanes resolve to several state spaces: one
@@ -1236,7 +1238,7 @@ fn emit_mem<O: Observer>(
 fn emit_generic<O: Observer>(
     obs: &mut O,
     kind: MemKind,
-    addrs: &Lanes,
+    (addrs, values): (&Lanes, Option<&Lanes>),
     lanes: u32,
     size: u32,
     at: (FuncId, InstId, [u32; 3], u32, bool),
@@ -1278,6 +1280,7 @@ fn emit_generic<O: Observer>(
                 block,
                 warp,
                 ordered,
+                values,
             });
         }
     }
