@@ -574,11 +574,18 @@ mod tests {
         };
         for (s, what) in [
             (slot("p", "Params", params), "a struct passed by value"),
-            (slot("f", "int (*)(int)", callback), "a parameter of this type"),
+            (
+                slot("f", "int (*)(int)", callback),
+                "a parameter of this type",
+            ),
         ] {
             let bound = bind(&[s], &[], 64, 0, Limits::default()).unwrap();
             assert_eq!(bound.param_block, vec![0u8; 16]);
-            assert!(bound.described[0].contains("zeroed"), "{:?}", bound.described);
+            assert!(
+                bound.described[0].contains("zeroed"),
+                "{:?}",
+                bound.described
+            );
             assert!(bound.described[0].contains(what), "{:?}", bound.described);
         }
     }
