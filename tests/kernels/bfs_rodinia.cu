@@ -4,7 +4,8 @@
 // {1, 2}, visited {0, 1, 2}. Nodes 1 and 2 share the unvisited neighbour 3 (both at edge
 // position 1 of their lists), so both lanes store cost[3] and updating_mask[3] in the same
 // iteration; kernel 2 has nodes 3, 4, 5 all store *over. These are Rodinia's well-known
-// benign races (equal values), still races by definition: global-race on the 3 marked lines.
+// benign races: every racing store writes the same value (cost 2, true, 1), so they are
+// benign-race warnings on the 3 marked lines (`--strict-races` makes them global-race).
 //
 // warpcheck-launch: --kernel bfsExpand --grid 1 --block 32 --arg starting=i32[16]:[0,2,5,8,11,13,15,17,19,21,23,25,27,29,31,33] --arg no_of_edges=i32[16]:[2,3,3,3,2,2,2,2,2,2,2,2,2,2,2,3] --arg edges=i32[36]:[1,2,0,3,4,0,3,5,1,2,6,1,7,2,8,3,9,4,10,5,11,6,12,7,13,8,14,9,15,10,15,11,15,12,13,14] --arg mask=u8[16]:[0,1,1,0,0,0,0,0,0,0,0,0,0,0,0,0] --arg updating_mask=u8[16]:zeros --arg visited=u8[16]:[1,1,1,0,0,0,0,0,0,0,0,0,0,0,0,0] --arg cost=i32[16]:[0,1,1,-1,-1,-1,-1,-1,-1,-1,-1,-1,-1,-1,-1,-1] --arg no_of_nodes=16
 // warpcheck-launch: --kernel bfsUpdate --grid 1 --block 32 --arg mask=u8[16]:[0,1,1,0,0,0,0,0,0,0,0,0,0,0,0,0] --arg updating_mask=u8[16]:zeros --arg visited=u8[16]:[1,1,1,0,0,0,0,0,0,0,0,0,0,0,0,0] --arg over=i32[1]:zeros --arg no_of_nodes=16
@@ -20,8 +21,8 @@ __global__ void bfsExpand(const int* starting, const int* no_of_edges, const int
         for (int i = starting[tid]; i < starting[tid] + no_of_edges[tid]; i++) {
             int id = edges[i];
             if (!visited[id]) {
-                cost[id] = cost[tid] + 1; //~ global-race
-                updating_mask[id] = true; //~ global-race
+                cost[id] = cost[tid] + 1; //~ benign-race
+                updating_mask[id] = true; //~ benign-race
             }
         }
     }
@@ -33,7 +34,7 @@ __global__ void bfsUpdate(bool* mask, bool* updating_mask, bool* visited, int* o
     if (tid < no_of_nodes && updating_mask[tid]) {
         mask[tid] = true;
         visited[tid] = true;
-        *over = 1; //~ global-race
+        *over = 1; //~ benign-race
         updating_mask[tid] = false;
     }
 }

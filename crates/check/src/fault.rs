@@ -9,6 +9,7 @@
 //! `check` and for a plain run alike.
 
 use warpcheck_emu::{Fault, FaultKind, WaitKind};
+use warpcheck_ir::modifiers::MemSpace;
 use warpcheck_report::{Code, Finding, Severity};
 
 use crate::ReportCx;
@@ -35,6 +36,70 @@ pub fn code(kind: &FaultKind) -> Code {
         FaultKind::StackOverflow { .. } => Code::StackOverflow,
         FaultKind::UnboundTexture { .. } => Code::UnboundTexture,
     }
+}
+
+/// An out-of-bounds shared-memory access of a launch that gave no dynamic shared memory
+/// to a kernel that declares some (`extern __shared__`): says so, with the option that
+/// sizes it, instead of leaving a bare out-of-bounds error.
+pub fn explain_dynamic_shared(
+    cx: &ReportCx,
+    finding: Finding,
+    fault: &Fault,
+    info: &crate::LaunchInfo,
+    outcome: &warpcheck_emu::RunOutcome,
+) -> Finding {
+    let FaultKind::OutOfBounds {
+        space: MemSpace::Shared,
+        address,
+        ..
+    } = fault.kind
+    else {
+        return finding;
+    };
+    let dynamic = outcome
+        .shared_vars
+        .iter()
+        .find(|v| v.size.is_none() && address >= v.offset);
+    match dynamic {
+        Some(v) if info.dynamic_shared == 0 => {
+            let name = &cx.program.variable(v.var).name;
+            finding
+                .note(format!(
+                    "the kernel declares dynamic shared memory (`extern __shared__ {name}[]`) and the launch gave it none (`--shared` is 0)"
+                ))
+                .help("give the bytes the kernel expects with `--shared BYTES` (the third `<<<>>>` argument)")
+        }
+        _ => finding,
+    }
+}
+
+/// A kernel fault that no enabled checker reports, as a `block-stopped` note at the
+/// faulting instruction: the block stopped there, and its other threads did not run on.
+pub fn stopped_note(cx: &ReportCx, kernel: &str, fault: &Fault) -> Finding {
+    let [bx, by, bz] = fault.block;
+    let [tx, ty, tz] = fault.thread;
+    let owner = match code(&fault.kind) {
+        Code::Deadlock => "sync",
+        _ => "mem",
+    };
+    let mut f = Finding::new(
+        Code::BlockStopped,
+        Severity::Note,
+        format!(
+            "block ({bx},{by},{bz}) stopped: {}; its threads did not run on, so the rest of the block was not checked",
+            fault.kind
+        ),
+    )
+    .kernel(kernel);
+    let who = format!("by thread ({tx},{ty},{tz})");
+    match cx.locate((fault.func, fault.inst)) {
+        Some(at) => f = f.at(at, who),
+        None => f = f.note(who),
+    }
+    f.help(format!(
+        "`--tool {owner}` reports this fault as an error (`{}`)",
+        code(&fault.kind).name()
+    ))
 }
 
 /// A kernel fault of `kernel` (its name as reports show it) as an error at the faulting

@@ -141,6 +141,9 @@ pub struct CheckOptions {
     pub intra_warp: IntraWarp,
     /// Which blocks of big launches the race checker watches ([`sample`]).
     pub race_blocks: RaceBlocks,
+    /// Report write-write races whose writes all store the same value as errors
+    /// (`shared-race`, `global-race`) rather than `benign-race` warnings.
+    pub strict_races: bool,
 }
 
 impl Default for CheckOptions {
@@ -149,6 +152,7 @@ impl Default for CheckOptions {
             tools: Tools::all(),
             intra_warp: IntraWarp::default(),
             race_blocks: RaceBlocks::default(),
+            strict_races: false,
         }
     }
 }
@@ -385,15 +389,20 @@ impl Checker {
         out
     }
 
-    /// The launches' kernel faults that are reported ([`Tools::reports_fault`]), as
-    /// findings, in launch order.
+    /// The launches' kernel faults, as findings, in launch order: an error for each fault
+    /// an enabled checker reports ([`Tools::reports_fault`]), a `block-stopped` note for
+    /// the others (the block stopped there, so what it would have done next was not
+    /// checked: a faulting block is never dropped without a word).
     pub fn fault_findings(&self, cx: &ReportCx) -> Vec<Finding> {
         let tools = self.options.tools;
         let mut out = Vec::new();
-        for (kernel, outcome) in &self.outcomes {
+        for ((kernel, outcome), info) in self.outcomes.iter().zip(&self.launches) {
             for f in &outcome.faults {
                 if tools.reports_fault(&f.kind) {
-                    out.push(fault::finding(cx, kernel, f));
+                    let finding = fault::finding(cx, kernel, f);
+                    out.push(fault::explain_dynamic_shared(cx, finding, f, info, outcome));
+                } else {
+                    out.push(fault::stopped_note(cx, kernel, f));
                 }
             }
         }

@@ -44,6 +44,52 @@ impl CliError {
 }
 
 /// Writes to stdout; a closed pipe ends the command quietly.
+/// Writes the file `path` through `write`, by a temporary file in the same directory that
+/// is renamed over `path` once complete: a failed write (a full disk) leaves the previous
+/// file as it was, never half written. Refuses to write over one of `inputs` (the file
+/// being analysed, say), however the two paths are spelt. A path that is not a regular
+/// file (`/dev/null`) is written in place.
+pub fn write_file(
+    path: &std::path::Path,
+    inputs: &[&std::path::Path],
+    write: impl FnOnce(&mut dyn std::io::Write) -> std::io::Result<()>,
+) -> Result<(), CliError> {
+    let same = |input: &std::path::Path| match (path.canonicalize(), input.canonicalize()) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    };
+    if let Some(input) = inputs.iter().find(|i| same(i)) {
+        return Err(CliError::msg(format!(
+            "refusing to write `{}`: it is the input `{}`",
+            path.display(),
+            input.display()
+        )));
+    }
+    let fail = |e: std::io::Error| CliError::msg(format!("cannot write `{}`: {e}", path.display()));
+    // A device or pipe (`/dev/null`, `/dev/stdout`) is written as it is: there is no
+    // previous contents to keep, and renaming over it would replace it.
+    if std::fs::metadata(path).is_ok_and(|m| !m.is_file()) {
+        let mut f = std::fs::OpenOptions::new()
+            .write(true)
+            .open(path)
+            .map_err(fail)?;
+        return write(&mut f).map_err(fail);
+    }
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => std::path::Path::new("."),
+    };
+    let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(fail)?;
+    {
+        let mut w = std::io::BufWriter::new(tmp.as_file_mut());
+        write(&mut w).map_err(fail)?;
+        std::io::Write::flush(&mut w).map_err(fail)?;
+    }
+    tmp.as_file().sync_all().map_err(fail)?;
+    tmp.persist(path).map_err(|e| fail(e.error))?;
+    Ok(())
+}
+
 pub fn print(s: &str) -> Result<(), CliError> {
     let mut out = std::io::stdout().lock();
     match out.write_all(s.as_bytes()).and_then(|_| out.flush()) {

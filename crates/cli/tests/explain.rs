@@ -115,7 +115,10 @@ fn json_gives_the_registry() {
         .find(|c| c["name"] == Code::BenignRace.name())
         .expect("benign-race");
     assert_eq!(benign["emitted"], true);
-    assert_eq!(benign["tools"], serde_json::json!(["check --gpu"]));
+    assert_eq!(
+        benign["tools"],
+        serde_json::json!(["check --tool race", "check --gpu"])
+    );
 
     let one = explain(&["misaligned", "--format", "json"]);
     assert_eq!(one.status.code(), Some(0));

@@ -117,3 +117,28 @@ fn positional_argument_equals_named_one() {
         );
     }
 }
+
+/// `lint --block` takes the launches `run` and `check` take, and rejects the others the
+/// same way (exit 2): a block of 1025 threads is no launch.
+#[test]
+fn lint_rejects_a_block_that_run_rejects() {
+    let file = kernel();
+    let file = file.to_str().unwrap();
+    for (command, block) in [("lint", "1025"), ("run", "1025"), ("lint", "32,32,2")] {
+        let out = warpcheck(&[command, file, "--kernel", "extractColumn", "--block", block]);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(
+            out.status.code(),
+            Some(2),
+            "{command} --block {block}: {stderr}"
+        );
+        assert!(stderr.contains("exceeds the"), "{command}: {stderr}");
+    }
+    let ok = warpcheck(&["lint", file, "--kernel", "extractColumn", "--block", "1024"]);
+    assert_ne!(
+        ok.status.code(),
+        Some(2),
+        "{}",
+        String::from_utf8_lossy(&ok.stderr)
+    );
+}

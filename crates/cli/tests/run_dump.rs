@@ -90,3 +90,65 @@ fn dumps_summaries_npy_and_raw_files_across_chunks() {
     assert_eq!(std::fs::read(&raw).unwrap(), x);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Output files never overwrite an input: `--dump` onto the kernel file and
+/// `advise --emit-cuda` onto its own `.c` file are errors (exit 2) that leave the file as
+/// it was; an existing output is replaced whole (written aside, then renamed).
+#[test]
+fn outputs_refuse_to_overwrite_inputs() {
+    let dir = std::env::temp_dir().join(format!("warpcheck-no-overwrite-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let source = dir.join("add.cu");
+    std::fs::write(&source, KERNEL).unwrap();
+    let spelt_otherwise = dir.join(".").join("add.cu");
+    let run = |dump: &std::path::Path| {
+        Command::new(env!("CARGO_BIN_EXE_warpcheck"))
+            .arg("run")
+            .arg(&source)
+            .args(["--grid", "1", "--block", "64", "--arg", "n=64"])
+            .arg("--dump")
+            .arg(format!("out={}", dump.display()))
+            .output()
+            .unwrap()
+    };
+    let out = run(&spelt_otherwise);
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(String::from_utf8_lossy(&out.stderr).contains("refusing to write"));
+    assert_eq!(std::fs::read_to_string(&source).unwrap(), KERNEL);
+    // An existing output is replaced by the complete new contents.
+    let raw = dir.join("out.bin");
+    std::fs::write(&raw, b"previous contents, longer than nothing").unwrap();
+    let out = run(&raw);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(std::fs::read(&raw).unwrap().len(), 64 * 4);
+
+    let c = dir.join("scale.c");
+    let loop_c = "void scale(float *a, int n)\n{\n    for (int i = 0; i < n; i++) {\n        a[i] = 2.0f * a[i];\n    }\n}\n";
+    std::fs::write(&c, loop_c).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_warpcheck"))
+        .arg("advise")
+        .arg(&c)
+        .args(["--values", "n=64", "--emit-cuda"])
+        .arg(&c)
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(String::from_utf8_lossy(&out.stderr).contains("refusing to write"));
+    assert_eq!(std::fs::read_to_string(&c).unwrap(), loop_c);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -9,6 +9,8 @@ use crate::header::LineError;
 pub enum MarkerKind {
     SharedRace,
     GlobalRace,
+    /// A write-write race whose writes all store one value (a warning).
+    BenignRace,
     BarrierDivergence,
     Deadlock,
     OutOfBounds,
@@ -19,9 +21,10 @@ pub enum MarkerKind {
 }
 
 impl MarkerKind {
-    pub const ALL: [MarkerKind; 9] = [
+    pub const ALL: [MarkerKind; 10] = [
         MarkerKind::SharedRace,
         MarkerKind::GlobalRace,
+        MarkerKind::BenignRace,
         MarkerKind::BarrierDivergence,
         MarkerKind::Deadlock,
         MarkerKind::OutOfBounds,
@@ -36,6 +39,7 @@ impl MarkerKind {
         match self {
             MarkerKind::SharedRace => "shared-race",
             MarkerKind::GlobalRace => "global-race",
+            MarkerKind::BenignRace => "benign-race",
             MarkerKind::BarrierDivergence => "barrier-divergence",
             MarkerKind::Deadlock => "deadlock",
             MarkerKind::OutOfBounds => "out-of-bounds",
@@ -73,7 +77,10 @@ impl MarkerKind {
     pub fn marks_related_lines(self) -> bool {
         matches!(
             self,
-            MarkerKind::SharedRace | MarkerKind::GlobalRace | MarkerKind::Deadlock
+            MarkerKind::SharedRace
+                | MarkerKind::GlobalRace
+                | MarkerKind::BenignRace
+                | MarkerKind::Deadlock
         )
     }
 }

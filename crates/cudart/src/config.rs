@@ -52,6 +52,7 @@ impl Config {
                     _ => IntraWarp::Independent,
                 },
                 race_blocks: RaceBlocks::default(),
+                strict_races: var("WARPCHECK_CUDART_STRICT_RACES").as_deref() == Some("1"),
             }
         });
         Config {

@@ -755,6 +755,12 @@ fn read_elements(
 ) -> Result<Vec<u8>, String> {
     let meta =
         std::fs::metadata(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    if !meta.is_file() {
+        return Err(format!(
+            "{} is not a regular file (a device or a pipe has no size to read)",
+            path.display()
+        ));
+    }
     if meta.len() > limits.max_total_bytes {
         return Err(format!(
             "{} is larger than the limit of {} bytes",
@@ -762,7 +768,25 @@ fn read_elements(
             limits.max_total_bytes
         ));
     }
-    let data = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    // Read with a bound, not by the size the file claims: a symlink to `/dev/zero` has
+    // none.
+    let mut data = Vec::new();
+    std::io::Read::read_to_end(
+        &mut std::io::Read::take(
+            std::fs::File::open(path)
+                .map_err(|e| format!("cannot read {}: {e}", path.display()))?,
+            limits.max_total_bytes + 1,
+        ),
+        &mut data,
+    )
+    .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    if data.len() as u64 > limits.max_total_bytes {
+        return Err(format!(
+            "{} is larger than the limit of {} bytes",
+            path.display(),
+            limits.max_total_bytes
+        ));
+    }
     if path.extension().is_some_and(|e| e == "npy") {
         return npy::decode(&data, elem).map_err(|m| format!("{}: {m}", path.display()));
     }
@@ -827,7 +851,38 @@ pub mod npy {
         if !body.len().is_multiple_of(elem.size()) {
             return Err("the .npy data is not a whole number of elements".into());
         }
+        let elements = shape_elements(header)?;
+        if elements != (body.len() / elem.size()) as u128 {
+            return Err(format!(
+                "the .npy shape holds {elements} elements, but the file has {}",
+                body.len() / elem.size()
+            ));
+        }
         Ok(body.to_vec())
+    }
+
+    /// The number of elements the header's `shape` tuple holds (`()` is one).
+    fn shape_elements(header: &str) -> Result<u128, String> {
+        let k = header
+            .find("'shape'")
+            .ok_or("the .npy header has no shape")?;
+        let rest = &header[k..];
+        let (open, close) = match (rest.find('('), rest.find(')')) {
+            (Some(o), Some(c)) if o < c => (o, c),
+            _ => return Err("the .npy shape is not a tuple".into()),
+        };
+        let mut n: u128 = 1;
+        for dim in rest[open + 1..close].split(',').map(str::trim) {
+            if dim.is_empty() {
+                continue;
+            }
+            let d: u128 = dim
+                .trim_end_matches('L')
+                .parse()
+                .map_err(|_| format!("the .npy shape has a bad dimension `{dim}`"))?;
+            n = n.saturating_mul(d);
+        }
+        Ok(n)
     }
 
     fn field<'a>(header: &'a str, key: &str) -> Option<&'a str> {
@@ -870,6 +925,30 @@ pub mod npy {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn files_are_read_with_a_bound_and_npy_shapes_are_checked() {
+        let dir = std::env::temp_dir().join(format!("warpcheck-args-files-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        // A symlink to a device is refused at once, not read without end.
+        let zero = dir.join("zero.npy");
+        let _ = std::fs::remove_file(&zero);
+        std::os::unix::fs::symlink("/dev/zero", &zero).unwrap();
+        let e = read_elements(&zero, ElemType::F32, Limits::default()).unwrap_err();
+        assert!(e.contains("not a regular file"), "{e}");
+        // A shape that does not match the data.
+        let mut bad = npy::encode(&[0u8; 16], ElemType::F32);
+        let at = bad.windows(4).position(|w| w == b"(4,)").unwrap();
+        bad[at..at + 4].copy_from_slice(b"(5,)");
+        let e = npy::decode(&bad, ElemType::F32).unwrap_err();
+        assert!(
+            e.contains("shape holds 5 elements, but the file has 4"),
+            "{e}"
+        );
+        let good = npy::encode(&[0u8; 16], ElemType::F32);
+        assert_eq!(npy::decode(&good, ElemType::F32).unwrap().len(), 16);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 
     fn scalars(pairs: &[(&str, i128)]) -> HashMap<String, Number> {
         pairs

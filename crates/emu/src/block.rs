@@ -1048,7 +1048,7 @@ pub(crate) fn emit_mem<O: Observer>(
     w: usize,
     (kind, ordered): (MemKind, bool),
     space: MemSpace,
-    addrs: &Lanes,
+    (addrs, values): (&Lanes, Option<&Lanes>),
     lanes: u32,
     size: u32,
 ) {
@@ -1061,7 +1061,7 @@ pub(crate) fn emit_mem<O: Observer>(
     pub(crate) fn event<'e>(
         kind: MemKind,
         space: MemSpace,
-        addresses: &'e Lanes,
+        (addresses, values): (&'e Lanes, Option<&'e Lanes>),
         lanes: u32,
         size: u32,
         at: (FuncId, InstId, [u32; 3], u32, bool),
@@ -1077,14 +1077,15 @@ pub(crate) fn emit_mem<O: Observer>(
             block: at.2,
             warp: at.3,
             ordered: at.4,
+            values,
         }
     }
     let at = (func, inst, block, w as u32, ordered);
     if space != MemSpace::Generic {
-        obs.on_memory(&event(kind, space, addrs, lanes, size, at));
+        obs.on_memory(&event(kind, space, (addrs, values), lanes, size, at));
         return;
     }
-    emit_generic(obs, kind, addrs, lanes, size, at);
+    emit_generic(obs, kind, (addrs, values), lanes, size, at);
 }
 
 /// [`emit_mem`] for a generic access whose lanes resolve to several state spaces: one
@@ -1094,7 +1095,7 @@ pub(crate) fn emit_mem<O: Observer>(
 fn emit_generic<O: Observer>(
     obs: &mut O,
     kind: MemKind,
-    addrs: &Lanes,
+    (addrs, values): (&Lanes, Option<&Lanes>),
     lanes: u32,
     size: u32,
     at: (FuncId, InstId, [u32; 3], u32, bool),
@@ -1136,6 +1137,7 @@ fn emit_generic<O: Observer>(
                 block,
                 warp,
                 ordered,
+                values,
             });
         }
     }

@@ -49,6 +49,9 @@ pub struct MemEvent<'a> {
     /// Whether the access is `.volatile`, `.relaxed`, `.acquire`, `.release` or atomic,
     /// rather than a plain (weak) load or store.
     pub ordered: bool,
+    /// For a scalar `st`, the value each lane stored (its low `size` bytes); `None` for
+    /// loads, atomics, vector stores and asynchronous copies.
+    pub values: Option<&'a [u64; 32]>,
 }
 
 /// A barrier event: the lanes of one warp arrive at (and later leave) a CTA barrier.

@@ -31,7 +31,7 @@ use crate::signature::ast_json::{self, AstFacts};
 use crate::toolchain::{Compiler, CompilerKind};
 use std::collections::HashMap;
 use std::ffi::OsString;
-use std::fs::{self, File};
+use std::fs::File;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -262,7 +262,10 @@ pub(crate) fn compile_to_ptx(
             program: compiler.path.clone(),
             source,
         })?;
-    let stderr = fs::read_to_string(&stderr_path).unwrap_or_default();
+    // Bounded: a compiler can print without end (a macro that expands forever).
+    let stderr = crate::read_limited(&stderr_path, crate::MAX_INPUT_BYTES)
+        .map(|b| String::from_utf8_lossy(&b).into_owned())
+        .unwrap_or_else(|e| format!("(the compiler's messages are unreadable: {e})"));
     if !status.success() {
         return Err(FrontError::CompilerFailed(Box::new(CompilerFailure {
             compiler: compiler.to_string(),
@@ -276,11 +279,17 @@ pub(crate) fn compile_to_ptx(
             ),
         })));
     }
-    let ptx = fs::read_to_string(&output).map_err(|error| FrontError::NoPtxOutput {
-        compiler: compiler.to_string(),
-        path: path.to_path_buf(),
-        reason: error.to_string(),
-    })?;
+    let ptx = crate::read_limited(&output, crate::MAX_INPUT_BYTES)
+        .and_then(|b| {
+            String::from_utf8(b).map_err(|_| {
+                std::io::Error::new(std::io::ErrorKind::InvalidData, "the output is not UTF-8")
+            })
+        })
+        .map_err(|error| FrontError::NoPtxOutput {
+            compiler: compiler.to_string(),
+            path: path.to_path_buf(),
+            reason: error.to_string(),
+        })?;
     if !ptx.contains(".version") {
         return Err(FrontError::NoPtxOutput {
             compiler: compiler.to_string(),

@@ -232,7 +232,9 @@ fn positional_signatures(
         .map(ptx_params::signature_from_ptx_function)
         .collect();
     let source = match language {
-        Language::Cuda => std::fs::read_to_string(path).unwrap_or_default(),
+        Language::Cuda => read_limited(path, MAX_INPUT_BYTES)
+            .map(|b| String::from_utf8_lossy(&b).into_owned())
+            .unwrap_or_default(),
         _ => String::new(),
     };
     let (mut named, mut unnamed) = (Vec::new(), Vec::new());
@@ -376,11 +378,33 @@ fn check_input(path: &Path, options: &CompileOptions) -> Result<Language, FrontE
     }
 }
 
+/// The most bytes of one input file (a kernel, a PTX file) or compiler output that
+/// warpcheck reads: 256 MiB.
+pub const MAX_INPUT_BYTES: u64 = 256 << 20;
+
+/// Reads at most `limit` bytes of `path`; a longer file (or a device such as `/dev/zero`
+/// behind a symlink) is an `InvalidData` error instead of reading without end.
+pub fn read_limited(path: &Path, limit: u64) -> std::io::Result<Vec<u8>> {
+    use std::io::Read as _;
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)?
+        .take(limit + 1)
+        .read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > limit {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            format!("larger than the limit of {limit} bytes"),
+        ));
+    }
+    Ok(bytes)
+}
+
 fn read_ptx(path: &Path) -> Result<CompiledModule, FrontError> {
-    let bytes = std::fs::read(path).map_err(|source| FrontError::InputUnreadable {
-        path: path.to_path_buf(),
-        source,
-    })?;
+    let bytes =
+        read_limited(path, MAX_INPUT_BYTES).map_err(|source| FrontError::InputUnreadable {
+            path: path.to_path_buf(),
+            source,
+        })?;
     let ptx = String::from_utf8(bytes).map_err(|_| FrontError::InputUnreadable {
         path: path.to_path_buf(),
         source: std::io::Error::new(

@@ -101,3 +101,21 @@ fn nvcc_is_refused_for_opencl_and_c() {
         assert!(message.contains("use clang"), "{message}");
     }
 }
+
+#[test]
+fn an_endless_input_is_read_to_a_bound_not_forever() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("endless.ptx");
+    std::os::unix::fs::symlink("/dev/zero", &path).unwrap();
+    let error = compile(&path, &CompileOptions::default()).unwrap_err();
+    assert!(
+        matches!(error, FrontError::InputUnreadable { .. }),
+        "{error:?}"
+    );
+    assert!(
+        error
+            .to_string()
+            .contains("larger than the limit of 268435456 bytes"),
+        "{error}"
+    );
+}

@@ -14,8 +14,14 @@
 //! * a floating-point scalar becomes 1.0;
 //! * a pointer becomes a buffer of one element per thread of its pointee type (bytes for
 //!   `void *` and unknown pointees): `:rand` when the pointee is `const` (an input),
-//!   `:zeros` otherwise (an output);
-//! * a struct or vector passed by value cannot be made up: the user must give it.
+//!   `:zeros` otherwise (an output). When the kernel reaches past the end of such a
+//!   buffer, the buffer grows (`crate::session`: the launch is first run on scratch
+//!   memory, and each made-up buffer it overruns is doubled, or sized to the element
+//!   reached, up to 64 MiB), and its line says how far the kernel reached and which
+//!   `--arg` makes the size explicit;
+//! * a struct or vector passed by value, or a parameter of a type warpcheck does not
+//!   classify (a function pointer), is made up as zeros (it cannot be given on the
+//!   command line yet).
 
 use crate::LaunchError;
 use std::collections::HashMap;
@@ -75,6 +81,18 @@ pub struct BoundBuffer {
     pub value: PlannedBuffer,
     /// Filled in by the caller once the buffer is placed in device memory.
     pub address: u64,
+    /// For a buffer the user did not give: how it was made up.
+    pub made_up: Option<MadeUp>,
+}
+
+/// How a buffer the user did not give was made up.
+#[derive(Clone, Debug)]
+pub struct MadeUp {
+    pub init: Init,
+    /// Its line in [`Bound::described`] (rewritten when the buffer grows).
+    pub line: usize,
+    /// Elements it was made up with, before growing.
+    pub original_len: usize,
 }
 
 /// The result of binding: the parameter block (buffer addresses still zero), the buffers,
@@ -86,6 +104,53 @@ pub struct Bound {
 }
 
 impl Bound {
+    /// Grows made-up buffer `i` to `len` elements (its contents made up the same way),
+    /// and says so in its line of `described`: the kernel reached element `reached - 1`,
+    /// and the `--arg` that gives the size explicitly. `at_bound`: the buffer could not
+    /// grow further, though the kernel reached past it.
+    pub fn grow(
+        &mut self,
+        i: usize,
+        len: usize,
+        reached: u64,
+        at_bound: bool,
+        (seed, limits): (u64, Limits),
+    ) -> Result<(), LaunchError> {
+        let b = &mut self.buffers[i];
+        let Some(MadeUp {
+            init,
+            line,
+            original_len: from,
+        }) = b.made_up.clone()
+        else {
+            return Ok(());
+        };
+        let elem = b.value.elem;
+        b.value = plan(
+            &b.name,
+            elem,
+            Some(&SizeExpr::Const(len as i128)),
+            &init,
+            &HashMap::new(),
+            seed,
+            limits,
+        )
+        .map_err(LaunchError::BadBuffer)?;
+        let last = reached.saturating_sub(1);
+        let how = if at_bound {
+            format!("still too small: the kernel reached element {last} or further; give it")
+        } else {
+            format!("the kernel reached element {last} or further; set the size")
+        };
+        self.described[line] = format!(
+            "{} = {elem}[{len}]:{}  (synthesised; grown from {from} elements, {how} with `--arg {}={elem}[N]`)",
+            b.name,
+            init_name(&init),
+            b.name
+        );
+        Ok(())
+    }
+
     /// Writes each buffer's device address into its parameter's slot.
     pub fn patch_addresses(&mut self, slots: &[ParamSlot]) {
         for b in &self.buffers {
@@ -189,6 +254,16 @@ pub fn bind(
         let given = by_name
             .get(slot.name.as_str())
             .or_else(|| by_name.get(positional.as_str()));
+        if given.is_none()
+            && let Some(what) = zeroed_by_value(slot)
+        {
+            // Made up as zeros: the parameter block starts zeroed.
+            described.push(format!(
+                "{} = zeroed {} ({} bytes)  (synthesised: {what} cannot be given on the command line yet)",
+                slot.name, slot.c_type, slot.size
+            ));
+            continue;
+        }
         let (spec, synthesized) = match given {
             Some(a) => (a.spec.clone(), false),
             None => (synthesize(slot, total_threads)?, true),
@@ -200,6 +275,15 @@ pub fn bind(
         match &spec {
             ArgSpec::Scalar(n) => {
                 let bytes = encode_scalar(slot, *n)?;
+                if bytes.len() as u64 != slot.size {
+                    return Err(LaunchError::ParamSizeMismatch {
+                        name: slot.name.clone(),
+                        c_type: slot.c_type.clone(),
+                        c_size: bytes.len() as u64,
+                        ptx_type: slot.ptx_type.clone(),
+                        ptx_size: slot.size,
+                    });
+                }
                 let at = slot.offset as usize;
                 param_block[at..at + bytes.len()].copy_from_slice(&bytes);
                 described.push(format!("{} = {n}{mark}", slot.name));
@@ -223,11 +307,17 @@ pub fn bind(
                     value.len,
                     init_name(init)
                 ));
+                let made_up = synthesized.then(|| MadeUp {
+                    init: init.clone(),
+                    line: described.len() - 1,
+                    original_len: value.len,
+                });
                 buffers.push(BoundBuffer {
                     param: i,
                     name: slot.name.clone(),
                     value,
                     address: 0,
+                    made_up,
                 });
             }
         }
@@ -261,6 +351,17 @@ pub fn describe_params(slots: &[ParamSlot]) -> String {
         .map(|s| format!("{}: {}", s.name, s.c_type))
         .collect::<Vec<_>>()
         .join(", ")
+}
+
+/// What a by-value parameter that is made up as zeros is: a struct, a vector or a type
+/// warpcheck does not classify (a function pointer …); `None` for the others.
+fn zeroed_by_value(slot: &ParamSlot) -> Option<&'static str> {
+    match slot.kind {
+        Some(ParamKind::Struct(_)) => Some("a struct passed by value"),
+        Some(ParamKind::Vector(_)) => Some("a vector passed by value"),
+        Some(ParamKind::Unsupported { .. }) => Some("a parameter of this type"),
+        _ => None,
+    }
 }
 
 fn synthesize(slot: &ParamSlot, total_threads: u64) -> Result<ArgSpec, LaunchError> {
@@ -453,6 +554,63 @@ mod tests {
         let sized = bind(&slots(), &args(&["y=f32[n]"]), 64, 0, Limits::default()).unwrap();
         assert_eq!(sized.described[0], "n = 64  (synthesised)");
         assert_eq!(sized.buffers[1].value.len, 64);
+    }
+
+    #[test]
+    fn structs_and_function_pointers_left_out_are_zeroed_not_refused() {
+        let slot = |name: &str, c_type: &str, kind| ParamSlot {
+            name: name.into(),
+            c_type: c_type.into(),
+            kind: Some(kind),
+            offset: 0,
+            size: 16,
+            ptx_type: "b8".into(),
+        };
+        let params = ParamKind::Struct(warpcheck_front::StructType {
+            name: "Params".into(),
+            size: Some(16),
+        });
+        let callback = ParamKind::Unsupported {
+            reason: "a function pointer".into(),
+        };
+        for (s, what) in [
+            (slot("p", "Params", params), "a struct passed by value"),
+            (
+                slot("f", "int (*)(int)", callback),
+                "a parameter of this type",
+            ),
+        ] {
+            let bound = bind(&[s], &[], 64, 0, Limits::default()).unwrap();
+            assert_eq!(bound.param_block, vec![0u8; 16]);
+            assert!(
+                bound.described[0].contains("zeroed"),
+                "{:?}",
+                bound.described
+            );
+            assert!(bound.described[0].contains(what), "{:?}", bound.described);
+        }
+    }
+
+    #[test]
+    fn a_c_type_wider_than_its_ptx_param_is_an_error_not_a_panic() {
+        // `int n` in a stale source, `.param .u16` in the PTX, as the last parameter.
+        let slots = vec![ParamSlot {
+            name: "n".into(),
+            c_type: "int".into(),
+            kind: Some(ParamKind::Scalar(ScalarType::I32)),
+            offset: 0,
+            size: 2,
+            ptx_type: "u16".into(),
+        }];
+        for given in [&["n=7"][..], &[]] {
+            let e = match bind(&slots, &args(given), 64, 0, Limits::default()) {
+                Err(e) => e,
+                Ok(_) => panic!("bound"),
+            };
+            assert!(matches!(e, LaunchError::ParamSizeMismatch { .. }), "{e}");
+            assert!(e.to_string().contains("`int` (4 bytes)"), "{e}");
+            assert!(e.to_string().contains("`.u16` (2 bytes)"), "{e}");
+        }
     }
 
     #[test]

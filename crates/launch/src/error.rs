@@ -72,6 +72,28 @@ pub enum LaunchError {
         "parameter `{name}` has type `{c_type}`; passing it from the command line is not supported yet"
     )]
     ByValueNotSupported { name: String, c_type: String },
+    /// A parameter whose C type (from the source) is wider or narrower than its PTX
+    /// `.param` (the source and the PTX disagree, e.g. a stale `--launches` file).
+    #[error(
+        "parameter `{name}` is `{c_type}` ({c_size} bytes) in the source but `.{ptx_type}` ({ptx_size} bytes) in the PTX: the source and the PTX disagree (recompile, or check which `.cu` the launches come from)"
+    )]
+    ParamSizeMismatch {
+        name: String,
+        c_type: String,
+        c_size: u64,
+        ptx_type: String,
+        ptx_size: u64,
+    },
+    /// A launch that gives a buffer of an earlier launch (same name) another size or
+    /// element type: buffers persist across launches and are not re-sized.
+    #[error(
+        "buffer `{name}` is {was} from an earlier launch; this launch gives it as {now}: a buffer keeps its size across launches (give it the same size, or another name)"
+    )]
+    BufferResized {
+        name: String,
+        was: String,
+        now: String,
+    },
     /// A PTX-only parameter whose type and size take no number.
     #[error(
         "parameter `{name}` has PTX type {ptx_type} of {size} bytes, which cannot take a number"

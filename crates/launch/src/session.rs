@@ -129,34 +129,29 @@ impl<'a> Session<'a> {
             .collect::<Result<Vec<_>, _>>()?;
         let total = l.grid.count() * l.block.count();
         let mut bound = launch::bind(&slots, &args, total, l.seed, opts.limits)?;
+        let mut config = LaunchConfig::new(l.grid.0, l.block.0);
+        config.dynamic_shared = l.shared;
+        config.threads = opts.threads;
+        config.budget = opts.budget;
+        if opts.independent_scheduling {
+            config.scheduling = Scheduling::Independent { seed: l.seed };
+        }
+        self.size_made_up(kernel, &mut bound, &slots, &config, (l.seed, opts.limits))?;
         for b in &mut bound.buffers {
             if let Some(&i) = self.by_name.get(&b.name) {
-                b.address = self.buffers[i].address;
+                let earlier = &self.buffers[i];
+                if b.made_up.is_none() && (earlier.len, earlier.elem) != (b.value.len, b.value.elem)
+                {
+                    return Err(LaunchError::BufferResized {
+                        name: b.name.clone(),
+                        was: format!("{}[{}]", earlier.elem, earlier.len),
+                        now: format!("{}[{}]", b.value.elem, b.value.len),
+                    });
+                }
+                b.address = earlier.address;
                 continue;
             }
-            let address = self
-                .memory
-                .alloc(b.value.byte_len() as u64, b.value.initialized)
-                .map_err(|e| LaunchError::Alloc {
-                    name: b.name.clone(),
-                    message: e.to_string(),
-                })?;
-            // Generated a chunk at a time straight into the emulator's memory, so that no
-            // second copy of the buffer exists (peak memory). Fresh memory is
-            // zeroed already.
-            if !b.value.is_zeros() {
-                let memory = &mut self.memory;
-                b.value
-                    .generate(|offset, chunk| {
-                        memory
-                            .write(address + offset as u64, chunk)
-                            .map_err(|e| e.to_string())
-                    })
-                    .map_err(|message| LaunchError::Init {
-                        name: b.name.clone(),
-                        message,
-                    })?;
-            }
+            let address = place(&mut self.memory, b)?;
             b.address = address;
             self.by_name.insert(b.name.clone(), self.buffers.len());
             self.buffers.push(NamedBuffer {
@@ -167,14 +162,7 @@ impl<'a> Session<'a> {
             });
         }
         bound.patch_addresses(&slots);
-        let mut config = LaunchConfig::new(l.grid.0, l.block.0);
-        config.dynamic_shared = l.shared;
-        config.threads = opts.threads;
-        config.budget = opts.budget;
         config.progress = self.progress.clone();
-        if opts.independent_scheduling {
-            config.scheduling = Scheduling::Independent { seed: l.seed };
-        }
         let start = std::time::Instant::now();
         let cpu_start = process_cpu_seconds();
         let outcome = match checker {
@@ -226,6 +214,68 @@ impl<'a> Session<'a> {
         })
     }
 
+    /// Grows the made-up buffers of a launch that reaches past their ends (the synthesis
+    /// policy in [`crate::bind`]): the launch runs unobserved on scratch memory, and each
+    /// made-up buffer that an out-of-bounds access overran (the access lies after its
+    /// start, before the next buffer) is doubled, or sized to the element reached if that
+    /// is more, up to [`MADE_UP_BOUND`] bytes; again until no made-up buffer is overrun.
+    /// Only for launches whose buffers are all new: a buffer of an earlier launch holds
+    /// contents that a scratch run would not have.
+    fn size_made_up(
+        &self,
+        kernel: warpcheck_ir::FuncId,
+        bound: &mut launch::Bound,
+        slots: &[ParamSlot],
+        config: &LaunchConfig,
+        seed_limits: (u64, Limits),
+    ) -> Result<(), LaunchError> {
+        let any_made_up = bound.buffers.iter().any(|b| b.made_up.is_some());
+        let any_reused = bound
+            .buffers
+            .iter()
+            .any(|b| self.by_name.contains_key(&b.name));
+        if !any_made_up || any_reused {
+            return Ok(());
+        }
+        let mut reached = vec![0u64; bound.buffers.len()];
+        loop {
+            let mut scratch = GlobalMemory::new();
+            for b in &mut bound.buffers {
+                b.address = place(&mut scratch, b)?;
+            }
+            bound.patch_addresses(slots);
+            let outcome = warpcheck_emu::run(
+                self.program,
+                kernel,
+                &bound.param_block,
+                &mut scratch,
+                config,
+            )
+            .map_err(|e| LaunchError::Run {
+                kernel: self.program.function(kernel).display_name().to_string(),
+                message: e.to_string(),
+            })?;
+            let mut grown = false;
+            for (i, end) in overruns(bound, &outcome.faults) {
+                let b = &bound.buffers[i];
+                let elem = b.value.elem.size() as u64;
+                let need = end.div_ceil(elem);
+                reached[i] = reached[i].max(need);
+                let cap = (MADE_UP_BOUND / elem) as usize;
+                let len = (b.value.len * 2).max(need as usize).min(cap);
+                if len > b.value.len {
+                    bound.grow(i, len, reached[i], false, seed_limits)?;
+                    grown = true;
+                } else {
+                    bound.grow(i, len, reached[i], true, seed_limits)?;
+                }
+            }
+            if !grown {
+                return Ok(());
+            }
+        }
+    }
+
     /// The current contents of a buffer.
     pub fn read(&self, b: &NamedBuffer) -> Result<Vec<u8>, LaunchError> {
         self.memory
@@ -255,6 +305,68 @@ impl<'a> Session<'a> {
         }
         Ok(())
     }
+}
+
+/// The most a made-up buffer grows to (64 MiB).
+pub const MADE_UP_BOUND: u64 = 64 << 20;
+
+/// Allocates a bound buffer in `memory` and writes its contents: generated a chunk at a
+/// time straight into the emulator's memory, so that no second copy of the buffer exists
+/// (peak memory). Fresh memory is zeroed already.
+fn place(memory: &mut GlobalMemory, b: &launch::BoundBuffer) -> Result<u64, LaunchError> {
+    let address = memory
+        .alloc(b.value.byte_len() as u64, b.value.initialized)
+        .map_err(|e| LaunchError::Alloc {
+            name: b.name.clone(),
+            message: e.to_string(),
+        })?;
+    if !b.value.is_zeros() {
+        b.value
+            .generate(|offset, chunk| {
+                memory
+                    .write(address + offset as u64, chunk)
+                    .map_err(|e| e.to_string())
+            })
+            .map_err(|message| LaunchError::Init {
+                name: b.name.clone(),
+                message,
+            })?;
+    }
+    Ok(address)
+}
+
+/// The made-up buffers that out-of-bounds global accesses overran, with the byte offset
+/// (from the buffer's start) each was reached to: an access at or past a buffer's end and
+/// before the next buffer's start.
+fn overruns(bound: &launch::Bound, faults: &[Fault]) -> Vec<(usize, u64)> {
+    let mut out: Vec<(usize, u64)> = Vec::new();
+    for f in faults {
+        let warpcheck_emu::FaultKind::OutOfBounds {
+            space: warpcheck_ir::modifiers::MemSpace::Global,
+            address,
+            size,
+            ..
+        } = f.kind
+        else {
+            continue;
+        };
+        let below = bound
+            .buffers
+            .iter()
+            .enumerate()
+            .filter(|(_, b)| b.address <= address)
+            .max_by_key(|(_, b)| b.address);
+        let Some((i, b)) = below else { continue };
+        if b.made_up.is_none() || address < b.address + b.value.byte_len() as u64 {
+            continue;
+        }
+        let end = address + size as u64 - b.address;
+        match out.iter_mut().find(|o| o.0 == i) {
+            Some(o) => o.1 = o.1.max(end),
+            None => out.push((i, end)),
+        }
+    }
+    out
 }
 
 fn read_error(b: &NamedBuffer, e: impl std::fmt::Display) -> LaunchError {

@@ -394,10 +394,13 @@ mod tests {
     }
 
     #[test]
-    fn benign_races_are_warnings_of_gpu_mode() {
+    fn benign_races_are_warnings_of_the_race_checker_and_gpu_mode() {
         assert_eq!(Code::BenignRace.severity(), Severity::Warning);
         assert!(Code::BenignRace.is_emitted());
-        assert_eq!(Code::BenignRace.tools_label(), "check --gpu");
+        assert_eq!(
+            Code::BenignRace.tools_label(),
+            "check --tool race, check --gpu"
+        );
         assert!(Code::SharedRace.is_emitted());
         assert_eq!(Code::SharedRace.tools_label(), "check --tool race, lint");
     }

@@ -4,13 +4,13 @@
 
 use rustc_hash::FxHashMap as HashMap;
 
-use warpcheck_emu::{BarrierEvent, MemEvent, Observer, WarpSyncEvent};
+use warpcheck_emu::{BarrierEvent, MemEvent, MemKind, Observer, WarpSyncEvent};
 use warpcheck_ir::modifiers::MemSpace;
 use warpcheck_ir::{EntityRef, FuncId, InstId};
 
 use super::clocks::Clocks;
 use super::report::{Found, FoundKey};
-use super::shadow::{Cell, PAGE_WORDS, Shadow};
+use super::shadow::{Cell, PAGE_WORDS, READ_SHARED, Second, Shadow};
 use super::{Access, AccessKind};
 use crate::{IntraWarp, Site};
 
@@ -64,6 +64,10 @@ pub struct RaceBlock {
     /// one write and one read, kept until the launch merges it.
     pub(super) sites: Vec<(Site, AccessKind)>,
     site_index: HashMap<(Site, AccessKind), u32>,
+    /// Per store instruction of the block, the one value all its stores wrote (`None`
+    /// once two differ, or for a store whose values are not known): what tells a
+    /// write-write race of one value (`benign-race`) from one that changes memory.
+    site_values: HashMap<Site, Option<u64>>,
     /// Recycled for a block that has not started: cleared when it starts, on the host
     /// thread that runs it (see [`crate::Launch`]).
     stale: bool,
@@ -97,6 +101,7 @@ impl RaceBlock {
             saturated: false,
             sites: Vec::new(),
             site_index: HashMap::default(),
+            site_values: HashMap::default(),
             stale: false,
         }
     }
@@ -155,8 +160,20 @@ impl RaceBlock {
     /// the cell, exactly as `visit` would leave it. Most accesses of a race-free kernel
     /// end here (a warp's second and later lanes once the first found the earlier event
     /// ordered), without the call and the event-log look-ups of `visit`.
+    ///
+    /// A read also ends here when the unit already holds two reads (the read and the
+    /// second) of this very warp-instruction by other lanes: a later write by either of
+    /// them meets the other, and a write by this lane or another warp meets both, so
+    /// a third lane of a broadcast read (a tile element every thread of a row reads) adds
+    /// nothing.
     #[inline(always)]
-    fn visit_quiet(cell: &mut Cell, me: u32, safe: [u32; 4], write: bool) -> bool {
+    fn visit_quiet(
+        cell: &mut Cell,
+        second: &Second<'_>,
+        me: u32,
+        safe: [u32; 4],
+        write: bool,
+    ) -> bool {
         let quiet = |r: u32| is_quiet(r, me, safe);
         if write {
             // `visit` keeps an overwritten write as superseded only if it is the same
@@ -167,8 +184,20 @@ impl RaceBlock {
                 return true;
             }
         } else if quiet(cell.write) {
-            cell.read = me;
-            return true;
+            if quiet(cell.read) {
+                // The recorded read (none, or ordered before the whole warp) is subsumed
+                // by this one; a read of another thread that may be unordered goes to
+                // `visit`, which keeps both.
+                cell.read = me;
+                return true;
+            }
+            let event = me >> 5;
+            if cell.read & READ_SHARED != 0
+                && (cell.read & !READ_SHARED) >> 5 == event
+                && second.get() >> 5 == event
+            {
+                return true;
+            }
         }
         false
     }
@@ -201,11 +230,11 @@ impl RaceBlock {
         if e.kind.conflicts(kind) || (e.warp as usize == w && (r & 31) as usize == l) {
             return false;
         }
-        if !kind.is_write() {
-            cell.read = me;
-            return true;
-        }
         if is_quiet(cell.read, me, safe) {
+            if !kind.is_write() {
+                cell.read = me;
+                return true;
+            }
             cell.write = me;
             return true;
         }
@@ -220,6 +249,7 @@ impl RaceBlock {
         &mut self,
         space: MemSpace,
         cell: &mut Cell,
+        mut second: Second<'_>,
         me: u32,
         w: usize,
         l: usize,
@@ -246,9 +276,18 @@ impl RaceBlock {
         {
             raced |= self.check(space, old, me, w, l, event, kind, address);
         }
+        let read = cell.read & !READ_SHARED;
+        let second_read = if cell.read & READ_SHARED != 0 {
+            second.get()
+        } else {
+            0
+        };
         if kind.is_write() {
-            if !raced && may_race(cell.read, self) {
-                self.check(space, cell.read, me, w, l, event, kind, address);
+            // One race per access is enough: the first recorded read that races.
+            for r in [read, second_read] {
+                if !raced && may_race(r, self) {
+                    raced = self.check(space, r, me, w, l, event, kind, address);
+                }
             }
             // A thread overwriting its own write of the same interval at another
             // instruction: keep the first write too, it may race with another thread's
@@ -272,8 +311,79 @@ impl RaceBlock {
             }
             cell.write = me | flag;
         } else {
-            cell.read = me;
+            let other = self.read_to_keep(read, second_read, me, w, l, event);
+            cell.read = if other != 0 && second.set(other) {
+                me | READ_SHARED
+            } else {
+                me
+            };
         }
+    }
+
+    /// The read to keep beside a new read `me` by lane `l` of warp `w`, of the unit's
+    /// recorded reads `read` and `second` (0 = none): a read that happens before `me`
+    /// (the same thread's, or ordered by synchronisation) is subsumed by it, since every
+    /// write unordered with it is unordered with `me` too (FastTrack's read epochs); of
+    /// two unordered reads of other threads, the one of another warp is kept, else the
+    /// later one. So a write meets a read of another thread that nothing orders before
+    /// it whenever one exists, unless three or more threads read unordered and a
+    /// synchronisation of part of the block (`__syncwarp`, a named barrier with a count)
+    /// then orders the two kept reads, but not the forgotten one, before the write.
+    fn read_to_keep(
+        &mut self,
+        read: u32,
+        second: u32,
+        me: u32,
+        w: usize,
+        l: usize,
+        event: u32,
+    ) -> u32 {
+        let keep_read = self.read_unordered(read, me, w, l, event);
+        let keep_second = self.read_unordered(second, me, w, l, event);
+        match (keep_read, keep_second) {
+            (true, true) => {
+                if self.decode(read).0.warp as usize == w
+                    && self.decode(second).0.warp as usize != w
+                {
+                    second
+                } else {
+                    read
+                }
+            }
+            (true, false) => read,
+            (false, true) => second,
+            (false, false) => 0,
+        }
+    }
+
+    /// Whether the recorded read `r` is another thread's that nothing orders before the
+    /// current access by lane `l` of warp `w`. As in [`Self::check`], a read found ordered
+    /// before the whole warp joins the warp's `safe` events, so that the warp's other
+    /// lanes replace it inline ([`Self::visit_quiet`]).
+    fn read_unordered(&mut self, r: u32, me: u32, w: usize, l: usize, event: u32) -> bool {
+        if r == 0 || r == me {
+            return false;
+        }
+        let (e, k) = self.decode(r);
+        let e = *e;
+        let other_warp = e.warp as usize != w;
+        if (!other_warp && k as usize == l)
+            || self.safe.get(w).is_some_and(|s| s.contains(&(r >> 5)))
+        {
+            return false;
+        }
+        if !self.ordered(r, w, l, event) {
+            return true;
+        }
+        let whole_warp = other_warp
+            || self
+                .clocks
+                .as_ref()
+                .is_some_and(|c| e.lane_snapshot < c.full_sync[w]);
+        if whole_warp && let Some(s) = self.safe.get_mut(w) {
+            *s = [r >> 5, s[0], s[1], s[2]];
+        }
+        false
     }
 
     /// Reports a race between the recorded access `prev` and the current one if they
@@ -358,6 +468,44 @@ impl RaceBlock {
         self.superseded.clear();
     }
 
+    /// Records the values a store event wrote, per instruction ([`Self::site_values`]).
+    fn note_values(&mut self, e: &MemEvent<'_>) {
+        let mask = if e.size >= 8 {
+            u64::MAX
+        } else {
+            (1u64 << (e.size * 8)) - 1
+        };
+        let one = e.values.and_then(|v| {
+            let first = v[e.lanes.trailing_zeros() as usize & 31] & mask;
+            let mut lanes = e.lanes;
+            while lanes != 0 {
+                let l = lanes.trailing_zeros() as usize;
+                lanes &= lanes - 1;
+                if v[l] & mask != first {
+                    return None;
+                }
+            }
+            Some(first)
+        });
+        let entry = self.site_values.entry((e.func, e.inst)).or_insert(one);
+        if *entry != one {
+            *entry = None;
+        }
+    }
+
+    /// The one value the write of `site` stored in this block, if it stored one.
+    pub(super) fn site_value(&self, site: Site, kind: AccessKind) -> Option<u64> {
+        if !kind.is_write() {
+            return None;
+        }
+        self.site_values.get(&site).copied().flatten()
+    }
+
+    /// [`Self::site_value`] of an access.
+    pub(super) fn value_of(&self, a: &Access) -> Option<u64> {
+        self.site_value(a.site, a.kind)
+    }
+
     /// The access a summarised global-shadow reference names.
     pub(super) fn summarised(&self, r: u32) -> Option<Access> {
         (r != 0).then(|| {
@@ -389,6 +537,7 @@ impl Observer for RaceBlock {
             self.saturated = false;
             self.sites.clear();
             self.site_index.clear();
+            self.site_values.clear();
         }
         self.warps = threads.div_ceil(32);
         self.recent.clear();
@@ -411,6 +560,9 @@ impl Observer for RaceBlock {
     fn on_memory(&mut self, e: &MemEvent<'_>) {
         if self.saturated || !matches!(e.space, MemSpace::Shared | MemSpace::Global) {
             return;
+        }
+        if e.kind == MemKind::Store {
+            self.note_values(e);
         }
         let Some(clocks) = &self.clocks else { return };
         if self.events.len() + 1 >= MAX_EVENTS {
@@ -479,23 +631,23 @@ impl Observer for RaceBlock {
                 let page = &mut shadow.pages[current.1];
                 let k = (word % PAGE_WORDS as u64) as usize;
                 if page.split >> k & 1 == 0 {
-                    let cell = &mut page.cells[k];
-                    let quiet = Self::visit_quiet(cell, me, safe, write)
+                    let (cell, second) = page.unit(k);
+                    let quiet = Self::visit_quiet(cell, &second, me, safe, write)
                         || (strong
                             && Self::visit_strong_quiet(&self.events, cell, me, safe, w, l, kind));
                     if !quiet {
-                        self.visit(e.space, cell, me, w, l, event, kind, address);
+                        self.visit(e.space, cell, second, me, w, l, event, kind, address);
                         safe = self.safe.get(w).copied().unwrap_or_default();
                     }
                     continue;
                 }
             }
-            shadow.for_each_unit(address, e.size as u64, |a, _, cell| {
-                let quiet = Self::visit_quiet(cell, me, safe, write)
+            shadow.for_each_unit_with_second(address, e.size as u64, |a, _, cell, second| {
+                let quiet = Self::visit_quiet(cell, &second, me, safe, write)
                     || (strong
                         && Self::visit_strong_quiet(&self.events, cell, me, safe, w, l, kind));
                 if !quiet {
-                    self.visit(e.space, cell, me, w, l, event, kind, a);
+                    self.visit(e.space, cell, second, me, w, l, event, kind, a);
                     safe = self.safe.get(w).copied().unwrap_or_default();
                 }
             });

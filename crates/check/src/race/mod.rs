@@ -44,11 +44,19 @@
 //! re-executions between two synchronisations reuse their record) and a shadow cell per
 //! 4-byte word touched (8 bytes: the last write and the last read, as references
 //! `event << 5 | lane` into the log), or per byte for words that sub-word accesses split:
-//! 2 bytes of shadow per byte of memory, at most 8 where words are split ([`Page`]).
-//! Shared memory's shadow is dense; global memory's is paged and lazily allocated. A read
-//! replaces the recorded read (so a write races with the latest unordered read of another
-//! thread; earlier readers of the same word in the same interval are not remembered, which
-//! can hide a second witness but not a racing pair of instructions that keeps recurring).
+//! 2 bytes of shadow per byte of memory, at most 8 where words are split or keep a second
+//! read ([`Page`]).
+//! Shared memory's shadow is dense; global memory's is paged and lazily allocated. Reads
+//! follow FastTrack's read epochs (Flanagan and Freund, PLDI 2009), bounded: a read
+//! replaces the recorded reads that happen before it (they race with no write it does not
+//! race with), and when the recorded read is another thread's that nothing orders before
+//! it, a whole word keeps both (the second in a slot of the page, preferring a read of
+//! another warp). So a write meets an unordered read of another thread whichever thread
+//! read last: every thread reading `a[0]` and then thread 255 writing it is a race, as it
+//! is with thread 0 or 254 writing. What two slots cannot keep: with three or more
+//! unordered readers, a synchronisation of only part of the block (`__syncwarp`, a named
+//! barrier with a count) can order both kept reads before the write but not a forgotten
+//! one; and a byte of a split word keeps one read.
 //! A write that a thread overwrites itself in the same interval at another instruction is
 //! kept in a sparse side table (flagged in the cell), so it still races with another
 //! thread's later access.
@@ -83,7 +91,7 @@ use crate::{
     Site,
 };
 pub use block::RaceBlock;
-use report::{FoundKey, RaceKey, found_key, race_key};
+use report::{Found, FoundKey, RaceKey, found_key, race_key};
 use shadow::{Shadow, Witness};
 use warpcheck_report::Finding;
 pub use warpcheck_report::race::Scope;
@@ -155,6 +163,9 @@ pub struct Race {
     pub target: String,
     pub block_dim: [u32; 3],
     pub occurrences: u64,
+    /// For a write-write race whose racing writes all store one value, the value: a
+    /// `benign-race` warning unless `--strict-races`.
+    pub same_value: Option<u64>,
 }
 
 /// Races found in a session, in order of discovery.
@@ -170,6 +181,8 @@ pub struct RaceState {
     shared_vars: HashMap<String, Vec<warpcheck_emu::SharedVar>>,
     /// Per kernel whose launches were sampled: blocks watched and blocks run.
     sampled: Vec<(String, u64, u64)>,
+    /// Same-value write-write races are errors too.
+    strict: bool,
 }
 
 impl Check for RaceState {
@@ -185,6 +198,7 @@ impl Check for RaceState {
             saturated: Vec::new(),
             shared_vars: HashMap::default(),
             sampled: Vec::new(),
+            strict: options.strict_races,
         }
     }
 
@@ -227,7 +241,11 @@ impl RaceState {
             &race.second,
         );
         match self.index.get(&key) {
-            Some(&i) => self.races[i].occurrences += race.occurrences,
+            Some(&i) => {
+                let r = &mut self.races[i];
+                r.occurrences += race.occurrences;
+                r.same_value = report::same_value(r.same_value, race.same_value);
+            }
             None => {
                 self.index.insert(key, self.races.len());
                 self.races.push(race);
@@ -265,31 +283,31 @@ impl RaceLaunch<'_> {
         }
     }
 
-    fn add_found(
-        &mut self,
-        space: MemSpace,
-        scope: Scope,
-        first: Access,
-        second: Access,
-        address: u64,
-        n: u64,
-    ) {
-        let key = found_key(space, scope, &first, &second);
+    /// The one value the site of reference `r` stored in its block, if it did.
+    fn witness_value(&self, r: u32) -> Option<u64> {
+        self.witnesses[(r >> 10) as usize - 1].value
+    }
+
+    fn add_found(&mut self, f: Found) {
+        let key = found_key(f.space, f.scope, &f.first, &f.second);
         if let Some(&i) = self.found_index.get(&key) {
-            self.found[i].occurrences += n;
+            let r = &mut self.found[i];
+            r.occurrences += f.occurrences;
+            r.same_value = report::same_value(r.same_value, f.same_value);
             return;
         }
         self.found_index.insert(key, self.found.len());
         self.found.push(Race {
             kernel: self.kernel.clone(),
-            space,
-            scope,
-            first,
-            second,
-            address,
+            space: f.space,
+            scope: f.scope,
+            first: f.first,
+            second: f.second,
+            address: f.address,
             target: String::new(),
             block_dim: self.block_dim,
-            occurrences: n,
+            occurrences: f.occurrences,
+            same_value: f.same_value,
         });
     }
 }
@@ -357,16 +375,12 @@ impl ObserverFactory for RaceLaunch<'_> {
     fn merge(&mut self, observers: &mut [([u32; 3], RaceBlock)]) {
         for (_, o) in observers {
             self.saturated |= o.saturated;
-            for f in o.found.drain(..) {
-                self.add_found(
-                    f.space,
-                    f.scope,
-                    f.first,
-                    f.second,
-                    f.address,
-                    f.occurrences,
-                );
+            let mut found = std::mem::take(&mut o.found);
+            for mut f in found.drain(..) {
+                f.same_value = report::same_value(o.value_of(&f.first), o.value_of(&f.second));
+                self.add_found(f);
             }
+            o.found = found;
             self.merge_block(o);
         }
     }

@@ -6,7 +6,8 @@
 
 use rustc_hash::FxHashMap as HashMap;
 
-use warpcheck_ir::modifiers::MemSpace;
+use warpcheck_ir::modifiers::{BarrierMode, MemSpace};
+use warpcheck_ir::{BlockId, EntityRef, Op};
 use warpcheck_report::{Code, Finding, Location, Severity};
 
 use super::block::RaceBlock;
@@ -57,6 +58,17 @@ pub(super) struct Found {
     pub(super) second: Access,
     pub(super) address: u64,
     pub(super) occurrences: u64,
+    /// For a write-write race whose writes all store one value, that value (decided
+    /// when the block is merged, from the values each store instruction wrote).
+    pub(super) same_value: Option<u64>,
+}
+
+/// The value two sides of a race both store, if they do.
+pub(super) fn same_value(a: Option<u64>, b: Option<u64>) -> Option<u64> {
+    match (a, b) {
+        (Some(x), Some(y)) if x == y => Some(x),
+        _ => None,
+    }
 }
 
 impl RaceBlock {
@@ -84,6 +96,7 @@ impl RaceBlock {
                     second,
                     address,
                     occurrences: 1,
+                    same_value: None,
                 });
             }
         }
@@ -97,7 +110,10 @@ impl RaceState {
         let mut out: Vec<Finding> = self
             .line_groups(cx)
             .into_iter()
-            .map(|(i, occurrences)| self.race_finding(cx, &self.races[i], occurrences))
+            .map(|(i, occurrences, value)| {
+                let benign = value.filter(|_| !self.strict);
+                self.race_finding(cx, &self.races[i], occurrences, benign)
+            })
             .collect();
         for (k, watched, total) in &self.sampled {
             out.push(
@@ -127,8 +143,9 @@ impl RaceState {
 
     /// Races of different instructions on the same pair of source lines (unrolled loops,
     /// vector halves) are one finding: per group, in order of first discovery, the race
-    /// that names it (the widest scope's first) and the group's occurrences.
-    fn line_groups(&self, cx: &ReportCx) -> Vec<(usize, u64)> {
+    /// that names it (the widest scope's first), the group's occurrences and the value
+    /// all its writes store, if every race of the group is a write-write race of one value.
+    fn line_groups(&self, cx: &ReportCx) -> Vec<(usize, u64, Option<u64>)> {
         type LineKey = (
             String,
             MemSpace,
@@ -137,7 +154,7 @@ impl RaceState {
             Option<Location>,
             AccessKind,
         );
-        let mut groups: Vec<(usize, u64)> = Vec::new();
+        let mut groups: Vec<(usize, u64, Option<u64>)> = Vec::new();
         let mut by_lines: HashMap<LineKey, usize> = HashMap::default();
         for (i, r) in self.races.iter().enumerate() {
             let a = (cx.locate(r.first.site), r.first.kind);
@@ -147,6 +164,7 @@ impl RaceState {
             match by_lines.get(&key) {
                 Some(&g) => {
                     groups[g].1 += r.occurrences;
+                    groups[g].2 = same_value(groups[g].2, r.same_value);
                     // The widest scope names the finding (and its fix): a race that also
                     // happens between warps needs a barrier, not a __syncwarp.
                     if r.scope > self.races[groups[g].0].scope {
@@ -155,19 +173,27 @@ impl RaceState {
                 }
                 None => {
                     by_lines.insert(key, groups.len());
-                    groups.push((i, r.occurrences));
+                    groups.push((i, r.occurrences, r.same_value));
                 }
             }
         }
         groups
     }
 
-    /// The error for one race (the witness of its group): (2) the later access at its
-    /// line, (1) the earlier one as a related location.
-    fn race_finding(&self, cx: &ReportCx, r: &Race, occurrences: u64) -> Finding {
-        let code = match r.space {
-            MemSpace::Shared => Code::SharedRace,
-            _ => Code::GlobalRace,
+    /// The finding for one race (the witness of its group): (2) the later access at its
+    /// line, (1) the earlier one as a related location. An error, or a `benign-race`
+    /// warning when every racing write stores `benign`.
+    fn race_finding(
+        &self,
+        cx: &ReportCx,
+        r: &Race,
+        occurrences: u64,
+        benign: Option<u64>,
+    ) -> Finding {
+        let code = match (benign, r.space) {
+            (Some(_), _) => Code::BenignRace,
+            (None, MemSpace::Shared) => Code::SharedRace,
+            (None, _) => Code::GlobalRace,
         };
         let hazard =
             warpcheck_report::race::hazard(r.first.kind.is_write(), r.second.kind.is_write());
@@ -192,15 +218,24 @@ impl RaceState {
             ),
             _ => r.target.clone(),
         };
-        let mut f = Finding::new(
-            code,
-            Severity::Error,
-            format!(
-                "data race on {space} memory ({hazard}) at {target}, {}",
-                r.scope.describe()
+        let (severity, message) = match benign {
+            Some(v) => (
+                Severity::Warning,
+                format!(
+                    "data race on {space} memory ({hazard}) at {target}, {}: every racing write stores the same value ({}) (benign by value; still unordered)",
+                    r.scope.describe(),
+                    show_value(v)
+                ),
             ),
-        )
-        .kernel(r.kernel.clone());
+            None => (
+                Severity::Error,
+                format!(
+                    "data race on {space} memory ({hazard}) at {target}, {}",
+                    r.scope.describe()
+                ),
+            ),
+        };
+        let mut f = Finding::new(code, severity, message).kernel(r.kernel.clone());
         let second = format!("(2) {} by {}", r.second.kind.describe(), who(&r.second));
         let first = format!("(1) {} by {}", r.first.kind.describe(), who(&r.first));
         match (cx.locate(r.second.site), cx.locate(r.first.site)) {
@@ -212,7 +247,98 @@ impl RaceState {
             (None, None) => f = f.note(first).note(second),
         }
         f.occurrences = occurrences;
+        if benign.is_some() {
+            return f.help("state the intent with `atomicExch` or a `volatile` store, or let one thread write; `--strict-races` reports these as errors");
+        }
+        if r.scope != Scope::InterBlock
+            && let Some((barrier, in_loop)) = barrier_between(cx, r)
+        {
+            return f.help(separated_help(barrier.line, in_loop));
+        }
         f.help(r.scope.help())
+    }
+}
+
+/// A CTA barrier (`bar.sync`, `bar.red`) of the race's function whose source line lies
+/// strictly between the lines of its two accesses (in one file), and whether a loop of
+/// the function contains it and both accesses. A race between two lines that a barrier
+/// separates in the source is not fixed by another barrier between them.
+fn barrier_between(cx: &ReportCx, r: &Race) -> Option<(Location, bool)> {
+    let (a, b) = (r.first.site, r.second.site);
+    let (la, lb) = (cx.locate(a)?, cx.locate(b)?);
+    if a.0 != b.0 || la.file != lb.file {
+        return None;
+    }
+    let (lo, hi) = (la.line.min(lb.line), la.line.max(lb.line));
+    let body = cx.program.function(a.0).body.as_ref()?;
+    body.insts.iter().find_map(|(id, inst)| {
+        if !matches!(
+            inst.op,
+            Op::Barrier {
+                mode: BarrierMode::Sync | BarrierMode::Red,
+                ..
+            }
+        ) {
+            return None;
+        }
+        let at = cx.locate((a.0, id))?;
+        if at.file != la.file || at.line <= lo || at.line >= hi {
+            return None;
+        }
+        let blocks = [id, a.1, b.1].map(|i| body.inst_block[i.index()]);
+        // On a path from one access to the other through the barrier, not in another
+        // branch (a producer's `bar.arrive` and a consumer's `bar.sync`).
+        let [k, x, y] = blocks;
+        let reaches = |from, to| reachable(&body.cfg, from, to);
+        if !((reaches(x, k) && reaches(k, y)) || (reaches(y, k) && reaches(k, x))) {
+            return None;
+        }
+        let in_loop = body
+            .loops
+            .loops
+            .iter()
+            .any(|l| blocks.iter().all(|&x| l.contains(x)));
+        Some((at, in_loop))
+    })
+}
+
+/// Whether block `to` is reachable from block `from` in the control-flow graph (a block
+/// reaches itself).
+fn reachable(cfg: &warpcheck_ir::cfg::Cfg, from: BlockId, to: BlockId) -> bool {
+    let mut seen = vec![false; cfg.num_blocks()];
+    let mut stack = vec![from];
+    while let Some(b) = stack.pop() {
+        if b == to {
+            return true;
+        }
+        if std::mem::replace(&mut seen[b.index()], true) {
+            continue;
+        }
+        stack.extend(cfg.succs(b).iter().copied());
+    }
+    false
+}
+
+/// What happens instead when a barrier already lies between a race's two lines.
+fn separated_help(barrier_line: u32, in_loop: bool) -> String {
+    if in_loop {
+        format!(
+            "the barrier at line {barrier_line} already lies between these lines, but not between these two accesses: they happen in different iterations of the loop around it (one iteration's access and the next iteration's); add a `__syncthreads()` at the end of the loop body too, or alternate between two buffers"
+        )
+    } else {
+        format!(
+            "the barrier at line {barrier_line} already lies between these lines, but the run did not pass it between these two accesses: one thread skipped it in a branch, or the compiler moved one access across it (`warpcheck ptx` shows the order it emitted)"
+        )
+    }
+}
+
+/// A stored value as a message shows it: small values in decimal, others in hex (the
+/// bits of a float, say).
+fn show_value(v: u64) -> String {
+    if v < 1 << 16 {
+        v.to_string()
+    } else {
+        format!("{v:#x}")
     }
 }
 

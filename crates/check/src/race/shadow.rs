@@ -1,6 +1,8 @@
 //! Shadow memory: a [`Cell`] (last write, last read) per 4-byte word touched, or per byte
 //! of words that sub-word accesses split, in [`Page`]s of 64 words; dense for shared
-//! memory, paged and lazily allocated for global memory.
+//! memory, paged and lazily allocated for global memory. A whole word that threads read
+//! without anything ordering the reads also keeps a second read (a [`Second`] slot), so
+//! that a write meets a read of another thread whichever thread read last.
 //!
 //! Also the comparison between blocks ([`RaceLaunch::merge_block`]): each block's global
 //! shadow, summarised at its end, is compared with the launch's shadow of all earlier
@@ -9,11 +11,14 @@
 use rustc_hash::FxHashMap as HashMap;
 use warpcheck_ir::modifiers::MemSpace;
 
+use super::report::{Found, same_value};
 use super::{AccessKind, RaceBlock, RaceLaunch, Scope};
 use crate::Site;
 
 /// A shadow word: the last write and the last read of one byte, as references into the
-/// block's event log (`(event + 1) << 5 | lane`, 0 = none).
+/// block's event log (`(event + 1) << 5 | lane`, 0 = none). Bit 31 of `read`
+/// ([`READ_SHARED`]) says a second read, by another thread and not ordered before the
+/// last one, is kept in the unit's [`Second`] slot.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(super) struct Cell {
     pub(super) write: u32,
@@ -22,18 +27,59 @@ pub(super) struct Cell {
 
 pub(super) const PAGE_WORDS: usize = 64;
 
+/// Bit 31 of [`Cell::read`]: the unit also has a second read ([`Second`]).
+pub(super) const READ_SHARED: u32 = 1 << 31;
+
+/// The byte cells of a page's split words; a whole word `k` keeps its second read in
+/// `[k][0].read` (its byte cells are unused while it is whole).
+type ByteCells = [[Cell; 3]; PAGE_WORDS];
+
+/// The second-read slot of a unit: for a whole word, in its page's byte cells (allocated
+/// on first use); a byte of a split word has none (it keeps one read).
+pub(super) struct Second<'a>(Option<(&'a mut Option<Box<ByteCells>>, usize)>);
+
+impl Second<'_> {
+    /// No slot (a byte of a split word, or memory whose reads need no history).
+    pub(super) fn none() -> Second<'static> {
+        Second(None)
+    }
+
+    /// The recorded second read (0 = none).
+    pub(super) fn get(&self) -> u32 {
+        match &self.0 {
+            Some((Some(bytes), k)) => bytes[*k][0].read,
+            _ => 0,
+        }
+    }
+
+    /// Records `r` as the second read; false when the unit has no slot.
+    pub(super) fn set(&mut self, r: u32) -> bool {
+        match &mut self.0 {
+            Some((bytes, k)) => {
+                let bytes =
+                    bytes.get_or_insert_with(|| Box::new([[Cell::default(); 3]; PAGE_WORDS]));
+                bytes[*k][0].read = r;
+                true
+            }
+            None => false,
+        }
+    }
+}
+
 /// The shadow of 64 words (256 bytes) of memory: a [`Cell`] per word, or per byte for
 /// words that sub-word accesses split (different bytes of one word never race). A split
 /// word keeps byte 0's history in its word cell and bytes 1–3 in the page's byte cells,
-/// allocated when the page's first word splits. So shadow takes 8 bytes per word touched
-/// only whole (2 per byte), and at most 8 bytes per byte on pages with split words, plus
-/// 16 bytes of bookkeeping per page.
+/// allocated when the page's first word splits. A whole word's second read ([`Second`])
+/// lives in its unused byte cells, so pages with such words allocate them too. So shadow
+/// takes 8 bytes per word touched only whole and read in order (2 per byte), and at most
+/// 8 bytes per byte on pages with split words or second reads, plus 16 bytes of
+/// bookkeeping per page.
 #[derive(Clone)]
 pub(super) struct Page {
     pub(super) cells: [Cell; PAGE_WORDS],
     /// Bit `k`: word `k` is split.
     pub(super) split: u64,
-    bytes: Option<Box<[[Cell; 3]; PAGE_WORDS]>>,
+    bytes: Option<Box<ByteCells>>,
 }
 
 impl Default for Page {
@@ -84,8 +130,16 @@ impl Page {
         }
     }
 
-    /// Splits word `k`: every byte starts with the word's history.
+    /// Whole word `k`'s cell and second-read slot.
+    #[inline(always)]
+    pub(super) fn unit(&mut self, k: usize) -> (&mut Cell, Second<'_>) {
+        (&mut self.cells[k], Second(Some((&mut self.bytes, k))))
+    }
+
+    /// Splits word `k`: every byte starts with the word's history (its last read; a
+    /// byte keeps no second read).
     fn split_word(&mut self, k: usize) {
+        self.cells[k].read &= !READ_SHARED;
         let word = self.cells[k];
         let bytes = self
             .bytes
@@ -154,15 +208,27 @@ impl Shadow {
         size: u64,
         mut f: impl FnMut(u64, u64, &mut Cell),
     ) {
+        self.for_each_unit_with_second(address, size, |a, len, cell, _| f(a, len, cell));
+    }
+
+    /// [`for_each_unit`](Self::for_each_unit) with each unit's second-read slot.
+    #[inline(always)]
+    pub(super) fn for_each_unit_with_second(
+        &mut self,
+        address: u64,
+        size: u64,
+        mut f: impl FnMut(u64, u64, &mut Cell, Second<'_>),
+    ) {
         if address.is_multiple_of(4) && size.is_multiple_of(4) {
             for w in address / 4..(address + size) / 4 {
                 let p = self.page(w / PAGE_WORDS as u64);
                 let k = (w % PAGE_WORDS as u64) as usize;
                 if p.split >> k & 1 == 0 {
-                    f(w * 4, 4, &mut p.cells[k]);
+                    let (cell, second) = p.unit(k);
+                    f(w * 4, 4, cell, second);
                 } else {
                     for b in 0..4 {
-                        f(w * 4 + b as u64, 1, p.byte(k, b));
+                        f(w * 4 + b as u64, 1, p.byte(k, b), Second::none());
                     }
                 }
             }
@@ -175,7 +241,7 @@ impl Shadow {
             if p.split >> k & 1 == 0 {
                 p.split_word(k);
             }
-            f(a, 1, p.byte(k, (a % 4) as usize));
+            f(a, 1, p.byte(k, (a % 4) as usize), Second::none());
         }
     }
 
@@ -236,6 +302,8 @@ pub(super) struct Witness {
     pub(super) block: [u32; 3],
     pub(super) site: Site,
     pub(super) kind: AccessKind,
+    /// The one value the site stored in its block, if it stored one value.
+    pub(super) value: Option<u64>,
 }
 
 /// Witness references (`witness << 10 | thread`) must fit in 32 bits.
@@ -259,6 +327,7 @@ impl RaceLaunch<'_> {
                         block: o.block,
                         site,
                         kind,
+                        value: o.site_value(site, kind),
                     });
                     self.witnesses.len() as u32
                 })
@@ -297,7 +366,21 @@ impl RaceLaunch<'_> {
                 if let (Some(p), Some(c)) = (p, c)
                     && p.kind.conflicts(c.kind)
                 {
-                    this.add_found(MemSpace::Global, Scope::InterBlock, p, c, a, 1);
+                    let same_value = match (p.kind.is_write() && c.kind.is_write(), prior_w) {
+                        (true, Some(_)) => {
+                            same_value(this.witness_value(cell.write), o.site_value(c.site, c.kind))
+                        }
+                        _ => None,
+                    };
+                    this.add_found(Found {
+                        space: MemSpace::Global,
+                        scope: Scope::InterBlock,
+                        first: p,
+                        second: c,
+                        address: a,
+                        occurrences: 1,
+                        same_value,
+                    });
                     break;
                 }
             }

@@ -236,8 +236,9 @@ fn dependence_test(
     let emitted = warpcheck_advise::emit::emit_cuda(k.advice, k.source, k.names, k.types, k.file);
     if let Some(path) = kept {
         let emitted = emitted.map_err(|e| CliError::msg(format!("--emit-cuda: {e}")))?;
-        std::fs::write(path, &emitted.cuda)
-            .map_err(|e| CliError::msg(format!("cannot write `{}`: {e}", path.display())))?;
+        crate::output::write_file(path, &[std::path::Path::new(k.file)], |w| {
+            w.write_all(emitted.cuda.as_bytes())
+        })?;
         return verify(&emitted, path, define);
     }
     let not_run = |why: String| Verification {
@@ -403,6 +404,8 @@ fn verify(
         intra_warp: warpcheck_check::IntraWarp::Independent,
         // A dependence between any two iterations counts: watch every block.
         race_blocks: warpcheck_check::RaceBlocks::All,
+        // Iterations writing the same value are still a dependence.
+        strict_races: true,
     });
     let (got, kernel_faults) = run_one(&kernel, Some(&mut checker))?;
     let locate =

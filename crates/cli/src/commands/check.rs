@@ -45,6 +45,10 @@ pub struct Args {
     /// block.
     #[arg(long, default_value = "256", value_parser = RaceBlocks::parse)]
     pub race_blocks: RaceBlocks,
+    /// Report write-write races whose writes all store the same value as errors
+    /// (`shared-race`, `global-race`) instead of `benign-race` warnings.
+    #[arg(long)]
+    pub strict_races: bool,
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
@@ -90,6 +94,7 @@ pub fn run(args: Args) -> Result<Outcome, CliError> {
             RaceModel::Lockstep => IntraWarp::LockStep,
         },
         race_blocks: args.race_blocks,
+        strict_races: args.strict_races,
     });
     if args.report.is_some() {
         checker.profile = Some(warpcheck_check::heat::Profile::default());

@@ -117,11 +117,22 @@ pub fn run(args: Args) -> Result<Outcome, CliError> {
         grid: grid.unwrap_or([1, 1, 1]),
         block,
     });
+
     let scalars = parse_scalars(&args.args)?;
     let kernels: Vec<warpcheck_ir::FuncId> = match &args.kernel {
         Some(name) => vec![input::select_function(&program, name)?],
         None => program.kernels().collect(),
     };
+    if let Some(l) = &launch {
+        // The checks `run` and `check` make (hardware limits, `.reqntid`, `.maxntid`): a
+        // launch the emulator or a GPU would reject is no launch to lint either.
+        for &k in &kernels {
+            let params = vec![0u8; program.function(k).param_space_size as usize];
+            let config = warpcheck_emu::LaunchConfig::new(l.grid, l.block);
+            warpcheck_emu::validate(&program, k, &params, &config)
+                .map_err(|e| CliError::msg(e.to_string()))?;
+        }
+    }
     let mut findings = Vec::new();
     let mut matched: BTreeMap<&str, bool> = scalars.keys().map(|k| (k.as_str(), false)).collect();
     let mut listing = Vec::new();

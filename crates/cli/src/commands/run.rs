@@ -105,7 +105,11 @@ pub fn run(args: Args) -> Result<Outcome, CliError> {
             );
         }
     }
-    out.push_str(&dump_buffers(&session, &args.dump)?);
+    out.push_str(&dump_buffers(
+        &session,
+        &args.dump,
+        &[args.compile.file.as_path()],
+    )?);
     output::print(&out)?;
     if findings.is_empty() {
         return Ok(Outcome::Clean);
@@ -185,7 +189,33 @@ fn watch_progress(progress: &BlockProgress, total_blocks: u64, finished: &mpsc::
     }
 }
 
-fn dump_buffers(session: &Session, dumps: &[String]) -> Result<String, CliError> {
+/// An error while writing a dumped buffer: the file's, or reading the buffer.
+enum DumpError {
+    Io(std::io::Error),
+    Launch(warpcheck_launch::LaunchError),
+}
+
+impl From<warpcheck_launch::LaunchError> for DumpError {
+    fn from(e: warpcheck_launch::LaunchError) -> DumpError {
+        DumpError::Launch(e)
+    }
+}
+
+impl DumpError {
+    fn into_io(self) -> std::io::Error {
+        match self {
+            DumpError::Io(e) => e,
+            DumpError::Launch(e) => std::io::Error::other(e.to_string()),
+        }
+    }
+}
+
+/// `inputs`: files a `--dump` must not overwrite (the kernel file).
+fn dump_buffers(
+    session: &Session,
+    dumps: &[String],
+    inputs: &[&std::path::Path],
+) -> Result<String, CliError> {
     let mut out = String::new();
     let wanted: Vec<(String, Option<String>)> = if dumps.is_empty() {
         session
@@ -219,18 +249,14 @@ fn dump_buffers(session: &Session, dumps: &[String]) -> Result<String, CliError>
             })?;
         match path {
             Some(p) => {
-                let file = std::fs::File::create(&p)
-                    .map_err(|e| CliError::msg(format!("cannot write {p}: {e}")))?;
-                let mut w = std::io::BufWriter::new(file);
-                use std::io::Write as _;
-                let write_error =
-                    |e: std::io::Error| CliError::msg(format!("cannot write {p}: {e}"));
-                if p.ends_with(".npy") {
-                    w.write_all(&npy::header(b.len, b.elem))
-                        .map_err(write_error)?;
-                }
-                session.read_chunks(b, |chunk| w.write_all(chunk).map_err(write_error))?;
-                w.flush().map_err(write_error)?;
+                output::write_file(std::path::Path::new(&p), inputs, |w| {
+                    if p.ends_with(".npy") {
+                        w.write_all(&npy::header(b.len, b.elem))?;
+                    }
+                    session
+                        .read_chunks(b, |chunk| w.write_all(chunk).map_err(DumpError::Io))
+                        .map_err(DumpError::into_io)
+                })?;
                 let _ = writeln!(
                     out,
                     "  {name}: wrote {} elements of {} to {p}",

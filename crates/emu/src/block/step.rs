@@ -71,7 +71,7 @@ impl<O: Observer> GroupRun<'_, O> {
     ) {
         if O::ENABLED {
             let (flat, block, w) = (self.flat, self.block, self.w);
-            emit_mem(self.obs, flat, pc, block, w, kind, space, addrs, m, size);
+            emit_mem(self.obs, flat, pc, block, w, kind, space, (addrs, None), m, size);
         }
     }
 
@@ -124,7 +124,13 @@ impl<O: Observer> GroupRun<'_, O> {
         let (mut mc, regs) = self.mem(pc);
         let space = mc.store(shape, srcs, &mut addrs, m, regs)?;
         let size = shape.size as u32 * srcs.n.max(1) as u32;
-        self.emit(pc, (MemKind::Store, shape.ordered), space, &addrs, m, size);
+        if O::ENABLED {
+            // A scalar store tells the observers the values stored (value-based races).
+            let values = (srcs.n <= 1).then(|| &self.warp.regs[srcs.slots[0] as usize]);
+            let kind = (MemKind::Store, shape.ordered);
+            let (flat, block, w) = (self.flat, self.block, self.w);
+            emit_mem(self.obs, flat, pc, block, w, kind, space, (&addrs, values), m, size);
+        }
         Ok(())
     }
 

@@ -245,7 +245,7 @@ impl<O: Observer> Block<'_, O> {
                     w,
                     kind,
                     MemSpace::Shared,
-                    &c.addrs,
+                    (&c.addrs, None),
                     c.lanes,
                     c.size,
                 );

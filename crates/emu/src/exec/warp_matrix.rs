@@ -143,7 +143,7 @@ impl<O: Observer> Block<'_, O> {
                 w,
                 kind,
                 MemSpace::Shared,
-                &addrs,
+                (&addrs, None),
                 rows,
                 16,
             );
@@ -221,7 +221,7 @@ impl<O: Observer> Block<'_, O> {
                 w,
                 kind,
                 MemSpace::Shared,
-                &addrs,
+                (&addrs, None),
                 rows,
                 16,
             );

@@ -94,9 +94,9 @@ __global__ void total(const float *x, float *sum, int n) {
     BenignRace {
         name: "benign-race",
         severity: Warning,
-        tools: [Gpu],
+        tools: [Race, Gpu],
         summary: "A write-write race where every write stores the same value.",
-        what: "Reports a write-after-write race whose racing writes all store the same value, with no racing read: e.g. every thread that finds a match setting a shared `found` flag to 1. The result does not depend on which write lands last.",
+        what: "Reports a write-after-write race whose racing writes all store the same value, with no racing read: e.g. every thread that finds a match setting a shared `found` flag to 1. The result does not depend on which write lands last. `check` compares the values each store instruction wrote in a block (a race is benign when both store instructions wrote only that one value); `check --gpu` compares the bytes blocks wrote. `--strict-races` reports these races as `shared-race`/`global-race` errors.",
         why: "The outcome is deterministic on current GPUs, but it is still a data race in the CUDA memory model: the compiler may assume it does not happen (and, say, keep the flag in a register), and the pattern breaks silently as soon as the stored values start to differ. Marking the writes as atomic or volatile states the intent and costs little.",
         lang: "cuda",
         example: r#"
@@ -162,6 +162,19 @@ warpcheck check big.cu --grid 4096,1,1 --block 256,1,1 --race-blocks all"#,
 warpcheck check stencil.cu --grid 64,1,1 --block 256,1,1 --arg steps=100000"#,
         fixed: r#"
 warpcheck check stencil.cu --grid 64,1,1 --block 256,1,1 --arg steps=100"#,
+    }
+    BlockStopped {
+        name: "block-stopped",
+        severity: Note,
+        tools: [Emulator],
+        summary: "A block stopped on a fault that the enabled checkers do not report.",
+        what: "Notes that a block of the launch stopped on a fault (an out-of-bounds or misaligned access, a deadlock …) whose checker is off, e.g. an out-of-bounds access under `--tool race`. It names the block, the thread, the line and the fault. When a thread faults, its whole block stops: the block's other threads do not run on, so nothing the block would have done after that point was checked.",
+        why: "Without this note a run with some checkers off would drop the rest of the faulting block without a word and exit 0, although races or uninitialised reads later in that block were never looked at. Turning on the checker that owns the fault (`mem` for memory faults, `sync` for deadlocks) reports it as an error; fixing it lets the block run to its end.",
+        lang: "sh",
+        example: r#"
+warpcheck check scale.cu --tool race --grid 2,1,1 --block 256,1,1 --arg n=300"#,
+        fixed: r#"
+warpcheck check scale.cu --tool race,mem --grid 2,1,1 --block 256,1,1 --arg n=300"#,
     }
     RaceLintIncomplete {
         name: "race-lint-incomplete",
