@@ -71,7 +71,18 @@ impl<O: Observer> GroupRun<'_, O> {
     ) {
         if O::ENABLED {
             let (flat, block, w) = (self.flat, self.block, self.w);
-            emit_mem(self.obs, flat, pc, block, w, kind, space, (addrs, None), m, size);
+            emit_mem(
+                self.obs,
+                flat,
+                pc,
+                block,
+                w,
+                kind,
+                space,
+                (addrs, None),
+                m,
+                size,
+            );
         }
     }
 
@@ -129,7 +140,18 @@ impl<O: Observer> GroupRun<'_, O> {
             let values = (srcs.n <= 1).then(|| &self.warp.regs[srcs.slots[0] as usize]);
             let kind = (MemKind::Store, shape.ordered);
             let (flat, block, w) = (self.flat, self.block, self.w);
-            emit_mem(self.obs, flat, pc, block, w, kind, space, (&addrs, values), m, size);
+            emit_mem(
+                self.obs,
+                flat,
+                pc,
+                block,
+                w,
+                kind,
+                space,
+                (&addrs, values),
+                m,
+                size,
+            );
         }
         Ok(())
     }
