@@ -178,13 +178,13 @@ fn replay_options(args: &ProgramArgs, ptx_arch: &str) -> String {
         "clang".into(),
         "--arch".into(),
         ptx_arch.to_string(),
-        format!("-O{}", args.opt_level),
+        format!("-O{}", args.compile.opt_level),
     ];
-    for dir in &args.include {
+    for dir in &args.compile.include {
         words.push("-I".into());
         words.push(quote(dir.display().to_string()));
     }
-    for d in &args.define {
+    for d in &args.compile.define {
         words.push(quote(format!("-D{d}")));
     }
     words.join(" ")
