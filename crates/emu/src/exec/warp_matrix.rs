@@ -133,21 +133,7 @@ impl<O: Observer> Block<'_, O> {
                 Err(k) => return Err(self.fault_at(w, r as u32, pc, k)),
             }
         }
-        if O::ENABLED {
-            let kind = (MemKind::Load, false);
-            emit_mem(
-                &mut *self.obs,
-                flat,
-                pc,
-                self.idx,
-                w,
-                kind,
-                MemSpace::Shared,
-                (&addrs, None),
-                rows,
-                16,
-            );
-        }
+        self.emit_rows(pc, w, MemKind::Load, &addrs, rows);
         for (j, &d) in op.d.iter().enumerate() {
             let reg = &mut self.warps[w].regs[d as usize];
             for l in 0..32 {
@@ -211,21 +197,30 @@ impl<O: Observer> Block<'_, O> {
                 return Err(self.fault_at(w, r as u32, pc, k));
             }
         }
+        self.emit_rows(pc, w, MemKind::Store, &addrs, rows);
+        Ok(())
+    }
+}
+
+impl<O: Observer> Block<'_, O> {
+    /// Tells the observers about the 16-byte shared-memory rows of `ldmatrix`/`stmatrix`
+    /// at `pc` that the lanes of `rows` address.
+    fn emit_rows(&mut self, pc: u32, w: usize, kind: MemKind, addrs: &Lanes, rows: u32) {
         if O::ENABLED {
-            let kind = (MemKind::Store, false);
+            let (flat, idx) = (self.cx.flat, self.idx);
+            let (kind, space) = ((kind, false), MemSpace::Shared);
             emit_mem(
                 &mut *self.obs,
                 flat,
                 pc,
-                self.idx,
+                idx,
                 w,
                 kind,
-                MemSpace::Shared,
-                (&addrs, None),
+                space,
+                (addrs, None),
                 rows,
                 16,
             );
         }
-        Ok(())
     }
 }
