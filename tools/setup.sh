@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Installs what warpcheck needs on a Debian/Ubuntu machine and builds it.
+# Installs what warpcheck needs on a Debian/Ubuntu machine and builds it
+# (WARPCHECK_SETUP_NO_BUILD=1: installs only).
 #   - clang (any version >= 14) to compile CUDA, OpenCL and C to PTX without the CUDA toolkit
 #   - a Rust toolchain (cargo >= 1.85) to build warpcheck
 #   - NVIDIA's compiler (nvcc, cicc, ptxas, libdevice, NVRTC) and CUDA headers (bf16/fp8,
@@ -84,5 +85,10 @@ install_nvidia() {
 }
 install_nvidia
 
-cargo build --release --locked -q -p warpcheck
-echo "setup: built $(pwd)/target/release/warpcheck" >&2
+# tools/test.sh skips this build: `cargo test` builds the same binary with the features
+# that the tests' dev-dependencies unify in, so a build here would compile the workspace
+# twice.
+if [ "${WARPCHECK_SETUP_NO_BUILD:-0}" != 1 ]; then
+  cargo build --release --locked -q -p warpcheck
+  echo "setup: built $(pwd)/target/release/warpcheck" >&2
+fi

@@ -97,9 +97,16 @@ fn f32_of(x: u64) -> f32 {
 fn f64_of(x: u64) -> f64 {
     f64::from_bits(x)
 }
+/// The bits of an f32 arithmetic result. A NaN result is the canonical NaN `0x7fffffff`
+/// whatever the operands' NaNs were, as on NVIDIA GPUs (the host's default NaN differs:
+/// `0xffc00000` on x86-64); conversions and moves keep payloads and do not come here.
 #[inline(always)]
 fn bits32(x: f32) -> u64 {
-    x.to_bits() as u64
+    if x.is_nan() {
+        0x7fff_ffff
+    } else {
+        x.to_bits() as u64
+    }
 }
 
 #[inline(always)]
@@ -1681,5 +1688,45 @@ mod tests {
             fmin_max(spec, (-0.0f32).to_bits() as u64, 0, false, true),
             (-0.0f32).to_bits() as u64
         );
+    }
+
+    /// What an H100 (sm_90, driver 580.159.04, nvcc 13.0 -O3) gave for f32 operations with
+    /// a NaN result, whatever the rounding mode or the operands' NaN payloads: the
+    /// canonical NaN `0x7fffffff` (the host's default NaN is `0xffc00000` on x86-64). The
+    /// differential kernel generator found the difference.
+    #[test]
+    fn f32_nan_results_are_canonical() {
+        let f = |x: f32| x.to_bits() as u64;
+        let (inf, zero, one) = (f(f32::INFINITY), f(0.0), f(1.0));
+        let payload = 0xffc0_0001u64;
+        for rnd in [
+            RoundingMode::Rn,
+            RoundingMode::Rz,
+            RoundingMode::Rm,
+            RoundingMode::Rp,
+        ] {
+            let spec = FSpec {
+                ty: FTy::F32,
+                rnd,
+                ftz: false,
+                sat: false,
+            };
+            let fadd = float_bin(spec, inf, f(f32::NEG_INFINITY), add32, add64);
+            let fmul = float_bin(spec, inf, zero, mul32, mul64);
+            let fdiv = float_bin(spec, zero, zero, div32, div64);
+            let fma = fma_generic(spec, inf, zero, one);
+            let fma_payload = fma_generic(spec, zero, zero, payload);
+            let sqrt = float_un(spec, f(-1.0), |v| sqrt32(v, rnd), |v| sqrt64(v, rnd));
+            for (what, got) in [
+                ("add", fadd),
+                ("mul", fmul),
+                ("div", fdiv),
+                ("fma", fma),
+                ("fma of a NaN", fma_payload),
+                ("sqrt", sqrt),
+            ] {
+                assert_eq!(got, 0x7fff_ffff, "{what} {rnd:?}");
+            }
+        }
     }
 }

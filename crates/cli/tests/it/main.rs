@@ -1,0 +1,21 @@
+//! The integration tests of this crate, one module per topic, built as one test binary
+//! (`cargo test -p warpcheck --test it MODULE::`): the crate and its generic code are
+//! compiled once for all of them.
+
+mod advise_corpus;
+mod capture;
+mod check_corpus;
+mod compile_cache;
+mod corpus;
+mod expectations;
+mod explain;
+mod gpu_mode;
+mod gpu_truth;
+mod html_report;
+mod lint_args;
+mod lint_vs_check;
+mod ncu_totals;
+mod nvidia_wheels;
+mod programs;
+mod rodinia_lint;
+mod run_dump;

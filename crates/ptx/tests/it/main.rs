@@ -1,0 +1,9 @@
+//! The integration tests of this crate, one module per topic, built as one test binary
+//! (`cargo test -p warpcheck-ptx --test it MODULE::`): the crate and its generic code are
+//! compiled once for all of them.
+
+mod constructs;
+mod errors;
+mod fuzz;
+mod performance;
+mod roundtrip;
