@@ -9,12 +9,12 @@
 use std::cell::RefCell;
 use std::collections::{BTreeSet, HashMap};
 
+use crate::GpuError;
 use crate::analysis::SiteKind;
 use crate::device::{self, Allocs, Pass1, SiteMaps};
 use crate::exec::{DeviceBuffer, Executor};
 use crate::kernels::{self, ReadMap, Seed};
 use crate::passes::{ATOMIC, Cx, Launch, OFFSETS_PER_PAIR, Race, RaceKind, RawRace, Side};
-use crate::GpuError;
 
 /// Map entries a site lookup reads: the byte's own and the 15 before it.
 const WINDOW: u64 = 16;
@@ -217,7 +217,10 @@ impl Windows {
         for (m, starts) in by_map {
             let bytes: Vec<u64> = starts.iter().map(|s| s * ENTRY).collect();
             let data = kernels::gather(exec, DeviceBuffer(m), &bytes, WINDOW * ENTRY)?;
-            for (s, w) in starts.iter().zip(data.chunks_exact((WINDOW * ENTRY) as usize)) {
+            for (s, w) in starts
+                .iter()
+                .zip(data.chunks_exact((WINDOW * ENTRY) as usize))
+            {
                 self.got.insert((m, *s), w.to_vec());
             }
         }

@@ -115,8 +115,8 @@ impl Executor for CudaExecutor {
 
     fn alloc(&mut self, bytes: u64) -> Result<DeviceBuffer, GpuError> {
         // SAFETY: a fresh allocation of at least one byte, zeroed over its whole length.
-        let p = unsafe { result::malloc_sync(bytes.max(1) as usize) }
-            .map_err(driver("cuMemAlloc"))?;
+        let p =
+            unsafe { result::malloc_sync(bytes.max(1) as usize) }.map_err(driver("cuMemAlloc"))?;
         unsafe { result::memset_d8_sync(p, 0, bytes.max(1) as usize) }
             .map_err(driver("cuMemsetD8"))?;
         let id = self.next;
@@ -158,8 +158,7 @@ impl Executor for CudaExecutor {
         let src = self.pointer(from.0, from.1, len)?;
         let dst = self.pointer(to.0, to.1, len)?;
         // SAFETY: both ranges lie inside live allocations (checked above).
-        unsafe { result::memcpy_dtod_sync(dst, src, len as usize) }
-            .map_err(driver("cuMemcpyDtoD"))
+        unsafe { result::memcpy_dtod_sync(dst, src, len as usize) }.map_err(driver("cuMemcpyDtoD"))
     }
 
     fn fill(

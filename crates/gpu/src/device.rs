@@ -262,7 +262,16 @@ pub(crate) fn pass1(
         races: Vec::new(),
         allocs: Allocs::default(),
     };
-    let out = pass1_in(exec, inst, launch, res, layout, &mut state, &mut allocs, profile);
+    let out = pass1_in(
+        exec,
+        inst,
+        launch,
+        res,
+        layout,
+        &mut state,
+        &mut allocs,
+        profile,
+    );
     state.allocs = allocs;
     match out {
         Ok(()) => Ok(state),
@@ -346,7 +355,12 @@ fn merge_all(
             first: e.first,
             second: e.second,
         };
-        let mut plain: Vec<RawRace> = merged.events.iter().filter(|e| e.kind < 2).map(raw).collect();
+        let mut plain: Vec<RawRace> = merged
+            .events
+            .iter()
+            .filter(|e| e.kind < 2)
+            .map(raw)
+            .collect();
         plain.sort_by_key(|r| (r.second, r.offset));
         state.races.extend(plain);
         // Already in (offset, copy) order.
@@ -476,12 +490,7 @@ pub(crate) fn atomic_reads(
     layout: &Layout,
     state: &Pass1,
 ) -> Result<Vec<(u32, usize, usize)>, GpuError> {
-    let seeds = vec![
-        Seed {
-            from: vec![ATOMIC],
-        };
-        state.copies
-    ];
+    let seeds = vec![Seed { from: vec![ATOMIC] }; state.copies];
     let out = seeded_run(exec, inst, launch, res, layout, state, &seeds)?;
     Ok(out
         .iter()

@@ -109,10 +109,7 @@ impl Executor for EmuExecutor {
         into: &mut [u8],
     ) -> Result<(), GpuError> {
         let a = self.address(from, offset, into.len() as u64)?;
-        let bytes = self
-            .memory
-            .read(a, into.len() as u64)
-            .map_err(run_error)?;
+        let bytes = self.memory.read(a, into.len() as u64).map_err(run_error)?;
         into.copy_from_slice(&bytes);
         Ok(())
     }
@@ -147,16 +144,21 @@ impl Executor for EmuExecutor {
         for p in launch.params {
             addresses.push(match p {
                 Param::Bytes(b) => b.clone(),
-                Param::Pointer(b, offset) => {
-                    (self.address(*b, *offset, 0)?).to_le_bytes().to_vec()
-                }
+                Param::Pointer(b, offset) => (self.address(*b, *offset, 0)?).to_le_bytes().to_vec(),
             });
         }
         let (threads, budget) = (self.threads, self.budget);
         // Lowered once per module; taken out while the memory is borrowed mutably.
         self.program(launch.ptx)?;
         let program = self.programs.remove(launch.ptx).expect("just lowered");
-        let outcome = run_lowered(&program, launch, &addresses, &mut self.memory, threads, budget);
+        let outcome = run_lowered(
+            &program,
+            launch,
+            &addresses,
+            &mut self.memory,
+            threads,
+            budget,
+        );
         self.programs.insert(launch.ptx.to_string(), program);
         outcome
     }

@@ -169,7 +169,13 @@ fn guard_kernel() -> String {
     // of a non-zero guard byte, by `atom.min`.
     grid2d(
         "wc_guard",
-        &[".u64 p", ".u64 n", ".u64 stride", ".u32 copies", ".u64 result"],
+        &[
+            ".u64 p",
+            ".u64 n",
+            ".u64 stride",
+            ".u32 copies",
+            ".u64 result",
+        ],
         &format!(
             "{}sub.u64 %rd40, %rd7, %rd8;\n",
             load_params(&[
@@ -1015,7 +1021,11 @@ pub fn outcome(
         exec.download(fb, 0, &mut back)?;
         let v = u64s(&back);
         let (mismatch, change) = v.split_at(t.copies as usize);
-        Ok(mismatch.iter().copied().zip(change.iter().copied()).collect())
+        Ok(mismatch
+            .iter()
+            .copied()
+            .zip(change.iter().copied())
+            .collect())
     })();
     freeing(exec, &owned, run)
 }

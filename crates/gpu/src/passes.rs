@@ -340,6 +340,24 @@ pub(crate) fn thin(mut races: Vec<RawRace>) -> Vec<RawRace> {
     out
 }
 
+/// The fewest copies per round that need no more rounds than `max_copies` copies do:
+/// each round's comparisons read every copy, so with `K` rounds `ceil(units^(1/K))`
+/// copies do the same checking with less device work (LD's `M^K >= N`).
+pub fn fewest_copies(units: usize, max_copies: usize) -> usize {
+    if units <= max_copies {
+        return max_copies;
+    }
+    let k = rounds(units, max_copies).len() as u32;
+    let covers = |m: usize| m.checked_pow(k).is_none_or(|p| p >= units);
+    let mut m = ((units as f64).powf(1.0 / k as f64).floor() as usize).max(2);
+    while m > 2 && covers(m - 1) {
+        m -= 1;
+    }
+    while !covers(m) {
+        m += 1;
+    }
+    m.min(max_copies.max(2))
+}
 
 /// The most private copies of every target that fit `opts`.
 fn max_copies(layout: &Layout, opts: CheckOptions) -> usize {
@@ -370,13 +388,12 @@ pub fn deterministic(
     let mut profile = Profile::default();
     let res = Resident::upload(exec, launch)?;
     let map = (0..layout.units as u32).collect();
-    let out = device::pass1(exec, inst, launch, &res, &layout, map, &mut profile).and_then(
-        |state| {
+    let out =
+        device::pass1(exec, inst, launch, &res, &layout, map, &mut profile).and_then(|state| {
             let out = device::write_back(exec, launch, &res, &layout, &state);
             state.allocs.free(exec);
             out
-        },
-    );
+        });
     res.allocs.free(exec);
     out
 }
@@ -411,7 +428,7 @@ pub fn check_with(
             opts.max_private_bytes
         )));
     }
-    let maps = rounds(layout.units, m);
+    let maps = rounds(layout.units, fewest_copies(layout.units, m));
     let mut verdict = Verdict {
         units: layout.units,
         per_warp: layout.upb > 1,
@@ -425,7 +442,15 @@ pub fn check_with(
         layout: &layout,
         res: &res,
     };
-    let out = check_rounds(&mut exec, &cx, launch, maps, progress, &mut verdict, &mut profile);
+    let out = check_rounds(
+        &mut exec,
+        &cx,
+        launch,
+        maps,
+        progress,
+        &mut verdict,
+        &mut profile,
+    );
     res.allocs.free(&mut exec);
     out?;
     profile.traffic = exec.traffic;
@@ -567,8 +592,7 @@ fn bisect(
                 from: c[..(lo + hi) / 2].to_vec(),
             };
         }
-        let out =
-            device::seeded_run(exec, cx.inst, launch, cx.res, cx.layout, state, &seeds)?;
+        let out = device::seeded_run(exec, cx.inst, launch, cx.res, cx.layout, state, &seeds)?;
         runs += 1;
         for (b, _, lo, hi) in &mut search {
             if *hi - *lo <= 1 {
