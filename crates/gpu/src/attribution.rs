@@ -153,10 +153,10 @@ fn read_witnesses(
         })
         .collect();
     let mut found: Vec<Vec<(usize, u64)>> = vec![Vec::new(); partners.len()];
-    for t in 0..cx.layout.targets.len() {
+    for (t, maps) in maps2.iter().enumerate() {
         let tc = state.target(cx.res, cx.layout, t);
         let reads = ReadMap {
-            map: maps2[t].read,
+            map: maps.read,
             load_bytes: &load_bytes,
         };
         // Pairs still searching this target, with the byte to search from.

@@ -71,9 +71,9 @@ impl CudaExecutor {
         if !self.modules.contains_key(ptx) {
             let text = CString::new(ptx).map_err(|_| GpuError::Internal("NUL in PTX".into()))?;
             // SAFETY: `text` is a NUL-terminated PTX image that lives across the call.
-            let m = unsafe { result::module::load_data(text.as_ptr() as *const c_void) }.map_err(
-                driver("the driver could not JIT-compile the instrumented PTX"),
-            )?;
+            let what = format!("the driver could not JIT-compile the PTX of `{kernel}`");
+            let m = unsafe { result::module::load_data(text.as_ptr() as *const c_void) }
+                .map_err(driver(&what))?;
             self.modules.insert(ptx.to_string(), m);
         }
         let name = CString::new(kernel).map_err(|_| GpuError::Internal("NUL in name".into()))?;

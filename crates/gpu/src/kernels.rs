@@ -524,17 +524,9 @@ fn merge_event(label: &str, kind: &str, a: &str, b: &str) -> String {
     )
 }
 
-/// The merge, per byte `o` of a target, over the copies in order (LD §4.3, §4.6): `U[o]`
-/// (last writer wins), each copy's "wrote something" flag, and events: a copy writing a
-/// byte an earlier copy wrote (kind 0: other value than the union so far, a write-write
-/// race; kind 1: the same value, benign) and a plain write to a byte the atomics changed
-/// (kind 2, first copy [`ATOMIC`]). Blocks own contiguous chunks of offsets; `slots`
-/// holds (count, mode) per block: the counting launch (`emit` 0) adds each block's
-/// events to its count, the emitting launch takes the host's (first slot, mode): mode 0
-/// skips the block, 1 emits in parallel, 2 emits with one thread in (offset, copy) order.
-/// The counting launch also adds the number of bytes the atomics changed to `summary`.
-fn merge_kernel() -> String {
-    let body = format!(
+/// The merge's work for byte `%rd1` (see [`merge_kernel`]).
+fn merge_body() -> String {
+    format!(
         "add.u64 %rd10, %rd2, %rd1;\n\
          ld.global.u8 %r2, [%rd10];\n\
          add.u64 %rd10, %rd3, %rd1;\n\
@@ -578,7 +570,20 @@ fn merge_kernel() -> String {
          add.u64 %rd32, %rd32, 1;\n",
         merge_event("RACE", "%r8", "%r5", "%r6"),
         merge_event("ATOMIC", "%r33", "%r32", "%r6"),
-    );
+    )
+}
+
+/// The merge, per byte `o` of a target, over the copies in order (LD §4.3, §4.6): `U[o]`
+/// (last writer wins), each copy's "wrote something" flag, and events: a copy writing a
+/// byte an earlier copy wrote (kind 0: other value than the union so far, a write-write
+/// race; kind 1: the same value, benign) and a plain write to a byte the atomics changed
+/// (kind 2, first copy [`ATOMIC`]). Blocks own contiguous chunks of offsets; `slots`
+/// holds (count, mode) per block: the counting launch (`emit` 0) adds each block's
+/// events to its count, the emitting launch takes the host's (first slot, mode): mode 0
+/// skips the block, 1 emits in parallel, 2 emits with one thread in (offset, copy) order.
+/// The counting launch also adds the number of bytes the atomics changed to `summary`.
+fn merge_kernel() -> String {
+    let body = merge_body();
     let params = [
         ".u64 s",
         ".u64 r",
