@@ -52,7 +52,7 @@ pub fn module() -> &'static str {
     static TEXT: OnceLock<String> = OnceLock::new();
     TEXT.get_or_init(|| {
         let mut s = String::from(
-            "// warpcheck GPU mode: comparison kernels (LD §4.3, §4.4, §4.6)\n\
+            "// warpcheck GPU mode: comparison kernels (LD sections 4.3, 4.4, 4.6)\n\
              .version 7.0\n.target sm_70\n.address_size 64\n\n",
         );
         for k in [
@@ -80,7 +80,7 @@ const DECLS: &str = ".reg .pred %p<16>;\n.reg .b32 %r<48>;\n.reg .b64 %rd<48>;\n
 /// count in `%rd40`, both grid-stride. `setup` loads the parameters (it must set `%r40`
 /// and `%rd40`); `body` runs for each (row, column) and may branch to `NEXT`.
 fn grid2d(name: &str, params: &[&str], setup: &str, body: &str) -> String {
-    let params: Vec<String> = params.iter().map(|p| format!("\t.param {p}")).collect();
+    let params = declare(params);
     format!(
         ".visible .entry {name}(\n{}\n)\n{{\n{DECLS}{setup}\
          mov.u32 %r1, %ctaid.y;\n\
@@ -112,12 +112,24 @@ fn grid2d(name: &str, params: &[&str], setup: &str, body: &str) -> String {
     )
 }
 
+/// Parameter declarations from `".u64 name"` entries; names get a `wc_` prefix so that
+/// none can be a PTX keyword.
+fn declare(params: &[&str]) -> Vec<String> {
+    params
+        .iter()
+        .map(|p| {
+            let (ty, name) = p.split_once(' ').expect("type and name");
+            format!("\t.param {ty} wc_{name}")
+        })
+        .collect()
+}
+
 /// `ld.param` of each `(register, parameter)`.
 fn load_params(pairs: &[(&str, &str)]) -> String {
     let mut s = String::new();
     for (reg, param) in pairs {
         let ty = if reg.starts_with("%rd") { "u64" } else { "u32" };
-        let _ = writeln!(s, "ld.param.{ty} {reg}, [{param}];");
+        let _ = writeln!(s, "ld.param.{ty} {reg}, [wc_{param}];");
     }
     s
 }
@@ -599,7 +611,7 @@ fn merge_kernel() -> String {
         ".u32 capacity",
         ".u32 emit",
     ];
-    let params: Vec<String> = params.iter().map(|p| format!("\t.param {p}")).collect();
+    let params = declare(&params);
     format!(
         ".visible .entry wc_merge(\n{}\n)\n{{\n{DECLS}{}{MERGE_SETUP}\
          CHUNK:\n\
@@ -1153,6 +1165,7 @@ pub fn gather(
 mod tests {
     #[test]
     fn the_module_parses_lowers_and_round_trips_through_the_printer() {
+        assert!(super::module().is_ascii(), "the driver gets plain ASCII");
         let parsed = warpcheck_ptx::parse(super::module());
         assert!(parsed.errors.is_empty(), "{:?}", parsed.errors);
         warpcheck_ir::lower(&parsed.module).expect("lowers");
