@@ -26,7 +26,10 @@
 # (`native_launch_ms`: launch to synchronisation, no copies), GPU mode's checking time
 # (`gpu_check_s`: every run, copy and comparison, no start-up or compilation), exit codes
 # and the `global-race` line pairs each warpcheck run reported, `b:` between blocks, `w:`
-# between warps of a block.
+# between warps of a block. OUT/gpu_phases.tsv: per launch of each `--gpu` run, where
+# GPU mode's checking time went (`WARPCHECK_GPU_PROFILE=1`: upload, copies, pass 1, merge,
+# pass 2, bisect, atomic reads, attribution, write-back, in seconds) and the launches and
+# bytes between host and device.
 set -u
 ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
 OUT=${1:?usage: gpu_mode.sh OUT [corpus|big|all]}
@@ -110,7 +113,8 @@ measure() {
     lms=$(awk '/^launch_ms/ { print $2 }' "$o/native.txt"); lms=${lms:--}
     timed "$limit" bash -c "cd '$d' && compute-sanitizer --tool racecheck /tmp/wc-launcher manifest.txt '$o/native'" > "$o/racecheck.txt" 2>&1; rt=$T; rrc=$RC
   fi
-  timed "$TIMEOUT" "$WC" check "$src" --from-header --gpu --format json --print-limit 0 > "$o/gpu.json" 2> "$o/gpu.err"; local gt=$T grc=$RC
+  timed "$TIMEOUT" env WARPCHECK_GPU_PROFILE=1 "$WC" check "$src" --from-header --gpu --format json --print-limit 0 > "$o/gpu.json" 2> "$o/gpu.err"; local gt=$T grc=$RC
+  sed -n "s/^ *phases (s): /$stem\t/p" "$o/gpu.err" >> "$OUT/gpu_phases.tsv"
   local gcs; gcs=$(sed -n 's/.* in \([0-9.]*\) s$/\1/p' "$o/gpu.err" | awk '{ s += $1 } END { if (NR) printf "%.3f", s; else print "-" }')
   local et=- erc=- ep=-
   if [ "$kind" = corpus ]; then
@@ -145,3 +149,5 @@ if [ "$WHICH" != corpus ]; then
   for f in $(big_files); do measure "$f" big; done
 fi
 cat "$TSV"
+echo
+cat "$OUT/gpu_phases.tsv" 2>/dev/null

@@ -30,8 +30,10 @@
 //!   whose copies are merged in unit order (warp-id, then block-id), so a racy kernel gives
 //!   the same output on every run.
 //!
-//! The comparisons (write sets, merge, pass-2 check) run on the host over copies brought
-//! back from the device; LD runs them as data-parallel GPU kernels.
+//! The comparisons (write sets, write-write conflicts, merge, pass-2 check, seeding of the
+//! bisection runs, read witnesses) run on the device as LD's data-parallel steps
+//! ([`kernels`]: PTX generated here, launched through the same [`Executor`]); the copies
+//! never come back to the host, only counts and a bounded list of witnesses.
 //!
 //! Execution is behind the [`Executor`] trait: [`EmuExecutor`] runs the instrumented PTX
 //! through the normal lowering and emulator (what the tests use), [`CudaExecutor`] loads
@@ -45,9 +47,12 @@
 //! already there; atomics likewise).
 
 pub mod analysis;
+mod attribution;
 pub mod cuda;
+mod device;
 pub mod emu_exec;
 pub mod exec;
+pub mod kernels;
 pub mod passes;
 pub mod report;
 pub mod rewrite;
@@ -55,8 +60,8 @@ pub mod rewrite;
 pub use analysis::{Plan, Site, SiteKind, Target};
 pub use cuda::CudaExecutor;
 pub use emu_exec::EmuExecutor;
-pub use exec::{Arg, Executor, KernelRun};
-pub use passes::{CheckOptions, Launch, LaunchBuffer, Race, RaceKind, Verdict};
+pub use exec::{Arg, DeviceBuffer, DeviceLaunch, Executor, KernelRun, Metered, Param, Traffic};
+pub use passes::{CheckOptions, Launch, LaunchBuffer, Profile, Race, RaceKind, Verdict};
 pub use rewrite::Variant;
 
 use warpcheck_ir::{FuncId, Program};

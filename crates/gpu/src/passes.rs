@@ -1,5 +1,8 @@
-//! The host side of LD's inter-block checking (§4.1–4.4, §4.6), generic over the
-//! [`Executor`].
+//! The orchestration of LD's inter-block checking (§4.1–4.6), generic over the
+//! [`Executor`]: which runs happen, and what their small results mean. The copies stay on
+//! the device ([`crate::device`]) and are compared there by LD's data-parallel steps
+//! ([`crate::kernels`]); the host sees counts, witness offsets and per-copy first
+//! offsets, and turns the few witnesses into races with sites ([`crate::attribution`]).
 //!
 //! Notation (LD Fig. 3): `S` is a target buffer's contents before the launch, `P¹_b` block
 //! `b`'s private copy after pass 1, `W¹_b` the bytes where `P¹_b` differs from `S` (the
@@ -19,10 +22,23 @@
 //! * **Deterministic execution** ([`deterministic`]): pass 1 and the merge in block order.
 //!
 //! All bytes of a target are compared, so checking is byte-granular (no false sharing).
+//!
+//! **Bounds** on what comes back: the merge keeps the first [`crate::kernels::MAX_RECORDS`]
+//! witness events of each target in offset order (with counts of all); when a launch has
+//! no more events than that, the witnesses kept ([`thin`]: [`OFFSETS_PER_PAIR`] per pair of
+//! copies, [`MAX_PAIRS`] pairs in copy order) are exactly those of a comparison of whole
+//! copies on the host.
+//!
+//! **Memory**: a round holds two sets of copies (pass 1's, which later runs compare with,
+//! and the set a run writes), each within [`CheckOptions::max_private_bytes`], plus the
+//! launch's buffers three times (before, working, after pass 1).
 
-use crate::exec::{Arg, Executor, KernelRun};
-use crate::rewrite::Variant;
-use crate::{GpuError, Instrumented, SiteKind};
+use std::time::{Duration, Instant};
+
+use crate::device::{self, Pass1, Resident};
+use crate::exec::{Arg, Executor, Metered, Traffic};
+use crate::kernels::Seed;
+use crate::{GpuError, Instrumented};
 
 /// One buffer of a launch: its name (for reports) and contents.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -45,7 +61,8 @@ pub struct Launch {
 /// Limits of the checking.
 #[derive(Clone, Copy, Debug)]
 pub struct CheckOptions {
-    /// The most bytes the private copies of one run may take. Fewer copies than units
+    /// The most bytes one set of private copies may take (a round holds two sets: see
+    /// the module documentation). Fewer copies than units
     /// means memory-adaptive rounds (LD §4.5): units share copies, reshuffled between
     /// rounds.
     pub max_private_bytes: u64,
@@ -77,7 +94,7 @@ pub enum RaceKind {
 
 /// The copy index standing for the atomics (which act on the real buffer) in raw races
 /// and partners.
-const ATOMIC: u32 = u32::MAX;
+pub(crate) const ATOMIC: u32 = crate::kernels::ATOMIC;
 
 /// One side of a race: a block, its warp when units are warps, and, when attributed, the
 /// site that accessed the byte.
@@ -130,10 +147,50 @@ pub struct Verdict {
     /// Whether a unit is a warp (kernels without block barriers) or a block.
     pub per_warp: bool,
     pub rounds: Vec<RoundInfo>,
+    /// Where the time went, and what crossed between host and device.
+    pub profile: Profile,
+}
+
+/// Wall time per phase of the checking, and the host-device traffic.
+#[derive(Clone, Debug, Default)]
+pub struct Profile {
+    /// Phases in first-use order with their summed time.
+    pub phases: Vec<(&'static str, Duration)>,
+    pub traffic: Traffic,
+}
+
+impl Profile {
+    /// Runs `f`, adding its time to phase `name`.
+    pub fn time<T>(&mut self, name: &'static str, f: impl FnOnce() -> T) -> T {
+        let start = Instant::now();
+        let out = f();
+        let spent = start.elapsed();
+        match self.phases.iter_mut().find(|p| p.0 == name) {
+            Some(p) => p.1 += spent,
+            None => self.phases.push((name, spent)),
+        }
+        out
+    }
+
+    /// `phase 0.123, phase 0.004, ...` in seconds, then the traffic.
+    pub fn summary(&self) -> String {
+        let phases: Vec<String> = self
+            .phases
+            .iter()
+            .map(|(n, d)| format!("{n} {:.3}", d.as_secs_f64()))
+            .collect();
+        format!(
+            "phases (s): {}; {} launches, {} bytes up, {} bytes down",
+            phases.join(", "),
+            self.traffic.launches,
+            self.traffic.uploaded,
+            self.traffic.downloaded
+        )
+    }
 }
 
 /// Witness offsets kept per (kind, target, pair of copies).
-const OFFSETS_PER_PAIR: usize = 4;
+pub(crate) const OFFSETS_PER_PAIR: usize = 4;
 /// Distinct (kind, target, pair of copies) kept in all.
 const MAX_PAIRS: usize = 256;
 
@@ -141,21 +198,21 @@ const MAX_PAIRS: usize = 256;
 const GUARD: usize = 256;
 
 /// Where a target's copies are.
-struct TargetLayout {
+pub(crate) struct TargetLayout {
     /// Index into [`Launch::buffers`].
-    buffer: usize,
+    pub(crate) buffer: usize,
     /// The buffer's name, for reports.
-    name: String,
-    size: usize,
-    stride: usize,
+    pub(crate) name: String,
+    pub(crate) size: usize,
+    pub(crate) stride: usize,
 }
 
 /// The units of a launch and its targets' copy sizes.
-struct Layout {
+pub(crate) struct Layout {
     /// Units per block: 1 (units are blocks) or the warps per block.
-    upb: usize,
-    units: usize,
-    targets: Vec<TargetLayout>,
+    pub(crate) upb: usize,
+    pub(crate) units: usize,
+    pub(crate) targets: Vec<TargetLayout>,
 }
 
 impl Layout {
@@ -165,7 +222,7 @@ impl Layout {
     }
 
     /// The linear block and warp of unit `u`.
-    fn side(&self, u: u32, site: Option<usize>, write: bool) -> Side {
+    pub(crate) fn side(&self, u: u32, site: Option<usize>, write: bool) -> Side {
         Side {
             block: u / self.upb as u32,
             warp: (self.upb > 1).then_some(u % self.upb as u32),
@@ -245,140 +302,21 @@ pub fn rounds(units: usize, max_copies: usize) -> Vec<Vec<u32>> {
         .collect()
 }
 
-/// The write, read and atomic site maps of one target (attribution variant): per byte of
-/// every copy (of the real buffer for atomics), the site + 1 and the unit that last
-/// accessed it there.
-type SiteMaps = [Vec<u8>; 3];
-
-/// Runs one variant with the given private copies (`map`: unit to copy); returns the real
-/// buffers after it and the site maps (write, read per target) for the attribution
-/// variant.
-fn run_variant(
-    exec: &mut dyn Executor,
-    inst: &Instrumented,
-    launch: &Launch,
-    layout: &Layout,
-    map: &[u32],
-    variant: Variant,
-    privs: &mut [Vec<u8>],
-) -> Result<(Vec<Vec<u8>>, Vec<SiteMaps>), GpuError> {
-    let mut buffers: Vec<Vec<u8>> = launch.buffers.iter().map(|b| b.bytes.clone()).collect();
-    let mut args = launch.args.clone();
-    let real = buffers.len();
-    for (t, l) in layout.targets.iter().enumerate() {
-        let copies = privs[t].len() / l.stride;
-        args.push(Arg::Buffer(buffers.len()));
-        buffers.push(std::mem::take(&mut privs[t]));
-        args.push(Arg::Bytes((l.stride as u64).to_le_bytes().to_vec()));
-        if variant == Variant::Attribution {
-            for n in [copies, copies, 1] {
-                args.push(Arg::Buffer(buffers.len()));
-                buffers.push(vec![0u8; l.stride * n * 8]);
-            }
-        }
-    }
-    args.push(Arg::Buffer(buffers.len()));
-    buffers.push(map.iter().flat_map(|c| c.to_le_bytes()).collect());
-    args.push(Arg::Bytes((layout.upb as u32).to_le_bytes().to_vec()));
-    let ptx = match variant {
-        Variant::Plain => &inst.plain,
-        Variant::Attribution => &inst.attribution,
-    };
-    exec.run(KernelRun {
-        ptx,
-        kernel: &inst.kernel,
-        grid: launch.grid,
-        block: launch.block,
-        shared: launch.shared,
-        args: &args,
-        buffers: &mut buffers,
-    })?;
-    let mut rest = buffers.split_off(real).into_iter();
-    let mut maps = Vec::new();
-    for p in privs.iter_mut() {
-        *p = rest.next().unwrap_or_default();
-        if variant == Variant::Attribution {
-            maps.push([
-                rest.next().unwrap_or_default(),
-                rest.next().unwrap_or_default(),
-                rest.next().unwrap_or_default(),
-            ]);
-        }
-    }
-    Ok((buffers, maps))
-}
-
-/// `copies` copies of every target, each initialised to the buffer's contents.
-fn stale_copies(launch: &Launch, layout: &Layout, copies: usize) -> Vec<Vec<u8>> {
-    layout
-        .targets
-        .iter()
-        .map(|l| {
-            let s = &launch.buffers[l.buffer].bytes;
-            let mut v = vec![0u8; l.stride * copies];
-            for c in 0..copies {
-                v[c * l.stride..c * l.stride + l.size].copy_from_slice(s);
-            }
-            v
-        })
-        .collect()
-}
-
-/// The union of every copy's writes over `S`, in copy order (later copies win), and the
-/// write-write races met on the way.
-fn merge(
-    stale: &[u8],
-    p1: &[u8],
-    l: &TargetLayout,
-    copies: usize,
-    target: usize,
-) -> (Vec<u8>, Vec<RawRace>) {
-    let mut u = stale.to_vec();
-    let mut writer = vec![u32::MAX; l.size];
-    let mut races = Vec::new();
-    for c in 0..copies {
-        let copy = &p1[c * l.stride..c * l.stride + l.size];
-        for o in 0..l.size {
-            let v = copy[o];
-            if v == stale[o] {
-                continue;
-            }
-            if writer[o] != u32::MAX {
-                let kind = if u[o] != v {
-                    RaceKind::WriteWrite
-                } else {
-                    RaceKind::BenignWriteWrite
-                };
-                races.push(RawRace {
-                    kind,
-                    target,
-                    offset: o,
-                    first: writer[o],
-                    second: c as u32,
-                });
-            }
-            u[o] = v;
-            writer[o] = c as u32;
-        }
-    }
-    (u, races)
-}
-
 /// A race between two copies, before attribution.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct RawRace {
-    kind: RaceKind,
-    target: usize,
-    offset: usize,
-    first: u32,
-    second: u32,
+pub(crate) struct RawRace {
+    pub(crate) kind: RaceKind,
+    pub(crate) target: usize,
+    pub(crate) offset: usize,
+    pub(crate) first: u32,
+    pub(crate) second: u32,
 }
 
 /// Keeps at most [`OFFSETS_PER_PAIR`] offsets per (kind, target, copies) and
 /// [`MAX_PAIRS`] such groups.
 /// A pair of copies with a real write-write race has no benign bytes reported as well
 /// (equal bytes of unequal words are not a benign race).
-fn thin(mut races: Vec<RawRace>) -> Vec<RawRace> {
+pub(crate) fn thin(mut races: Vec<RawRace>) -> Vec<RawRace> {
     let racy: std::collections::HashSet<(usize, u32, u32)> = races
         .iter()
         .filter(|r| r.kind == RaceKind::WriteWrite)
@@ -402,123 +340,23 @@ fn thin(mut races: Vec<RawRace>) -> Vec<RawRace> {
     out
 }
 
-/// Pass-1 state of one round, shared by checking and deterministic execution.
-struct Pass1 {
-    /// Unit to copy.
-    map: Vec<u32>,
-    copies: usize,
-    p1: Vec<Vec<u8>>,
-    unions: Vec<Vec<u8>>,
-    real: Vec<Vec<u8>>,
-    /// Per target, the offsets where atomics changed the real buffer.
-    atomic: Vec<Vec<usize>>,
-    races: Vec<RawRace>,
-}
-
-impl Pass1 {
-    /// The first unit using copy `c`: the witness when no site map names one.
-    fn unit_of(&self, c: u32) -> u32 {
-        self.map.iter().position(|&m| m == c).unwrap_or(0) as u32
+/// The fewest copies per round that need no more rounds than `max_copies` copies do:
+/// each round's comparisons read every copy, so with `K` rounds `ceil(units^(1/K))`
+/// copies do the same checking with less device work (LD's `M^K >= N`).
+pub fn fewest_copies(units: usize, max_copies: usize) -> usize {
+    if units <= max_copies {
+        return max_copies;
     }
-}
-
-fn pass1(
-    exec: &mut dyn Executor,
-    inst: &Instrumented,
-    launch: &Launch,
-    layout: &Layout,
-    map: Vec<u32>,
-) -> Result<Pass1, GpuError> {
-    let copies = map.iter().max().map_or(1, |&m| m as usize + 1);
-    let mut p1 = stale_copies(launch, layout, copies);
-    let (real, _) = run_variant(exec, inst, launch, layout, &map, Variant::Plain, &mut p1)?;
-    let state0 = Pass1 {
-        map,
-        copies,
-        p1,
-        unions: Vec::new(),
-        real,
-        atomic: Vec::new(),
-        races: Vec::new(),
-    };
-    check_guards(layout, &state0)?;
-    let mut unions = Vec::new();
-    let mut atomic = Vec::new();
-    let mut races = Vec::new();
-    for (t, l) in layout.targets.iter().enumerate() {
-        let s = &launch.buffers[l.buffer].bytes;
-        let (u, r) = merge(s, &state0.p1[t], l, copies, t);
-        unions.push(u);
-        races.extend(r);
-        let real = &state0.real[l.buffer];
-        let changed: Vec<usize> = (0..l.size).filter(|&o| real[o] != s[o]).collect();
-        // A plain write by any copy to a byte the atomics changed.
-        for &o in &changed {
-            for c in 0..copies {
-                if state0.p1[t][c * l.stride + o] != s[o] {
-                    races.push(RawRace {
-                        kind: RaceKind::AtomicWrite,
-                        target: t,
-                        offset: o,
-                        first: ATOMIC,
-                        second: c as u32,
-                    });
-                }
-            }
-        }
-        atomic.push(changed);
+    let k = rounds(units, max_copies).len() as u32;
+    let covers = |m: usize| m.checked_pow(k).is_none_or(|p| p >= units);
+    let mut m = ((units as f64).powf(1.0 / k as f64).floor() as usize).max(2);
+    while m > 2 && covers(m - 1) {
+        m -= 1;
     }
-    Ok(Pass1 {
-        unions,
-        atomic,
-        races: thin(races),
-        ..state0
-    })
-}
-
-/// Refuses a launch in which a unit wrote past the end of its copy of a buffer (which
-/// would land in the next copy): that is a memory error, not a race.
-fn check_guards(layout: &Layout, state: &Pass1) -> Result<(), GpuError> {
-    for (l, c) in layout.targets.iter().zip(&state.p1) {
-        for copy in 0..state.copies {
-            let guard = &c[copy * l.stride + l.size..(copy + 1) * l.stride];
-            if let Some(o) = guard.iter().position(|&x| x != 0) {
-                let side = layout.side(state.unit_of(copy as u32), None, true);
-                let who = match side.warp {
-                    Some(w) => format!("block {} (warp {w})", side.block),
-                    None => format!("block {}", side.block),
-                };
-                return Err(GpuError::Launch(format!(
-                    "{who} wrote past the end of buffer `{}` ({} bytes, written at byte {}); GPU mode checks races, not memory errors: run `warpcheck check` without --gpu",
-                    l.name,
-                    l.size,
-                    l.size + o
-                )));
-            }
-        }
+    while !covers(m) {
+        m += 1;
     }
-    Ok(())
-}
-
-/// The launch's buffers after it: pass 1's real buffers (atomics applied) with every
-/// copy's plain writes applied in copy order.
-fn write_back(launch: &mut Launch, layout: &Layout, state: &Pass1) {
-    let stale: Vec<Vec<u8>> = layout
-        .targets
-        .iter()
-        .map(|l| launch.buffers[l.buffer].bytes.clone())
-        .collect();
-    for (b, real) in launch.buffers.iter_mut().zip(&state.real) {
-        b.bytes.clone_from(real);
-    }
-    for (t, l) in layout.targets.iter().enumerate() {
-        let out = &mut launch.buffers[l.buffer].bytes;
-        for o in 0..l.size {
-            if state.unions[t][o] != stale[t][o] {
-                out[o] = state.unions[t][o];
-            }
-        }
-    }
+    m.min(max_copies.max(2))
 }
 
 /// The most private copies of every target that fit `opts`.
@@ -547,15 +385,17 @@ pub fn deterministic(
             opts.max_private_bytes
         )));
     }
-    let state = pass1(
-        exec,
-        inst,
-        launch,
-        &layout,
-        (0..layout.units as u32).collect(),
-    )?;
-    write_back(launch, &layout, &state);
-    Ok(())
+    let mut profile = Profile::default();
+    let res = Resident::upload(exec, launch)?;
+    let map = (0..layout.units as u32).collect();
+    let out =
+        device::pass1(exec, inst, launch, &res, &layout, map, &mut profile).and_then(|state| {
+            let out = device::write_back(exec, launch, &res, &layout, &state);
+            state.allocs.free(exec);
+            out
+        });
+    res.allocs.free(exec);
+    out
 }
 
 /// Checks one launch for races between units (blocks, or warps of barrier-free
@@ -588,20 +428,72 @@ pub fn check_with(
             opts.max_private_bytes
         )));
     }
-    let maps = rounds(layout.units, m);
+    let maps = rounds(layout.units, fewest_copies(layout.units, m));
     let mut verdict = Verdict {
         units: layout.units,
         per_warp: layout.upb > 1,
         ..Verdict::default()
     };
-    let mut last = None;
+    let mut exec = Metered::new(exec);
+    let mut profile = Profile::default();
+    let res = profile.time("upload", || Resident::upload(&mut exec, launch))?;
+    let cx = Cx {
+        inst,
+        layout: &layout,
+        res: &res,
+    };
+    let out = check_rounds(
+        &mut exec,
+        &cx,
+        launch,
+        maps,
+        progress,
+        &mut verdict,
+        &mut profile,
+    );
+    res.allocs.free(&mut exec);
+    out?;
+    profile.traffic = exec.traffic;
+    verdict.profile = profile;
+    Ok(verdict)
+}
+
+/// What every run of one launch's checking shares.
+pub(crate) struct Cx<'a> {
+    pub(crate) inst: &'a Instrumented,
+    pub(crate) layout: &'a Layout,
+    pub(crate) res: &'a Resident,
+}
+
+/// The rounds of [`check_with`]; the last one's merge is written back to `launch`.
+fn check_rounds(
+    exec: &mut dyn Executor,
+    cx: &Cx<'_>,
+    launch: &mut Launch,
+    maps: Vec<Vec<u32>>,
+    progress: &mut dyn FnMut(&RoundInfo),
+    verdict: &mut Verdict,
+    profile: &mut Profile,
+) -> Result<(), GpuError> {
+    let last = maps.len().saturating_sub(1);
     for (k, map) in maps.into_iter().enumerate() {
-        let state = pass1(exec, inst, launch, &layout, map)?;
-        let (races, runs) = round(exec, inst, launch, &layout, &state)?;
+        let mut state = device::pass1(exec, cx.inst, launch, cx.res, cx.layout, map, profile)?;
+        state.races = thin(std::mem::take(&mut state.races));
+        let out = round(exec, cx, launch, &state, profile).and_then(|found| {
+            if k == last {
+                profile.time("write-back", || {
+                    device::write_back(exec, launch, cx.res, cx.layout, &state)
+                })?;
+            }
+            Ok(found)
+        });
+        let copies = state.copies;
+        state.allocs.free(exec);
+        let (races, runs) = out?;
         verdict.runs += runs;
         let info = RoundInfo {
-            copies: state.copies,
-            probability: probability(layout.units, state.copies.max(2), k + 1),
+            copies,
+            probability: probability(cx.layout.units, copies.max(2), k + 1),
             races: races.len(),
         };
         progress(&info);
@@ -620,35 +512,35 @@ pub fn check_with(
                 verdict.races.push(r);
             }
         }
-        last = Some(state);
     }
-    if let Some(state) = last {
-        write_back(launch, &layout, &state);
-    }
-    Ok(verdict)
+    Ok(())
 }
 
 /// The second pass, bisection and attribution of one round; its races and runs (pass 1
 /// included).
 fn round(
     exec: &mut dyn Executor,
-    inst: &Instrumented,
+    cx: &Cx<'_>,
     launch: &Launch,
-    layout: &Layout,
     state: &Pass1,
+    profile: &mut Profile,
 ) -> Result<(Vec<Race>, usize), GpuError> {
+    let (inst, res, layout) = (cx.inst, cx.res, cx.layout);
     let mut runs = 2;
-    let mismatches = pass2(exec, inst, launch, layout, state)?;
+    let mut mismatches = profile.time("pass 2", || {
+        device::pass2(exec, inst, launch, res, layout, state)
+    })?;
     let mut partners = if mismatches.is_empty() {
         Vec::new()
     } else {
-        let (p, n) = bisect(exec, inst, launch, layout, state, &mismatches)?;
+        let (p, n) = profile.time("bisect", || bisect(exec, cx, launch, state, &mismatches))?;
         runs += n;
         p
     };
-    let mut mismatches = mismatches;
-    if state.atomic.iter().any(|a| !a.is_empty()) {
-        let mut found = atomic_reads(exec, inst, launch, layout, state)?;
+    if state.atomic_bytes.iter().any(|&a| a > 0) {
+        let mut found = profile.time("atomic reads", || {
+            device::atomic_reads(exec, inst, launch, res, layout, state)
+        })?;
         runs += 1;
         // A copy whose plain write already races with the atomics changes in this run
         // for that reason alone.
@@ -664,210 +556,10 @@ fn round(
     if state.races.is_empty() && partners.is_empty() {
         return Ok((Vec::new(), runs));
     }
-    // The attribution runs give the racing copies their units and every other unit one
-    // spare copy, whose maps are not read.
-    let mut involved: Vec<u32> = state
-        .races
-        .iter()
-        .flat_map(|r| [r.first, r.second])
-        .collect();
-    involved.extend(partners.iter().flat_map(|&(i, j)| [i, j]));
-    involved.retain(|&c| c != ATOMIC);
-    involved.sort_unstable();
-    involved.dedup();
-    let spare = involved.len() as u32;
-    let renumber = |c: u32| involved.binary_search(&c).map_or(spare, |i| i as u32);
-    let amap: Vec<u32> = state.map.iter().map(|&c| renumber(c)).collect();
-    let mut copies = stale_copies(launch, layout, spare as usize + 1);
-    let (_, maps1) = run_variant(
-        exec,
-        inst,
-        launch,
-        layout,
-        &amap,
-        Variant::Attribution,
-        &mut copies,
-    )?;
-    runs += 1;
-    let attr = Attribution {
-        inst,
-        layout,
-        state,
-        renumber: &renumber,
-    };
-    let mut races: Vec<Race> = state
-        .races
-        .iter()
-        .map(|&r| attr.write_write(r, &maps1))
-        .collect();
-    if !partners.is_empty() {
-        let seeds: Vec<(u32, Vec<u32>)> = involved
-            .iter()
-            .map(|&c| {
-                let from = partners
-                    .iter()
-                    .filter(|p| p.0 == c)
-                    .map(|p| p.1)
-                    .take(1)
-                    .collect();
-                (renumber(c), from)
-            })
-            .collect();
-        let mut copies = seeded(launch, layout, state, &seeds, spare as usize + 1);
-        let (_, maps2) = run_variant(
-            exec,
-            inst,
-            launch,
-            layout,
-            &amap,
-            Variant::Attribution,
-            &mut copies,
-        )?;
-        runs += 1;
-        for &(i, j) in &partners {
-            races.extend(attr.read_write(launch, i, j, &maps1, &maps2, &mismatches));
-        }
-    }
-    Ok((races, runs))
-}
-
-/// The atomic-read run: every copy starts from `S` with the atomics' results applied; a
-/// copy whose writes change read a byte the atomics changed. Returns, per such copy, its
-/// first mismatching (target, offset).
-fn atomic_reads(
-    exec: &mut dyn Executor,
-    inst: &Instrumented,
-    launch: &Launch,
-    layout: &Layout,
-    state: &Pass1,
-) -> Result<Vec<(u32, usize, usize)>, GpuError> {
-    let seeds: Vec<(u32, Vec<u32>)> = (0..state.copies as u32)
-        .map(|c| (c, vec![ATOMIC]))
-        .collect();
-    let mut copies = seeded(launch, layout, state, &seeds, state.copies);
-    let initial = copies.clone();
-    run_variant(
-        exec,
-        inst,
-        launch,
-        layout,
-        &state.map,
-        Variant::Plain,
-        &mut copies,
-    )?;
-    let mut out = Vec::new();
-    for c in 0..state.copies {
-        if differs(launch, layout, state, c, &initial, &copies) {
-            let first = layout.targets.iter().enumerate().find_map(|(t, l)| {
-                (0..l.size)
-                    .find(|&o| copies[t][c * l.stride + o] != initial[t][c * l.stride + o])
-                    .map(|o| (t, o))
-            });
-            let (t, o) = first.unwrap_or((0, 0));
-            out.push((c as u32, t, o));
-        }
-    }
-    Ok(out)
-}
-
-/// Pass 2: each copy from `U` less its own writes; returns, per copy with a mismatch,
-/// its first mismatching (target, offset).
-fn pass2(
-    exec: &mut dyn Executor,
-    inst: &Instrumented,
-    launch: &Launch,
-    layout: &Layout,
-    state: &Pass1,
-) -> Result<Vec<(u32, usize, usize)>, GpuError> {
-    let mut p2: Vec<Vec<u8>> = Vec::new();
-    for (t, l) in layout.targets.iter().enumerate() {
-        let s = &launch.buffers[l.buffer].bytes;
-        let mut v = vec![0u8; l.stride * state.copies];
-        for c in 0..state.copies {
-            let own = &state.p1[t][c * l.stride..c * l.stride + l.size];
-            let copy = &mut v[c * l.stride..c * l.stride + l.size];
-            for o in 0..l.size {
-                copy[o] = if own[o] != s[o] {
-                    s[o]
-                } else {
-                    state.unions[t][o]
-                };
-            }
-        }
-        p2.push(v);
-    }
-    run_variant(
-        exec,
-        inst,
-        launch,
-        layout,
-        &state.map,
-        Variant::Plain,
-        &mut p2,
-    )?;
-    let mut out = Vec::new();
-    for c in 0..state.copies {
-        'targets: for (t, l) in layout.targets.iter().enumerate() {
-            let s = &launch.buffers[l.buffer].bytes;
-            for o in 0..l.size {
-                let own = state.p1[t][c * l.stride + o];
-                let expected = if own != s[o] { own } else { state.unions[t][o] };
-                if p2[t][c * l.stride + o] != expected {
-                    out.push((c as u32, t, o));
-                    break 'targets;
-                }
-            }
-        }
-    }
-    Ok(out)
-}
-
-/// Copies with at least one write in pass 1, in copy order.
-fn writers(layout: &Layout, state: &Pass1, launch: &Launch) -> Vec<u32> {
-    (0..state.copies)
-        .filter(|&c| {
-            layout.targets.iter().enumerate().any(|(t, l)| {
-                let s = &launch.buffers[l.buffer].bytes;
-                state.p1[t][c * l.stride..c * l.stride + l.size] != s[..]
-            })
-        })
-        .map(|c| c as u32)
-        .collect()
-}
-
-/// `copies` copies from `S`; for each `(c, from)` of `seeds`, copy `c` gets the pass-1
-/// writes of the round's copies `from` applied.
-fn seeded(
-    launch: &Launch,
-    layout: &Layout,
-    state: &Pass1,
-    seeds: &[(u32, Vec<u32>)],
-    copies: usize,
-) -> Vec<Vec<u8>> {
-    let mut out = stale_copies(launch, layout, copies);
-    for (t, l) in layout.targets.iter().enumerate() {
-        let s = &launch.buffers[l.buffer].bytes;
-        for (c, from) in seeds {
-            let dest = *c as usize;
-            for &j in from {
-                if j == ATOMIC {
-                    let real = &state.real[l.buffer];
-                    for &o in &state.atomic[t] {
-                        out[t][dest * l.stride + o] = real[o];
-                    }
-                    continue;
-                }
-                let j = j as usize;
-                for o in 0..l.size {
-                    let v = state.p1[t][j * l.stride + o];
-                    if v != s[o] {
-                        out[t][dest * l.stride + o] = v;
-                    }
-                }
-            }
-        }
-    }
-    out
+    let (races, n) = profile.time("attribution", || {
+        crate::attribution::attribute(exec, cx, launch, state, &partners, &mismatches)
+    })?;
+    Ok((races, runs + n))
 }
 
 /// Finds, for each copy with a pass-2 mismatch, a writing copy whose writes alone change
@@ -875,13 +567,12 @@ fn seeded(
 /// (copy, partner) pairs and the number of runs.
 fn bisect(
     exec: &mut dyn Executor,
-    inst: &Instrumented,
+    cx: &Cx<'_>,
     launch: &Launch,
-    layout: &Layout,
     state: &Pass1,
     mismatches: &[(u32, usize, usize)],
 ) -> Result<(Vec<(u32, u32)>, usize), GpuError> {
-    let all = writers(layout, state, launch);
+    let all = device::writers(exec, state)?;
     // (copy, candidates, lo, hi): the prefix of length `hi` changes the copy's result,
     // the one of length `lo` is assumed not to.
     let mut search: Vec<(u32, Vec<u32>, usize, usize)> = mismatches
@@ -895,28 +586,20 @@ fn bisect(
         .collect();
     let mut runs = 0;
     while search.iter().any(|s| s.3 - s.2 > 1) {
-        let seeds: Vec<(u32, Vec<u32>)> = search
-            .iter()
-            .map(|(b, c, lo, hi)| (*b, c[..(lo + hi) / 2].to_vec()))
-            .collect();
-        let mut copies = seeded(launch, layout, state, &seeds, state.copies);
-        let initial = copies.clone();
-        run_variant(
-            exec,
-            inst,
-            launch,
-            layout,
-            &state.map,
-            Variant::Plain,
-            &mut copies,
-        )?;
+        let mut seeds = vec![Seed::default(); state.copies];
+        for (b, c, lo, hi) in &search {
+            seeds[*b as usize] = Seed {
+                from: c[..(lo + hi) / 2].to_vec(),
+            };
+        }
+        let out = device::seeded_run(exec, cx.inst, launch, cx.res, cx.layout, state, &seeds)?;
         runs += 1;
         for (b, _, lo, hi) in &mut search {
             if *hi - *lo <= 1 {
                 continue;
             }
             let mid = (*lo + *hi) / 2;
-            if differs(launch, layout, state, *b as usize, &initial, &copies) {
+            if out[*b as usize].0.is_some() {
                 *hi = mid;
             } else {
                 *lo = mid;
@@ -927,152 +610,4 @@ fn bisect(
         search.iter().map(|(b, c, _, hi)| (*b, c[hi - 1])).collect(),
         runs,
     ))
-}
-
-/// Whether copy `b`, started from `initial`, ended other than with its pass-1 writes
-/// over its start.
-fn differs(
-    launch: &Launch,
-    layout: &Layout,
-    state: &Pass1,
-    b: usize,
-    initial: &[Vec<u8>],
-    after: &[Vec<u8>],
-) -> bool {
-    layout.targets.iter().enumerate().any(|(t, l)| {
-        let s = &launch.buffers[l.buffer].bytes;
-        (0..l.size).any(|o| {
-            let k = b * l.stride + o;
-            let own = state.p1[t][k];
-            let expected = if own != s[o] { own } else { initial[t][k] };
-            after[t][k] != expected
-        })
-    })
-}
-
-/// Source attribution from site maps of the attribution runs, whose copies are the
-/// round's involved copies renumbered (`renumber`).
-struct Attribution<'a> {
-    inst: &'a Instrumented,
-    layout: &'a Layout,
-    state: &'a Pass1,
-    renumber: &'a dyn Fn(u32) -> u32,
-}
-
-impl Attribution<'_> {
-    /// The site and unit whose access covers byte `o` of copy `c`'s copy of target `t`
-    /// in `map` (of the real buffer when `c` is [`ATOMIC`]).
-    fn site(&self, map: &[u8], t: usize, c: u32, o: usize, kind: SiteKind) -> Option<(usize, u32)> {
-        let l = &self.layout.targets[t];
-        let base = if c == ATOMIC {
-            0
-        } else {
-            (self.renumber)(c) as usize * l.stride
-        };
-        let word = |k: usize| -> Option<u32> {
-            Some(u32::from_le_bytes(map.get(k..k + 4)?.try_into().ok()?))
-        };
-        (0..16.min(o + 1)).find_map(|d| {
-            let k = (base + o - d) * 8;
-            let id = word(k)? as usize;
-            let site = self.inst.plan.sites.get(id.checked_sub(1)?)?;
-            (site.kind == kind && site.bytes as usize > d).then_some((id - 1, word(k + 4)?))
-        })
-    }
-
-    /// The side of copy `c` at byte `o` of target `t`, attributed from `maps` (the write,
-    /// read or atomic map by `kind`; the atomic map when `c` is [`ATOMIC`]).
-    fn side(&self, maps: &[SiteMaps], t: usize, c: u32, o: usize, kind: SiteKind) -> Side {
-        let kind = if c == ATOMIC { SiteKind::Atomic } else { kind };
-        let map = match kind {
-            SiteKind::Store => &maps[t][0],
-            SiteKind::Load => &maps[t][1],
-            SiteKind::Atomic => &maps[t][2],
-        };
-        let found = self.site(map, t, c, o, kind);
-        let unit = found.map_or_else(
-            || {
-                if c == ATOMIC {
-                    0
-                } else {
-                    self.state.unit_of(c)
-                }
-            },
-            |f| f.1,
-        );
-        self.layout
-            .side(unit, found.map(|f| f.0), kind != SiteKind::Load)
-    }
-
-    fn write_write(&self, r: RawRace, maps: &[SiteMaps]) -> Race {
-        Race {
-            kind: r.kind,
-            target: r.target,
-            buffer: self.layout.targets[r.target].name.clone(),
-            offset: r.offset as u64,
-            first: self.side(maps, r.target, r.first, r.offset, SiteKind::Store),
-            second: self.side(maps, r.target, r.second, r.offset, SiteKind::Store),
-        }
-    }
-
-    /// Copy `i` read copy `j`'s writes (the atomics' when `j` is [`ATOMIC`]): witnesses at
-    /// bytes `j` wrote that `i` read when started from `S` plus `j`'s writes; else at
-    /// `i`'s first mismatching byte.
-    fn read_write(
-        &self,
-        launch: &Launch,
-        i: u32,
-        j: u32,
-        maps1: &[SiteMaps],
-        maps2: &[SiteMaps],
-        mismatches: &[(u32, usize, usize)],
-    ) -> Vec<Race> {
-        let kind = if j == ATOMIC {
-            RaceKind::AtomicRead
-        } else {
-            RaceKind::ReadWrite
-        };
-        let mut out: Vec<Race> = Vec::new();
-        for (t, l) in self.layout.targets.iter().enumerate() {
-            let written: Vec<usize> = if j == ATOMIC {
-                self.state.atomic[t].clone()
-            } else {
-                let s = &launch.buffers[l.buffer].bytes;
-                let copy = &self.state.p1[t][j as usize * l.stride..j as usize * l.stride + l.size];
-                (0..l.size).filter(|&o| copy[o] != s[o]).collect()
-            };
-            for o in written {
-                if out.len() >= OFFSETS_PER_PAIR {
-                    return out;
-                }
-                if self.site(&maps2[t][1], t, i, o, SiteKind::Load).is_none() {
-                    continue;
-                }
-                out.push(Race {
-                    kind,
-                    target: t,
-                    buffer: l.name.clone(),
-                    offset: o as u64,
-                    first: self.side(maps1, t, j, o, SiteKind::Store),
-                    second: self.side(maps2, t, i, o, SiteKind::Load),
-                });
-            }
-        }
-        if out.is_empty()
-            && let Some(&(_, t, o)) = mismatches.iter().find(|m| m.0 == i)
-        {
-            let second = self.side(maps2, t, i, o, SiteKind::Store);
-            let mut first = self.side(maps1, t, j, o, SiteKind::Store);
-            first.site = None;
-            out.push(Race {
-                kind,
-                target: t,
-                buffer: self.layout.targets[t].name.clone(),
-                offset: o as u64,
-                first,
-                second,
-            });
-        }
-        out
-    }
 }

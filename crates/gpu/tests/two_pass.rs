@@ -318,6 +318,15 @@ fn equation_one_matches_lds_table_one() {
     assert_eq!(passes::probability(960, 2, 10), 1.0);
     assert_eq!(passes::rounds(960, 2).len(), 10);
     assert_eq!(passes::rounds(960, 31).len(), 2);
+    // With 600 copies allowed, 524,288 units need three rounds, which 81 copies give.
+    assert_eq!(passes::fewest_copies(524_288, 600), 81);
+    assert_eq!(passes::rounds(524_288, 81).len(), 3);
+    assert_eq!(passes::fewest_copies(16, 2), 2);
+    assert_eq!(
+        passes::fewest_copies(100, 200),
+        200,
+        "one round: a copy per unit"
+    );
 }
 
 #[test]

@@ -37,12 +37,17 @@ pub struct GpuArgs {
     /// emulator, for machines without a GPU).
     #[arg(long, value_enum, default_value_t = GpuExecutorKind::Cuda, requires = "gpu")]
     pub gpu_executor: GpuExecutorKind,
-    /// The most device memory the private copies of one run may take (bytes, or with a
-    /// K, M or G suffix). Default: the device's free memory less the launch's buffers
-    /// (4G with the emulator), at most a quarter of the host's available memory. Less than
-    /// a copy per unit means memory-adaptive rounds.
+    /// The most device memory one set of private copies may take (bytes, or with a K, M
+    /// or G suffix; a round holds two sets). Default: half the device's free memory less
+    /// the launch's buffers (4G with the emulator, at most a quarter of the host's
+    /// available memory). Less than a copy per unit means memory-adaptive rounds.
     #[arg(long, value_name = "SIZE", value_parser = parse_size, requires = "gpu")]
     pub gpu_memory: Option<u64>,
+}
+
+/// Whether `WARPCHECK_GPU_PROFILE` asks for GPU mode's per-phase times.
+fn profile_requested() -> bool {
+    std::env::var_os("WARPCHECK_GPU_PROFILE").is_some_and(|v| !v.is_empty() && v != "0")
 }
 
 /// The host's available memory in bytes (`MemAvailable` of `/proc/meminfo`), where known.
@@ -166,19 +171,22 @@ impl Prepared {
         Ok((kernel, gl))
     }
 
-    /// The private-copy limit for `launch`: `--gpu-memory`, else the device's free
-    /// memory less the launch's buffers and a reserve for the run's own allocations
-    /// (4 GiB with the emulator), and at most a quarter of the host's available memory:
-    /// the copies come back to the host to be compared, and a pass holds two sets.
+    /// The private-copy limit for `launch`: `--gpu-memory`, else half of the device's
+    /// free memory less the launch's buffers (three times: before, working, after pass 1)
+    /// and a reserve for the run's own allocations, since a round holds two sets of
+    /// copies (4 GiB with the emulator, whose copies are in host memory: at most a
+    /// quarter of the host's available memory then).
     fn memory_limit(&self, gpu: &GpuArgs, launch: &Launch) -> warpcheck_gpu::CheckOptions {
         const RESERVE: u64 = 256 << 20;
         let max_private_bytes = gpu.gpu_memory.unwrap_or_else(|| {
             let needs: u64 = launch.buffers.iter().map(|b| b.bytes.len() as u64).sum();
-            let device = match self.exec.free_memory() {
-                Some(free) => free.saturating_sub(needs + RESERVE),
-                None => warpcheck_gpu::CheckOptions::default().max_private_bytes,
-            };
-            host_available().map_or(device, |host| device.min(host / 4))
+            match self.exec.free_memory() {
+                Some(free) => free.saturating_sub(3 * needs + RESERVE) / 2,
+                None => {
+                    let emu = warpcheck_gpu::CheckOptions::default().max_private_bytes;
+                    host_available().map_or(emu, |host| emu.min(host / 4))
+                }
+            }
         });
         warpcheck_gpu::CheckOptions { max_private_bytes }
     }
@@ -232,6 +240,9 @@ pub fn run(args: &Args) -> Result<Outcome, CliError> {
         );
         if verdict.rounds.len() > 1 {
             described.push_str(&rounds);
+        }
+        if profile_requested() {
+            let _ = writeln!(described, "  {}", verdict.profile.summary());
         }
         let locate = |inst| site_location(&p.program, p.loaded.ptx_text(), kernel, inst);
         findings.extend(warpcheck_gpu::report::findings(
