@@ -283,13 +283,26 @@ __WARPCHECK_CVT4(__double2uint, double, unsigned int, __nvvm_d2ui)
 __WARPCHECK_CVT4(__double2ll, double, long long, __nvvm_d2ll)
 __WARPCHECK_CVT4(__double2ull, double, unsigned long long, __nvvm_d2ull)
 __WARPCHECK_CVT4(__double2float, double, float, __nvvm_d2f)
-__WARPCHECK_CVT4(__int2float, int, float, __nvvm_i2f)
-__WARPCHECK_CVT4(__uint2float, unsigned int, float, __nvvm_ui2f)
-__WARPCHECK_CVT4(__ll2float, long long, float, __nvvm_ll2f)
-__WARPCHECK_CVT4(__ull2float, unsigned long long, float, __nvvm_ull2f)
-__WARPCHECK_CVT4(__ll2double, long long, double, __nvvm_ll2d)
-__WARPCHECK_CVT4(__ull2double, unsigned long long, double, __nvvm_ull2d)
 #undef __WARPCHECK_CVT4
+/* Integer to floating point. The round-toward-zero forms are inline PTX: LLVM up to
+ * version 18 folds the rz intrinsics at -O1 and above into the generic integer-to-float
+ * conversion, which rounds to nearest (the PTX it emits says cvt.rn). */
+#define __WARPCHECK_CVT4_FROM_INT(NAME, FROM, TO, BUILTIN, CVT, OUT, IN)       \
+  __WARPCHECK_DEVICE TO NAME##_rn(FROM x) { return BUILTIN##_rn(x); }         \
+  __WARPCHECK_DEVICE TO NAME##_rz(FROM x) {                                   \
+    TO r;                                                                      \
+    asm("cvt.rz." CVT " %0, %1;" : "=" OUT(r) : IN(x));                        \
+    return r;                                                                  \
+  }                                                                            \
+  __WARPCHECK_DEVICE TO NAME##_ru(FROM x) { return BUILTIN##_rp(x); }         \
+  __WARPCHECK_DEVICE TO NAME##_rd(FROM x) { return BUILTIN##_rm(x); }
+__WARPCHECK_CVT4_FROM_INT(__int2float, int, float, __nvvm_i2f, "f32.s32", "f", "r")
+__WARPCHECK_CVT4_FROM_INT(__uint2float, unsigned int, float, __nvvm_ui2f, "f32.u32", "f", "r")
+__WARPCHECK_CVT4_FROM_INT(__ll2float, long long, float, __nvvm_ll2f, "f32.s64", "f", "l")
+__WARPCHECK_CVT4_FROM_INT(__ull2float, unsigned long long, float, __nvvm_ull2f, "f32.u64", "f", "l")
+__WARPCHECK_CVT4_FROM_INT(__ll2double, long long, double, __nvvm_ll2d, "f64.s64", "d", "l")
+__WARPCHECK_CVT4_FROM_INT(__ull2double, unsigned long long, double, __nvvm_ull2d, "f64.u64", "d", "l")
+#undef __WARPCHECK_CVT4_FROM_INT
 __WARPCHECK_DEVICE double __int2double_rn(int x) { return __nvvm_i2d_rn(x); }
 __WARPCHECK_DEVICE double __uint2double_rn(unsigned int x) {
   return __nvvm_ui2d_rn(x);

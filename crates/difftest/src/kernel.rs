@@ -61,6 +61,7 @@ pub struct Line {
 /// A generated kernel: name, launch shape and body lines (signature and braces included).
 #[derive(Clone, Debug)]
 pub struct Kernel {
+    pub id: u32,
     pub name: String,
     pub grid: u32,
     pub block: u32,
@@ -80,7 +81,8 @@ struct Body<'a> {
     lines: Vec<Line>,
     indent: usize,
     phases: u32,
-    atomics: u32,
+    /// The operation of each `acc` region used so far.
+    atomic_ops: Vec<&'static str>,
     loops: u32,
 }
 
@@ -96,14 +98,14 @@ pub fn generate(seed: u64, id: u32) -> Kernel {
         lines: Vec::new(),
         indent: 1,
         phases: 0,
-        atomics: 0,
+        atomic_ops: Vec::new(),
         loops: 0,
     };
     body.prologue(&name);
     body.section_a();
     body.section_b();
     body.raw("}");
-    Kernel { name, grid, block, lines: body.lines }
+    Kernel { id, name, grid, block, lines: body.lines }
 }
 
 impl Body<'_> {

@@ -20,4 +20,14 @@ pub mod program;
 pub mod rng;
 pub mod verdict;
 
-pub use program::{KernelInfo, Program, Variant, generate};
+/// The version of what the generator writes: bumped whenever a seed's programs change, so
+/// that hashes recorded on a GPU with another version are recognised as stale.
+pub const GENERATOR_VERSION: u32 = 1;
+
+/// The generator's name and version, as `warpcheck-difftest version` prints it and as the
+/// first line of a hash file records it.
+pub fn version_line() -> String {
+    format!("warpcheck-difftest generator {GENERATOR_VERSION}")
+}
+
+pub use program::{KernelInfo, Program, Variant, generate, generate_range};

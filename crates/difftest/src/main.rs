@@ -2,7 +2,7 @@
 //! (no cargo, no warpcheck needed) so that it can be carried to a GPU machine.
 //!
 //! ```text
-//! warpcheck-difftest gen --seed S [--seeds FIRST-LAST] --count N --out DIR
+//! warpcheck-difftest gen --seed S [--seeds FIRST-LAST] --count N [--first K] --out DIR
 //!     DIR/prog_S.cu (race-free), DIR/racy_S.cu and DIR/racy_S.plants.tsv for each seed
 //! warpcheck-difftest hashes --seed S STDOUT_FILE
 //!     the program's `kID HASH` lines as TSV `seed kernel hash`
@@ -10,6 +10,8 @@
 //!     hash disagreements and a summary; exit 1 when any
 //! warpcheck-difftest verdict --seed S --count N --variant race-free|racy REPORT.json
 //!     per kernel: `seed kernel agree|DISAGREE detail` against the construction
+//! warpcheck-difftest version
+//!     the generator's version (recorded with hashes; a new version makes them stale)
 //! ```
 
 use std::collections::HashMap;
@@ -17,12 +19,13 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use warpcheck_difftest::verdict::{compare_hashes, judge, parse_hashes, parse_program_output};
-use warpcheck_difftest::{Program, Variant, generate};
+use warpcheck_difftest::{Program, Variant, generate, generate_range};
 
-const USAGE: &str = "usage: warpcheck-difftest gen --seed S [--seeds FIRST-LAST] --count N --out DIR
+const USAGE: &str = "usage: warpcheck-difftest gen --seed S [--seeds FIRST-LAST] --count N [--first K] --out DIR
        warpcheck-difftest hashes --seed S STDOUT_FILE
        warpcheck-difftest compare EXPECTED.tsv ACTUAL.tsv
-       warpcheck-difftest verdict --seed S --count N --variant race-free|racy REPORT.json";
+       warpcheck-difftest verdict --seed S --count N --variant race-free|racy REPORT.json
+       warpcheck-difftest version";
 
 /// Options (`--name value`) and positional arguments.
 struct Args {
@@ -71,6 +74,10 @@ fn main() -> ExitCode {
         "hashes" => hashes(&args),
         "compare" => compare(&args),
         "verdict" => verdict(&args),
+        "version" => {
+            println!("{}", warpcheck_difftest::version_line());
+            Ok(ExitCode::SUCCESS)
+        }
         _ => Err(format!("unknown command `{command}`")),
     });
     match result {
@@ -95,9 +102,10 @@ fn generate_files(args: &Args) -> Result<ExitCode, String> {
     let count = args.number("count")? as u32;
     let out = PathBuf::from(args.get("out")?);
     std::fs::create_dir_all(&out).map_err(|e| format!("{}: {e}", out.display()))?;
+    let first = args.number("first").unwrap_or(0) as u32;
     for seed in seeds(args)? {
         for variant in [Variant::RaceFree, Variant::Racy] {
-            let p = generate(seed, count, variant);
+            let p = generate_range(seed, first..first + count, variant);
             let path = out.join(Program::file_name(seed, variant));
             std::fs::write(&path, &p.source).map_err(|e| format!("{}: {e}", path.display()))?;
             if variant == Variant::Racy {

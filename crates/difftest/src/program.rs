@@ -61,10 +61,16 @@ impl Program {
 /// Generates the program of `count` kernels from `seed`. The racy variant has the same
 /// kernels, each with one planted race.
 pub fn generate(seed: u64, count: u32, variant: Variant) -> Program {
+    generate_range(seed, 0..count, variant)
+}
+
+/// The program of kernels `ids` only (a kernel does not depend on the others, so kernel 17
+/// here is kernel 17 of the whole program, with the same inputs).
+pub fn generate_range(seed: u64, ids: std::ops::Range<u32>, variant: Variant) -> Program {
     let mut src = header(seed, variant);
     let mut kernels = Vec::new();
     let mut infos = Vec::new();
-    for id in 0..count {
+    for id in ids {
         let mut k = kernel::generate(seed, id);
         let planted = (variant == Variant::Racy).then(|| plant::plant(&mut k, &mut Rng::fork(seed ^ 0x5ace, u64::from(id))));
         let first_line = src.lines().count() as u32 + 1;
@@ -96,6 +102,7 @@ fn header(seed: u64, variant: Variant) -> String {
 fn host_code(seed: u64, kernels: &[Kernel]) -> String {
     let grids: Vec<String> = kernels.iter().map(|k| k.grid.to_string()).collect();
     let blocks: Vec<String> = kernels.iter().map(|k| k.block.to_string()).collect();
+    let ids: Vec<String> = kernels.iter().map(|k| k.id.to_string()).collect();
     let cases: String = kernels
         .iter()
         .enumerate()
@@ -107,6 +114,7 @@ fn host_code(seed: u64, kernels: &[Kernel]) -> String {
         .replace("@COUNT@", &kernels.len().to_string())
         .replace("@GRIDS@", &grids.join(", "))
         .replace("@BLOCKS@", &blocks.join(", "))
+        .replace("@IDS@", &ids.join(", "))
         .replace("@CASES@", &cases)
         .replace("@INPUT_LEN@", &INPUT_LEN.to_string())
         .replace("@MAX_THREADS@", &MAX_THREADS.to_string())
@@ -153,6 +161,7 @@ static unsigned long long fnv1a(const void *p, size_t n, unsigned long long h) {
 
 static const unsigned grids[@COUNT@] = {@GRIDS@};
 static const unsigned blocks[@COUNT@] = {@BLOCKS@};
+static const unsigned ids[@COUNT@] = {@IDS@};
 
 static unsigned h_in_u[@INPUT_LEN@], h_in_f[@INPUT_LEN@];
 static unsigned h_out_u[@MAX_THREADS@ * @U_SLOTS@], h_out_f[@MAX_THREADS@ * @F_SLOTS@], h_acc[@ACC_LEN@];
@@ -166,7 +175,8 @@ int main() {
     printf("allocation failed\n");
     return 2;
   }
-  for (unsigned k = 0; k < @COUNT@u; ++k) {
+  for (unsigned n = 0; n < @COUNT@u; ++n) {
+    unsigned k = ids[n];
     for (unsigned i = 0; i < @INPUT_LEN@u; ++i) { h_in_u[i] = input_u(k, i); h_in_f[i] = input_f(k, i); }
     for (unsigned i = 0; i < @MAX_THREADS@u * @U_SLOTS@u; ++i) h_out_u[i] = 0xcdcdcdcdu ^ i;
     for (unsigned i = 0; i < @MAX_THREADS@u * @F_SLOTS@u; ++i) h_out_f[i] = 0x7fcdcdcdu ^ i;
@@ -176,8 +186,8 @@ int main() {
     cudaMemcpy(d_out_u, h_out_u, sizeof h_out_u, cudaMemcpyHostToDevice);
     cudaMemcpy(d_out_f, h_out_f, sizeof h_out_f, cudaMemcpyHostToDevice);
     cudaMemcpy(d_acc, h_acc, sizeof h_acc, cudaMemcpyHostToDevice);
-    unsigned grid = grids[k], block = blocks[k], threads = grid * block;
-    switch (k) {
+    unsigned grid = grids[n], block = blocks[n], threads = grid * block;
+    switch (n) {
 @CASES@    }
     cudaError_t err = cudaDeviceSynchronize();
     if (err == cudaSuccess) err = cudaGetLastError();

@@ -64,13 +64,16 @@ impl Body<'_> {
     /// An order-independent atomic on `acc` whose result is unused. At the top level of
     /// section A it may use an affine index, so that thread 0's bin is known.
     pub(super) fn global_atomic(&mut self, top_level: bool) {
-        let (region, fresh) = if self.atomics < ATOMIC_REGIONS {
-            self.atomics += 1;
-            (self.atomics - 1, true)
+        // A region keeps the operation of its first statement: different operations on one
+        // bin (a max and an add) would make its final value depend on their order.
+        let (region, fresh) = if (self.atomic_ops.len() as u32) < ATOMIC_REGIONS {
+            let op = *self.g.rng.pick(&["atomicAdd", "atomicMax", "atomicMin", "atomicOr", "atomicXor", "atomicAnd"]);
+            self.atomic_ops.push(op);
+            (self.atomic_ops.len() as u32 - 1, true)
         } else {
             (self.g.rng.below(ATOMIC_REGIONS), false)
         };
-        let op = *self.g.rng.pick(&["atomicAdd", "atomicMax", "atomicMin", "atomicOr", "atomicXor", "atomicAnd"]);
+        let op = self.atomic_ops[region as usize];
         let val = self.g.u_expr(2);
         let base = region * ACC_BINS;
         if top_level && fresh && self.g.rng.chance(70) {
