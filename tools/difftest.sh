@@ -10,7 +10,7 @@
 # each kernel's findings judged against the construction (race-free: no error; racy: the
 # planted race at its two lines). Prints every disagreement with seed and kernel and a
 # summary; the files are kept in $WORK (default: a new temporary directory).
-# $JOBS programs at a time (default 1), each under `nice`.
+# $JOBS programs at a time (default 1), each under `nice`; CLANG_ONLY=1 skips nvcc.
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 WC=${WARPCHECK:-$ROOT/target/release/warpcheck}
@@ -40,8 +40,8 @@ else
   SEED_LIST=$(seq "${SEEDS%-*}" "${SEEDS#*-}")
 fi
 for s in $SEED_LIST; do "$GEN" gen --seed "$s" --count "$COUNT" --out "$WORK/src" || exit 2; done
-COMPILERS=clang
-if "$WC" ptx "$WORK/src/prog_$(echo "$SEED_LIST" | head -1).cu" --compiler nvcc > /dev/null 2>&1; then
+COMPILERS=${COMPILERS:-clang}
+if [ "$COMPILERS" = clang ] && [ -z "${CLANG_ONLY:-}" ] && "$WC" ptx "$WORK/src/prog_$(echo "$SEED_LIST" | head -1).cu" --compiler nvcc > /dev/null 2>&1; then
   COMPILERS="clang nvcc"
 fi
 echo "work: $WORK; seeds: $(echo $SEED_LIST | wc -w) of $COUNT kernels; compilers: $COMPILERS"

@@ -55,7 +55,10 @@ impl ExprGen<'_> {
         match self.rng.below(4) {
             0 => format!("{}u", self.rng.below(8)),
             1 => format!("{}u", self.rng.below(1000)),
-            2 => (*self.rng.pick(&["0xffffffffu", "0x80000000u", "0x7fffffffu", "0x55555555u"])).to_string(),
+            2 => (*self
+                .rng
+                .pick(&["0xffffffffu", "0x80000000u", "0x7fffffffu", "0x55555555u"]))
+            .to_string(),
             _ => format!("0x{:08x}u", self.rng.u32()),
         }
     }
@@ -93,12 +96,32 @@ impl ExprGen<'_> {
                     _ => format!("(unsigned){f}((int){})", self.u_expr(d)),
                 }
             }
-            9 => format!("__byte_perm({}, {}, 0x{:04x}u)", self.u_expr(d), self.u_expr(d), self.rng.u32() & 0xffff),
-            10 => format!("wc_mulwide({}, {}, {})", self.u_expr(d), self.u_expr(d), self.u_expr(d)),
-            11 => format!("({} ? {} : {})", self.cond(d), self.u_expr(d), self.u_expr(d)),
+            9 => format!(
+                "__byte_perm({}, {}, 0x{:04x}u)",
+                self.u_expr(d),
+                self.u_expr(d),
+                self.rng.u32() & 0xffff
+            ),
+            10 => format!(
+                "wc_mulwide({}, {}, {})",
+                self.u_expr(d),
+                self.u_expr(d),
+                self.u_expr(d)
+            ),
+            11 => format!(
+                "({} ? {} : {})",
+                self.cond(d),
+                self.u_expr(d),
+                self.u_expr(d)
+            ),
             12 => self.f_to_u(d),
             13 => format!("(~{})", self.u_expr(d)),
-            _ => format!("({} {} {})", self.u_expr(d), self.rng.pick(&["+", "^", "*"]), self.u_const()),
+            _ => format!(
+                "({} {} {})",
+                self.u_expr(d),
+                self.rng.pick(&["+", "^", "*"]),
+                self.u_const()
+            ),
         }
     }
 
@@ -140,7 +163,12 @@ impl ExprGen<'_> {
                 let op = *self.rng.pick(&["fadd", "fsub", "fmul"]);
                 format!("__{op}_{rounding}({}, {})", self.f_expr(d), self.f_expr(d))
             }
-            3 | 4 => format!("__fmaf_{rounding}({}, {}, {})", self.f_expr(d), self.f_expr(d), self.f_expr(d)),
+            3 | 4 => format!(
+                "__fmaf_{rounding}({}, {}, {})",
+                self.f_expr(d),
+                self.f_expr(d),
+                self.f_expr(d)
+            ),
             5 => format!("__fdiv_{rounding}({}, {})", self.f_expr(d), self.f_expr(d)),
             6 => format!("__fsqrt_{rounding}({})", self.f_expr(d)),
             7 => {
@@ -148,15 +176,33 @@ impl ExprGen<'_> {
                 format!("{f}({}, {})", self.f_expr(d), self.f_expr(d))
             }
             8 => {
-                let f = *self.rng.pick(&["fabsf", "-", "truncf", "floorf", "ceilf", "rintf", "__saturatef"]);
+                let f = *self.rng.pick(&[
+                    "fabsf",
+                    "-",
+                    "truncf",
+                    "floorf",
+                    "ceilf",
+                    "rintf",
+                    "__saturatef",
+                ]);
                 format!("{f}({})", self.f_expr(d))
             }
             9 => {
-                let f = *self.rng.pick(&["__uint2float_rn", "__uint2float_rz", "__int2float_rn", "__int2float_rd"]);
+                let f = *self.rng.pick(&[
+                    "__uint2float_rn",
+                    "__uint2float_rz",
+                    "__int2float_rn",
+                    "__int2float_rd",
+                ]);
                 let cast = if f.starts_with("__int") { "(int)" } else { "" };
                 format!("{f}({cast}{})", self.u_expr(d))
             }
-            10 => format!("({} ? {} : {})", self.cond(d), self.f_expr(d), self.f_expr(d)),
+            10 => format!(
+                "({} ? {} : {})",
+                self.cond(d),
+                self.f_expr(d),
+                self.f_expr(d)
+            ),
             11 => format!("__uint_as_float({})", self.u_expr(d)),
             12 => {
                 let op = *self.rng.pick(&["dadd", "dmul", "dsub"]);
@@ -184,7 +230,12 @@ impl ExprGen<'_> {
                 format!("{} {op} {}", self.f_expr(d), self.f_expr(d))
             }
             4 => format!("!({} >= {})", self.f_expr(d), self.f_expr(d)),
-            5 => format!("({} & {}u) == {}u", self.u_expr(d), 1u32 << self.rng.below(5), 0),
+            5 => format!(
+                "({} & {}u) == {}u",
+                self.u_expr(d),
+                1u32 << self.rng.below(5),
+                0
+            ),
             6 => format!("tid < {}u", self.rng.below(300)),
             7 => format!("(lane & {}u) != 0u", 1u32 << self.rng.below(5)),
             _ => format!("({} & 7u) < {}u", self.u_expr(d), self.rng.below(8)),

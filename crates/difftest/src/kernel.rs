@@ -40,16 +40,27 @@ pub const SHARED_BINS: u32 = 32;
 pub enum Tag {
     Plain,
     /// `sh[tid] = EXPR;` of shared phase `phase`; the expression is kept to rebuild the line.
-    SharedStore { phase: u32, expr: String },
+    SharedStore {
+        phase: u32,
+        expr: String,
+    },
     /// The read of a shared phase; `shift` is `Some(c)` when it reads `sh[(tid + c) % B]`.
-    SharedRead { phase: u32, shift: Option<u32> },
+    SharedRead {
+        phase: u32,
+        shift: Option<u32>,
+    },
     /// The barrier that ends a shared phase's reads (before the next phase's writes).
-    PhaseEndBarrier { phase: u32 },
+    PhaseEndBarrier {
+        phase: u32,
+    },
     /// The store of output slot 0, executed by every thread once.
     Slot0Store,
     /// A top-level global atomic on region `region`, indexed `(gid * m + d) & 31` when
     /// `offset` is `Some(d)` (so thread 0 touches bin `d`).
-    Atomic { region: u32, offset: Option<u32> },
+    Atomic {
+        region: u32,
+        offset: Option<u32>,
+    },
 }
 
 #[derive(Clone, Debug)]
@@ -93,7 +104,10 @@ pub fn generate(seed: u64, id: u32) -> Kernel {
     let block = 32 * rng.range(1, 8);
     let name = format!("k{id}");
     let mut body = Body {
-        g: ExprGen { rng: &mut rng, loop_vars: Vec::new() },
+        g: ExprGen {
+            rng: &mut rng,
+            loop_vars: Vec::new(),
+        },
         block,
         lines: Vec::new(),
         indent: 1,
@@ -105,13 +119,22 @@ pub fn generate(seed: u64, id: u32) -> Kernel {
     body.section_a();
     body.section_b();
     body.raw("}");
-    Kernel { id, name, grid, block, lines: body.lines }
+    Kernel {
+        id,
+        name,
+        grid,
+        block,
+        lines: body.lines,
+    }
 }
 
 impl Body<'_> {
     fn push(&mut self, text: String, tag: Tag) {
         let pad = "  ".repeat(self.indent);
-        self.lines.push(Line { text: format!("{pad}{text}"), tag });
+        self.lines.push(Line {
+            text: format!("{pad}{text}"),
+            tag,
+        });
     }
 
     fn line(&mut self, text: String) {
@@ -119,7 +142,10 @@ impl Body<'_> {
     }
 
     fn raw(&mut self, text: &str) {
-        self.lines.push(Line { text: text.to_string(), tag: Tag::Plain });
+        self.lines.push(Line {
+            text: text.to_string(),
+            tag: Tag::Plain,
+        });
     }
 
     fn prologue(&mut self, name: &str) {
@@ -134,7 +160,11 @@ impl Body<'_> {
             let init = match v {
                 0 => "in_u[gid]".to_string(),
                 1 => "gid * 2654435761u".to_string(),
-                _ => format!("in_u[(gid * {}u + {}u) % {INPUT_LEN}u]", self.g.rng.below(64) | 1, self.g.rng.below(INPUT_LEN)),
+                _ => format!(
+                    "in_u[(gid * {}u + {}u) % {INPUT_LEN}u]",
+                    self.g.rng.below(64) | 1,
+                    self.g.rng.below(INPUT_LEN)
+                ),
             };
             self.line(format!("unsigned a{v} = {init};"));
         }
@@ -143,7 +173,11 @@ impl Body<'_> {
             let init = match v {
                 0 => "in_f[gid]".to_string(),
                 1 => "__uint2float_rn(tid)".to_string(),
-                _ => format!("in_f[(gid * {}u + {}u) % {INPUT_LEN}u]", self.g.rng.below(64) | 1, self.g.rng.below(INPUT_LEN)),
+                _ => format!(
+                    "in_f[(gid * {}u + {}u) % {INPUT_LEN}u]",
+                    self.g.rng.below(64) | 1,
+                    self.g.rng.below(INPUT_LEN)
+                ),
             };
             self.line(format!("float f{v} = {init};"));
         }
@@ -162,7 +196,10 @@ impl Body<'_> {
             }
         }
         let sum = self.summary();
-        self.push(format!("out_u[gid * {U_SLOTS}u] = ({sum}) | 1u;"), Tag::Slot0Store);
+        self.push(
+            format!("out_u[gid * {U_SLOTS}u] = ({sum}) | 1u;"),
+            Tag::Slot0Store,
+        );
         let f = self.g.f_var();
         self.line(format!("out_f[gid * {F_SLOTS}u] = {f};"));
     }
@@ -188,7 +225,9 @@ impl Body<'_> {
 
     /// An expression that depends on every unsigned and float variable.
     fn summary(&mut self) -> String {
-        let mut parts: Vec<String> = (0..U_VARS).map(|v| format!("(a{v} * {}u)", 2 * v + 1)).collect();
+        let mut parts: Vec<String> = (0..U_VARS)
+            .map(|v| format!("(a{v} * {}u)", 2 * v + 1))
+            .collect();
         parts.extend((0..F_VARS).map(|v| format!("__float_as_uint(f{v})")));
         parts.push("live".into());
         parts.join(" ^ ")
@@ -232,7 +271,9 @@ impl Body<'_> {
             self.line(format!("{v} ^= in_u[({idx}) % {INPUT_LEN}u];"));
         } else {
             let v = self.g.f_var();
-            self.line(format!("{v} = __fadd_rn({v}, in_f[({idx}) % {INPUT_LEN}u]);"));
+            self.line(format!(
+                "{v} = __fadd_rn({v}, in_f[({idx}) % {INPUT_LEN}u]);"
+            ));
         }
     }
 
@@ -255,7 +296,9 @@ impl Body<'_> {
         } else {
             format!("({} & 7u)", self.g.u_expr(1))
         };
-        self.line(format!("for (unsigned {var} = 0; {var} < {bound}; ++{var}) {{"));
+        self.line(format!(
+            "for (unsigned {var} = 0; {var} < {bound}; ++{var}) {{"
+        ));
         self.g.loop_vars.push(var);
         self.nested(depth);
         self.g.loop_vars.pop();

@@ -21,7 +21,8 @@ use std::process::ExitCode;
 use warpcheck_difftest::verdict::{compare_hashes, judge, parse_hashes, parse_program_output};
 use warpcheck_difftest::{Program, Variant, generate, generate_range};
 
-const USAGE: &str = "usage: warpcheck-difftest gen --seed S [--seeds FIRST-LAST] --count N [--first K] --out DIR
+const USAGE: &str =
+    "usage: warpcheck-difftest gen --seed S [--seeds FIRST-LAST] --count N [--first K] --out DIR
        warpcheck-difftest hashes --seed S STDOUT_FILE
        warpcheck-difftest compare EXPECTED.tsv ACTUAL.tsv
        warpcheck-difftest verdict --seed S --count N --variant race-free|racy REPORT.json
@@ -45,16 +46,23 @@ impl Args {
                 positional.push(a.clone());
             }
         }
-        Ok(Args { options, positional })
+        Ok(Args {
+            options,
+            positional,
+        })
     }
 
     fn get(&self, name: &str) -> Result<&str, String> {
-        self.options.get(name).map(String::as_str).ok_or(format!("--{name} is required"))
+        self.options
+            .get(name)
+            .map(String::as_str)
+            .ok_or(format!("--{name} is required"))
     }
 
     fn number(&self, name: &str) -> Result<u64, String> {
         let v = self.get(name)?;
-        v.parse().map_err(|_| format!("--{name}: `{v}` is not a number"))
+        v.parse()
+            .map_err(|_| format!("--{name}: `{v}` is not a number"))
     }
 
     fn file(&self, index: usize) -> Result<String, String> {
@@ -92,7 +100,10 @@ fn main() -> ExitCode {
 fn seeds(args: &Args) -> Result<Vec<u64>, String> {
     if let Ok(range) = args.get("seeds") {
         let (a, b) = range.split_once('-').ok_or("--seeds wants FIRST-LAST")?;
-        let parse = |s: &str| s.parse::<u64>().map_err(|_| format!("--seeds: `{s}` is not a number"));
+        let parse = |s: &str| {
+            s.parse::<u64>()
+                .map_err(|_| format!("--seeds: `{s}` is not a number"))
+        };
         return Ok((parse(a)?..=parse(b)?).collect());
     }
     Ok(vec![args.number("seed")?])
@@ -110,7 +121,8 @@ fn generate_files(args: &Args) -> Result<ExitCode, String> {
             std::fs::write(&path, &p.source).map_err(|e| format!("{}: {e}", path.display()))?;
             if variant == Variant::Racy {
                 let tsv = out.join(format!("racy_{seed}.plants.tsv"));
-                std::fs::write(&tsv, p.plants_tsv()).map_err(|e| format!("{}: {e}", tsv.display()))?;
+                std::fs::write(&tsv, p.plants_tsv())
+                    .map_err(|e| format!("{}: {e}", tsv.display()))?;
             }
         }
     }
@@ -133,8 +145,16 @@ fn compare(args: &Args) -> Result<ExitCode, String> {
         println!("DISAGREE\tseed {seed}\t{kernel}\texpected {want}\tgot {got}");
     }
     let n = expected.len();
-    println!("hashes: {n} kernels compared, {} agree, {} disagree", n - diff.len(), diff.len());
-    Ok(if diff.is_empty() { ExitCode::SUCCESS } else { ExitCode::FAILURE })
+    println!(
+        "hashes: {n} kernels compared, {} agree, {} disagree",
+        n - diff.len(),
+        diff.len()
+    );
+    Ok(if diff.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    })
 }
 
 fn verdict(args: &Args) -> Result<ExitCode, String> {

@@ -45,9 +45,9 @@ impl PlantKind {
     /// The finding code a correct checker reports for this race.
     pub fn code(self) -> &'static str {
         match self {
-            PlantKind::SharedWriteWrite | PlantKind::SharedReadWrite | PlantKind::SharedMissingBarrier => {
-                "shared-race"
-            }
+            PlantKind::SharedWriteWrite
+            | PlantKind::SharedReadWrite
+            | PlantKind::SharedMissingBarrier => "shared-race",
             _ => "global-race",
         }
     }
@@ -75,42 +75,68 @@ pub fn plant(kernel: &mut Kernel, rng: &mut Rng) -> PlantedRace {
             let stores: Vec<usize> = indices(lines, |t| matches!(t, Tag::SharedStore { .. }));
             let s = *rng.pick(&stores);
             let text = if kind == PlantKind::SharedWriteWrite {
-                let Tag::SharedStore { expr, .. } = &lines[s].tag else { unreachable!() };
+                let Tag::SharedStore { expr, .. } = &lines[s].tag else {
+                    unreachable!()
+                };
                 lines[s].text = format!("  sh[tid] = ({expr}) | 1u;");
                 format!("  if (tid == {a}u) sh[{b}u] = {PLANT_VALUE};")
             } else {
                 format!("  if (tid == {a}u) out_u[gid * {U_SLOTS}u + 5u] = sh[{b}u];")
             };
             lines.insert(s + 1, plain(text));
-            PlantedRace { kind, lines: (s, s + 1) }
+            PlantedRace {
+                kind,
+                lines: (s, s + 1),
+            }
         }
         PlantKind::SharedMissingBarrier => {
             let (read, barrier, store) = *rng.pick(&missing_barrier_sites(lines));
             lines.remove(barrier);
-            PlantedRace { kind, lines: (read, store - 1) }
+            PlantedRace {
+                kind,
+                lines: (read, store - 1),
+            }
         }
         PlantKind::GlobalWriteWrite | PlantKind::GlobalReadWrite => {
             let s = indices(lines, |t| *t == Tag::Slot0Store)[0];
             let (a, b) = two_distinct(rng, threads);
             let text = if kind == PlantKind::GlobalWriteWrite {
-                format!("  if (gid == {a}u) out_u[{}u] = {PLANT_VALUE};", b * U_SLOTS)
+                format!(
+                    "  if (gid == {a}u) out_u[{}u] = {PLANT_VALUE};",
+                    b * U_SLOTS
+                )
             } else {
-                format!("  if (gid == {a}u) out_u[gid * {U_SLOTS}u + 5u] = out_u[{}u];", b * U_SLOTS)
+                format!(
+                    "  if (gid == {a}u) out_u[gid * {U_SLOTS}u + 5u] = out_u[{}u];",
+                    b * U_SLOTS
+                )
             };
             lines.insert(s + 1, plain(text));
-            PlantedRace { kind, lines: (s, s + 1) }
+            PlantedRace {
+                kind,
+                lines: (s, s + 1),
+            }
         }
         PlantKind::AtomicPlain => {
             let (s, bin) = *rng.pick(&atomic_sites(lines));
             let a = rng.range(1, threads - 1);
-            lines.insert(s + 1, plain(format!("  if (gid == {a}u) acc[{bin}u] = {PLANT_VALUE};")));
-            PlantedRace { kind, lines: (s, s + 1) }
+            lines.insert(
+                s + 1,
+                plain(format!("  if (gid == {a}u) acc[{bin}u] = {PLANT_VALUE};")),
+            );
+            PlantedRace {
+                kind,
+                lines: (s, s + 1),
+            }
         }
     }
 }
 
 fn plain(text: String) -> Line {
-    Line { text, tag: Tag::Plain }
+    Line {
+        text,
+        tag: Tag::Plain,
+    }
 }
 
 fn two_distinct(rng: &mut Rng, n: u32) -> (u32, u32) {
@@ -125,7 +151,11 @@ fn indices(lines: &[Line], f: impl Fn(&Tag) -> bool) -> Vec<usize> {
 
 fn eligible(kernel: &Kernel) -> Vec<PlantKind> {
     let mut kinds = vec![PlantKind::GlobalWriteWrite, PlantKind::GlobalReadWrite];
-    if kernel.lines.iter().any(|l| matches!(l.tag, Tag::SharedStore { .. })) {
+    if kernel
+        .lines
+        .iter()
+        .any(|l| matches!(l.tag, Tag::SharedStore { .. }))
+    {
         kinds.extend([PlantKind::SharedWriteWrite, PlantKind::SharedReadWrite]);
     }
     if !missing_barrier_sites(&kernel.lines).is_empty() {
@@ -142,14 +172,25 @@ fn eligible(kernel: &Kernel) -> Vec<PlantKind> {
 fn missing_barrier_sites(lines: &[Line]) -> Vec<(usize, usize, usize)> {
     let mut sites = Vec::new();
     for (r, line) in lines.iter().enumerate() {
-        let Tag::SharedRead { phase, shift: Some(_) } = line.tag else { continue };
-        let Some(barrier) = (r + 1..lines.len()).find(|&i| lines[i].tag == Tag::PhaseEndBarrier { phase }) else {
+        let Tag::SharedRead {
+            phase,
+            shift: Some(_),
+        } = line.tag
+        else {
             continue;
         };
-        let next = (barrier + 1..lines.len())
-            .find(|&i| matches!(&lines[i].tag, Tag::SharedStore { phase: p, .. } if *p == phase + 1));
+        let Some(barrier) =
+            (r + 1..lines.len()).find(|&i| lines[i].tag == Tag::PhaseEndBarrier { phase })
+        else {
+            continue;
+        };
+        let next = (barrier + 1..lines.len()).find(
+            |&i| matches!(&lines[i].tag, Tag::SharedStore { phase: p, .. } if *p == phase + 1),
+        );
         if let Some(store) = next
-            && !lines[barrier + 1..store].iter().any(|l| l.text.contains("__syncthreads"))
+            && !lines[barrier + 1..store]
+                .iter()
+                .any(|l| l.text.contains("__syncthreads"))
         {
             sites.push((r, barrier, store));
         }
@@ -160,12 +201,20 @@ fn missing_barrier_sites(lines: &[Line]) -> Vec<(usize, usize, usize)> {
 /// (line, acc index) of top-level atomics with an affine index whose region no other atomic
 /// statement uses: thread 0 updates that index.
 fn atomic_sites(lines: &[Line]) -> Vec<(usize, u32)> {
-    let region_uses = |r: u32| lines.iter().filter(|l| matches!(l.tag, Tag::Atomic { region, .. } if region == r)).count();
+    let region_uses = |r: u32| {
+        lines
+            .iter()
+            .filter(|l| matches!(l.tag, Tag::Atomic { region, .. } if region == r))
+            .count()
+    };
     lines
         .iter()
         .enumerate()
         .filter_map(|(i, l)| match l.tag {
-            Tag::Atomic { region, offset: Some(d) } if region_uses(region) == 1 => Some((i, region * ACC_BINS + d)),
+            Tag::Atomic {
+                region,
+                offset: Some(d),
+            } if region_uses(region) == 1 => Some((i, region * ACC_BINS + d)),
             _ => None,
         })
         .collect()

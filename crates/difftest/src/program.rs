@@ -51,7 +51,12 @@ impl Program {
         let mut out = String::from("# kernel\tkind\tcode\tline\tline\n");
         for k in &self.kernels {
             if let Some((kind, a, b)) = k.plant {
-                out.push_str(&format!("{}\t{}\t{}\t{a}\t{b}\n", k.name, kind.name(), kind.code()));
+                out.push_str(&format!(
+                    "{}\t{}\t{}\t{a}\t{b}\n",
+                    k.name,
+                    kind.name(),
+                    kind.code()
+                ));
             }
         }
         out
@@ -72,19 +77,35 @@ pub fn generate_range(seed: u64, ids: std::ops::Range<u32>, variant: Variant) ->
     let mut infos = Vec::new();
     for id in ids {
         let mut k = kernel::generate(seed, id);
-        let planted = (variant == Variant::Racy).then(|| plant::plant(&mut k, &mut Rng::fork(seed ^ 0x5ace, u64::from(id))));
+        let planted = (variant == Variant::Racy)
+            .then(|| plant::plant(&mut k, &mut Rng::fork(seed ^ 0x5ace, u64::from(id))));
         let first_line = src.lines().count() as u32 + 1;
         for line in &k.lines {
             src.push_str(&line.text);
             src.push('\n');
         }
         src.push('\n');
-        let plant = planted.map(|PlantedRace { kind, lines: (a, b) }| (kind, first_line + a as u32, first_line + b as u32));
-        infos.push(KernelInfo { name: k.name.clone(), grid: k.grid, block: k.block, plant });
+        let plant = planted.map(
+            |PlantedRace {
+                 kind,
+                 lines: (a, b),
+             }| (kind, first_line + a as u32, first_line + b as u32),
+        );
+        infos.push(KernelInfo {
+            name: k.name.clone(),
+            grid: k.grid,
+            block: k.block,
+            plant,
+        });
         kernels.push(k);
     }
     src.push_str(&host_code(seed, &kernels));
-    Program { seed, variant, source: src, kernels: infos }
+    Program {
+        seed,
+        variant,
+        source: src,
+        kernels: infos,
+    }
 }
 
 fn header(seed: u64, variant: Variant) -> String {

@@ -37,12 +37,20 @@ impl ErrorFinding {
 /// without a kernel (host-side) are listed under the empty name.
 fn errors_by_kernel(report: &Value) -> BTreeMap<String, Vec<ErrorFinding>> {
     let mut map: BTreeMap<String, Vec<ErrorFinding>> = BTreeMap::new();
-    let findings = report["findings"].as_array().map(Vec::as_slice).unwrap_or_default();
+    let findings = report["findings"]
+        .as_array()
+        .map(Vec::as_slice)
+        .unwrap_or_default();
     for f in findings.iter().filter(|f| f["severity"] == "error") {
         let mut lines = vec![f["primary"]["location"]["line"].as_u64().unwrap_or(0)];
-        let related = f["related"].as_array().map(Vec::as_slice).unwrap_or_default();
+        let related = f["related"]
+            .as_array()
+            .map(Vec::as_slice)
+            .unwrap_or_default();
         for r in related {
-            let is_launch = r["message"].as_str().is_some_and(|m| m.starts_with("kernel launched here"));
+            let is_launch = r["message"]
+                .as_str()
+                .is_some_and(|m| m.starts_with("kernel launched here"));
             if let (false, Some(line)) = (is_launch, r["location"]["line"].as_u64()) {
                 lines.push(line);
             }
@@ -51,7 +59,9 @@ fn errors_by_kernel(report: &Value) -> BTreeMap<String, Vec<ErrorFinding>> {
         lines.dedup();
         let kernel = f["kernel"].as_str().unwrap_or_default().to_string();
         let code = f["code"].as_str().unwrap_or_default().to_string();
-        map.entry(kernel).or_default().push(ErrorFinding { code, lines });
+        map.entry(kernel)
+            .or_default()
+            .push(ErrorFinding { code, lines });
     }
     map
 }
@@ -65,30 +75,58 @@ pub fn judge(program: &Program, report: &Value) -> Vec<Verdict> {
         .iter()
         .map(|k| {
             let found = errors.remove(&k.name).unwrap_or_default();
-            let listed = || found.iter().map(ErrorFinding::describe).collect::<Vec<_>>().join(" ");
+            let listed = || {
+                found
+                    .iter()
+                    .map(ErrorFinding::describe)
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            };
             let (agrees, detail) = match k.plant {
                 None if found.is_empty() => (true, "no error".to_string()),
                 None => (false, format!("race-free, reported {}", listed())),
                 Some((kind, a, b)) => {
                     let pair = [u64::from(a.min(b)), u64::from(a.max(b))];
-                    let hit = found.iter().any(|f| f.code == kind.code() && f.lines == pair);
-                    let only = found.iter().all(|f| f.code == kind.code() && f.lines == pair);
-                    let planted = format!("{} {}@{},{}", kind.name(), kind.code(), pair[0], pair[1]);
+                    let hit = found
+                        .iter()
+                        .any(|f| f.code == kind.code() && f.lines == pair);
+                    let only = found
+                        .iter()
+                        .all(|f| f.code == kind.code() && f.lines == pair);
+                    let planted =
+                        format!("{} {}@{},{}", kind.name(), kind.code(), pair[0], pair[1]);
                     match (hit, only) {
                         (true, true) => (true, planted),
-                        (true, false) => (false, format!("planted {planted}, also reported {}", listed())),
-                        (false, _) if found.is_empty() => (false, format!("planted {planted}, nothing reported")),
+                        (true, false) => (
+                            false,
+                            format!("planted {planted}, also reported {}", listed()),
+                        ),
+                        (false, _) if found.is_empty() => {
+                            (false, format!("planted {planted}, nothing reported"))
+                        }
                         (false, _) => (false, format!("planted {planted}, reported {}", listed())),
                     }
                 }
             };
-            Verdict { kernel: k.name.clone(), agrees, detail }
+            Verdict {
+                kernel: k.name.clone(),
+                agrees,
+                detail,
+            }
         })
         .collect();
     for (kernel, found) in errors {
         let listed: Vec<String> = found.iter().map(ErrorFinding::describe).collect();
-        let name = if kernel.is_empty() { "(host)".to_string() } else { kernel };
-        verdicts.push(Verdict { kernel: name, agrees: false, detail: format!("unexpected {}", listed.join(" ")) });
+        let name = if kernel.is_empty() {
+            "(host)".to_string()
+        } else {
+            kernel
+        };
+        verdicts.push(Verdict {
+            kernel: name,
+            agrees: false,
+            detail: format!("unexpected {}", listed.join(" ")),
+        });
     }
     verdicts
 }
@@ -130,7 +168,9 @@ pub fn compare_hashes(
     expected
         .iter()
         .filter_map(|((seed, k), want)| {
-            let got = actual.get(&(*seed, k.clone())).map_or("missing", String::as_str);
+            let got = actual
+                .get(&(*seed, k.clone()))
+                .map_or("missing", String::as_str);
             (got != want).then(|| (*seed, k.clone(), want.clone(), got.to_string()))
         })
         .collect()
@@ -158,10 +198,16 @@ mod tests {
         let (kind, a, b) = p.kernels[0].plant.unwrap();
         let (lo, hi) = (u64::from(a.min(b)), u64::from(a.max(b)));
         let (kind1, a1, b1) = p.kernels[1].plant.unwrap();
-        let good = race("k1", kind1.code(), [u64::from(a1.min(b1)), u64::from(a1.max(b1))]);
-        let report = serde_json::json!({"findings": [race("k0", kind.code(), [lo, hi]), good.clone()]});
+        let good = race(
+            "k1",
+            kind1.code(),
+            [u64::from(a1.min(b1)), u64::from(a1.max(b1))],
+        );
+        let report =
+            serde_json::json!({"findings": [race("k0", kind.code(), [lo, hi]), good.clone()]});
         assert!(judge(&p, &report).iter().all(|v| v.agrees));
-        let wrong_line = serde_json::json!({"findings": [race("k0", kind.code(), [lo, hi + 1]), good.clone()]});
+        let wrong_line =
+            serde_json::json!({"findings": [race("k0", kind.code(), [lo, hi + 1]), good.clone()]});
         assert!(!judge(&p, &wrong_line)[0].agrees);
         let extra = serde_json::json!({"findings": [race("k0", kind.code(), [lo, hi]), race("k0", "uninit-read", [lo, lo]), good]});
         let v = judge(&p, &extra);
@@ -177,9 +223,15 @@ mod tests {
             "primary": {"location": {"line": 3}}});
         let v = judge(&p, &serde_json::json!({"findings": [warning]}));
         assert!(v.iter().all(|v| v.agrees));
-        let v = judge(&p, &serde_json::json!({"findings": [race("k1", "shared-race", [3, 4])]}));
+        let v = judge(
+            &p,
+            &serde_json::json!({"findings": [race("k1", "shared-race", [3, 4])]}),
+        );
         assert!(v[0].agrees && !v[1].agrees);
-        let v = judge(&p, &serde_json::json!({"findings": [race("", "api-error", [3, 4])]}));
+        let v = judge(
+            &p,
+            &serde_json::json!({"findings": [race("", "api-error", [3, 4])]}),
+        );
         assert_eq!(v.len(), 3);
         assert!(!v[2].agrees);
     }
@@ -192,7 +244,12 @@ mod tests {
         assert_eq!(
             diff,
             vec![
-                (1, "k1".to_string(), "bb".to_string(), "error:cudaErrorLaunchFailure".to_string()),
+                (
+                    1,
+                    "k1".to_string(),
+                    "bb".to_string(),
+                    "error:cudaErrorLaunchFailure".to_string()
+                ),
                 (2, "k0".to_string(), "cc".to_string(), "missing".to_string()),
             ]
         );

@@ -94,6 +94,28 @@ const EXPECTATIONS: &[(&str, &str, &[&str])] = &[
     ("intrinsics.cu", "__uint2float_rz", &["cvt.rz.f32.u32"]),
     ("intrinsics.cu", "__int2float_rz", &["cvt.rz.f32.s32"]),
     ("intrinsics.cu", "__ll2double_rz", &["cvt.rz.f64.s64"]),
+    ("intrinsics.cu", "__float2uint_rz", &["cvt.rzi.u32.f32"]),
+    ("intrinsics.cu", "__double2int_rz", &["cvt.rzi.s32.f64"]),
+    (
+        "intrinsics.cu",
+        "__fmul_rn (not contracted)",
+        &["mul.rn.f32"],
+    ),
+    (
+        "intrinsics.cu",
+        "__fadd_rn (not contracted)",
+        &["add.rn.f32"],
+    ),
+    (
+        "intrinsics.cu",
+        "__dmul_rn (not contracted)",
+        &["mul.rn.f64"],
+    ),
+    (
+        "intrinsics.cu",
+        "__dadd_rn (not contracted)",
+        &["add.rn.f64"],
+    ),
     (
         "intrinsics.cu",
         "__expf",

@@ -16,7 +16,10 @@ impl Body<'_> {
         } else {
             self.g.u_expr(3)
         };
-        self.push(format!("sh[tid] = {expr};"), Tag::SharedStore { phase, expr });
+        self.push(
+            format!("sh[tid] = {expr};"),
+            Tag::SharedStore { phase, expr },
+        );
         self.line("__syncthreads();".into());
         let b = self.block;
         let (index, shift) = match self.g.rng.below(4) {
@@ -24,17 +27,25 @@ impl Body<'_> {
                 let c = self.g.rng.range(1, b - 1);
                 (format!("(tid + {c}u) % {b}u"), Some(c))
             }
-            2 => (format!("(tid ^ {}u) % {b}u", self.g.rng.range(1, 255)), None),
+            2 => (
+                format!("(tid ^ {}u) % {b}u", self.g.rng.range(1, 255)),
+                None,
+            ),
             _ => (format!("({}) % {b}u", self.g.u_expr(2)), None),
         };
         // The value also goes into `live`, which the output summaries use, so that no
         // later assignment makes the read dead (and deleted at -O3 with the shared stores).
         let read = if self.g.rng.chance(30) {
             let f = self.g.f_var();
-            format!("{{ const unsigned s = sh[{index}]; live += s; {f} = __fadd_rn({f}, __uint_as_float(s)); }}")
+            format!(
+                "{{ const unsigned s = sh[{index}]; live += s; {f} = __fadd_rn({f}, __uint_as_float(s)); }}"
+            )
         } else {
             let op = *self.g.rng.pick(&["=", "^=", "+="]);
-            format!("{{ const unsigned s = sh[{index}]; live ^= s; {} {op} s; }}", self.g.u_var())
+            format!(
+                "{{ const unsigned s = sh[{index}]; live ^= s; {} {op} s; }}",
+                self.g.u_var()
+            )
         };
         self.push(read, Tag::SharedRead { phase, shift });
         self.push("__syncthreads();".into(), Tag::PhaseEndBarrier { phase });
@@ -46,7 +57,14 @@ impl Body<'_> {
         let init = self.g.u_expr(1);
         self.line(format!("if (tid < {SHARED_BINS}u) bins[tid] = {init};"));
         self.line("__syncthreads();".into());
-        let op = *self.g.rng.pick(&["atomicAdd", "atomicMax", "atomicMin", "atomicOr", "atomicXor", "atomicAnd"]);
+        let op = *self.g.rng.pick(&[
+            "atomicAdd",
+            "atomicMax",
+            "atomicMin",
+            "atomicOr",
+            "atomicXor",
+            "atomicAnd",
+        ]);
         let (idx, val) = (self.g.u_expr(2), self.g.u_expr(2));
         let update = format!("{op}(&bins[({idx}) % {SHARED_BINS}u], {val});");
         if self.g.rng.chance(40) {
@@ -67,7 +85,14 @@ impl Body<'_> {
         // A region keeps the operation of its first statement: different operations on one
         // bin (a max and an add) would make its final value depend on their order.
         let (region, fresh) = if (self.atomic_ops.len() as u32) < ATOMIC_REGIONS {
-            let op = *self.g.rng.pick(&["atomicAdd", "atomicMax", "atomicMin", "atomicOr", "atomicXor", "atomicAnd"]);
+            let op = *self.g.rng.pick(&[
+                "atomicAdd",
+                "atomicMax",
+                "atomicMin",
+                "atomicOr",
+                "atomicXor",
+                "atomicAnd",
+            ]);
             self.atomic_ops.push(op);
             (self.atomic_ops.len() as u32 - 1, true)
         } else {
@@ -78,12 +103,30 @@ impl Body<'_> {
         let base = region * ACC_BINS;
         if top_level && fresh && self.g.rng.chance(70) {
             let (m, d) = (self.g.rng.below(16) * 2 + 1, self.g.rng.below(ACC_BINS));
-            let text = format!("{op}(&acc[{base}u + ((gid * {m}u + {d}u) & {}u)], {val});", ACC_BINS - 1);
-            self.push(text, Tag::Atomic { region, offset: Some(d) });
+            let text = format!(
+                "{op}(&acc[{base}u + ((gid * {m}u + {d}u) & {}u)], {val});",
+                ACC_BINS - 1
+            );
+            self.push(
+                text,
+                Tag::Atomic {
+                    region,
+                    offset: Some(d),
+                },
+            );
         } else {
             let idx = self.g.u_expr(2);
-            let text = format!("{op}(&acc[{base}u + (({idx}) & {}u)], {val});", ACC_BINS - 1);
-            self.push(text, Tag::Atomic { region, offset: None });
+            let text = format!(
+                "{op}(&acc[{base}u + (({idx}) & {}u)], {val});",
+                ACC_BINS - 1
+            );
+            self.push(
+                text,
+                Tag::Atomic {
+                    region,
+                    offset: None,
+                },
+            );
         }
     }
 
@@ -108,7 +151,11 @@ impl Body<'_> {
             }
             2 => {
                 let dir = *g.rng.pick(&["down", "up"]);
-                let (e, c, w) = (g.u_expr(2), g.rng.range(0, 33), *g.rng.pick(&[32u32, 16, 8]));
+                let (e, c, w) = (
+                    g.u_expr(2),
+                    g.rng.range(0, 33),
+                    *g.rng.pick(&[32u32, 16, 8]),
+                );
                 format!("{v} += __shfl_{dir}_sync({FULL}, {e}, {c}u, {w});")
             }
             3 => format!("{v} ^= __ballot_sync({FULL}, {});", g.cond(2)),
@@ -119,12 +166,19 @@ impl Body<'_> {
             }
             5 => {
                 let f = *g.rng.pick(&[
-                    "__reduce_add_sync", "__reduce_min_sync", "__reduce_max_sync",
-                    "__reduce_and_sync", "__reduce_or_sync", "__reduce_xor_sync",
+                    "__reduce_add_sync",
+                    "__reduce_min_sync",
+                    "__reduce_max_sync",
+                    "__reduce_and_sync",
+                    "__reduce_or_sync",
+                    "__reduce_xor_sync",
                 ]);
                 format!("{v} ^= {f}({FULL}, {});", g.u_expr(2))
             }
-            6 => format!("{v} += (unsigned)__popc(__ballot_sync({FULL}, {}));", g.cond(2)),
+            6 => format!(
+                "{v} += (unsigned)__popc(__ballot_sync({FULL}, {}));",
+                g.cond(2)
+            ),
             7 => format!("{v} ^= __match_any_sync({FULL}, {} & 3u);", g.u_expr(1)),
             _ => {
                 let (e, c) = (g.u_expr(2), g.rng.range(1, 31));
@@ -141,7 +195,11 @@ impl Body<'_> {
             0 => ("(warp & 1u) == 0u".to_string(), None, 0),
             1 => (format!("warp < {}u", g.rng.range(1, 4)), None, 0),
             2 => ("(blockIdx.x & 1u) != 0u".to_string(), None, 0),
-            3 => (format!("(__shfl_sync({FULL}, {}, 0) & 1u) != 0u", g.u_var()), None, 0),
+            3 => (
+                format!("(__shfl_sync({FULL}, {}, 0) & 1u) != 0u", g.u_var()),
+                None,
+                0,
+            ),
             4 => ("lane < 16u".to_string(), Some("0x0000ffffu"), 15),
             _ => ("(lane & 1u) == 0u".to_string(), Some("0x55555555u"), 30),
         };
@@ -167,10 +225,18 @@ impl Body<'_> {
         let g = &mut self.g;
         let v = g.u_var();
         match g.rng.below(4) {
-            0 => format!("{v} = __shfl_sync({mask}, {}, ({}) & {lane_bits}u);", g.u_expr(2), g.u_expr(1)),
+            0 => format!(
+                "{v} = __shfl_sync({mask}, {}, ({}) & {lane_bits}u);",
+                g.u_expr(2),
+                g.u_expr(1)
+            ),
             1 => format!("{v} ^= __ballot_sync({mask}, {});", g.cond(2)),
             2 => format!("{v} += __reduce_add_sync({mask}, {});", g.u_expr(2)),
-            _ => format!("{v} += __any_sync({mask}, {}) ? 3u : {};", g.cond(2), g.u_const()),
+            _ => format!(
+                "{v} += __any_sync({mask}, {}) ? 3u : {};",
+                g.cond(2),
+                g.u_const()
+            ),
         }
     }
 }
