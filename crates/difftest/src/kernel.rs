@@ -12,8 +12,10 @@
 //! reads happen only after a barrier, and the next phase's writes only after another;
 //! the shared atomic bins are set by one thread each before a barrier and read after one;
 //! global outputs are per-thread slots (`out_u[gid * U_SLOTS + k]`); `acc` is touched only
-//! by atomics whose final value does not depend on their order (add, min, max, and, or,
-//! xor on unsigned integers, results unused). Every read is of written memory: inputs are
+//! by atomics whose final value does not depend on their order (one of add, min, max,
+//! and, or, xor on unsigned integers per region of bins, results unused). Every shared
+//! read also feeds `live`, which the output summaries use, so no read (and no planted
+//! race) is dead code that the compiler could delete. Every read is of written memory: inputs are
 //! copied in, every shared slot read is written in the same phase, bins are set first.
 
 mod sync;
