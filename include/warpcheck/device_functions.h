@@ -274,22 +274,49 @@ __WARPCHECK_HOST_DEVICE unsigned long long ullmax(unsigned long long a,
   __WARPCHECK_DEVICE TO NAME##_rz(FROM x) { return BUILTIN##_rz(x); }         \
   __WARPCHECK_DEVICE TO NAME##_ru(FROM x) { return BUILTIN##_rp(x); }         \
   __WARPCHECK_DEVICE TO NAME##_rd(FROM x) { return BUILTIN##_rm(x); }
-__WARPCHECK_CVT4(__float2int, float, int, __nvvm_f2i)
-__WARPCHECK_CVT4(__float2uint, float, unsigned int, __nvvm_f2ui)
-__WARPCHECK_CVT4(__float2ll, float, long long, __nvvm_f2ll)
-__WARPCHECK_CVT4(__float2ull, float, unsigned long long, __nvvm_f2ull)
-__WARPCHECK_CVT4(__double2int, double, int, __nvvm_d2i)
-__WARPCHECK_CVT4(__double2uint, double, unsigned int, __nvvm_d2ui)
-__WARPCHECK_CVT4(__double2ll, double, long long, __nvvm_d2ll)
-__WARPCHECK_CVT4(__double2ull, double, unsigned long long, __nvvm_d2ull)
 __WARPCHECK_CVT4(__double2float, double, float, __nvvm_d2f)
-__WARPCHECK_CVT4(__int2float, int, float, __nvvm_i2f)
-__WARPCHECK_CVT4(__uint2float, unsigned int, float, __nvvm_ui2f)
-__WARPCHECK_CVT4(__ll2float, long long, float, __nvvm_ll2f)
-__WARPCHECK_CVT4(__ull2float, unsigned long long, float, __nvvm_ull2f)
-__WARPCHECK_CVT4(__ll2double, long long, double, __nvvm_ll2d)
-__WARPCHECK_CVT4(__ull2double, unsigned long long, double, __nvvm_ull2d)
+/* Floating point to integer: PTX saturates out-of-range values and gives 0 for NaN. The
+ * round-toward-zero forms are inline PTX: LLVM folds their intrinsics into fptosi/fptoui,
+ * whose out-of-range result is poison, and at -O1 and above deletes code that depends on
+ * it (a branch on __float2uint_rz(3.0e38f) made the rest of a kernel unreachable). */
+#define __WARPCHECK_CVT4_TO_INT(NAME, FROM, TO, BUILTIN, CVT, OUT, IN)        \
+  __WARPCHECK_DEVICE TO NAME##_rn(FROM x) { return BUILTIN##_rn(x); }         \
+  __WARPCHECK_DEVICE TO NAME##_rz(FROM x) {                                   \
+    TO r;                                                                      \
+    asm("cvt.rzi." CVT " %0, %1;" : "=" OUT(r) : IN(x));                       \
+    return r;                                                                  \
+  }                                                                            \
+  __WARPCHECK_DEVICE TO NAME##_ru(FROM x) { return BUILTIN##_rp(x); }         \
+  __WARPCHECK_DEVICE TO NAME##_rd(FROM x) { return BUILTIN##_rm(x); }
+__WARPCHECK_CVT4_TO_INT(__float2int, float, int, __nvvm_f2i, "s32.f32", "r", "f")
+__WARPCHECK_CVT4_TO_INT(__float2uint, float, unsigned int, __nvvm_f2ui, "u32.f32", "r", "f")
+__WARPCHECK_CVT4_TO_INT(__float2ll, float, long long, __nvvm_f2ll, "s64.f32", "l", "f")
+__WARPCHECK_CVT4_TO_INT(__float2ull, float, unsigned long long, __nvvm_f2ull, "u64.f32", "l", "f")
+__WARPCHECK_CVT4_TO_INT(__double2int, double, int, __nvvm_d2i, "s32.f64", "r", "d")
+__WARPCHECK_CVT4_TO_INT(__double2uint, double, unsigned int, __nvvm_d2ui, "u32.f64", "r", "d")
+__WARPCHECK_CVT4_TO_INT(__double2ll, double, long long, __nvvm_d2ll, "s64.f64", "l", "d")
+__WARPCHECK_CVT4_TO_INT(__double2ull, double, unsigned long long, __nvvm_d2ull, "u64.f64", "l", "d")
+#undef __WARPCHECK_CVT4_TO_INT
 #undef __WARPCHECK_CVT4
+/* Integer to floating point. The round-toward-zero forms are inline PTX: LLVM up to
+ * version 18 folds the rz intrinsics at -O1 and above into the generic integer-to-float
+ * conversion, which rounds to nearest (the PTX it emits says cvt.rn). */
+#define __WARPCHECK_CVT4_FROM_INT(NAME, FROM, TO, BUILTIN, CVT, OUT, IN)       \
+  __WARPCHECK_DEVICE TO NAME##_rn(FROM x) { return BUILTIN##_rn(x); }         \
+  __WARPCHECK_DEVICE TO NAME##_rz(FROM x) {                                   \
+    TO r;                                                                      \
+    asm("cvt.rz." CVT " %0, %1;" : "=" OUT(r) : IN(x));                        \
+    return r;                                                                  \
+  }                                                                            \
+  __WARPCHECK_DEVICE TO NAME##_ru(FROM x) { return BUILTIN##_rp(x); }         \
+  __WARPCHECK_DEVICE TO NAME##_rd(FROM x) { return BUILTIN##_rm(x); }
+__WARPCHECK_CVT4_FROM_INT(__int2float, int, float, __nvvm_i2f, "f32.s32", "f", "r")
+__WARPCHECK_CVT4_FROM_INT(__uint2float, unsigned int, float, __nvvm_ui2f, "f32.u32", "f", "r")
+__WARPCHECK_CVT4_FROM_INT(__ll2float, long long, float, __nvvm_ll2f, "f32.s64", "f", "l")
+__WARPCHECK_CVT4_FROM_INT(__ull2float, unsigned long long, float, __nvvm_ull2f, "f32.u64", "f", "l")
+__WARPCHECK_CVT4_FROM_INT(__ll2double, long long, double, __nvvm_ll2d, "f64.s64", "d", "l")
+__WARPCHECK_CVT4_FROM_INT(__ull2double, unsigned long long, double, __nvvm_ull2d, "f64.u64", "d", "l")
+#undef __WARPCHECK_CVT4_FROM_INT
 __WARPCHECK_DEVICE double __int2double_rn(int x) { return __nvvm_i2d_rn(x); }
 __WARPCHECK_DEVICE double __uint2double_rn(unsigned int x) {
   return __nvvm_ui2d_rn(x);
@@ -338,11 +365,24 @@ __WARPCHECK_DEVICE double __hiloint2double(int hi, int lo) {
   __WARPCHECK_DEVICE T NAME##_rd(T a, T b, T c) {                              \
     return __nvvm_##OP##_rm_##S(a, b, c);                                      \
   }
-__WARPCHECK_ROUNDED2(__fadd, float, add, f)
-__WARPCHECK_ROUNDED2(__fmul, float, mul, f)
+/* Additions, subtractions and multiplications. CUDA promises that the _rn forms are never
+ * contracted into a fused multiply-add; LLVM turns their intrinsics into plain fadd/fmul,
+ * which -ffp-contract=fast then fuses, so they are inline PTX, as nvcc emits them. */
+#define __WARPCHECK_ROUNDED2_NO_CONTRACT(NAME, T, OP, S, PTX, C)              \
+  __WARPCHECK_DEVICE T NAME##_rn(T a, T b) {                                  \
+    T r;                                                                       \
+    asm(#OP ".rn." PTX " %0, %1, %2;" : "=" C(r) : C(a), C(b));                \
+    return r;                                                                  \
+  }                                                                            \
+  __WARPCHECK_DEVICE T NAME##_rz(T a, T b) { return __nvvm_##OP##_rz_##S(a, b); } \
+  __WARPCHECK_DEVICE T NAME##_ru(T a, T b) { return __nvvm_##OP##_rp_##S(a, b); } \
+  __WARPCHECK_DEVICE T NAME##_rd(T a, T b) { return __nvvm_##OP##_rm_##S(a, b); }
+__WARPCHECK_ROUNDED2_NO_CONTRACT(__fadd, float, add, f, "f32", "f")
+__WARPCHECK_ROUNDED2_NO_CONTRACT(__fmul, float, mul, f, "f32", "f")
+__WARPCHECK_ROUNDED2_NO_CONTRACT(__dadd, double, add, d, "f64", "d")
+__WARPCHECK_ROUNDED2_NO_CONTRACT(__dmul, double, mul, d, "f64", "d")
+#undef __WARPCHECK_ROUNDED2_NO_CONTRACT
 __WARPCHECK_ROUNDED2(__fdiv, float, div, f)
-__WARPCHECK_ROUNDED2(__dadd, double, add, d)
-__WARPCHECK_ROUNDED2(__dmul, double, mul, d)
 __WARPCHECK_ROUNDED2(__ddiv, double, div, d)
 __WARPCHECK_ROUNDED1(__frcp, float, rcp, f)
 __WARPCHECK_ROUNDED1(__fsqrt, float, sqrt, f)
@@ -353,11 +393,19 @@ __WARPCHECK_ROUNDED3(__fma, double, fma, d)
 #undef __WARPCHECK_ROUNDED1
 #undef __WARPCHECK_ROUNDED2
 #undef __WARPCHECK_ROUNDED3
-__WARPCHECK_DEVICE float __fsub_rn(float a, float b) { return __fadd_rn(a, -b); }
+__WARPCHECK_DEVICE float __fsub_rn(float a, float b) {
+  float r;
+  asm("sub.rn.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b));
+  return r;
+}
 __WARPCHECK_DEVICE float __fsub_rz(float a, float b) { return __fadd_rz(a, -b); }
 __WARPCHECK_DEVICE float __fsub_ru(float a, float b) { return __fadd_ru(a, -b); }
 __WARPCHECK_DEVICE float __fsub_rd(float a, float b) { return __fadd_rd(a, -b); }
-__WARPCHECK_DEVICE double __dsub_rn(double a, double b) { return __dadd_rn(a, -b); }
+__WARPCHECK_DEVICE double __dsub_rn(double a, double b) {
+  double r;
+  asm("sub.rn.f64 %0, %1, %2;" : "=d"(r) : "d"(a), "d"(b));
+  return r;
+}
 __WARPCHECK_DEVICE double __dsub_rz(double a, double b) { return __dadd_rz(a, -b); }
 __WARPCHECK_DEVICE double __dsub_ru(double a, double b) { return __dadd_ru(a, -b); }
 __WARPCHECK_DEVICE double __dsub_rd(double a, double b) { return __dadd_rd(a, -b); }

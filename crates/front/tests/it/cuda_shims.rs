@@ -91,6 +91,31 @@ const EXPECTATIONS: &[(&str, &str, &[&str])] = &[
         &["ld.nc.u32", "ld.nc.s32", "ld.nc.b32"],
     ),
     ("intrinsics.cu", "__float2int_rn", &["cvt.rni.s32.f32"]),
+    ("intrinsics.cu", "__uint2float_rz", &["cvt.rz.f32.u32"]),
+    ("intrinsics.cu", "__int2float_rz", &["cvt.rz.f32.s32"]),
+    ("intrinsics.cu", "__ll2double_rz", &["cvt.rz.f64.s64"]),
+    ("intrinsics.cu", "__float2uint_rz", &["cvt.rzi.u32.f32"]),
+    ("intrinsics.cu", "__double2int_rz", &["cvt.rzi.s32.f64"]),
+    (
+        "intrinsics.cu",
+        "__fmul_rn (not contracted)",
+        &["mul.rn.f32"],
+    ),
+    (
+        "intrinsics.cu",
+        "__fadd_rn (not contracted)",
+        &["add.rn.f32"],
+    ),
+    (
+        "intrinsics.cu",
+        "__dmul_rn (not contracted)",
+        &["mul.rn.f64"],
+    ),
+    (
+        "intrinsics.cu",
+        "__dadd_rn (not contracted)",
+        &["add.rn.f64"],
+    ),
     (
         "intrinsics.cu",
         "__expf",
