@@ -7,6 +7,7 @@ mod capture;
 mod check_corpus;
 mod compile_cache;
 mod corpus;
+mod difftest;
 mod expectations;
 mod explain;
 mod gpu_mode;
