@@ -41,6 +41,8 @@ pub(crate) struct LaunchCx<'a> {
     pub budget: u64,
     pub scheduling: Scheduling,
     pub cooperative: bool,
+    /// The launch-wide limit, when the launch has one.
+    pub limit: Option<&'a crate::limit::LaunchLimit>,
 }
 
 /// One warp's state; reused across the blocks a host thread runs.
@@ -149,6 +151,8 @@ pub(crate) struct Block<'a, O: Observer> {
     pub(crate) yield_warp: bool,
     /// Threads waiting at the grid-wide barrier.
     pub(crate) grid_arrived: u32,
+    /// The block's lane-instructions already added to the launch-wide limit's count.
+    pub(crate) reported_lanes: u64,
 }
 
 /// Bytes of shared memory a block of the launch has.
@@ -194,13 +198,16 @@ pub(crate) fn run_block<O: Observer>(
         out: BlockResult::default(),
         yield_warp: false,
         grid_arrived: 0,
+        reported_lanes: 0,
     };
     block.init_warps(threads);
     if O::ENABLED {
         block.obs.on_block_start(idx, threads);
     }
     let single_block = cx.grid.iter().all(|&n| n == 1);
-    loop {
+    // A launch stopped at its limit starts no more blocks.
+    let stopped = cx.limit.is_some_and(|l| l.is_stopped());
+    while !stopped {
         match block.run() {
             Err(f) => block.out.fault = Some(f),
             // At the grid-wide barrier: the only block of its grid passes it at once; in
@@ -217,7 +224,13 @@ pub(crate) fn run_block<O: Observer>(
     if O::ENABLED {
         block.obs.on_block_end(idx);
     }
-    block.out.stats.blocks = 1;
+    if let Some(limit) = cx.limit {
+        limit.account(block.out.stats.lane_instructions - block.reported_lanes);
+        if !stopped {
+            limit.block_finished();
+        }
+    }
+    block.out.stats.blocks = u64::from(!stopped);
     std::mem::take(&mut block.out)
 }
 
@@ -342,7 +355,46 @@ impl<O: Observer> Block<'_, O> {
             };
             current = w + 1;
             self.run_warp(w)?;
+            if let Some(limit) = self.cx.limit {
+                self.check_launch_limit(limit, w)?;
+            }
         }
+    }
+
+    /// Adds the block's lane-instructions to the launch-wide count every
+    /// [`crate::limit::CHECK_EVERY`] of them; a fault at warp `w`'s instruction when the
+    /// launch is over its limit (see `limit.rs`).
+    #[inline]
+    fn check_launch_limit(
+        &mut self,
+        limit: &crate::limit::LaunchLimit,
+        w: usize,
+    ) -> Result<(), Fault> {
+        let done = self.out.stats.lane_instructions;
+        if done - self.reported_lanes < crate::limit::CHECK_EVERY && !limit.is_stopped() {
+            return Ok(());
+        }
+        let reached = limit.account(done - self.reported_lanes);
+        self.reported_lanes = done;
+        let Some(reached) = reached else {
+            return Ok(());
+        };
+        let (lane_instructions, blocks_done, seconds) = limit.progress();
+        let [gx, gy, gz] = self.cx.grid;
+        let kind = FaultKind::LaunchLimit {
+            limit: reached,
+            lane_instructions,
+            blocks_done,
+            blocks: gx as u64 * gy as u64 * gz as u64,
+            seconds,
+        };
+        let (pc, mask) = self.warps[w]
+            .groups
+            .iter()
+            .find(|g| g.wait == Wait::Runnable)
+            .or(self.warps[w].groups.first())
+            .map_or((self.cx.flat.funcs[0].base, 1), |g| (g.pc, g.mask));
+        Err(self.fault_at(w, first_lane(mask) as u32, pc, kind))
     }
 
     pub(crate) fn run_warp(&mut self, w: usize) -> Result<(), Fault> {
