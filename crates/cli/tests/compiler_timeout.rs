@@ -127,7 +127,10 @@ fn running(pid: i32) -> bool {
 
 fn finish(child: Child) -> (std::process::ExitStatus, String) {
     let out = child.wait_with_output().unwrap();
-    (out.status, String::from_utf8_lossy(&out.stderr).into_owned())
+    (
+        out.status,
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
 }
 
 #[test]
@@ -144,7 +147,10 @@ fn a_hanging_compiler_is_stopped_at_the_timeout() {
         stderr.contains("did not finish compiling") && stderr.contains("within 1 s"),
         "{stderr}"
     );
-    assert!(stderr.contains("clang") && stderr.contains("k.cu"), "{stderr}");
+    assert!(
+        stderr.contains("clang") && stderr.contains("k.cu"),
+        "{stderr}"
+    );
     assert!(took < Duration::from_secs(10), "took {took:?}");
     s.assert_clean();
 }

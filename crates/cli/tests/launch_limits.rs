@@ -40,7 +40,7 @@ __global__ void tickets(unsigned *ctr, unsigned *slots, unsigned *sum, int work)
     __syncthreads();
     unsigned ticket = t;
     unsigned acc = 0;
-    for (int i = 0; i < (int)(blockIdx.x % 7) * work; ++i)
+    for (int i = 0; i < work; ++i)
         acc += i ^ threadIdx.x;
     slots[ticket * blockDim.x + threadIdx.x] = blockIdx.x + (acc & 1);
     if (ticket == gridDim.x - 1) {

@@ -153,6 +153,8 @@ pub(crate) struct Block<'a, O: Observer> {
     pub(crate) grid_arrived: u32,
     /// The block's lane-instructions already added to the launch-wide limit's count.
     pub(crate) reported_lanes: u64,
+    /// Where the running warp's quantum ends (in its executed warp-instructions).
+    pub(crate) quantum_end: u64,
 }
 
 /// Bytes of shared memory a block of the launch has.
@@ -199,6 +201,7 @@ pub(crate) fn run_block<O: Observer>(
         yield_warp: false,
         grid_arrived: 0,
         reported_lanes: 0,
+        quantum_end: 0,
     };
     block.init_warps(threads);
     if O::ENABLED {
@@ -226,7 +229,14 @@ pub(crate) fn run_block<O: Observer>(
     }
     if let Some(limit) = cx.limit {
         limit.account(block.out.stats.lane_instructions - block.reported_lanes);
-        if !stopped {
+        let cut_short = matches!(
+            &block.out.fault,
+            Some(Fault {
+                kind: FaultKind::LaunchLimit { .. },
+                ..
+            })
+        );
+        if !stopped && !cut_short {
             limit.block_finished();
         }
     }
@@ -404,6 +414,7 @@ impl<O: Observer> Block<'_, O> {
             LOCKSTEP_QUANTUM
         };
         let stop_at = self.warps[w].executed + quantum;
+        self.quantum_end = stop_at;
         loop {
             let groups = &self.warps[w].groups;
             let gi = if self.its() {
@@ -427,7 +438,12 @@ impl<O: Observer> Block<'_, O> {
                     None => return Ok(()),
                 }
             };
-            let limit = stop_at.min(self.cx.budget);
+            let mut limit = stop_at.min(self.cx.budget);
+            if self.cx.limit.is_some() && !self.its() {
+                // A lock-step quantum is long: look at the launch-wide limit within it
+                // (see `Ev::Limit` in `end_group`), which leaves the schedule unchanged.
+                limit = limit.min(self.warps[w].executed + crate::limit::CHECK_EVERY_WARP);
+            }
             if !self.run_group(w, gi, limit)? {
                 return Ok(());
             }
@@ -652,6 +668,14 @@ impl<O: Observer> Block<'_, O> {
                         waiting,
                     };
                     return Err(self.fault_at(w, first_lane(mask) as u32, pc, kind));
+                }
+                if let Some(limit) = self.cx.limit
+                    && !self.its()
+                    && self.warps[w].executed < self.quantum_end
+                {
+                    // Within the quantum: the same group goes on after the look.
+                    self.check_launch_limit(limit, w)?;
+                    return Ok(true);
                 }
                 Ok(false)
             }

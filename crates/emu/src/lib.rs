@@ -157,10 +157,10 @@ pub mod texture;
 mod translate;
 
 pub use fault::{EmuError, Fault, FaultKind, WaitKind, Waiter};
-pub use limit::LimitReached;
 pub use launch::{
     MAX_BLOCK_THREADS, MAX_REPORTED_FAULTS, MAX_SHARED_BYTES, place_globals, run_observed, validate,
 };
+pub use limit::LimitReached;
 pub use memory::{Allocation, DeviceAddr, GlobalMemory, MemoryError};
 pub use observer::{
     BarrierEvent, MemEvent, MemKind, NoObserver, NoObservers, Observer, ObserverFactory,

@@ -17,6 +17,9 @@ use std::time::{Duration, Instant};
 
 /// Lane-instructions a block executes between two looks at the shared counter.
 pub(crate) const CHECK_EVERY: u64 = 1 << 20;
+/// Warp-instructions a lock-step warp runs between two looks at the limit within its
+/// quantum (of about a million warp-instructions, too long to wait for).
+pub(crate) const CHECK_EVERY_WARP: u64 = 1 << 15;
 
 /// Which limit stopped a launch.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -147,7 +147,8 @@ pub fn compile_with(
             notes: hit.notes,
         });
     }
-    let work_dir = process::ScratchDir::new("warpcheck-").map_err(|source| FrontError::ShimSetup {
+    let work_dir =
+        process::ScratchDir::new("warpcheck-").map_err(|source| FrontError::ShimSetup {
             dir: std::env::temp_dir(),
             source,
         })?;

@@ -280,7 +280,8 @@ fn verify(
 ) -> Result<Verification, CliError> {
     use warpcheck_launch::{Dim3, LaunchSpec};
     use warpcheck_launch::{EmuOptions, Session};
-    let dir = warpcheck_front::process::ScratchDir::new("warpcheck-advise-").map_err(|err| CliError::msg(format!("cannot create a temporary directory: {err}")))?;
+    let dir = warpcheck_front::process::ScratchDir::new("warpcheck-advise-")
+        .map_err(|err| CliError::msg(format!("cannot create a temporary directory: {err}")))?;
     let harness = dir.path().join("harness.cu");
     std::fs::write(&harness, &e.harness)
         .map_err(|err| CliError::msg(format!("cannot write the harness: {err}")))?;

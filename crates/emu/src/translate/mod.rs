@@ -553,7 +553,11 @@ impl Translator<'_> {
         // called): with one, add the largest such frame once, on top of the deepest
         // chain of direct calls.
         let indirect = if self.has_indirect_calls() {
-            self.funcs[1..].iter().map(|f| f.frame_size).max().unwrap_or(0)
+            self.funcs[1..]
+                .iter()
+                .map(|f| f.frame_size)
+                .max()
+                .unwrap_or(0)
         } else {
             0
         };
@@ -563,12 +567,16 @@ impl Translator<'_> {
     /// Whether a collected function calls through a register.
     fn has_indirect_calls(&self) -> bool {
         self.funcs.iter().any(|f| {
-            self.program.function(f.id).body.as_ref().is_some_and(|body| {
-                body.insts.iter().any(|(id, inst)| {
-                    matches!(inst.op, warpcheck_ir::Op::Call { .. })
-                        && matches!(body.operands_of(id).get(1), Some(Operand::Reg(_)))
+            self.program
+                .function(f.id)
+                .body
+                .as_ref()
+                .is_some_and(|body| {
+                    body.insts.iter().any(|(id, inst)| {
+                        matches!(inst.op, warpcheck_ir::Op::Call { .. })
+                            && matches!(body.operands_of(id).get(1), Some(Operand::Reg(_)))
+                    })
                 })
-            })
         })
     }
 

@@ -121,7 +121,8 @@ pub fn run_program(check: bool, args: ProgramArgs) -> Result<Outcome, CliError> 
             "--report needs `warpcheck check` (the heat comes from the checkers)",
         ));
     }
-    let dir = warpcheck_front::process::ScratchDir::new("warpcheck-program-").map_err(|e| CliError::msg(format!("cannot create a temporary directory: {e}")))?;
+    let dir = warpcheck_front::process::ScratchDir::new("warpcheck-program-")
+        .map_err(|e| CliError::msg(format!("cannot create a temporary directory: {e}")))?;
     let built = build::build(&args, dir.path())?;
     let report = dir.path().join("report.json");
     let mut cmd = Command::new(&built.executable);
@@ -160,7 +161,8 @@ pub fn run_program(check: bool, args: ProgramArgs) -> Result<Outcome, CliError> 
                 replay_options(&args, &built.ptx_arch),
             );
     }
-    let status = warpcheck_front::process::run_forwarding(&mut cmd).map_err(|e| CliError::msg(format!("cannot run the program: {e}")))?;
+    let status = warpcheck_front::process::run_forwarding(&mut cmd)
+        .map_err(|e| CliError::msg(format!("cannot run the program: {e}")))?;
     let program_code = exit_code(&status);
     let report = std::fs::read_to_string(&report).ok();
     let errors = render::report(&args, check, report.as_deref(), &status)?;
