@@ -210,19 +210,23 @@ pub(crate) fn run_block<O: Observer>(
     let single_block = cx.grid.iter().all(|&n| n == 1);
     // A launch stopped at its limit starts no more blocks.
     let stopped = cx.limit.is_some_and(|l| l.is_stopped());
-    while !stopped {
-        match block.run() {
-            Err(f) => block.out.fault = Some(f),
-            // At the grid-wide barrier: the only block of its grid passes it at once; in
-            // a launch that is not cooperative, other blocks may never be resident.
-            Ok(()) if block.live_threads > 0 && single_block => {
-                block.grid_release();
-                continue;
+    if !stopped {
+        loop {
+            match block.run() {
+                Err(f) => block.out.fault = Some(f),
+                // At the grid-wide barrier: the only block of its grid passes it at once;
+                // in a launch that is not cooperative, other blocks may never be resident.
+                Ok(()) if block.live_threads > 0 && single_block => {
+                    block.grid_release();
+                    continue;
+                }
+                Ok(()) if block.live_threads > 0 => {
+                    block.out.fault = Some(block.grid_deadlock(false))
+                }
+                Ok(()) => {}
             }
-            Ok(()) if block.live_threads > 0 => block.out.fault = Some(block.grid_deadlock(false)),
-            Ok(()) => {}
+            break;
         }
-        break;
     }
     if O::ENABLED {
         block.obs.on_block_end(idx);
