@@ -32,6 +32,7 @@ pub fn code(kind: &FaultKind) -> Code {
             Code::Deadlock
         }
         FaultKind::BudgetExhausted { .. } => Code::InstructionBudget,
+        FaultKind::LaunchLimit { .. } => Code::LaunchLimit,
         FaultKind::BadCallTarget { .. } => Code::BadCallTarget,
         FaultKind::StackOverflow { .. } => Code::StackOverflow,
         FaultKind::UnboundTexture { .. } => Code::UnboundTexture,

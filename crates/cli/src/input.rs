@@ -48,6 +48,10 @@ pub struct CompilerFlags {
     /// (`$WARPCHECK_CACHE_DIR`, else `$XDG_CACHE_HOME/warpcheck` or `~/.cache/warpcheck`).
     #[arg(long)]
     pub no_cache: bool,
+    /// Stop a compiler (its whole process group) that runs longer than SECS and fail
+    /// (exit 2); default: $WARPCHECK_COMPILE_TIMEOUT, else 120.
+    #[arg(long, value_name = "SECS", value_parser = warpcheck_front::process::parse_seconds)]
+    pub compile_timeout: Option<std::time::Duration>,
 }
 
 impl CompilerFlags {
@@ -61,6 +65,7 @@ impl CompilerFlags {
             opt_level: 3,
             compiler: CompilerArg::Clang,
             no_cache: false,
+            compile_timeout: None,
         }
     }
 
@@ -79,6 +84,7 @@ impl CompilerFlags {
             std: self.std.clone(),
             extra_args: self.compiler_flag.clone(),
             use_cache: !self.no_cache,
+            timeout: self.compile_timeout,
             ..CompileOptions::default()
         }
     }

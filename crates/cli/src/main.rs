@@ -59,6 +59,9 @@ pub enum Outcome {
 }
 
 fn main() -> ExitCode {
+    // Before any thread starts: compilers and temporary directories are cleaned up when a
+    // signal ends warpcheck, and program mode forwards signals to the program.
+    warpcheck_front::process::handle_signals();
     // Program mode (`run`/`check` of files defining `main`) has its own arguments.
     let argv: Vec<std::ffi::OsString> = std::env::args_os().collect();
     if let Some(sub @ ("run" | "check")) = argv.get(1).and_then(|s| s.to_str())

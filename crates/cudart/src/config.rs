@@ -10,6 +10,8 @@
 //! | `WARPCHECK_CUDART_ARCH` | the emulated device, `sm_XY` | `sm_90` |
 //! | `WARPCHECK_CUDART_THREADS` | host threads per launch (0: one per core) | 0 |
 //! | `WARPCHECK_CUDART_BUDGET` | warp-instructions one warp may execute | the emulator's |
+//! | `WARPCHECK_CUDART_LAUNCH_BUDGET` | lane-instructions one launch may execute | no limit |
+//! | `WARPCHECK_CUDART_TIMEOUT` | seconds one launch may take | no limit |
 //! | `WARPCHECK_CUDART_INTRA_WARP` | `lockstep` or `its` (race model) | `its` |
 //! | `WARPCHECK_CUDART_SHIMS` | the shim include directory (its frames are not user lines) | none |
 //! | `WARPCHECK_CUDART_PROFILE` | `1`: count executions per instruction, for the HTML report's heat (`check` only) | off |
@@ -28,6 +30,8 @@ pub struct Config {
     pub arch: (i32, i32),
     pub threads: usize,
     pub budget: u64,
+    pub launch_budget: Option<u64>,
+    pub timeout: Option<std::time::Duration>,
     pub shim_dir: Option<String>,
     pub profile: bool,
     pub capture: Option<String>,
@@ -68,6 +72,11 @@ impl Config {
             budget: var("WARPCHECK_CUDART_BUDGET")
                 .and_then(|t| t.parse().ok())
                 .unwrap_or(warpcheck_emu::DEFAULT_BUDGET),
+            launch_budget: var("WARPCHECK_CUDART_LAUNCH_BUDGET").and_then(|t| t.parse().ok()),
+            timeout: var("WARPCHECK_CUDART_TIMEOUT")
+                .and_then(|t| t.parse::<f64>().ok())
+                .filter(|&s| s > 0.0 && s <= 1e9)
+                .map(std::time::Duration::from_secs_f64),
             shim_dir: var("WARPCHECK_CUDART_SHIMS"),
             profile: var("WARPCHECK_CUDART_PROFILE").as_deref() == Some("1"),
             capture: var("WARPCHECK_CUDART_CAPTURE"),

@@ -34,7 +34,9 @@ fn fault_error(kind: &FaultKind) -> CudaError {
         FaultKind::Misaligned { .. } => MISALIGNED_ADDRESS,
         FaultKind::AssertionFailed { .. } => ASSERT,
         FaultKind::Trap => ILLEGAL_INSTRUCTION,
-        FaultKind::BudgetExhausted { .. } | FaultKind::Deadlock { .. } => LAUNCH_TIMEOUT,
+        FaultKind::BudgetExhausted { .. }
+        | FaultKind::Deadlock { .. }
+        | FaultKind::LaunchLimit { .. } => LAUNCH_TIMEOUT,
         FaultKind::BadCallTarget { .. } | FaultKind::StackOverflow { .. } => LAUNCH_FAILURE,
         _ => ILLEGAL_ADDRESS,
     }
@@ -98,6 +100,8 @@ impl Runtime {
         config.dynamic_shared = cfg.shared.min(u32::MAX as usize) as u32;
         config.threads = self.config.threads;
         config.budget = self.config.budget;
+        config.launch_budget = self.config.launch_budget;
+        config.timeout = self.config.timeout;
         config.cooperative = cooperative;
         let m = &self.modules[module];
         let name = m.program.function(kernel).display_name().to_string();

@@ -505,6 +505,7 @@ impl SplitMix64 {
 /// Limits on what arguments may allocate, so that a typo cannot exhaust memory.
 #[derive(Clone, Copy, Debug)]
 pub struct Limits {
+    /// The most bytes of one launch's buffers together (and so of each one).
     pub max_total_bytes: u64,
 }
 

@@ -41,6 +41,8 @@ pub(crate) struct LaunchCx<'a> {
     pub budget: u64,
     pub scheduling: Scheduling,
     pub cooperative: bool,
+    /// The launch-wide limit, when the launch has one.
+    pub limit: Option<&'a crate::limit::LaunchLimit>,
 }
 
 /// One warp's state; reused across the blocks a host thread runs.
@@ -149,6 +151,10 @@ pub(crate) struct Block<'a, O: Observer> {
     pub(crate) yield_warp: bool,
     /// Threads waiting at the grid-wide barrier.
     pub(crate) grid_arrived: u32,
+    /// The block's lane-instructions already added to the launch-wide limit's count.
+    pub(crate) reported_lanes: u64,
+    /// Where the running warp's quantum ends (in its executed warp-instructions).
+    pub(crate) quantum_end: u64,
 }
 
 /// Bytes of shared memory a block of the launch has.
@@ -194,30 +200,51 @@ pub(crate) fn run_block<O: Observer>(
         out: BlockResult::default(),
         yield_warp: false,
         grid_arrived: 0,
+        reported_lanes: 0,
+        quantum_end: 0,
     };
     block.init_warps(threads);
     if O::ENABLED {
         block.obs.on_block_start(idx, threads);
     }
     let single_block = cx.grid.iter().all(|&n| n == 1);
-    loop {
-        match block.run() {
-            Err(f) => block.out.fault = Some(f),
-            // At the grid-wide barrier: the only block of its grid passes it at once; in
-            // a launch that is not cooperative, other blocks may never be resident.
-            Ok(()) if block.live_threads > 0 && single_block => {
-                block.grid_release();
-                continue;
+    // A launch stopped at its limit starts no more blocks.
+    let stopped = cx.limit.is_some_and(|l| l.is_stopped());
+    if !stopped {
+        loop {
+            match block.run() {
+                Err(f) => block.out.fault = Some(f),
+                // At the grid-wide barrier: the only block of its grid passes it at once;
+                // in a launch that is not cooperative, other blocks may never be resident.
+                Ok(()) if block.live_threads > 0 && single_block => {
+                    block.grid_release();
+                    continue;
+                }
+                Ok(()) if block.live_threads > 0 => {
+                    block.out.fault = Some(block.grid_deadlock(false))
+                }
+                Ok(()) => {}
             }
-            Ok(()) if block.live_threads > 0 => block.out.fault = Some(block.grid_deadlock(false)),
-            Ok(()) => {}
+            break;
         }
-        break;
     }
     if O::ENABLED {
         block.obs.on_block_end(idx);
     }
-    block.out.stats.blocks = 1;
+    if let Some(limit) = cx.limit {
+        limit.account(block.out.stats.lane_instructions - block.reported_lanes);
+        let cut_short = matches!(
+            &block.out.fault,
+            Some(Fault {
+                kind: FaultKind::LaunchLimit { .. },
+                ..
+            })
+        );
+        if !stopped && !cut_short {
+            limit.block_finished();
+        }
+    }
+    block.out.stats.blocks = u64::from(!stopped);
     std::mem::take(&mut block.out)
 }
 
@@ -342,7 +369,46 @@ impl<O: Observer> Block<'_, O> {
             };
             current = w + 1;
             self.run_warp(w)?;
+            if let Some(limit) = self.cx.limit {
+                self.check_launch_limit(limit, w)?;
+            }
         }
+    }
+
+    /// Adds the block's lane-instructions to the launch-wide count every
+    /// [`crate::limit::CHECK_EVERY`] of them; a fault at warp `w`'s instruction when the
+    /// launch is over its limit (see `limit.rs`).
+    #[inline]
+    fn check_launch_limit(
+        &mut self,
+        limit: &crate::limit::LaunchLimit,
+        w: usize,
+    ) -> Result<(), Fault> {
+        let done = self.out.stats.lane_instructions;
+        if done - self.reported_lanes < crate::limit::CHECK_EVERY && !limit.is_stopped() {
+            return Ok(());
+        }
+        let reached = limit.account(done - self.reported_lanes);
+        self.reported_lanes = done;
+        let Some(reached) = reached else {
+            return Ok(());
+        };
+        let (lane_instructions, blocks_done, seconds) = limit.progress();
+        let [gx, gy, gz] = self.cx.grid;
+        let kind = FaultKind::LaunchLimit {
+            limit: reached,
+            lane_instructions,
+            blocks_done,
+            blocks: gx as u64 * gy as u64 * gz as u64,
+            seconds,
+        };
+        let (pc, mask) = self.warps[w]
+            .groups
+            .iter()
+            .find(|g| g.wait == Wait::Runnable)
+            .or(self.warps[w].groups.first())
+            .map_or((self.cx.flat.funcs[0].base, 1), |g| (g.pc, g.mask));
+        Err(self.fault_at(w, first_lane(mask) as u32, pc, kind))
     }
 
     pub(crate) fn run_warp(&mut self, w: usize) -> Result<(), Fault> {
@@ -352,6 +418,7 @@ impl<O: Observer> Block<'_, O> {
             LOCKSTEP_QUANTUM
         };
         let stop_at = self.warps[w].executed + quantum;
+        self.quantum_end = stop_at;
         loop {
             let groups = &self.warps[w].groups;
             let gi = if self.its() {
@@ -375,7 +442,12 @@ impl<O: Observer> Block<'_, O> {
                     None => return Ok(()),
                 }
             };
-            let limit = stop_at.min(self.cx.budget);
+            let mut limit = stop_at.min(self.cx.budget);
+            if self.cx.limit.is_some() && !self.its() {
+                // A lock-step quantum is long: look at the launch-wide limit within it
+                // (see `Ev::Limit` in `end_group`), which leaves the schedule unchanged.
+                limit = limit.min(self.warps[w].executed + crate::limit::CHECK_EVERY_WARP);
+            }
             if !self.run_group(w, gi, limit)? {
                 return Ok(());
             }
@@ -600,6 +672,14 @@ impl<O: Observer> Block<'_, O> {
                         waiting,
                     };
                     return Err(self.fault_at(w, first_lane(mask) as u32, pc, kind));
+                }
+                if let Some(limit) = self.cx.limit
+                    && !self.its()
+                    && self.warps[w].executed < self.quantum_end
+                {
+                    // Within the quantum: the same group goes on after the look.
+                    self.check_launch_limit(limit, w)?;
+                    return Ok(true);
                 }
                 Ok(false)
             }

@@ -56,6 +56,8 @@ enum Step {
 fn run_phase<O: Observer>(cx: &LaunchCx<'_>, r: &mut Resident, obs: &mut O, step: Step) {
     let threads = cx.block[0] * cx.block[1] * cx.block[2];
     let rng = std::mem::replace(&mut r.rng, block_rng(cx, r.idx));
+    let out = std::mem::take(&mut r.out);
+    let reported_lanes = out.stats.lane_instructions;
     let mut block = Block {
         cx,
         idx: r.idx,
@@ -65,9 +67,11 @@ fn run_phase<O: Observer>(cx: &LaunchCx<'_>, r: &mut Resident, obs: &mut O, step
         live_threads: r.live_threads,
         rng,
         obs,
-        out: std::mem::take(&mut r.out),
+        out,
         yield_warp: false,
         grid_arrived: r.grid_arrived,
+        reported_lanes,
+        quantum_end: 0,
     };
     let fault = match step {
         Step::Stuck => Some(block.grid_deadlock(true)),

@@ -103,6 +103,17 @@ pub enum FaultKind {
     /// other threads of the block wait at a barrier meanwhile, they are listed: the
     /// kernel would hang on a GPU (a spin loop waiting for them).
     BudgetExhausted { budget: u64, waiting: Vec<Waiter> },
+    /// The launch reached its launch-wide limit ([`crate::LaunchConfig::launch_budget`]
+    /// or [`crate::LaunchConfig::timeout`]) while this block ran; the fault is at the
+    /// instruction one of its warps was at. How far the launch had got then:
+    /// lane-instructions of all blocks, blocks finished (of `blocks`), seconds.
+    LaunchLimit {
+        limit: crate::LimitReached,
+        lane_instructions: u64,
+        blocks_done: u64,
+        blocks: u64,
+        seconds: f64,
+    },
     /// An indirect call through an address that names no function.
     BadCallTarget { address: u64 },
     /// The per-thread stack (local memory for call frames) overflowed, e.g. by deep
@@ -197,6 +208,17 @@ impl fmt::Display for FaultKind {
                 }
                 Ok(())
             }
+            FaultKind::LaunchLimit {
+                limit,
+                lane_instructions,
+                blocks_done,
+                blocks,
+                seconds,
+            } => write!(
+                f,
+                "the launch was stopped at its {limit}: after {seconds:.1} s and {lane_instructions} lane-instructions, \
+                 {blocks_done} of {blocks} blocks had finished; this block was still running here"
+            ),
             FaultKind::BadCallTarget { address } => {
                 write!(
                     f,

@@ -105,8 +105,11 @@ pub fn validate(
             config.dynamic_shared
         ));
     }
-    if config.budget == 0 {
+    if config.budget == 0 || config.launch_budget == Some(0) {
         return bad("the instruction budget must be at least 1".into());
+    }
+    if config.timeout.is_some_and(|t| t.is_zero()) {
+        return bad("the launch's time limit must be more than 0 s".into());
     }
     Ok(())
 }
@@ -238,6 +241,7 @@ pub fn run_observed<F: ObserverFactory>(
 ) -> Result<RunOutcome, EmuError> {
     let flat = prepare(program, kernel, params, memory, config)?;
     let memory: &GlobalMemory = memory;
+    let limit = crate::limit::LaunchLimit::new(config);
     let cx = LaunchCx {
         flat: &flat,
         program,
@@ -248,6 +252,7 @@ pub fn run_observed<F: ObserverFactory>(
         budget: config.budget,
         scheduling: config.scheduling,
         cooperative: config.cooperative,
+        limit: limit.as_ref(),
     };
     let [gx, gy, gz] = config.grid;
     let nblocks = gx as u64 * gy as u64 * gz as u64;
@@ -272,10 +277,12 @@ pub fn run_observed<F: ObserverFactory>(
         );
         return Ok(outcome);
     }
-    let threads = if config.threads == 0 {
-        std::thread::available_parallelism().map_or(1, |n| n.get())
-    } else {
-        config.threads
+    // Blocks whose outcome depends on their order run in block order unless the caller
+    // asked for host threads: the same input then gives the same outputs and findings.
+    let threads = match config.threads {
+        0 if flat.order_sensitive => 1,
+        0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        n => n,
     };
     let chunk = chunk_size(F::Observer::ENABLED, threads, nblocks);
     // Each host thread's warp states and shared memory, reused by every block it runs in

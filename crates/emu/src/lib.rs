@@ -145,6 +145,7 @@ mod cooperative;
 mod exec;
 pub mod fault;
 mod launch;
+mod limit;
 pub mod math;
 pub mod memory;
 pub mod observer;
@@ -159,6 +160,7 @@ pub use fault::{EmuError, Fault, FaultKind, WaitKind, Waiter};
 pub use launch::{
     MAX_BLOCK_THREADS, MAX_REPORTED_FAULTS, MAX_SHARED_BYTES, place_globals, run_observed, validate,
 };
+pub use limit::LimitReached;
 pub use memory::{Allocation, DeviceAddr, GlobalMemory, MemoryError};
 pub use observer::{
     BarrierEvent, MemEvent, MemKind, NoObserver, NoObservers, Observer, ObserverFactory,
@@ -190,8 +192,17 @@ pub struct LaunchConfig {
     /// The most warp-instructions one warp may execute before the run is stopped as a
     /// runaway loop ([`FaultKind::BudgetExhausted`]).
     pub budget: u64,
-    /// Host threads running blocks in parallel; 0 means one per available core.
+    /// Host threads running blocks in parallel; 0 means one per available core, or one
+    /// when the kernel's outcome can depend on the order of its blocks (atomics whose
+    /// results it reads, `exch`, `cas`, float `add` …; see `translate/order.rs`), so that
+    /// the default gives the same outputs and reports on every run.
     pub threads: usize,
+    /// The most lane-instructions the whole launch may execute (all blocks together)
+    /// before it is stopped ([`FaultKind::LaunchLimit`]); `None`: no limit.
+    pub launch_budget: Option<u64>,
+    /// The most wall-clock time the launch may take before it is stopped
+    /// ([`FaultKind::LaunchLimit`]); `None`: no limit.
+    pub timeout: Option<std::time::Duration>,
     pub scheduling: Scheduling,
     /// When set, the run adds 1 to this counter as each block finishes, so that another
     /// thread can show progress. `None` (the default) costs nothing.
@@ -244,6 +255,8 @@ impl LaunchConfig {
             dynamic_shared: 0,
             budget: DEFAULT_BUDGET,
             threads: 0,
+            launch_budget: None,
+            timeout: None,
             scheduling: Scheduling::LockStep,
             progress: None,
             cooperative: false,

@@ -273,6 +273,18 @@ pub enum MemoryError {
     NotMapped { address: DeviceAddr, len: u64 },
     #[error("allocation of {0} bytes exceeds the emulator's limit")]
     TooLarge(u64),
+    #[error("out of host memory for an allocation of {0} bytes")]
+    OutOfMemory(u64),
+}
+
+/// `words` zeroed words, or [`MemoryError::OutOfMemory`] when the host cannot give them
+/// (instead of aborting the process).
+fn zeroed_words(words: u64) -> Result<Box<[AtomicU64]>, MemoryError> {
+    let mut data: Vec<AtomicU64> = Vec::new();
+    data.try_reserve_exact(words as usize)
+        .map_err(|_| MemoryError::OutOfMemory(words * 8))?;
+    data.resize_with(words as usize, || AtomicU64::new(0));
+    Ok(data.into_boxed_slice())
 }
 
 /// The device's global memory: the allocations of the caller and of the program's
@@ -334,7 +346,7 @@ impl GlobalMemory {
         }
         let base = self.next;
         let words = bytes.max(1).div_ceil(8);
-        let data: Box<[AtomicU64]> = (0..words).map(|_| AtomicU64::new(0)).collect();
+        let data = zeroed_words(words)?;
         self.next = (base + bytes.max(1) + GUARD_GAP).div_ceil(ALLOC_ALIGN) * ALLOC_ALIGN;
         self.insert(Allocation {
             base,
@@ -386,7 +398,7 @@ impl GlobalMemory {
         self.insert(Allocation {
             base,
             size: bytes,
-            words: (0..words).map(|_| AtomicU64::new(0)).collect(),
+            words: zeroed_words(words)?,
             initialized,
             label,
         });

@@ -237,6 +237,7 @@ fn base_key(
     field("language", format!("{language:?}").as_bytes());
     let mut options = options.clone();
     options.use_cache = true;
+    options.timeout = None;
     field("options", format!("{options:?}").as_bytes());
     field("compiler", compiler.path.as_os_str().as_encoded_bytes());
     field("version", version_text_cached(&compiler.path)?.as_bytes());

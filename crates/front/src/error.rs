@@ -48,6 +48,19 @@ pub enum FrontError {
     #[error("{0}")]
     CompilerFailed(Box<CompilerFailure>),
 
+    #[error(
+        "{compiler} did not finish compiling {} within {} and was stopped (set the limit with --compile-timeout SECS or {})\ncommand: {command}",
+        path.display(),
+        crate::process::seconds_text(*limit),
+        crate::process::TIMEOUT_VAR
+    )]
+    CompilerTimedOut {
+        compiler: String,
+        path: PathBuf,
+        limit: std::time::Duration,
+        command: String,
+    },
+
     #[error("{compiler} wrote no usable PTX for {}: {reason}", path.display())]
     NoPtxOutput {
         compiler: String,

@@ -26,6 +26,7 @@ use crate::diagnostics;
 use crate::error::{CompilerFailure, FrontError};
 use crate::language::Language;
 use crate::options::CompileOptions;
+use crate::process::RunError;
 use crate::shims::{CUDA_PRELUDE, FALLBACK_SUBDIR, OPENCL_PRELUDE};
 use crate::signature::ast_json::{self, AstFacts};
 use crate::toolchain::{Compiler, CompilerKind};
@@ -156,12 +157,10 @@ fn host_c_args(clang: &Compiler) -> Vec<OsString> {
         "powerpc64" => args.extend(["-D__powerpc64__", "-D__PPC64__"].map(OsString::from)),
         _ => {}
     }
-    let output = Command::new(&clang.path)
-        .args(["-x", "c", "-E", "-v", "-"])
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .output();
+    let output = crate::process::output_limited(
+        Command::new(&clang.path).args(["-x", "c", "-E", "-v", "-"]),
+        crate::process::default_timeout(),
+    );
     if let Ok(output) = output {
         let text = String::from_utf8_lossy(&output.stderr);
         let mut inside = false;
@@ -252,16 +251,27 @@ pub(crate) fn compile_to_ptx(
         dir: work_dir.to_path_buf(),
         source,
     })?;
-    let status = Command::new(&compiler.path)
-        .args(&args)
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(stderr_file)
-        .status()
-        .map_err(|source| FrontError::CompilerNotRunnable {
+    let limit = options.time_limit();
+    let status = crate::process::run_limited(
+        Command::new(&compiler.path)
+            .args(&args)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(stderr_file),
+        limit,
+    )
+    .map_err(|error| match error {
+        RunError::TimedOut(limit) => FrontError::CompilerTimedOut {
+            compiler: compiler.to_string(),
+            path: path.to_path_buf(),
+            limit,
+            command: command_line.clone(),
+        },
+        RunError::Spawn(source) | RunError::Wait(source) => FrontError::CompilerNotRunnable {
             program: compiler.path.clone(),
             source,
-        })?;
+        },
+    })?;
     // Bounded: a compiler can print without end (a macro that expands forever).
     let stderr = crate::read_limited(&stderr_path, crate::MAX_INPUT_BYTES)
         .map(|b| String::from_utf8_lossy(&b).into_owned())
@@ -380,13 +390,14 @@ fn dump_ast_once(
     args.extend(options.extra_args.iter().map(OsString::from));
     args.extend(["-fsyntax-only", "-Xclang", "-ast-dump=json"].map(OsString::from));
     args.push(path.into());
-    let mut child = Command::new(&clang.path)
-        .args(&args)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .map_err(|e| format!("could not run {}: {e}", clang.path.display()))?;
+    let mut child = crate::process::spawn_in_group(
+        Command::new(&clang.path)
+            .args(&args)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped()),
+    )
+    .map_err(|e| format!("{} {e}", clang.path.display()))?;
     let (Some(stdout), Some(mut stderr)) = (child.stdout.take(), child.stderr.take()) else {
         return Err("clang's output pipes are missing".to_string());
     };
@@ -400,12 +411,13 @@ fn dump_ast_once(
         .stack_size(256 << 20)
         .spawn(move || ast_json::read_ast(stdout))
         .map_err(|e| format!("could not start the AST reader: {e}"))?;
+    // Waited for first: when the limit passes, killing clang closes the pipes and ends
+    // the readers.
+    let status = crate::process::wait_limited(child, options.time_limit())
+        .map_err(|e| format!("clang's AST dump {e}"))?;
     let parsed = parser
         .join()
         .map_err(|_| "the AST reader panicked".to_string())?;
-    let status = child
-        .wait()
-        .map_err(|e| format!("clang's AST dump did not finish: {e}"))?;
     let stderr_text = stderr_reader.join().unwrap_or_default();
     if !status.success() {
         return Err(format!(

@@ -52,6 +52,7 @@ mod language;
 mod nvcc;
 mod nvidia;
 mod options;
+pub mod process;
 mod shims;
 mod signature;
 mod toolchain;
@@ -146,10 +147,8 @@ pub fn compile_with(
             notes: hit.notes,
         });
     }
-    let work_dir = tempfile::Builder::new()
-        .prefix("warpcheck-")
-        .tempdir()
-        .map_err(|source| FrontError::ShimSetup {
+    let work_dir =
+        process::ScratchDir::new("warpcheck-").map_err(|source| FrontError::ShimSetup {
             dir: std::env::temp_dir(),
             source,
         })?;

@@ -48,6 +48,17 @@ pub struct CompileOptions {
     /// one there (see the `cache` module: keyed by the source, the files it includes, these
     /// options and the compiler). False is `--no-cache`.
     pub use_cache: bool,
+    /// How long the compiler may run before it is stopped (its whole process group
+    /// killed) and the compilation fails; `None`: [`crate::process::default_timeout`]
+    /// (`WARPCHECK_COMPILE_TIMEOUT`, else 120 s).
+    pub timeout: Option<std::time::Duration>,
+}
+
+impl CompileOptions {
+    /// The compiler time limit these options give.
+    pub fn time_limit(&self) -> std::time::Duration {
+        self.timeout.unwrap_or_else(crate::process::default_timeout)
+    }
 }
 
 impl Default for CompileOptions {
@@ -63,6 +74,7 @@ impl Default for CompileOptions {
             extra_args: Vec::new(),
             signatures_from_source: true,
             use_cache: true,
+            timeout: None,
         }
     }
 }

@@ -319,7 +319,14 @@ pub(crate) fn version_text_cached(program: &Path) -> std::io::Result<String> {
     if let Some(text) = seen.lock().ok().and_then(|m| m.get(program).cloned()) {
         return Ok(text);
     }
-    let output = Command::new(program).arg("--version").output()?;
+    let output = crate::process::output_limited(
+        Command::new(program).arg("--version"),
+        crate::process::default_timeout(),
+    )
+    .map_err(|e| match e {
+        crate::process::RunError::Spawn(e) | crate::process::RunError::Wait(e) => e,
+        timed_out => std::io::Error::new(std::io::ErrorKind::TimedOut, timed_out.to_string()),
+    })?;
     let text = format!(
         "{}{}",
         String::from_utf8_lossy(&output.stdout),

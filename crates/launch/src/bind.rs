@@ -322,11 +322,39 @@ pub fn bind(
             }
         }
     }
+    check_total_size(&buffers, limits)?;
     Ok(Bound {
         param_block,
         buffers,
         described,
     })
+}
+
+/// The launch's buffers together stay within `limits.max_total_bytes` (each one does
+/// already): a launch's memory is bounded, not only each buffer's.
+fn check_total_size(buffers: &[BoundBuffer], limits: Limits) -> Result<(), LaunchError> {
+    let total: u128 = buffers
+        .iter()
+        .map(|b| b.value.len as u128 * b.value.elem.size() as u128)
+        .sum();
+    if total > limits.max_total_bytes as u128 {
+        let each: Vec<String> = buffers
+            .iter()
+            .map(|b| {
+                format!(
+                    "`{}` {} bytes",
+                    b.name,
+                    b.value.len as u128 * b.value.elem.size() as u128
+                )
+            })
+            .collect();
+        return Err(LaunchError::BadBuffer(format!(
+            "the launch's buffers need {total} bytes in all ({}), over the limit of {} bytes per launch",
+            each.join(", "),
+            limits.max_total_bytes
+        )));
+    }
+    Ok(())
 }
 
 fn init_name(init: &Init) -> String {
@@ -554,6 +582,22 @@ mod tests {
         let sized = bind(&slots(), &args(&["y=f32[n]"]), 64, 0, Limits::default()).unwrap();
         assert_eq!(sized.described[0], "n = 64  (synthesised)");
         assert_eq!(sized.buffers[1].value.len, 64);
+    }
+
+    #[test]
+    fn the_memory_limit_holds_for_the_launch_not_only_for_each_buffer() {
+        // Two buffers of 6 GB: each under the 8 GiB limit, together over it.
+        let given = args(&["x=f32[1500000000]", "y=f32[1500000000]"]);
+        let e = match bind(&slots(), &given, 64, 0, Limits::default()) {
+            Ok(_) => panic!("12 GB of buffers were accepted"),
+            Err(e) => e.to_string(),
+        };
+        assert!(
+            e.contains("need 12000000000 bytes in all") && e.contains("per launch"),
+            "{e}"
+        );
+        let one = args(&["x=f32[1500000000]", "y=f32[4]"]);
+        assert!(bind(&slots(), &one, 64, 0, Limits::default()).is_ok());
     }
 
     #[test]

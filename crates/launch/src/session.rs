@@ -20,6 +20,11 @@ use warpcheck_report::{Finding, Location};
 pub struct EmuOptions {
     pub threads: usize,
     pub budget: u64,
+    /// The most lane-instructions one launch may execute, all blocks together
+    /// (`LaunchConfig::launch_budget`); `None`: no limit.
+    pub launch_budget: Option<u64>,
+    /// The most wall-clock time one launch may take (`LaunchConfig::timeout`).
+    pub timeout: Option<std::time::Duration>,
     pub independent_scheduling: bool,
     pub limits: Limits,
 }
@@ -133,6 +138,8 @@ impl<'a> Session<'a> {
         config.dynamic_shared = l.shared;
         config.threads = opts.threads;
         config.budget = opts.budget;
+        config.launch_budget = opts.launch_budget;
+        config.timeout = opts.timeout;
         if opts.independent_scheduling {
             config.scheduling = Scheduling::Independent { seed: l.seed };
         }

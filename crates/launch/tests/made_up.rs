@@ -50,6 +50,8 @@ fn spec(args: &[&str]) -> LaunchSpec {
 const OPTS: EmuOptions = EmuOptions {
     threads: 1,
     budget: 1 << 40,
+    launch_budget: None,
+    timeout: None,
     independent_scheduling: false,
     limits: Limits {
         max_total_bytes: 8 << 30,

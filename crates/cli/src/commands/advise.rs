@@ -280,9 +280,7 @@ fn verify(
 ) -> Result<Verification, CliError> {
     use warpcheck_launch::{Dim3, LaunchSpec};
     use warpcheck_launch::{EmuOptions, Session};
-    let dir = tempfile::Builder::new()
-        .prefix("warpcheck-advise-")
-        .tempdir()
+    let dir = warpcheck_front::process::ScratchDir::new("warpcheck-advise-")
         .map_err(|err| CliError::msg(format!("cannot create a temporary directory: {err}")))?;
     let harness = dir.path().join("harness.cu");
     std::fs::write(&harness, &e.harness)
@@ -317,6 +315,8 @@ fn verify(
     let opts = EmuOptions {
         threads: 0,
         budget: warpcheck_emu::DEFAULT_BUDGET,
+        launch_budget: None,
+        timeout: None,
         independent_scheduling: false,
         limits: warpcheck_emu::args::Limits::default(),
     };

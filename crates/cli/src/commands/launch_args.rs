@@ -97,6 +97,14 @@ pub struct EmuArgs {
     /// Warp-instructions one warp may execute before the run stops as a runaway loop.
     #[arg(long, default_value_t = warpcheck_emu::DEFAULT_BUDGET)]
     pub budget: u64,
+    /// Lane-instructions a whole launch (all its blocks together) may execute before it
+    /// is stopped with a `launch-limit` error (default: no limit).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub launch_budget: Option<u64>,
+    /// Seconds of wall-clock time a launch may take before it is stopped with a
+    /// `launch-limit` error (default: no limit).
+    #[arg(long, value_name = "SECS", value_parser = warpcheck_front::process::parse_seconds)]
+    pub timeout: Option<std::time::Duration>,
     /// Independent thread scheduling (sm_70+): interleave warps and divergent paths,
     /// seeded by --seed. The default runs warps in lock-step. (`check`'s race detection
     /// does not depend on it; see --intra-warp.)
@@ -109,6 +117,8 @@ impl EmuArgs {
         EmuOptions {
             threads: self.threads,
             budget: self.budget,
+            launch_budget: self.launch_budget,
+            timeout: self.timeout,
             independent_scheduling: self.independent_scheduling,
             limits: warpcheck_emu::args::Limits::default(),
         }

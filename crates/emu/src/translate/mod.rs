@@ -31,6 +31,7 @@ use crate::ops::*;
 
 mod contract;
 mod inst;
+mod order;
 use inst::InstCx;
 
 /// Where a variable lives.
@@ -82,6 +83,9 @@ pub(crate) struct Flat {
     pub params: Vec<u8>,
     /// Per-thread stack bytes (the deepest chain of call frames).
     pub stack_size: u64,
+    /// Whether the kernel's outcome can depend on the order its blocks run in (see
+    /// `order.rs`): the launcher then runs them in block order by default.
+    pub order_sensitive: bool,
     /// Flat function index of each reachable function.
     pub func_by_id: HashMap<FuncId, u32>,
     /// Register slots that some path may read before writing them (live at the entry of
@@ -185,6 +189,7 @@ pub(crate) fn translate(
             }
         }
     }
+    let order_sensitive = order::order_sensitive(program, t.funcs.iter().map(|f| f.id));
     let const_slots = t.consts.iter().map(|(&v, &s)| (s, v)).collect();
     let specials = t.specials.iter().map(|(&o, &s)| (s, o)).collect();
     Ok(Flat {
@@ -201,6 +206,7 @@ pub(crate) fn translate(
         const_bank,
         params: params.to_vec(),
         stack_size,
+        order_sensitive,
         func_by_id: t.func_index,
         maybe_uninit,
     })
@@ -543,9 +549,35 @@ impl Translator<'_> {
             own.saturating_add(deepest)
         }
         let mut memo = HashMap::new();
-        // Indirect calls may reach any address-taken function: add the largest frame.
-        let indirect = self.funcs.iter().map(|f| f.frame_size).max().unwrap_or(0);
+        // An indirect call may reach any function but the kernel (a kernel is never
+        // called): with one, add the largest such frame once, on top of the deepest
+        // chain of direct calls.
+        let indirect = if self.has_indirect_calls() {
+            self.funcs[1..]
+                .iter()
+                .map(|f| f.frame_size)
+                .max()
+                .unwrap_or(0)
+        } else {
+            0
+        };
         depth(self, 0, &mut memo).saturating_add(indirect)
+    }
+
+    /// Whether a collected function calls through a register.
+    fn has_indirect_calls(&self) -> bool {
+        self.funcs.iter().any(|f| {
+            self.program
+                .function(f.id)
+                .body
+                .as_ref()
+                .is_some_and(|body| {
+                    body.insts.iter().any(|(id, inst)| {
+                        matches!(inst.op, warpcheck_ir::Op::Call { .. })
+                            && matches!(body.operands_of(id).get(1), Some(Operand::Reg(_)))
+                    })
+                })
+        })
     }
 
     fn const_slot(&mut self, value: u64) -> Slot {

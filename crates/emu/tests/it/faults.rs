@@ -362,3 +362,52 @@ fn faults_render_with_source_lines() {
         "{text}"
     );
 }
+
+/// A kernel with a local array of `bytes` that writes the thread index to its last word,
+/// reads it back and stores it to `out[tid]`.
+fn local_array_kernel(bytes: u64) -> warpcheck_ir::Program {
+    let last = bytes - 4;
+    ptx_kernel(&format!(
+        ".visible .entry k(.param .u64 out) {{\n .local .align 4 .b8 buf[{bytes}];\n\
+         .reg .b32 %r<4>;\n .reg .b64 %rd<5>;\n\
+         mov.u32 %r1, %tid.x;\n st.local.u32 [buf+{last}], %r1;\n ld.local.u32 %r2, [buf+{last}];\n\
+         ld.param.u64 %rd1, [out];\n cvta.to.global.u64 %rd2, %rd1;\n\
+         mul.wide.u32 %rd3, %r1, 4;\n add.s64 %rd4, %rd2, %rd3;\n st.global.u32 [%rd4], %r2;\n ret;\n}}\n"
+    ))
+}
+
+#[test]
+fn a_local_array_is_counted_once_against_the_local_memory_limit() {
+    // Just under the 512 KiB a thread may have: it runs.
+    let p = local_array_kernel(500 << 10);
+    let k = kernel(&p, "k");
+    let mut m = GlobalMemory::new();
+    let out = buf_u32(&mut m, &[0; 32]);
+    let o = run(
+        &p,
+        k,
+        &params(&p, k, &[A::Ptr(out)]),
+        &mut m,
+        &config([1, 1, 1], [32, 1, 1]),
+    )
+    .unwrap_or_else(|e| panic!("a 500 KiB local array is within the limit: {e}"));
+    assert!(o.faults.is_empty(), "{:?}", o.faults);
+    assert_eq!(read_u32(&m, out, 32), (0..32).collect::<Vec<u32>>());
+    // Just over it: refused, naming the size and the limit.
+    let p = local_array_kernel(513 << 10);
+    let k = kernel(&p, "k");
+    let e = run(
+        &p,
+        k,
+        &params(&p, k, &[A::Ptr(out)]),
+        &mut m,
+        &config([1, 1, 1], [32, 1, 1]),
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(
+        e.contains(&format!("{} bytes of local memory per thread", 513 << 10))
+            && e.contains("the limit is 524288"),
+        "{e}"
+    );
+}

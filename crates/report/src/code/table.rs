@@ -430,6 +430,23 @@ __global__ void k(float *x, int n) {
         x[i] = 0.0f;
 }"#,
     }
+    LaunchLimit {
+        name: "launch-limit",
+        severity: Error,
+        tools: [Emulator],
+        summary: "A launch was stopped at its launch-wide instruction or time limit.",
+        what: "Reports a launch that executed more lane-instructions in all its blocks together than `--launch-budget` allows, or ran longer than `--timeout`: the blocks still running are stopped where their warps were, with how far the launch got (time, lane-instructions, blocks finished), and blocks not yet started do not run. Results after the stop are incomplete.",
+        why: "The per-warp `--budget` stops one runaway warp, but a grid of blocks that each spin until their own budget runs out takes that budget times the number of blocks. Blocks that wait for each other (a flag another block sets, a grid-wide lock) spin forever on a GPU when the block they wait for is not resident.",
+        lang: "cuda",
+        example: r#"
+__global__ void k(volatile int *flag) {
+    while (*flag == 0) { }   // waits for a block that may never run
+}"#,
+        fixed: r#"
+__global__ void k(volatile int *flag) {
+    // synchronise through kernel boundaries (or a cooperative launch's grid sync)
+}"#,
+    }
     UninitRead {
         name: "uninit-read",
         severity: Error,

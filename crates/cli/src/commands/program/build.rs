@@ -7,6 +7,7 @@
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::time::Duration;
 
 use warpcheck_front::{CompileOptions, CompilerChoice, Language};
 use warpcheck_ptx::LineIndex;
@@ -136,10 +137,14 @@ fn device_image(
 }
 
 /// Runs a compiler command, turning failure into an error with its output.
-fn run_tool(mut cmd: Command, what: &str) -> Result<(), CliError> {
-    let output = cmd
-        .output()
-        .map_err(|e| CliError::msg(format!("cannot run {:?} ({what}): {e}", cmd.get_program())))?;
+fn run_tool(mut cmd: Command, what: &str, limit: Duration) -> Result<(), CliError> {
+    let output = warpcheck_front::process::output_limited(&mut cmd, limit).map_err(|e| {
+        CliError::msg(format!(
+            "{} ({what}) {e}\ncommand: {:?}",
+            cmd.get_program().to_string_lossy(),
+            cmd
+        ))
+    })?;
     if output.status.success() {
         return Ok(());
     }
@@ -231,6 +236,7 @@ pub fn build(args: &ProgramArgs, dir: &Path) -> Result<Built, CliError> {
             .map_err(|e| CliError::msg(e.to_string()))?;
     let arch = ptx_arch(args, compiler.version.major);
     let clang = compiler.path;
+    let limit = args.compile.options(&arch).time_limit();
     let mut objects: Vec<PathBuf> = Vec::new();
     let mut signatures = Vec::new();
     for (i, file) in args.files.iter().enumerate() {
@@ -261,7 +267,11 @@ pub fn build(args: &ProgramArgs, dir: &Path) -> Result<Built, CliError> {
         if let (Some(_), Some(parent)) = (&respelt, file.parent()) {
             cmd.arg(format!("-iquote{}", parent.display()));
         }
-        run_tool(cmd, &format!("the host compilation of {}", file.display()))?;
+        run_tool(
+            cmd,
+            &format!("the host compilation of {}", file.display()),
+            limit,
+        )?;
         objects.push(object);
     }
     let executable = dir.join("program");
@@ -274,7 +284,7 @@ pub fn build(args: &ProgramArgs, dir: &Path) -> Result<Built, CliError> {
     rpath.push(lib_dir);
     link.arg(rpath);
     link.args(["-lm", "-lpthread", "-o"]).arg(&executable);
-    run_tool(link, "linking the program")?;
+    run_tool(link, "linking the program", limit)?;
     Ok(Built {
         executable,
         shim_dir,

@@ -12,7 +12,6 @@
 //! not be built; a program killed by a signal gives 128 + the signal, as shells report.
 
 mod build;
-mod child;
 pub mod detect;
 mod render;
 
@@ -82,6 +81,14 @@ pub struct ProgramArgs {
     /// Warp-instructions one warp may execute before a launch stops as a runaway loop.
     #[arg(long, default_value_t = warpcheck_emu::DEFAULT_BUDGET)]
     pub budget: u64,
+    /// Lane-instructions one launch (all its blocks together) may execute before it is
+    /// stopped with a `launch-limit` error (default: no limit).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub launch_budget: Option<u64>,
+    /// Seconds of wall-clock time one launch may take before it is stopped with a
+    /// `launch-limit` error (default: no limit).
+    #[arg(long, value_name = "SECS", value_parser = warpcheck_front::process::parse_seconds)]
+    pub timeout: Option<std::time::Duration>,
     /// The program's arguments (after `--`).
     #[arg(last = true)]
     pub program_args: Vec<OsString>,
@@ -114,9 +121,7 @@ pub fn run_program(check: bool, args: ProgramArgs) -> Result<Outcome, CliError> 
             "--report needs `warpcheck check` (the heat comes from the checkers)",
         ));
     }
-    let dir = tempfile::Builder::new()
-        .prefix("warpcheck-program-")
-        .tempdir()
+    let dir = warpcheck_front::process::ScratchDir::new("warpcheck-program-")
         .map_err(|e| CliError::msg(format!("cannot create a temporary directory: {e}")))?;
     let built = build::build(&args, dir.path())?;
     let report = dir.path().join("report.json");
@@ -127,6 +132,12 @@ pub fn run_program(check: bool, args: ProgramArgs) -> Result<Outcome, CliError> 
         .env("WARPCHECK_CUDART_THREADS", args.threads.to_string())
         .env("WARPCHECK_CUDART_BUDGET", args.budget.to_string())
         .env("WARPCHECK_CUDART_SHIMS", &built.shim_dir);
+    if let Some(n) = args.launch_budget {
+        cmd.env("WARPCHECK_CUDART_LAUNCH_BUDGET", n.to_string());
+    }
+    if let Some(t) = args.timeout {
+        cmd.env("WARPCHECK_CUDART_TIMEOUT", t.as_secs_f64().to_string());
+    }
     if check {
         cmd.env("WARPCHECK_CUDART_CHECK", "1")
             .env("WARPCHECK_CUDART_TOOLS", &args.tool)
@@ -150,8 +161,8 @@ pub fn run_program(check: bool, args: ProgramArgs) -> Result<Outcome, CliError> 
                 replay_options(&args, &built.ptx_arch),
             );
     }
-    let status =
-        child::run(&mut cmd).map_err(|e| CliError::msg(format!("cannot run the program: {e}")))?;
+    let status = warpcheck_front::process::run_forwarding(&mut cmd)
+        .map_err(|e| CliError::msg(format!("cannot run the program: {e}")))?;
     let program_code = exit_code(&status);
     let report = std::fs::read_to_string(&report).ok();
     let errors = render::report(&args, check, report.as_deref(), &status)?;
