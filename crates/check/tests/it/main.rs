@@ -2,11 +2,11 @@
 //! (`cargo test -p warpcheck-check --test it MODULE::`): the crate and its generic code are
 //! compiled once for all of them.
 
-mod common;
 mod async_copy;
 mod bank;
 mod benign_race;
 mod coalesce;
+mod common;
 mod dead_stores;
 mod faulting_block;
 mod init;

@@ -2,9 +2,9 @@
 //! (`cargo test -p warpcheck-emu --test it MODULE::`): the crate and its generic code are
 //! compiled once for all of them.
 
-mod common;
 mod async_copy;
 mod bf16_truth;
+mod common;
 mod cooperative;
 mod corpus;
 mod faults;

@@ -2,9 +2,9 @@
 //! (`cargo test -p warpcheck-ir --test it MODULE::`): the crate and its generic code are
 //! compiled once for all of them.
 
-mod common;
 mod cfg;
 mod clang;
+mod common;
 mod decode;
 mod defuse;
 mod errors;

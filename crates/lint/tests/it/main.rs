@@ -2,8 +2,8 @@
 //! (`cargo test -p warpcheck-lint --test it MODULE::`): the crate and its generic code are
 //! compiled once for all of them.
 
-mod common;
 mod calls;
+mod common;
 mod corpus;
 mod data_dependent;
 mod granularity;
