@@ -171,7 +171,10 @@ impl CvtSpec {
             CTy::F32 => {
                 let mut r = match (self.src, as_f32) {
                     (CTy::F32, Some(f)) => {
-                        if self.integral {
+                        if self.integral && f.is_nan() {
+                            // `cvt.rni.f32.f32` and the like give the canonical NaN (H100).
+                            f32::from_bits(0x7fff_ffff)
+                        } else if self.integral {
                             round_integral(f as f64, self.rnd) as f32
                         } else {
                             f

@@ -29,15 +29,15 @@ pub fn ftz32(x: f32) -> f32 {
     }
 }
 
-/// Clamps to [0, 1], NaN to 0 (`.sat`).
+/// Clamps to [0, 1], NaN and -0 to +0 (`.sat`; an H100 gives +0 for `-0`).
 #[inline(always)]
 pub fn sat32(x: f32) -> f32 {
-    if x.is_nan() { 0.0 } else { x.clamp(0.0, 1.0) }
+    if x.is_nan() || x <= 0.0 { 0.0 } else { x.min(1.0) }
 }
 
 #[inline(always)]
 pub fn sat64(x: f64) -> f64 {
-    if x.is_nan() { 0.0 } else { x.clamp(0.0, 1.0) }
+    if x.is_nan() || x <= 0.0 { 0.0 } else { x.min(1.0) }
 }
 
 /// Adjusts a round-to-nearest result `r` to `mode`, given the sign of `exact - r`
@@ -173,13 +173,16 @@ pub fn add64(a: f64, b: f64, mode: RoundingMode) -> f64 {
     adjust64(s, err, mode, a.is_finite() && b.is_finite())
 }
 
+/// f32 products, quotients and square roots in the directed modes go through f64: the
+/// product of two f32 is exact there, and a quotient or square root rounded to f64 lies
+/// on the same side of every f32 as the exact value (53 >= 2 * 24 + 2), so rounding it
+/// to f32 with `mode` is correct, subnormal results included (an error term computed in
+/// f32 underflows there).
 pub fn mul32(a: f32, b: f32, mode: RoundingMode) -> f32 {
-    let p = a * b;
     if mode == RoundingMode::Rn {
-        return p;
+        return a * b;
     }
-    let err = a.mul_add(b, -p);
-    adjust32(p, err, mode, a.is_finite() && b.is_finite())
+    f64_to_f32(a as f64 * b as f64, mode)
 }
 
 pub fn mul64(a: f64, b: f64, mode: RoundingMode) -> f64 {
@@ -192,15 +195,10 @@ pub fn mul64(a: f64, b: f64, mode: RoundingMode) -> f64 {
 }
 
 pub fn div32(a: f32, b: f32, mode: RoundingMode) -> f32 {
-    let q = a / b;
-    // Only a quotient that overflowed from finite operands is rounded further.
-    let overflow = q.is_infinite() && a.is_finite() && b != 0.0;
-    if mode == RoundingMode::Rn || (!q.is_finite() && !overflow) {
-        return q;
+    if mode == RoundingMode::Rn {
+        return a / b;
     }
-    let residual = (-q).mul_add(b, a);
-    let err = if b < 0.0 { -residual } else { residual };
-    adjust32(q, err, mode, a.is_finite() && b.is_finite() && b != 0.0)
+    f64_to_f32(a as f64 / b as f64, mode)
 }
 
 pub fn div64(a: f64, b: f64, mode: RoundingMode) -> f64 {
@@ -215,11 +213,10 @@ pub fn div64(a: f64, b: f64, mode: RoundingMode) -> f64 {
 }
 
 pub fn sqrt32(a: f32, mode: RoundingMode) -> f32 {
-    let s = a.sqrt();
-    if mode == RoundingMode::Rn || !s.is_finite() || s == 0.0 {
-        return s;
+    if mode == RoundingMode::Rn {
+        return a.sqrt();
     }
-    adjust32(s, (-s).mul_add(s, a), mode, true)
+    f64_to_f32((a as f64).sqrt(), mode)
 }
 
 pub fn sqrt64(a: f64, mode: RoundingMode) -> f64 {
