@@ -68,7 +68,7 @@ counts are all it lets us compare. Where warpcheck's real count exceeds GPUDrano
 (hotspot3D, lavaMD, lud, myocyte, nw, srad_v2), every one of ours was checked against the
 definition under the benchmark's launch. GPUDrano's Table 1 rows sum to 196 static
 findings (111 real, so 85 false), while its total row says 180 (69 false); both are
-GPUDrano's figures, not ours. `RODINIA_DIR=… cargo test -p warpcheck --test rodinia_lint`
+GPUDrano's figures, not ours. `RODINIA_DIR=… cargo test -p warpcheck --test it rodinia_lint::`
 re-checks the classification and these totals.
 """
 

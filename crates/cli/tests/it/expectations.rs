@@ -6,7 +6,7 @@
 //! `FILE.check.stderr`, `FILE.VARIANT.check.stderr` and `FILE.lint.stderr` next to the
 //! kernel (FILE is the file name with its extension, so `vector_add.cu` and
 //! `vector_add.cl` have their own). A mismatch fails with a unified diff per file;
-//! `WARPCHECK_BLESS=1 cargo test --release -p warpcheck --test expectations` rewrites them
+//! `WARPCHECK_BLESS=1 cargo test --release -p warpcheck --test it expectations::` rewrites them
 //! and deletes those of removed kernels. tests/kernels/README.md describes the harness.
 //!
 //! The `//~` markers stay the coarse, semantic check (`check_corpus.rs`); these files pin

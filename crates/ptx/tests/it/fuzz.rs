@@ -11,7 +11,7 @@
 //! The default case counts keep `cargo test` fast. To fuzz longer:
 //!
 //! ```text
-//! PROPTEST_CASES=100000 cargo test -p warpcheck-ptx --release --test fuzz
+//! PROPTEST_CASES=100000 cargo test -p warpcheck-ptx --release --test it fuzz::
 //! ```
 //!
 //! A failure prints the minimal input proptest found; add it to `tests/errors.rs` or

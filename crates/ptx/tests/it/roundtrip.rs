@@ -13,7 +13,7 @@
 //!
 //! To check a larger corpus the same way (e.g. PTX compiled from `tests/kernels/`), point
 //! `WARPCHECK_PTX_SAMPLES` at a directory of `.ptx` files:
-//! `WARPCHECK_PTX_SAMPLES=/tmp/ptx cargo test -p warpcheck-ptx --test roundtrip`.
+//! `WARPCHECK_PTX_SAMPLES=/tmp/ptx cargo test -p warpcheck-ptx --test it roundtrip::`.
 
 use std::path::{Path, PathBuf};
 

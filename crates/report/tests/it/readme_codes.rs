@@ -30,7 +30,7 @@ fn readme_code_table_matches_the_registry() {
     }
     panic!(
         "README.md's code table differs from the registry; run \
-         `WARPCHECK_BLESS=1 cargo test -p warpcheck-report --test readme_codes`.\n\
+         `WARPCHECK_BLESS=1 cargo test -p warpcheck-report --test it readme_codes::`.\n\
          expected:\n{table}\nfound:\n{}",
         &readme[start..end]
     );
