@@ -234,6 +234,8 @@ impl Runtime {
             self.memory.free(base);
         }
         self.allocs.clear();
+        self.managed.clear();
+        self.live_bytes = 0;
         self.sticky = SUCCESS;
         self.last_error = SUCCESS;
     }

@@ -78,11 +78,7 @@ pub fn unmap(address: u64, size: u64) {
 
 impl Runtime {
     fn live_managed(&self) -> Vec<(u64, u64)> {
-        self.allocs
-            .iter()
-            .filter(|(_, a)| a.kind == AllocKind::Managed && a.freed.is_none())
-            .map(|(&b, a)| (b, a.size))
-            .collect()
+        self.managed.iter().map(|(&b, &s)| (b, s)).collect()
     }
 
     /// Copies managed memory and `__managed__` variables from the host into the emulator
@@ -121,6 +117,8 @@ pub unsafe extern "C" fn cudaMallocManaged(
         require(!dev_ptr.is_null(), || "devPtr is a null pointer".into())?;
         require(size > 0, || "size is 0".into())?;
         let a = map(rt, size as u64)?;
+        rt.managed.insert(a, size as u64);
+        rt.live_bytes += size as u64;
         rt.allocs.insert(
             a,
             DeviceAlloc {

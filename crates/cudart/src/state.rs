@@ -113,6 +113,11 @@ pub struct Runtime {
     pub vars: HashMap<usize, DeviceVar>,
     /// Device allocations by base address (freed ones stay, marked).
     pub allocs: BTreeMap<u64, DeviceAlloc>,
+    /// The live managed allocations, base address -> size: copied around every launch,
+    /// so they are kept apart from `allocs`, which grows with every allocation ever made.
+    pub managed: BTreeMap<u64, u64>,
+    /// Bytes of device memory allocated and not freed (`cudaMemGetInfo`).
+    pub live_bytes: u64,
     pub host_allocs: HashMap<usize, HostAlloc>,
     /// The error `cudaGetLastError` returns next (reset by it).
     pub last_error: CudaError,
@@ -157,6 +162,8 @@ impl Runtime {
             kernels: HashMap::new(),
             vars: HashMap::new(),
             allocs: BTreeMap::new(),
+            managed: BTreeMap::new(),
+            live_bytes: 0,
             host_allocs: HashMap::new(),
             last_error: SUCCESS,
             sticky: SUCCESS,

@@ -398,9 +398,15 @@ impl GlobalMemory {
     /// is out of bounds rather than into another buffer). Returns the freed size, or
     /// `None` when no allocation starts there.
     pub fn free(&mut self, address: DeviceAddr) -> Option<u64> {
-        let i = self.allocations.iter().position(|a| a.base == address)?;
+        let i = self.allocations.partition_point(|a| a.base < address);
+        if self.allocations.get(i)?.base != address {
+            return None;
+        }
         let a = self.allocations.remove(i);
-        self.symbols.retain(|_, &mut s| s != address);
+        if a.label.is_some() {
+            // Only module variables, which carry their names, are symbols.
+            self.symbols.retain(|_, &mut s| s != address);
+        }
         Some(a.size)
     }
 
