@@ -10,7 +10,7 @@
 use warpcheck_report::Location;
 
 /// The return addresses of a call stack, innermost first.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct CallSite {
     ips: Vec<usize>,
 }

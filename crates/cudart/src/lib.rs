@@ -69,5 +69,6 @@ pub mod report;
 pub mod state;
 pub mod streams;
 pub mod texture;
+pub mod timing;
 pub mod types;
 pub mod unsupported;

@@ -97,12 +97,9 @@ impl Runtime {
     pub fn managed_to_host(&mut self) {
         self.managed_vars_to_host();
         for (base, size) in self.live_managed() {
-            if let Ok(bytes) = self.memory.read(base, size) {
-                // SAFETY: a live, writable mapping of at least `size` bytes.
-                unsafe {
-                    std::ptr::copy_nonoverlapping(bytes.as_ptr(), base as *mut u8, bytes.len())
-                };
-            }
+            // SAFETY: a live, writable mapping of at least `size` bytes.
+            let host = unsafe { std::slice::from_raw_parts_mut(base as *mut u8, size as usize) };
+            let _ = self.memory.read_into(base, host);
         }
     }
 }

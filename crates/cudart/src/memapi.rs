@@ -133,8 +133,7 @@ impl Runtime {
             return Ok(());
         }
         let (d, s) = self.copy_sides(call, dst, src, count, kind)?;
-        let bytes = self.read_mem(s, count as usize);
-        self.write_mem(d, &bytes);
+        self.copy_mem(d, s, count as usize);
         Ok(())
     }
 

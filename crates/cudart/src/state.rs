@@ -101,6 +101,8 @@ pub struct LaunchRecord {
     /// Filled in when the launch has run.
     pub lane_instructions: u64,
     pub seconds: f64,
+    /// CPU seconds of the launch, all threads (`--timings` only).
+    pub cpu_seconds: Option<f64>,
 }
 
 pub struct Runtime {
@@ -140,6 +142,7 @@ pub struct Runtime {
     pub device: i32,
     /// Whether the leak check has run (at `cudaDeviceReset` or exit).
     pub leaks_checked: bool,
+    pub timings: crate::timing::Timings,
 }
 
 static RUNTIME: Mutex<Option<Runtime>> = Mutex::new(None);
@@ -155,8 +158,10 @@ pub fn with<T>(f: impl FnOnce(&mut Runtime) -> T) -> T {
 impl Runtime {
     fn new() -> Runtime {
         crate::report::install_exit_hook();
+        let config = Config::from_env();
         Runtime {
-            config: Config::from_env(),
+            timings: crate::timing::Timings::new(config.timings),
+            config,
             memory: GlobalMemory::new(),
             modules: Vec::new(),
             kernels: HashMap::new(),

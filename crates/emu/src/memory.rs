@@ -234,36 +234,52 @@ impl Allocation {
         }
     }
 
-    /// Host reads and writes: byte by byte up to an 8-byte boundary, then whole words.
+    /// Host reads: byte by byte up to an 8-byte boundary and after the last whole word,
+    /// whole words in between (relaxed loads, which compile to plain moves).
     fn read_bytes(&self, offset: u64, out: &mut [u8]) {
-        let mut i = 0;
-        while i < out.len() {
-            let at = offset + i as u64;
-            if at.is_multiple_of(8) && out.len() - i >= 8 {
-                out[i..i + 8].copy_from_slice(&self.load(at, 8).to_ne_bytes());
-                i += 8;
-            } else {
-                out[i] = self.load(at, 1) as u8;
-                i += 1;
-            }
+        let head = ((8 - offset % 8) % 8).min(out.len() as u64) as usize;
+        let (head_out, rest) = out.split_at_mut(head);
+        let rest_len = rest.len();
+        for (i, b) in head_out.iter_mut().enumerate() {
+            *b = self.load(offset + i as u64, 1) as u8;
+        }
+        let first_word = ((offset + head as u64) / 8) as usize;
+        let mut words = rest.chunks_exact_mut(8);
+        for (chunk, w) in (&mut words).zip(&self.words[first_word..]) {
+            chunk.copy_from_slice(&w.load(Relaxed).to_ne_bytes());
+        }
+        let tail = words.into_remainder();
+        let tail_at = offset + (head + rest_len - tail.len()) as u64;
+        for (i, b) in tail.iter_mut().enumerate() {
+            *b = self.load(tail_at + i as u64, 1) as u8;
         }
     }
 
-    fn write_bytes(&self, offset: u64, bytes: &[u8]) {
-        let mut i = 0;
-        while i < bytes.len() {
-            let at = offset + i as u64;
-            if at.is_multiple_of(8) && bytes.len() - i >= 8 {
-                let mut word = [0u8; 8];
-                word.copy_from_slice(&bytes[i..i + 8]);
-                self.store(at, 8, u64::from_ne_bytes(word));
-                i += 8;
-                continue;
-            }
-            self.store(at, 1, bytes[i] as u64);
-            i += 1;
+    /// Host writes, with the allocation borrowed exclusively (no kernel is running): a
+    /// plain copy into the words' bytes.
+    fn write_bytes(&mut self, offset: u64, bytes: &[u8]) {
+        debug_assert!(offset + bytes.len() as u64 <= self.words.len() as u64 * 8);
+        // SAFETY: `&mut self` excludes every other access to the words; the range is in
+        // bounds (the caller checked it against `size`, at most the words' byte length);
+        // `AtomicU64` has the size and layout of `u64`, so its bytes may be written as
+        // plain bytes; source and destination do not overlap (the source is not emulator
+        // memory borrowed from this allocation, which `&mut self` excludes).
+        unsafe {
+            let dst = (self.words.as_mut_ptr() as *mut u8).add(offset as usize);
+            std::ptr::copy_nonoverlapping(bytes.as_ptr(), dst, bytes.len());
         }
     }
+}
+
+/// `words` zeroed words, from the allocator's zeroed memory: large allocations come as
+/// fresh pages from the system, so the bytes of a buffer cost nothing until they are
+/// touched.
+fn zeroed_words(words: u64) -> Box<[AtomicU64]> {
+    let zeros: Box<[u64]> = vec![0u64; words as usize].into_boxed_slice();
+    // SAFETY: `AtomicU64` has the same size, alignment and bit validity as `u64`
+    // (documented by the standard library), so the slice's allocation and its zero
+    // values are valid as `[AtomicU64]`, and freeing it with that layout is the same.
+    unsafe { Box::from_raw(Box::into_raw(zeros) as *mut [AtomicU64]) }
 }
 
 /// Why a host-side memory operation failed.
@@ -333,8 +349,7 @@ impl GlobalMemory {
             self.next = GLOBAL_BASE;
         }
         let base = self.next;
-        let words = bytes.max(1).div_ceil(8);
-        let data: Box<[AtomicU64]> = (0..words).map(|_| AtomicU64::new(0)).collect();
+        let data = zeroed_words(bytes.max(1).div_ceil(8));
         self.next = (base + bytes.max(1) + GUARD_GAP).div_ceil(ALLOC_ALIGN) * ALLOC_ALIGN;
         self.insert(Allocation {
             base,
@@ -382,11 +397,10 @@ impl GlobalMemory {
                 len: bytes,
             });
         }
-        let words = size.div_ceil(8);
         self.insert(Allocation {
             base,
             size: bytes,
-            words: (0..words).map(|_| AtomicU64::new(0)).collect(),
+            words: zeroed_words(size.div_ceil(8)),
             initialized,
             label,
         });
@@ -412,17 +426,34 @@ impl GlobalMemory {
 
     /// Writes bytes at `address` (inside one allocation).
     pub fn write(&mut self, address: DeviceAddr, bytes: &[u8]) -> Result<(), MemoryError> {
-        let a = self.find_range(address, bytes.len() as u64)?;
-        a.write_bytes(address - a.base, bytes);
+        let len = bytes.len() as u64;
+        let err = MemoryError::NotMapped { address, len };
+        let i = self
+            .allocations
+            .partition_point(|a| a.base <= address)
+            .checked_sub(1)
+            .ok_or(err.clone())?;
+        let a = &mut self.allocations[i];
+        if address - a.base >= a.size.max(1) || address - a.base + len > a.size {
+            return Err(err);
+        }
+        let offset = address - a.base;
+        a.write_bytes(offset, bytes);
         Ok(())
     }
 
     /// Reads `len` bytes at `address` (inside one allocation).
     pub fn read(&self, address: DeviceAddr, len: u64) -> Result<Vec<u8>, MemoryError> {
-        let a = self.find_range(address, len)?;
         let mut out = vec![0; len as usize];
-        a.read_bytes(address - a.base, &mut out);
+        self.read_into(address, &mut out)?;
         Ok(out)
+    }
+
+    /// Reads `out.len()` bytes at `address` (inside one allocation) into `out`.
+    pub fn read_into(&self, address: DeviceAddr, out: &mut [u8]) -> Result<(), MemoryError> {
+        let a = self.find_range(address, out.len() as u64)?;
+        a.read_bytes(address - a.base, out);
+        Ok(())
     }
 
     /// All allocations in address order.
