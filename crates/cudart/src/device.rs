@@ -379,7 +379,9 @@ pub unsafe extern "C" fn cudaPointerGetAttributes(
             Some((_, d)) if d.kind == crate::state::AllocKind::Managed => (3, a, a),
             Some(_) => (2, a, 0),
             None if rt.memory.allocation_at(a).is_some() => (2, a, 0),
-            None if rt.host_allocs.contains_key(&(a as usize)) => (1, 0, a),
+            None if rt.host_allocs.contains_key(&(a as usize)) || rt.is_registered(a as usize) => {
+                (1, 0, a)
+            }
             None => (0, 0, a),
         };
         unsafe {

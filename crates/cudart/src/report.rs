@@ -208,9 +208,12 @@ impl Runtime {
     /// The report's `"timings"` ([`crate::timing`]), as they stand now.
     fn timings_json(&self) -> serde_json::Value {
         let t = &self.timings;
-        let launch_cpu: Option<f64> = t
-            .launch_cpu
-            .then(|| self.launches.iter().filter_map(|l| l.cpu_seconds).sum());
+        let launch_cpu: Option<f64> = t.launch_cpu.then(|| {
+            self.launches
+                .iter()
+                .filter_map(|l| l.cpu_seconds)
+                .fold(0.0, |a, b| a + b)
+        });
         serde_json::json!({
             "wall_seconds": t.start.elapsed().as_secs_f64(),
             "cpu_seconds": crate::timing::process_cpu_seconds(),
@@ -218,7 +221,7 @@ impl Runtime {
             "load_cpu_seconds": t.load_cpu_seconds,
             "api_calls": t.api_calls,
             "launches": self.launches.len(),
-            "launch_seconds": self.launches.iter().map(|l| l.seconds).sum::<f64>(),
+            "launch_seconds": self.launches.iter().fold(0.0, |a, l| a + l.seconds),
             "launch_cpu_seconds": launch_cpu,
         })
     }

@@ -121,6 +121,8 @@ pub struct Runtime {
     /// Bytes of device memory allocated and not freed (`cudaMemGetInfo`).
     pub live_bytes: u64,
     pub host_allocs: HashMap<usize, HostAlloc>,
+    /// Host ranges registered with `cudaHostRegister`, start -> length.
+    pub registered: BTreeMap<usize, usize>,
     /// The error `cudaGetLastError` returns next (reset by it).
     pub last_error: CudaError,
     /// A kernel fault's error: every later call returns it until `cudaDeviceReset`.
@@ -170,6 +172,7 @@ impl Runtime {
             managed: BTreeMap::new(),
             live_bytes: 0,
             host_allocs: HashMap::new(),
+            registered: BTreeMap::new(),
             last_error: SUCCESS,
             sticky: SUCCESS,
             pending: Vec::new(),

@@ -42,8 +42,6 @@ unsupported!(
     cudaMemcpyFromArray,
     cudaMemcpyPeer,
     cudaMemcpyPeerAsync,
-    cudaHostRegister,
-    cudaHostUnregister,
     cudaHostGetDevicePointer,
     cudaDeviceEnablePeerAccess,
     cudaDeviceDisablePeerAccess,
