@@ -32,7 +32,7 @@ int main() {
   Record *d = nullptr;
   cudaMalloc(&d, n * sizeof(Record));
   cudaMemset(d, 0xff, n * sizeof(Record));
-  pack<<<(n + 127) / 128, 128>>>(d, n);
+  pack<<<(n + 127) / 128, 128>>>(d, n); //~ launch
   static Record h[n];
   cudaMemcpy(h, d, sizeof(h), cudaMemcpyDeviceToHost);
   bool ok = true;

@@ -108,6 +108,7 @@ fn attribute(p: &DeviceProp, attr: c_int) -> Option<c_int> {
 #[unsafe(no_mangle)]
 pub extern "C" fn cudaGetLastError() -> CudaError {
     state::with(|rt| {
+        rt.timings.api_calls += 1;
         let e = if rt.sticky != SUCCESS {
             rt.sticky
         } else {
@@ -121,6 +122,7 @@ pub extern "C" fn cudaGetLastError() -> CudaError {
 #[unsafe(no_mangle)]
 pub extern "C" fn cudaPeekAtLastError() -> CudaError {
     state::with(|rt| {
+        rt.timings.api_calls += 1;
         if rt.sticky != SUCCESS {
             rt.sticky
         } else {

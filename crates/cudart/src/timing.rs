@@ -21,10 +21,11 @@ pub struct Timings {
     pub load_seconds: f64,
     /// CPU seconds of the same, when launches measure theirs.
     pub load_cpu_seconds: Option<f64>,
-    /// API calls made through [`crate::api::call`] and [`crate::api::call_always`]:
-    /// every function returning a `cudaError_t` except the registration entry points and
-    /// the launch protocol's push and pop (part of a `<<<>>>` launch, counted as
-    /// `cudaLaunchKernel`).
+    /// Calls of the runtime API's functions that return a `cudaError_t` (those
+    /// not implemented included), except the registration entry points and the steps of
+    /// a `<<<>>>` launch before the launch itself (the push and pop of its configuration,
+    /// or the legacy protocol's `cudaConfigureCall` and `cudaSetupArgument`): a `<<<>>>`
+    /// launch counts once, as its `cudaLaunchKernel` or `cudaLaunch`.
     pub api_calls: u64,
     /// Whether launches measure their CPU time.
     pub launch_cpu: bool,

@@ -10,6 +10,7 @@ use crate::types::{CudaError, NOT_SUPPORTED};
 /// Records the call and returns `cudaErrorNotSupported`.
 pub fn not_supported(name: &str) -> CudaError {
     state::with(|rt| {
+        rt.timings.api_calls += 1;
         rt.not_supported(name);
         rt.result(NOT_SUPPORTED)
     })
