@@ -658,6 +658,47 @@ mod tests {
         assert_eq!(alloc.load(8, 2), 0x0708);
     }
 
+    /// Host copies move whole words in the middle and single bytes at either end: every
+    /// offset and length of a 40-byte allocation reads back what a byte array holds.
+    #[test]
+    fn host_copies_at_every_offset_and_length_match_a_byte_array() {
+        let mut m = GlobalMemory::new();
+        let a = m.alloc(40, true).unwrap();
+        let mut model = [0u8; 40];
+        let mut value = 1u8;
+        for start in 0..40usize {
+            for len in 0..=(40 - start) {
+                let bytes: Vec<u8> = (0..len).map(|i| value.wrapping_add(i as u8)).collect();
+                value = value.wrapping_add(7);
+                m.write(a + start as u64, &bytes).unwrap();
+                model[start..start + len].copy_from_slice(&bytes);
+                let mut out = vec![0xAA; 40 - start];
+                m.read_into(a + start as u64, &mut out).unwrap();
+                assert_eq!(out, model[start..], "write of {len} at {start}");
+            }
+        }
+        assert!(m.write(a + 39, &[1, 2]).is_err(), "past the end");
+        assert!(
+            m.write(a + 40 + GUARD_GAP, &[1]).is_err(),
+            "in no allocation"
+        );
+    }
+
+    #[test]
+    fn frees_find_their_allocation_among_many() {
+        let mut m = GlobalMemory::new();
+        let bases: Vec<u64> = (0..100)
+            .map(|i| m.alloc(8 * (i + 1), false).unwrap())
+            .collect();
+        for &b in bases.iter().step_by(2) {
+            assert!(m.free(b).is_some());
+        }
+        assert_eq!(m.free(bases[0] + 8), None, "not the start of an allocation");
+        for (i, &b) in bases.iter().enumerate() {
+            assert_eq!(m.allocation_at(b).is_some(), i % 2 == 1, "allocation {i}");
+        }
+    }
+
     #[test]
     fn generic_windows_are_disjoint() {
         assert_eq!(resolve_generic(0), GenericTarget::None);
