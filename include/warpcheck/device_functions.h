@@ -75,6 +75,17 @@ __WARPCHECK_DEVICE void __threadfence(void) { __nvvm_membar_gl(); }
 __WARPCHECK_DEVICE void __threadfence_block(void) { __nvvm_membar_cta(); }
 __WARPCHECK_DEVICE void __threadfence_system(void) { __nvvm_membar_sys(); }
 
+/* ---- memcpy and memset ----------------------------------------------------- */
+/* The C library's memcpy and memset in device code (CUDA declares them for the
+ * device; clang's __clang_cuda_device_functions.h does the same): overloads of
+ * the host functions of <string.h>, which clang lowers to loads and stores. */
+__WARPCHECK_DEVICE void *memcpy(void *__dst, const void *__src, size_t __n) {
+  return __builtin_memcpy(__dst, __src, __n);
+}
+__WARPCHECK_DEVICE void *memset(void *__dst, int __value, size_t __n) {
+  return __builtin_memset(__dst, __value, __n);
+}
+
 /* ---- Traps, clocks, sleeping ---------------------------------------------- */
 __WARPCHECK_DEVICE void __trap(void) { __builtin_trap(); }
 __WARPCHECK_DEVICE void __brkpt(void) { __asm__ __volatile__("brkpt;"); }

@@ -347,7 +347,7 @@ cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlocks, T func,
   return ::cudaOccupancyMaxActiveBlocksPerMultiprocessor(
       numBlocks, (const void *)func, blockSize, dynamicSMemSize);
 }
-__host__ cudaError_t cudaOccupancyMaxPotentialBlockSizeImpl(
+extern "C" __host__ cudaError_t cudaOccupancyMaxPotentialBlockSizeImpl(
     int *minGridSize, int *blockSize, const void *func,
     size_t dynamicSMemSize, int blockSizeLimit);
 template <class T>

@@ -19,6 +19,7 @@ pub type Result = std::result::Result<(), Fail>;
 /// Runs an API call that a sticky error stops.
 pub fn call(name: &str, body: impl FnOnce(&mut Runtime) -> Result) -> CudaError {
     state::with(|rt| {
+        rt.timings.api_calls += 1;
         if rt.sticky != SUCCESS {
             return rt.sticky;
         }
@@ -31,6 +32,7 @@ pub fn call(name: &str, body: impl FnOnce(&mut Runtime) -> Result) -> CudaError 
 /// `cudaDeviceReset`).
 pub fn call_always(name: &str, body: impl FnOnce(&mut Runtime) -> Result) -> CudaError {
     state::with(|rt| {
+        rt.timings.api_calls += 1;
         let r = body(rt);
         finish(rt, name, r)
     })

@@ -17,6 +17,7 @@
 //! | `WARPCHECK_CUDART_PROFILE` | `1`: count executions per instruction, for the HTML report's heat (`check` only) | off |
 //! | `WARPCHECK_CUDART_CAPTURE` | a directory: write every launch there as a launch file and `.npy` inputs ([`crate::capture`]) | none |
 //! | `WARPCHECK_CUDART_KERNELS` | the kernels' parameter names and types (JSON, written by the CLI) for the capture | none: `argN`, bytes |
+//! | `WARPCHECK_CUDART_TIMINGS` | `1`: measure each launch's CPU time too ([`crate::timing`]) | off |
 //! | `WARPCHECK_CUDART_REPLAY` | the compile options of the capture's replay command (`--compiler clang --arch … -I …`) | none |
 
 use warpcheck_check::{CheckOptions, IntraWarp, RaceBlocks, Tools};
@@ -37,6 +38,7 @@ pub struct Config {
     pub capture: Option<String>,
     pub kernels: Option<String>,
     pub replay: Option<String>,
+    pub timings: bool,
 }
 
 fn var(name: &str) -> Option<String> {
@@ -82,6 +84,7 @@ impl Config {
             capture: var("WARPCHECK_CUDART_CAPTURE"),
             kernels: var("WARPCHECK_CUDART_KERNELS"),
             replay: var("WARPCHECK_CUDART_REPLAY"),
+            timings: var("WARPCHECK_CUDART_TIMINGS").as_deref() == Some("1"),
         }
     }
 }

@@ -108,6 +108,7 @@ fn attribute(p: &DeviceProp, attr: c_int) -> Option<c_int> {
 #[unsafe(no_mangle)]
 pub extern "C" fn cudaGetLastError() -> CudaError {
     state::with(|rt| {
+        rt.timings.api_calls += 1;
         let e = if rt.sticky != SUCCESS {
             rt.sticky
         } else {
@@ -121,6 +122,7 @@ pub extern "C" fn cudaGetLastError() -> CudaError {
 #[unsafe(no_mangle)]
 pub extern "C" fn cudaPeekAtLastError() -> CudaError {
     state::with(|rt| {
+        rt.timings.api_calls += 1;
         if rt.sticky != SUCCESS {
             rt.sticky
         } else {
@@ -234,6 +236,8 @@ impl Runtime {
             self.memory.free(base);
         }
         self.allocs.clear();
+        self.managed.clear();
+        self.live_bytes = 0;
         self.sticky = SUCCESS;
         self.last_error = SUCCESS;
     }
@@ -377,7 +381,9 @@ pub unsafe extern "C" fn cudaPointerGetAttributes(
             Some((_, d)) if d.kind == crate::state::AllocKind::Managed => (3, a, a),
             Some(_) => (2, a, 0),
             None if rt.memory.allocation_at(a).is_some() => (2, a, 0),
-            None if rt.host_allocs.contains_key(&(a as usize)) => (1, 0, a),
+            None if rt.host_allocs.contains_key(&(a as usize)) || rt.is_registered(a as usize) => {
+                (1, 0, a)
+            }
             None => (0, 0, a),
         };
         unsafe {

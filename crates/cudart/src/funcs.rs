@@ -111,8 +111,7 @@ impl Runtime {
                 true => (host, Mem::Host(shadow + offset)),
                 false => (Mem::Host(shadow + offset), host),
             };
-            let bytes = self.read_mem(from, count);
-            self.write_mem(to, &bytes);
+            self.copy_mem(to, from, count);
             return Ok(());
         }
         self.place_module_globals(var.module);
@@ -126,11 +125,9 @@ impl Runtime {
         let dev = Mem::Device(base + offset as u64);
         let _ = call;
         if to_symbol {
-            let bytes = self.read_mem(host, count);
-            self.write_mem(dev, &bytes);
+            self.copy_mem(dev, host, count);
         } else {
-            let bytes = self.read_mem(dev, count);
-            self.write_mem(host, &bytes);
+            self.copy_mem(host, dev, count);
         }
         Ok(())
     }

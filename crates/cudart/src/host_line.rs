@@ -10,7 +10,7 @@
 use warpcheck_report::Location;
 
 /// The return addresses of a call stack, innermost first.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct CallSite {
     ips: Vec<usize>,
 }
@@ -32,6 +32,9 @@ impl CallSite {
     /// The innermost frame in the user's code, with its line.
     pub fn resolve(&self, shim_dir: Option<&str>) -> Option<Location> {
         for &ip in &self.ips {
+            if in_this_library(ip) {
+                continue;
+            }
             let mut found: Option<Location> = None;
             backtrace::resolve(ip as *mut std::ffi::c_void, |symbol| {
                 if found.is_some() {
@@ -56,6 +59,39 @@ impl CallSite {
         }
         None
     }
+}
+
+/// The loaded object (executable or shared library) that holds `ip` (`dladdr`): its
+/// base address and whether it is a shared library (`.so` in its file name).
+fn object_of(ip: usize) -> Option<(usize, bool)> {
+    // SAFETY: `dladdr` only reads the loader's tables and writes `info`, which is valid
+    // for writes; any address may be asked about. `dli_fname`, when set, is a C string
+    // owned by the loader.
+    unsafe {
+        let mut info: libc::Dl_info = std::mem::zeroed();
+        if libc::dladdr(ip as *const libc::c_void, &mut info) == 0 {
+            return None;
+        }
+        let shared = !info.dli_fname.is_null()
+            && std::ffi::CStr::from_ptr(info.dli_fname)
+                .to_bytes()
+                .windows(3)
+                .any(|w| w == b".so");
+        Some((info.dli_fbase as usize, shared))
+    }
+}
+
+/// Whether `ip` is code of this library, when it is loaded as `libwarpcheck_cudart.so`
+/// (then no user code is in it): its frames are skipped before symbolisation, which
+/// would otherwise read this library's large debug information the first time a call
+/// site is resolved.
+fn in_this_library(ip: usize) -> bool {
+    static OWN: std::sync::OnceLock<Option<usize>> = std::sync::OnceLock::new();
+    let own = *OWN.get_or_init(|| match object_of(object_of as *const () as usize) {
+        Some((base, true)) => Some(base),
+        _ => None,
+    });
+    own.is_some_and(|own| object_of(ip).is_some_and(|(base, _)| base == own))
 }
 
 /// Frames of this library or of the headers that implement the API.

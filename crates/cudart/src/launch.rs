@@ -125,11 +125,16 @@ impl Runtime {
             site: cfg.site.clone(),
             lane_instructions: 0,
             seconds: 0.0,
+            cpu_seconds: None,
         });
         self.capture_launch(module, kernel, &params, index);
+        let cpu_start = self.timings.launch_clock();
         let start = std::time::Instant::now();
         let outcome = self.run_kernel(module, kernel, &params, &config, &name);
         let seconds = start.elapsed().as_secs_f64();
+        self.launches[index].cpu_seconds = cpu_start
+            .zip(self.timings.launch_clock())
+            .map(|(a, b)| b - a);
         self.clock_ms += seconds * 1e3;
         self.launches[index].seconds = seconds;
         if let Ok(o) = &outcome {
@@ -300,15 +305,19 @@ pub unsafe extern "C" fn cudaLaunchKernel(
     shared: usize,
     stream: *mut c_void,
 ) -> CudaError {
-    let site = CallSite::capture();
     api::call("cudaLaunchKernel", |rt| {
-        let pushed = rt.pending.pop();
+        // The stack is captured only when no `<<<>>>` pushed a site: a capture costs
+        // about as much as the launch of a small kernel.
+        let site = match rt.pending.pop() {
+            Some(pushed) => pushed.site,
+            None => CallSite::capture(),
+        };
         let cfg = PendingLaunch {
             grid: grid.array(),
             block: block.array(),
             shared,
             stream: stream as usize,
-            site: pushed.map_or(site, |p| p.site),
+            site,
         };
         rt.launch(func as usize, cfg, Args::Pointers(args))
     })

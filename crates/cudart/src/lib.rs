@@ -18,7 +18,7 @@
 //!
 //! | area | functions |
 //! |---|---|
-//! | memory | `cudaMalloc`, `cudaFree`, `cudaMallocAsync`, `cudaFreeAsync`, `cudaMemcpy`, `cudaMemcpyAsync` (every `cudaMemcpyKind`, `cudaMemcpyDefault` included), `cudaMemset`, `cudaMemsetAsync`, `cudaMemset2D`, `cudaMallocPitch`, `cudaMemcpy2D`, `cudaMemcpy2DAsync`, `cudaMallocHost`, `cudaHostAlloc`, `cudaFreeHost`, `cudaMallocManaged`, `cudaMemPrefetchAsync`, `cudaMemAdvise`, `cudaMemGetInfo`, `cudaPointerGetAttributes` |
+//! | memory | `cudaMalloc`, `cudaFree`, `cudaMallocAsync`, `cudaFreeAsync`, `cudaMemcpy`, `cudaMemcpyAsync` (every `cudaMemcpyKind`, `cudaMemcpyDefault` included), `cudaMemset`, `cudaMemsetAsync`, `cudaMemset2D`, `cudaMallocPitch`, `cudaMemcpy2D`, `cudaMemcpy2DAsync`, `cudaMallocHost`, `cudaHostAlloc`, `cudaFreeHost`, `cudaHostRegister`, `cudaHostUnregister` ([`host_register`]), `cudaMallocManaged`, `cudaMemPrefetchAsync`, `cudaMemAdvise`, `cudaMemGetInfo`, `cudaPointerGetAttributes` |
 //! | symbols | `cudaMemcpyToSymbol`, `cudaMemcpyFromSymbol` (and `Async`), `cudaGetSymbolAddress` (`__device__` only), `cudaGetSymbolSize` |
 //! | launches | `<<<>>>` (`__cudaPushCallConfiguration`/`__cudaPopCallConfiguration`/`cudaLaunchKernel`, and the legacy `cudaConfigureCall`/`cudaSetupArgument`/`cudaLaunch`), `cudaLaunchKernel`, `cudaLaunchCooperativeKernel` (grid-wide `cooperative_groups` sync; [`cooperative`]) |
 //! | errors | `cudaGetLastError`, `cudaPeekAtLastError`, `cudaGetErrorString`, `cudaGetErrorName` (kernel faults are sticky until `cudaDeviceReset`) |
@@ -57,6 +57,7 @@ pub mod cooperative;
 pub mod device;
 pub mod funcs;
 pub mod host_line;
+pub mod host_register;
 pub mod launch;
 pub mod locate;
 pub mod managed;
@@ -69,5 +70,6 @@ pub mod report;
 pub mod state;
 pub mod streams;
 pub mod texture;
+pub mod timing;
 pub mod types;
 pub mod unsupported;

@@ -78,11 +78,7 @@ pub fn unmap(address: u64, size: u64) {
 
 impl Runtime {
     fn live_managed(&self) -> Vec<(u64, u64)> {
-        self.allocs
-            .iter()
-            .filter(|(_, a)| a.kind == AllocKind::Managed && a.freed.is_none())
-            .map(|(&b, a)| (b, a.size))
-            .collect()
+        self.managed.iter().map(|(&b, &s)| (b, s)).collect()
     }
 
     /// Copies managed memory and `__managed__` variables from the host into the emulator
@@ -101,12 +97,9 @@ impl Runtime {
     pub fn managed_to_host(&mut self) {
         self.managed_vars_to_host();
         for (base, size) in self.live_managed() {
-            if let Ok(bytes) = self.memory.read(base, size) {
-                // SAFETY: a live, writable mapping of at least `size` bytes.
-                unsafe {
-                    std::ptr::copy_nonoverlapping(bytes.as_ptr(), base as *mut u8, bytes.len())
-                };
-            }
+            // SAFETY: a live, writable mapping of at least `size` bytes.
+            let host = unsafe { std::slice::from_raw_parts_mut(base as *mut u8, size as usize) };
+            let _ = self.memory.read_into(base, host);
         }
     }
 }
@@ -121,6 +114,8 @@ pub unsafe extern "C" fn cudaMallocManaged(
         require(!dev_ptr.is_null(), || "devPtr is a null pointer".into())?;
         require(size > 0, || "size is 0".into())?;
         let a = map(rt, size as u64)?;
+        rt.managed.insert(a, size as u64);
+        rt.live_bytes += size as u64;
         rt.allocs.insert(
             a,
             DeviceAlloc {

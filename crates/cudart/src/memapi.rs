@@ -23,6 +23,7 @@ impl Runtime {
                 format!("cannot allocate {size} bytes: {e}"),
             )
         })?;
+        self.live_bytes += size as u64;
         self.allocs.insert(
             address,
             DeviceAlloc {
@@ -82,7 +83,9 @@ impl Runtime {
         }
         if a.kind == AllocKind::Managed {
             crate::managed::unmap(address, a.size);
+            self.managed.remove(&address);
         }
+        self.live_bytes -= a.size;
         self.memory.free(address);
         if let Some(rec) = self.allocs.get_mut(&address) {
             rec.freed = Some(CallSite::capture());
@@ -130,8 +133,7 @@ impl Runtime {
             return Ok(());
         }
         let (d, s) = self.copy_sides(call, dst, src, count, kind)?;
-        let bytes = self.read_mem(s, count as usize);
-        self.write_mem(d, &bytes);
+        self.copy_mem(d, s, count as usize);
         Ok(())
     }
 
@@ -427,13 +429,8 @@ pub unsafe extern "C" fn cudaFreeHost(ptr: *mut c_void) -> CudaError {
 pub unsafe extern "C" fn cudaMemGetInfo(free: *mut usize, total: *mut usize) -> CudaError {
     api::call("cudaMemGetInfo", |rt| {
         let total_bytes = crate::device::TOTAL_GLOBAL_MEM;
-        let used: u64 = rt
-            .allocs
-            .values()
-            .filter(|a| a.freed.is_none())
-            .map(|a| a.size)
-            .sum();
-        unsafe { put(free, total_bytes.saturating_sub(used as usize), "free")? };
+        let used = rt.live_bytes as usize;
+        unsafe { put(free, total_bytes.saturating_sub(used), "free")? };
         unsafe { put(total, total_bytes, "total") }
     })
 }

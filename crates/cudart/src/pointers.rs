@@ -174,6 +174,28 @@ impl Runtime {
         }
     }
 
+    /// Copies `len` bytes between device and host memory in one pass, straight from the
+    /// source into the destination (a copy between two device ranges goes through a
+    /// buffer); device writes count as initialised.
+    pub fn copy_mem(&mut self, to: Mem, from: Mem, len: usize) {
+        match (to, from) {
+            (Mem::Host(p), Mem::Device(a)) => {
+                // SAFETY: as in `read_mem`; the program vouches for `len` writable bytes.
+                let out = unsafe { std::slice::from_raw_parts_mut(p as *mut u8, len) };
+                let _ = self.memory.read_into(a, out);
+            }
+            (Mem::Device(_), Mem::Host(p)) => {
+                // SAFETY: as in `read_mem`.
+                let bytes = unsafe { std::slice::from_raw_parts(p as *const u8, len) };
+                self.write_mem(to, bytes);
+            }
+            _ => {
+                let bytes = self.read_mem(from, len);
+                self.write_mem(to, &bytes);
+            }
+        }
+    }
+
     /// Tells the `init` checkers that the host wrote device bytes.
     pub fn host_wrote(&mut self, address: u64, len: u64) {
         for m in &mut self.modules {

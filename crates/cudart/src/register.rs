@@ -69,10 +69,12 @@ pub unsafe extern "C" fn __cudaRegisterFatBinary(wrapper: *const c_void) -> *mut
     };
     let index = state::with(|rt| {
         let check = rt.config.check;
+        let (start, cpu) = (std::time::Instant::now(), rt.timings.launch_clock());
         let loaded = image
             .as_deref()
             .ok_or_else(|| "no device image".to_string())
             .and_then(|i| load_module(i, check));
+        rt.timings.add_load(start, cpu);
         match loaded {
             Ok(module) => {
                 rt.modules.push(module);

@@ -205,28 +205,57 @@ impl Runtime {
         out
     }
 
+    /// The report's `"timings"` ([`crate::timing`]), as they stand now.
+    fn timings_json(&self) -> serde_json::Value {
+        let t = &self.timings;
+        let launch_cpu: Option<f64> = t.launch_cpu.then(|| {
+            self.launches
+                .iter()
+                .filter_map(|l| l.cpu_seconds)
+                .fold(0.0, |a, b| a + b)
+        });
+        serde_json::json!({
+            "wall_seconds": t.start.elapsed().as_secs_f64(),
+            "cpu_seconds": crate::timing::process_cpu_seconds(),
+            "load_seconds": t.load_seconds,
+            "load_cpu_seconds": t.load_cpu_seconds,
+            "api_calls": t.api_calls,
+            "launches": self.launches.len(),
+            "launch_seconds": self.launches.iter().fold(0.0, |a, l| a + l.seconds),
+            "launch_cpu_seconds": launch_cpu,
+        })
+    }
+
     /// The report as JSON.
     pub fn report_json(&mut self) -> serde_json::Value {
+        let timings = self.timings_json();
         let findings = self.all_findings();
         let mut value = json::render(&findings);
-        let launches: Vec<serde_json::Value> = self
-            .launches
-            .iter()
-            .map(|l| {
-                let at = self.line(&l.site);
-                serde_json::json!({
-                    "kernel": l.kernel,
-                    "grid": l.grid,
-                    "block": l.block,
-                    "shared": l.shared,
-                    "file": at.as_ref().map(|a| a.file.clone()),
-                    "line": at.as_ref().map(|a| a.line),
-                    "lane_instructions": l.lane_instructions,
-                    "seconds": l.seconds,
-                })
-            })
-            .collect();
+        // A loop's launches share their call stack: each stack is resolved once.
+        let mut lines: HashMap<&CallSite, Option<Location>> = HashMap::new();
+        let mut launches: Vec<serde_json::Value> = Vec::with_capacity(self.launches.len());
+        for l in &self.launches {
+            let at = lines
+                .entry(&l.site)
+                .or_insert_with(|| self.line(&l.site))
+                .as_ref();
+            let mut launch = serde_json::json!({
+                "kernel": l.kernel,
+                "grid": l.grid,
+                "block": l.block,
+                "shared": l.shared,
+                "file": at.map(|a| a.file.clone()),
+                "line": at.map(|a| a.line),
+                "lane_instructions": l.lane_instructions,
+                "seconds": l.seconds,
+            });
+            if let Some(cpu) = l.cpu_seconds {
+                launch["cpu_seconds"] = serde_json::json!(cpu);
+            }
+            launches.push(launch);
+        }
         value["launches"] = serde_json::json!(launches);
+        value["timings"] = timings;
         if self.config.profile {
             value["heat"] = serde_json::json!(self.line_heat());
         }

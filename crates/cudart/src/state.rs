@@ -101,6 +101,8 @@ pub struct LaunchRecord {
     /// Filled in when the launch has run.
     pub lane_instructions: u64,
     pub seconds: f64,
+    /// CPU seconds of the launch, all threads (`--timings` only).
+    pub cpu_seconds: Option<f64>,
 }
 
 pub struct Runtime {
@@ -113,7 +115,14 @@ pub struct Runtime {
     pub vars: HashMap<usize, DeviceVar>,
     /// Device allocations by base address (freed ones stay, marked).
     pub allocs: BTreeMap<u64, DeviceAlloc>,
+    /// The live managed allocations, base address -> size: copied around every launch,
+    /// so they are kept apart from `allocs`, which grows with every allocation ever made.
+    pub managed: BTreeMap<u64, u64>,
+    /// Bytes of device memory allocated and not freed (`cudaMemGetInfo`).
+    pub live_bytes: u64,
     pub host_allocs: HashMap<usize, HostAlloc>,
+    /// Host ranges registered with `cudaHostRegister`, start -> length.
+    pub registered: BTreeMap<usize, usize>,
     /// The error `cudaGetLastError` returns next (reset by it).
     pub last_error: CudaError,
     /// A kernel fault's error: every later call returns it until `cudaDeviceReset`.
@@ -135,6 +144,7 @@ pub struct Runtime {
     pub device: i32,
     /// Whether the leak check has run (at `cudaDeviceReset` or exit).
     pub leaks_checked: bool,
+    pub timings: crate::timing::Timings,
 }
 
 static RUNTIME: Mutex<Option<Runtime>> = Mutex::new(None);
@@ -150,14 +160,19 @@ pub fn with<T>(f: impl FnOnce(&mut Runtime) -> T) -> T {
 impl Runtime {
     fn new() -> Runtime {
         crate::report::install_exit_hook();
+        let config = Config::from_env();
         Runtime {
-            config: Config::from_env(),
+            timings: crate::timing::Timings::new(config.timings),
+            config,
             memory: GlobalMemory::new(),
             modules: Vec::new(),
             kernels: HashMap::new(),
             vars: HashMap::new(),
             allocs: BTreeMap::new(),
+            managed: BTreeMap::new(),
+            live_bytes: 0,
             host_allocs: HashMap::new(),
+            registered: BTreeMap::new(),
             last_error: SUCCESS,
             sticky: SUCCESS,
             pending: Vec::new(),

@@ -26,6 +26,8 @@ pub const ILLEGAL_ADDRESS: CudaError = 700;
 pub const LAUNCH_OUT_OF_RESOURCES: CudaError = 701;
 pub const LAUNCH_TIMEOUT: CudaError = 702;
 pub const ASSERT: CudaError = 710;
+pub const HOST_MEMORY_ALREADY_REGISTERED: CudaError = 712;
+pub const HOST_MEMORY_NOT_REGISTERED: CudaError = 713;
 pub const ILLEGAL_INSTRUCTION: CudaError = 715;
 pub const MISALIGNED_ADDRESS: CudaError = 716;
 pub const LAUNCH_FAILURE: CudaError = 719;
@@ -138,6 +140,16 @@ pub const ERRORS: &[(CudaError, &str, &str)] = &[
         720,
         "cudaErrorCooperativeLaunchTooLarge\0",
         "too many blocks in cooperative launch\0",
+    ),
+    (
+        712,
+        "cudaErrorHostMemoryAlreadyRegistered\0",
+        "part or all of the requested memory range is already mapped\0",
+    ),
+    (
+        713,
+        "cudaErrorHostMemoryNotRegistered\0",
+        "pointer does not correspond to a registered memory region\0",
     ),
     (801, "cudaErrorNotSupported\0", "operation not supported\0"),
     (999, "cudaErrorUnknown\0", "unknown error\0"),

@@ -10,6 +10,7 @@ use crate::types::{CudaError, NOT_SUPPORTED};
 /// Records the call and returns `cudaErrorNotSupported`.
 pub fn not_supported(name: &str) -> CudaError {
     state::with(|rt| {
+        rt.timings.api_calls += 1;
         rt.not_supported(name);
         rt.result(NOT_SUPPORTED)
     })
@@ -42,8 +43,6 @@ unsupported!(
     cudaMemcpyFromArray,
     cudaMemcpyPeer,
     cudaMemcpyPeerAsync,
-    cudaHostRegister,
-    cudaHostUnregister,
     cudaHostGetDevicePointer,
     cudaDeviceEnablePeerAccess,
     cudaDeviceDisablePeerAccess,

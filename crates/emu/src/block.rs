@@ -948,20 +948,25 @@ impl<O: Observer> Block<'_, O> {
             OpKind::Matrix(op) => self.matrix(w, gi, m, op)?,
             OpKind::Mbarrier(op) => self.mbarrier(w, gi, m, op)?,
             OpKind::WarpSync { mask: slot } => {
-                let warp = &mut self.warps[w];
-                let member = warp.regs[*slot as usize][first_lane(m)] as u32;
+                // Lanes may name different member masks (each tile of a
+                // `tiled_partition<16>` syncs its own half): each lane waits for its own.
+                let (masks, count) = lane_masks(&self.warps[w].regs[*slot as usize], m);
+                let masks = &masks[..count];
                 if O::ENABLED {
                     let (func, inst, _) = self.origin(g.pc);
-                    self.obs.on_warp_sync(&WarpSyncEvent {
-                        member_mask: member,
-                        orders_memory: true,
-                        lanes: m,
-                        warp: w as u32,
-                        block: self.idx,
-                        func,
-                        inst,
-                    });
+                    for &(member, lanes) in masks {
+                        self.obs.on_warp_sync(&WarpSyncEvent {
+                            member_mask: member,
+                            orders_memory: true,
+                            lanes,
+                            warp: w as u32,
+                            block: self.idx,
+                            func,
+                            inst,
+                        });
+                    }
                 }
+                let member = masks.iter().fold(0, |all, &(member, _)| all | member);
                 let warp = &mut self.warps[w];
                 let need = member & !warp.exited;
                 if need & !m == 0 {
@@ -1052,6 +1057,32 @@ impl<O: Observer> Block<'_, O> {
             groups.swap_remove(i);
         }
     }
+}
+
+/// The distinct values of a lane register among the lanes of `lanes`, each with the lanes
+/// that hold it, as 32-bit masks (`bar.warp.sync`'s member masks), in lane order; the
+/// count of entries used.
+fn lane_masks(values: &[u64; 32], lanes: u32) -> ([(u32, u32); 32], usize) {
+    let mut out = [(0u32, 0u32); 32];
+    let mut n = 0;
+    let mut rest = lanes;
+    while rest != 0 {
+        let l = rest.trailing_zeros() as usize;
+        let v = values[l] as u32;
+        let mut holders = 0u32;
+        let mut scan = rest;
+        while scan != 0 {
+            let k = scan.trailing_zeros() as usize;
+            if values[k] as u32 == v {
+                holders |= 1 << k;
+            }
+            scan &= scan - 1;
+        }
+        out[n] = (v, holders);
+        n += 1;
+        rest &= !holders;
+    }
+    (out, n)
 }
 
 #[inline]

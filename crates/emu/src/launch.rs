@@ -230,6 +230,37 @@ fn chunk_size(observed: bool, threads: usize, nblocks: u64) -> u64 {
     }
 }
 
+/// The host's cores, asked once: `available_parallelism` reads the process's cgroup
+/// files on every call, which cost a program of many small launches more than its
+/// kernels.
+fn host_cores() -> usize {
+    static CORES: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+}
+
+/// The process's pool of `threads` host threads, started by the first launch that asks
+/// for that many and kept for the next ones: starting and joining the threads of a pool
+/// per launch costs more than a small launch runs. Nothing of a launch stays in its
+/// threads but the checkers' thread-local memos, whose answers do not depend on which
+/// memo gave them.
+fn thread_pool(threads: usize) -> Result<std::sync::Arc<rayon::ThreadPool>, EmuError> {
+    type Pools = Vec<(usize, std::sync::Arc<rayon::ThreadPool>)>;
+    static POOLS: std::sync::Mutex<Pools> = std::sync::Mutex::new(Vec::new());
+    let mut pools = POOLS
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    if let Some((_, pool)) = pools.iter().find(|(n, _)| *n == threads) {
+        return Ok(pool.clone());
+    }
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| EmuError::Internal(format!("cannot start host threads: {e}")))?;
+    let pool = std::sync::Arc::new(pool);
+    pools.push((threads, pool.clone()));
+    Ok(pool)
+}
+
 /// Runs a kernel. See the crate documentation.
 pub fn run_observed<F: ObserverFactory>(
     program: &Program,
@@ -281,7 +312,7 @@ pub fn run_observed<F: ObserverFactory>(
     // asked for host threads: the same input then gives the same outputs and findings.
     let threads = match config.threads {
         0 if flat.order_sensitive => 1,
-        0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        0 => host_cores(),
         n => n,
     };
     let chunk = chunk_size(F::Observer::ENABLED, threads, nblocks);
@@ -292,12 +323,7 @@ pub fn run_observed<F: ObserverFactory>(
         .map(|_| std::sync::Mutex::new((Vec::new(), Vec::new())))
         .collect();
     let pool = if threads > 1 && nblocks > 1 {
-        Some(
-            rayon::ThreadPoolBuilder::new()
-                .num_threads(threads)
-                .build()
-                .map_err(|e| EmuError::Internal(format!("cannot start host threads: {e}")))?,
-        )
+        Some(thread_pool(threads)?)
     } else {
         None
     };

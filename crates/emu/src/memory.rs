@@ -234,34 +234,39 @@ impl Allocation {
         }
     }
 
-    /// Host reads and writes: byte by byte up to an 8-byte boundary, then whole words.
+    /// Host reads: byte by byte up to an 8-byte boundary and after the last whole word,
+    /// whole words in between (relaxed loads, which compile to plain moves).
     fn read_bytes(&self, offset: u64, out: &mut [u8]) {
-        let mut i = 0;
-        while i < out.len() {
-            let at = offset + i as u64;
-            if at.is_multiple_of(8) && out.len() - i >= 8 {
-                out[i..i + 8].copy_from_slice(&self.load(at, 8).to_ne_bytes());
-                i += 8;
-            } else {
-                out[i] = self.load(at, 1) as u8;
-                i += 1;
-            }
+        let head = ((8 - offset % 8) % 8).min(out.len() as u64) as usize;
+        let (head_out, rest) = out.split_at_mut(head);
+        let rest_len = rest.len();
+        for (i, b) in head_out.iter_mut().enumerate() {
+            *b = self.load(offset + i as u64, 1) as u8;
+        }
+        let first_word = ((offset + head as u64) / 8) as usize;
+        let mut words = rest.chunks_exact_mut(8);
+        for (chunk, w) in (&mut words).zip(&self.words[first_word..]) {
+            chunk.copy_from_slice(&w.load(Relaxed).to_ne_bytes());
+        }
+        let tail = words.into_remainder();
+        let tail_at = offset + (head + rest_len - tail.len()) as u64;
+        for (i, b) in tail.iter_mut().enumerate() {
+            *b = self.load(tail_at + i as u64, 1) as u8;
         }
     }
 
-    fn write_bytes(&self, offset: u64, bytes: &[u8]) {
-        let mut i = 0;
-        while i < bytes.len() {
-            let at = offset + i as u64;
-            if at.is_multiple_of(8) && bytes.len() - i >= 8 {
-                let mut word = [0u8; 8];
-                word.copy_from_slice(&bytes[i..i + 8]);
-                self.store(at, 8, u64::from_ne_bytes(word));
-                i += 8;
-                continue;
-            }
-            self.store(at, 1, bytes[i] as u64);
-            i += 1;
+    /// Host writes, with the allocation borrowed exclusively (no kernel is running): a
+    /// plain copy into the words' bytes.
+    fn write_bytes(&mut self, offset: u64, bytes: &[u8]) {
+        debug_assert!(offset + bytes.len() as u64 <= self.words.len() as u64 * 8);
+        // SAFETY: `&mut self` excludes every other access to the words; the range is in
+        // bounds (the caller checked it against `size`, at most the words' byte length);
+        // `AtomicU64` has the size and layout of `u64`, so its bytes may be written as
+        // plain bytes; source and destination do not overlap (the source is not emulator
+        // memory borrowed from this allocation, which `&mut self` excludes).
+        unsafe {
+            let dst = (self.words.as_mut_ptr() as *mut u8).add(offset as usize);
+            std::ptr::copy_nonoverlapping(bytes.as_ptr(), dst, bytes.len());
         }
     }
 }
@@ -278,13 +283,23 @@ pub enum MemoryError {
 }
 
 /// `words` zeroed words, or [`MemoryError::OutOfMemory`] when the host cannot give them
-/// (instead of aborting the process).
+/// (instead of aborting the process). The memory comes zeroed from the allocator
+/// (`calloc`: untouched pages cost nothing until the kernel or a copy touches them).
 fn zeroed_words(words: u64) -> Result<Box<[AtomicU64]>, MemoryError> {
-    let mut data: Vec<AtomicU64> = Vec::new();
-    data.try_reserve_exact(words as usize)
-        .map_err(|_| MemoryError::OutOfMemory(words * 8))?;
-    data.resize_with(words as usize, || AtomicU64::new(0));
-    Ok(data.into_boxed_slice())
+    let oom = || MemoryError::OutOfMemory(words.saturating_mul(8));
+    let n = usize::try_from(words).map_err(|_| oom())?;
+    if n == 0 {
+        return Ok(Box::new([]));
+    }
+    let layout = std::alloc::Layout::array::<AtomicU64>(n).map_err(|_| oom())?;
+    // SAFETY: the layout's size is not zero (n > 0).
+    let ptr = unsafe { std::alloc::alloc_zeroed(layout) }.cast::<AtomicU64>();
+    if ptr.is_null() {
+        return Err(oom());
+    }
+    // SAFETY: `ptr` comes from the global allocator with the layout of `[AtomicU64; n]`,
+    // and all-zero bytes are a valid `AtomicU64`.
+    Ok(unsafe { Box::from_raw(std::ptr::slice_from_raw_parts_mut(ptr, n)) })
 }
 
 /// The device's global memory: the allocations of the caller and of the program's
@@ -394,7 +409,6 @@ impl GlobalMemory {
                 len: bytes,
             });
         }
-        let words = size.div_ceil(8);
         self.insert(Allocation {
             base,
             size: bytes,
@@ -410,25 +424,48 @@ impl GlobalMemory {
     /// is out of bounds rather than into another buffer). Returns the freed size, or
     /// `None` when no allocation starts there.
     pub fn free(&mut self, address: DeviceAddr) -> Option<u64> {
-        let i = self.allocations.iter().position(|a| a.base == address)?;
+        let i = self.allocations.partition_point(|a| a.base < address);
+        if self.allocations.get(i)?.base != address {
+            return None;
+        }
         let a = self.allocations.remove(i);
-        self.symbols.retain(|_, &mut s| s != address);
+        if a.label.is_some() {
+            // Only module variables, which carry their names, are symbols.
+            self.symbols.retain(|_, &mut s| s != address);
+        }
         Some(a.size)
     }
 
     /// Writes bytes at `address` (inside one allocation).
     pub fn write(&mut self, address: DeviceAddr, bytes: &[u8]) -> Result<(), MemoryError> {
-        let a = self.find_range(address, bytes.len() as u64)?;
-        a.write_bytes(address - a.base, bytes);
+        let len = bytes.len() as u64;
+        let err = MemoryError::NotMapped { address, len };
+        let i = self
+            .allocations
+            .partition_point(|a| a.base <= address)
+            .checked_sub(1)
+            .ok_or(err.clone())?;
+        let a = &mut self.allocations[i];
+        if address - a.base >= a.size.max(1) || address - a.base + len > a.size {
+            return Err(err);
+        }
+        let offset = address - a.base;
+        a.write_bytes(offset, bytes);
         Ok(())
     }
 
     /// Reads `len` bytes at `address` (inside one allocation).
     pub fn read(&self, address: DeviceAddr, len: u64) -> Result<Vec<u8>, MemoryError> {
-        let a = self.find_range(address, len)?;
         let mut out = vec![0; len as usize];
-        a.read_bytes(address - a.base, &mut out);
+        self.read_into(address, &mut out)?;
         Ok(out)
+    }
+
+    /// Reads `out.len()` bytes at `address` (inside one allocation) into `out`.
+    pub fn read_into(&self, address: DeviceAddr, out: &mut [u8]) -> Result<(), MemoryError> {
+        let a = self.find_range(address, out.len() as u64)?;
+        a.read_bytes(address - a.base, out);
+        Ok(())
     }
 
     /// All allocations in address order.
@@ -631,6 +668,47 @@ mod tests {
         assert_eq!(alloc.load(4, 4), u32::from_le_bytes([2, 3, 4, 5]) as u64);
         alloc.store(8, 8, 0x0102_0304_0506_0708);
         assert_eq!(alloc.load(8, 2), 0x0708);
+    }
+
+    /// Host copies move whole words in the middle and single bytes at either end: every
+    /// offset and length of a 40-byte allocation reads back what a byte array holds.
+    #[test]
+    fn host_copies_at_every_offset_and_length_match_a_byte_array() {
+        let mut m = GlobalMemory::new();
+        let a = m.alloc(40, true).unwrap();
+        let mut model = [0u8; 40];
+        let mut value = 1u8;
+        for start in 0..40usize {
+            for len in 0..=(40 - start) {
+                let bytes: Vec<u8> = (0..len).map(|i| value.wrapping_add(i as u8)).collect();
+                value = value.wrapping_add(7);
+                m.write(a + start as u64, &bytes).unwrap();
+                model[start..start + len].copy_from_slice(&bytes);
+                let mut out = vec![0xAA; 40 - start];
+                m.read_into(a + start as u64, &mut out).unwrap();
+                assert_eq!(out, model[start..], "write of {len} at {start}");
+            }
+        }
+        assert!(m.write(a + 39, &[1, 2]).is_err(), "past the end");
+        assert!(
+            m.write(a + 40 + GUARD_GAP, &[1]).is_err(),
+            "in no allocation"
+        );
+    }
+
+    #[test]
+    fn frees_find_their_allocation_among_many() {
+        let mut m = GlobalMemory::new();
+        let bases: Vec<u64> = (0..100)
+            .map(|i| m.alloc(8 * (i + 1), false).unwrap())
+            .collect();
+        for &b in bases.iter().step_by(2) {
+            assert!(m.free(b).is_some());
+        }
+        assert_eq!(m.free(bases[0] + 8), None, "not the start of an allocation");
+        for (i, &b) in bases.iter().enumerate() {
+            assert_eq!(m.allocation_at(b).is_some(), i % 2 == 1, "allocation {i}");
+        }
     }
 
     #[test]

@@ -384,3 +384,53 @@ fn host_only_cpp_files_use_the_runtime_api() {
     assert_eq!(st.status.code(), Some(0), "{out}{err}");
     assert_eq!(out.trim(), "31 2", "{err}");
 }
+
+/// `--timings`: the JSON output's `timings` count the program's launches and API calls,
+/// and its parts add up: the launches' time and module loading fit in the program's,
+/// the rest is what remains, divided by the calls per call. The text output has them too.
+#[test]
+fn timings_account_for_the_program() {
+    let tmp = tempfile::tempdir().unwrap();
+    let program = programs_dir().join("vector_add.cu");
+    let report = tmp.path().join("report.json");
+    let st = Command::new(env!("CARGO_BIN_EXE_warpcheck"))
+        .args(["run", "--timings", "--format", "json", "--output"])
+        .arg(&report)
+        .arg(&program)
+        .current_dir(tmp.path())
+        .output()
+        .unwrap();
+    assert_eq!(st.status.code(), Some(0));
+    let v: Value = serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
+    let t = &v["timings"];
+    let f = |k: &str| t[k].as_f64().unwrap_or_else(|| panic!("no {k} in {t}"));
+    assert_eq!(t["launches"], 1, "{t}");
+    assert_eq!(v["launches"].as_array().map(Vec::len), Some(1));
+    // cudaMalloc x3, cudaMemcpy x3, the launch, cudaGetLastError, cudaFree x3.
+    let calls = t["api_calls"].as_u64().unwrap();
+    assert_eq!(calls, 11, "{t}");
+    assert!(f("build_seconds") > 0.0, "{t}");
+    let wall = f("program_wall_seconds");
+    assert!(f("launch_seconds") + f("load_seconds") <= wall, "{t}");
+    let rest = wall - f("launch_seconds") - f("load_seconds");
+    assert!((f("rest_wall_seconds") - rest).abs() < 1e-9, "{t}");
+    assert!(
+        (f("rest_wall_seconds_per_call") * calls as f64 - rest).abs() < 1e-9,
+        "{t}"
+    );
+    assert!(f("launch_cpu_seconds") <= f("program_cpu_seconds"), "{t}");
+    assert!(v["launches"][0]["cpu_seconds"].as_f64().is_some(), "{v}");
+    let st = Command::new(env!("CARGO_BIN_EXE_warpcheck"))
+        .args(["run", "--timings"])
+        .arg(&program)
+        .current_dir(tmp.path())
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&st.stderr);
+    assert!(text.contains("warpcheck: timings"), "{text}");
+    assert!(text.contains("1 launches in the emulator"), "{text}");
+    assert!(
+        text.contains(&format!("the rest per API call ({calls})")),
+        "{text}"
+    );
+}

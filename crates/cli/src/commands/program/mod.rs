@@ -14,6 +14,7 @@
 mod build;
 pub mod detect;
 mod render;
+mod timings;
 
 use std::ffi::OsString;
 use std::path::PathBuf;
@@ -89,6 +90,12 @@ pub struct ProgramArgs {
     /// `launch-limit` error (default: no limit).
     #[arg(long, value_name = "SECS", value_parser = warpcheck_front::process::parse_seconds)]
     pub timeout: Option<std::time::Duration>,
+    /// Print where the program's time went (stderr; with `--format json`, the report's
+    /// `timings`): the build, the program's wall-clock and CPU time, module loading, the
+    /// launches' time in the emulator (wall and CPU), and the rest (host code, API calls,
+    /// the report) in total and per API call.
+    #[arg(long)]
+    pub timings: bool,
     /// The program's arguments (after `--`).
     #[arg(last = true)]
     pub program_args: Vec<OsString>,
@@ -123,7 +130,9 @@ pub fn run_program(check: bool, args: ProgramArgs) -> Result<Outcome, CliError> 
     }
     let dir = warpcheck_front::process::ScratchDir::new("warpcheck-program-")
         .map_err(|e| CliError::msg(format!("cannot create a temporary directory: {e}")))?;
+    let build_start = std::time::Instant::now();
     let built = build::build(&args, dir.path())?;
+    let build_seconds = build_start.elapsed().as_secs_f64();
     let report = dir.path().join("report.json");
     let mut cmd = Command::new(&built.executable);
     cmd.args(&args.program_args)
@@ -149,6 +158,9 @@ pub fn run_program(check: bool, args: ProgramArgs) -> Result<Outcome, CliError> 
             cmd.env("WARPCHECK_CUDART_PROFILE", "1");
         }
     }
+    if args.timings {
+        cmd.env("WARPCHECK_CUDART_TIMINGS", "1");
+    }
     if let Some(capture) = &args.capture {
         let kernels = dir.path().join("kernels.json");
         let json = serde_json::to_string(&built.signatures).unwrap_or_default();
@@ -161,11 +173,19 @@ pub fn run_program(check: bool, args: ProgramArgs) -> Result<Outcome, CliError> 
                 replay_options(&args, &built.ptx_arch),
             );
     }
+    let cpu_before = timings::children_cpu_seconds();
+    let run_start = std::time::Instant::now();
     let status = warpcheck_front::process::run_forwarding(&mut cmd)
         .map_err(|e| CliError::msg(format!("cannot run the program: {e}")))?;
+    let measured = timings::Measured {
+        build_seconds,
+        wall_seconds: run_start.elapsed().as_secs_f64(),
+        cpu_seconds: timings::children_cpu_seconds() - cpu_before,
+    };
     let program_code = exit_code(&status);
     let report = std::fs::read_to_string(&report).ok();
-    let errors = render::report(&args, check, report.as_deref(), &status)?;
+    let measured = args.timings.then_some(&measured);
+    let errors = render::report(&args, check, report.as_deref(), &status, measured)?;
     if check && errors > 0 {
         return Ok(Outcome::Code(args.error_exitcode));
     }

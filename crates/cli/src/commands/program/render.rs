@@ -104,10 +104,12 @@ pub fn report(
     check: bool,
     report: Option<&str>,
     status: &std::process::ExitStatus,
+    measured: Option<&super::timings::Measured>,
 ) -> Result<usize, CliError> {
     let value: Value = report
         .and_then(|r| serde_json::from_str(r).ok())
         .unwrap_or(Value::Null);
+    let timings = measured.map(|m| m.with_runtime(&value["timings"]));
     let mut findings: Vec<Finding> = value["findings"]
         .as_array()
         .map(|a| a.iter().filter_map(finding).collect())
@@ -149,6 +151,9 @@ pub fn report(
                     args.print_limit
                 );
             }
+            if let Some(t) = &timings {
+                out.push_str(&super::timings::summary(t));
+            }
             let launches = value["launches"].as_array().map_or(0, Vec::len);
             if check || !findings.is_empty() {
                 let _ = writeln!(
@@ -169,6 +174,9 @@ pub fn report(
             v["launches"] = value["launches"].clone();
             v["not_supported"] = value["not_supported"].clone();
             v["exit"] = serde_json::json!(status.code());
+            if let Some(t) = timings {
+                v["timings"] = t;
+            }
             format!("{v:#}\n")
         }
         Format::Sarif => format!("{:#}\n", sarif::render(shown, env!("CARGO_PKG_VERSION"))),
