@@ -412,7 +412,7 @@ impl GlobalMemory {
         self.insert(Allocation {
             base,
             size: bytes,
-            words: zeroed_words(words)?,
+            words: zeroed_words(size.div_ceil(8))?,
             initialized,
             label,
         });

@@ -32,12 +32,20 @@ pub fn ftz32(x: f32) -> f32 {
 /// Clamps to [0, 1], NaN and -0 to +0 (`.sat`; an H100 gives +0 for `-0`).
 #[inline(always)]
 pub fn sat32(x: f32) -> f32 {
-    if x.is_nan() || x <= 0.0 { 0.0 } else { x.min(1.0) }
+    if x.is_nan() || x <= 0.0 {
+        0.0
+    } else {
+        x.min(1.0)
+    }
 }
 
 #[inline(always)]
 pub fn sat64(x: f64) -> f64 {
-    if x.is_nan() || x <= 0.0 { 0.0 } else { x.min(1.0) }
+    if x.is_nan() || x <= 0.0 {
+        0.0
+    } else {
+        x.min(1.0)
+    }
 }
 
 /// Adjusts a round-to-nearest result `r` to `mode`, given the sign of `exact - r`
