@@ -1,7 +1,7 @@
 // Prints, as TSV, what a real GPU computes for the bf16 and FP8 conversions and the bf16
 // arithmetic the emulator executes, on a fixed set of inputs (edge cases: zeros, NaNs,
 // infinities, subnormals, rounding ties, saturation; then deterministic pseudo-random bit
-// patterns). crates/emu/tests/bf16_truth.rs runs the same rows in the emulator.
+// patterns). crates/emu/tests/it/bf16_truth.rs runs the same rows in the emulator.
 //
 // Output: a header comment, then one row per (instruction, inputs):
 //   op <TAB> signature <TAB> a <TAB> b <TAB> c <TAB> d

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Records what a real GPU computes for the bf16/FP8 conversions and the bf16 arithmetic
 # (tools/gpu/new_instructions.cu) into tests/gpu-truth/new-instructions.tsv, which
-# crates/emu/tests/bf16_truth.rs compares the emulator with. Run on a machine with nvcc
+# crates/emu/tests/it/bf16_truth.rs compares the emulator with. Run on a machine with nvcc
 # (CUDA 12.x or 13) and an sm_90 GPU (H100/H200), from the repository root:
 #
 #   bash tools/gpu/new_instructions.sh [OUT.tsv]

@@ -1,11 +1,11 @@
 // Prints, as TSV, what a real GPU computes for the tensor-core instructions the emulator
 // executes: `mma.sync` (f16, bf16, tf32, f64 and 8-bit integer shapes), the register
 // contents after `wmma.load`, the results of `wmma.mma`, and the registers and memory of
-// `ldmatrix`/`stmatrix`. crates/emu/tests/tensor_truth.rs runs the same rows in the
+// `ldmatrix`/`stmatrix`. crates/emu/tests/it/tensor_truth.rs runs the same rows in the
 // emulator and compares bit for bit.
 //
 // The inputs are not stored: they come from a small deterministic generator (xorshift32,
-// four draws per element) that crates/emu/tests/tensor_truth.rs repeats exactly. A row
+// four draws per element) that crates/emu/tests/it/tensor_truth.rs repeats exactly. A row
 // names the instruction, the input class and the seed; its last field is the result.
 //
 // Rows:

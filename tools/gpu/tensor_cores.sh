@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Records what a real GPU computes for the tensor-core instructions (mma.sync, wmma.*,
 # ldmatrix, stmatrix; tools/gpu/tensor_cores.cu) into tests/gpu-truth/tensor-cores.tsv,
-# which crates/emu/tests/tensor_truth.rs compares the emulator with. Run on a machine with
+# which crates/emu/tests/it/tensor_truth.rs compares the emulator with. Run on a machine with
 # nvcc (CUDA 12.x or 13) and an sm_90 GPU (H100/H200), from the repository root:
 #
 #   bash tools/gpu/tensor_cores.sh [OUT.tsv] [SCALE]

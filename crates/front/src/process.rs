@@ -191,8 +191,17 @@ pub(crate) fn spawn_in_group(cmd: &mut Command) -> Result<Child, RunError> {
 fn die_with_parent(cmd: &mut Command) {
     use std::os::unix::process::CommandExt;
     let parent = std::process::id() as libc::pid_t;
+    // SAFETY: sigemptyset/sigaddset fill a set on the stack.
+    let handled = unsafe {
+        let mut set: libc::sigset_t = std::mem::zeroed();
+        libc::sigemptyset(&mut set);
+        for s in HANDLED {
+            libc::sigaddset(&mut set, s);
+        }
+        set
+    };
     // SAFETY: the closure runs in the child between fork and exec and calls only
-    // async-signal-safe functions (prctl, getppid, raise).
+    // async-signal-safe functions (prctl, getppid, raise, sigprocmask).
     unsafe {
         cmd.pre_exec(move || {
             #[cfg(target_os = "linux")]
@@ -200,6 +209,9 @@ fn die_with_parent(cmd: &mut Command) {
             if libc::getppid() != parent {
                 libc::raise(libc::SIGKILL);
             }
+            // warpcheck's threads block the signals it handles (`handle_signals`); the
+            // program must get them with their default actions.
+            libc::sigprocmask(libc::SIG_UNBLOCK, &handled, std::ptr::null_mut());
             Ok(())
         });
     }

@@ -1,7 +1,7 @@
 //! `check --report PATH.html` in program mode and in kernel mode: the page lists the
 //! launches (kernel, configuration, lane-instructions, the `<<<>>>` line) and the
 //! findings, and its source view marks the bank-conflicting line as the hottest. (The
-//! page's structure and escaping are tested in `crates/report/tests/html.rs`; that it
+//! page's structure and escaping are tested in `crates/report/tests/it/html.rs`; that it
 //! renders in a browser, by `tools/html_report_check.sh`.)
 
 use std::path::{Path, PathBuf};

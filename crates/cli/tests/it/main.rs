@@ -11,6 +11,7 @@ mod corpus;
 mod difftest;
 mod expectations;
 mod explain;
+mod float_ops;
 mod gpu_mode;
 mod gpu_truth;
 mod html_report;
