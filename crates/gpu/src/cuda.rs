@@ -90,17 +90,7 @@ impl CudaExecutor {
 
 impl CudaExecutor {
     fn pointer(&self, b: DeviceBuffer, offset: u64, len: u64) -> Result<u64, GpuError> {
-        let &(p, size) = self
-            .buffers
-            .get(&b.0)
-            .ok_or_else(|| GpuError::Internal(format!("no device buffer {}", b.0)))?;
-        if offset.checked_add(len).is_none_or(|end| end > size) {
-            return Err(GpuError::Internal(format!(
-                "bytes {offset}..+{len} outside device buffer {} of {size} bytes",
-                b.0
-            )));
-        }
-        Ok(p + offset)
+        crate::exec::buffer_address(&self.buffers, b, offset, len)
     }
 }
 

@@ -61,17 +61,7 @@ impl EmuExecutor {
 
     /// The address of byte `offset` of `b`, checked against its size for `len` bytes.
     fn address(&self, b: DeviceBuffer, offset: u64, len: u64) -> Result<u64, GpuError> {
-        let &(base, size) = self
-            .buffers
-            .get(&b.0)
-            .ok_or_else(|| GpuError::Internal(format!("no device buffer {}", b.0)))?;
-        if offset.checked_add(len).is_none_or(|end| end > size) {
-            return Err(GpuError::Internal(format!(
-                "bytes {offset}..+{len} outside device buffer {} of {size} bytes",
-                b.0
-            )));
-        }
-        Ok(base + offset)
+        crate::exec::buffer_address(&self.buffers, b, offset, len)
     }
 }
 

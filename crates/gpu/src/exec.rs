@@ -6,6 +6,8 @@
 //! its own kernels ([`crate::kernels`]) and downloads only small results. [`Metered`]
 //! counts what crosses between host and device.
 
+use std::collections::HashMap;
+
 use crate::GpuError;
 
 /// One kernel argument of [`KernelRun`].
@@ -225,4 +227,24 @@ impl Executor for Metered<'_> {
         self.traffic.launches += 1;
         self.inner.launch(launch)
     }
+}
+
+/// The address of byte `offset` of `b` in an executor's table of buffers (id to base
+/// address and size), checked against the size for `len` bytes.
+pub(crate) fn buffer_address(
+    buffers: &HashMap<u32, (u64, u64)>,
+    b: DeviceBuffer,
+    offset: u64,
+    len: u64,
+) -> Result<u64, GpuError> {
+    let &(base, size) = buffers
+        .get(&b.0)
+        .ok_or_else(|| GpuError::Internal(format!("no device buffer {}", b.0)))?;
+    if offset.checked_add(len).is_none_or(|end| end > size) {
+        return Err(GpuError::Internal(format!(
+            "bytes {offset}..+{len} outside device buffer {} of {size} bytes",
+            b.0
+        )));
+    }
+    Ok(base + offset)
 }

@@ -1,63 +1,10 @@
 //! The comparisons run on the device: what GPU mode downloads besides the launch's
 //! results is bounded by constants (per-block counts, a bounded witness list, per-copy
-//! first offsets), not by the size of the private copies. Counted here by an executor of
-//! the test's own that wraps the emulator.
+//! first offsets), not by the size of the private copies. Counted here by a [`Metered`]
+//! executor around the emulator, outside the one GPU mode keeps its own count with.
 
 use warpcheck_gpu::passes::{self, CheckOptions};
-use warpcheck_gpu::{
-    Arg, DeviceBuffer, DeviceLaunch, EmuExecutor, Executor, GpuError, Launch, LaunchBuffer,
-    RaceKind,
-};
-
-/// Counts the bytes every call moves from the device to the host.
-struct Counting {
-    inner: EmuExecutor,
-    downloaded: u64,
-}
-
-impl Executor for Counting {
-    fn describe(&self) -> String {
-        self.inner.describe()
-    }
-    fn alloc(&mut self, bytes: u64) -> Result<DeviceBuffer, GpuError> {
-        self.inner.alloc(bytes)
-    }
-    fn free(&mut self, buffer: DeviceBuffer) {
-        self.inner.free(buffer)
-    }
-    fn upload(&mut self, to: DeviceBuffer, offset: u64, bytes: &[u8]) -> Result<(), GpuError> {
-        self.inner.upload(to, offset, bytes)
-    }
-    fn download(
-        &mut self,
-        from: DeviceBuffer,
-        offset: u64,
-        into: &mut [u8],
-    ) -> Result<(), GpuError> {
-        self.downloaded += into.len() as u64;
-        self.inner.download(from, offset, into)
-    }
-    fn copy(
-        &mut self,
-        to: (DeviceBuffer, u64),
-        from: (DeviceBuffer, u64),
-        len: u64,
-    ) -> Result<(), GpuError> {
-        self.inner.copy(to, from, len)
-    }
-    fn fill(
-        &mut self,
-        buffer: DeviceBuffer,
-        offset: u64,
-        len: u64,
-        byte: u8,
-    ) -> Result<(), GpuError> {
-        self.inner.fill(buffer, offset, len, byte)
-    }
-    fn launch(&mut self, launch: &DeviceLaunch<'_>) -> Result<(), GpuError> {
-        self.inner.launch(launch)
-    }
-}
+use warpcheck_gpu::{Arg, EmuExecutor, Launch, LaunchBuffer, Metered, RaceKind};
 
 /// `out[i] = value(i)` for every `i < n`, in a grid-stride loop (4 blocks of one warp:
 /// four units, whatever `n`). `value` is an instruction setting `%r9` from the index
@@ -104,16 +51,15 @@ fn downloaded(value: &str, each_block: bool, elems: u32) -> (u64, Vec<warpcheck_
             bytes: vec![0xEE; elems as usize * 4],
         }],
     };
-    let mut exec = Counting {
-        inner: EmuExecutor::new(),
-        downloaded: 0,
-    };
+    let mut emu = EmuExecutor::new();
+    let mut exec = Metered::new(&mut emu);
     let v = passes::check(&mut exec, &inst, &mut launch, CheckOptions::default()).unwrap();
+    let downloaded = exec.traffic.downloaded;
     assert_eq!(
-        v.profile.traffic.downloaded, exec.downloaded,
-        "the verdict's own count"
+        v.profile.traffic.downloaded, downloaded,
+        "the verdict's own count covers every download"
     );
-    (exec.downloaded - elems as u64 * 4, v.races)
+    (downloaded - elems as u64 * 4, v.races)
 }
 
 #[test]
