@@ -43,7 +43,24 @@ impl CliError {
     }
 }
 
-/// Writes to stdout; a closed pipe ends the command quietly.
+/// The format of a `--report` file, from its extension: `.json`, `.sarif`, else HTML.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ReportFormat {
+    Html,
+    Json,
+    Sarif,
+}
+
+impl ReportFormat {
+    pub fn of(path: &std::path::Path) -> ReportFormat {
+        match path.extension().and_then(|e| e.to_str()) {
+            Some(e) if e.eq_ignore_ascii_case("json") => ReportFormat::Json,
+            Some(e) if e.eq_ignore_ascii_case("sarif") => ReportFormat::Sarif,
+            _ => ReportFormat::Html,
+        }
+    }
+}
+
 /// Writes the file `path` through `write`, by a temporary file in the same directory that
 /// is renamed over `path` once complete: a failed write (a full disk) leaves the previous
 /// file as it was, never half written. Refuses to write over one of `inputs` (the file
@@ -90,6 +107,7 @@ pub fn write_file(
     Ok(())
 }
 
+/// Writes to stdout; a closed pipe ends the command quietly.
 pub fn print(s: &str) -> Result<(), CliError> {
     let mut out = std::io::stdout().lock();
     match out.write_all(s.as_bytes()).and_then(|_| out.flush()) {

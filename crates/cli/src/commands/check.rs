@@ -58,9 +58,11 @@ pub struct Args {
     /// Exit code when an error was found.
     #[arg(long, default_value_t = 1)]
     pub error_exitcode: u8,
-    /// Also write a self-contained HTML report to PATH: the launches, the findings and
-    /// each kernel's source with per-line executions, sectors per request and bank
-    /// conflicts (the launches run with a per-instruction profile).
+    /// Also write a report to PATH, in the format its extension names: `.json` or
+    /// `.sarif` (every finding, whatever `--print-limit`), else a self-contained HTML
+    /// page: the launches, the findings and each kernel's source with per-line
+    /// executions, sectors per request and bank conflicts (the launches then run with a
+    /// per-instruction profile).
     #[arg(long, value_name = "PATH", conflicts_with = "gpu")]
     pub report: Option<std::path::PathBuf>,
     #[command(flatten)]
@@ -96,7 +98,8 @@ pub fn run(args: Args) -> Result<Outcome, CliError> {
         race_blocks: args.race_blocks,
         strict_races: args.strict_races,
     });
-    if args.report.is_some() {
+    let report_format = args.report.as_deref().map(output::ReportFormat::of);
+    if report_format == Some(output::ReportFormat::Html) {
         checker.profile = Some(warpcheck_check::heat::Profile::default());
     }
     let mut session = Session::new(&program, &signatures);
@@ -148,12 +151,28 @@ pub fn run(args: Args) -> Result<Outcome, CliError> {
         .iter()
         .filter(|f| f.severity == Severity::Error)
         .count();
-    if let Some(path) = &args.report {
-        let mut sources = Sources::new();
-        sources.insert(loaded.ptx_name.clone(), loaded.ptx.clone());
-        let heat = warpcheck_check::heat::line_heat(&checker, &cx);
-        let title = html_report::title(std::env::args_os().skip(1));
-        html_report::write(path, title, &rows, &findings, heat, &mut sources)?;
+    if let (Some(path), Some(format)) = (&args.report, report_format) {
+        let inputs = [args.compile.file.as_path()];
+        match format {
+            output::ReportFormat::Html => {
+                let mut sources = Sources::new();
+                sources.insert(loaded.ptx_name.clone(), loaded.ptx.clone());
+                let heat = warpcheck_check::heat::line_heat(&checker, &cx);
+                let title = html_report::title(std::env::args_os().skip(1));
+                html_report::write(path, &inputs, title, &rows, &findings, heat, &mut sources)?;
+            }
+            output::ReportFormat::Json => {
+                let text = json_report(&findings, 0, &totals);
+                output::write_file(path, &inputs, |w| w.write_all(text.as_bytes()))?;
+            }
+            output::ReportFormat::Sarif => {
+                let text = format!(
+                    "{:#}\n",
+                    sarif::render(&findings, env!("CARGO_PKG_VERSION"))
+                );
+                output::write_file(path, &inputs, |w| w.write_all(text.as_bytes()))?;
+            }
+        }
     }
     let shown: &[Finding] = if args.print_limit > 0 && findings.len() > args.print_limit {
         &findings[..args.print_limit]
@@ -178,13 +197,7 @@ pub fn run(args: Args) -> Result<Outcome, CliError> {
             out.push_str(&summary_table(&totals, &stats, &findings));
             out
         }
-        Format::Json => {
-            // `{"findings", "summary"}` of every renderer, plus what `check` adds.
-            let mut value = json::render(shown);
-            value["omitted"] = serde_json::json!(findings.len() - shown.len());
-            value["kernels"] = serde_json::json!(totals);
-            format!("{value:#}\n")
-        }
+        Format::Json => json_report(shown, findings.len() - shown.len(), &totals),
         Format::Sarif => format!("{:#}\n", sarif::render(shown, env!("CARGO_PKG_VERSION"))),
     };
     output::print(&rendered)?;
@@ -193,6 +206,15 @@ pub fn run(args: Args) -> Result<Outcome, CliError> {
     } else {
         Ok(Outcome::Clean)
     }
+}
+
+/// `check`'s JSON: `{"findings", "summary"}` of every renderer, plus the number of
+/// findings left out and the per-kernel totals.
+fn json_report(shown: &[Finding], omitted: usize, totals: &[KernelTotals]) -> String {
+    let mut value = json::render(shown);
+    value["omitted"] = serde_json::json!(omitted);
+    value["kernels"] = serde_json::json!(totals);
+    format!("{value:#}\n")
 }
 
 /// The per-kernel summary: launches, work, findings by code, memory-traffic counts.

@@ -13,6 +13,7 @@ use crate::output::{CliError, display_path};
 /// `--print-limit` shows); file names of the heat are shown as findings show them.
 pub fn write(
     path: &Path,
+    inputs: &[&Path],
     title: String,
     launches: &[LaunchRow],
     findings: &[Finding],
@@ -28,8 +29,8 @@ pub fn write(
         findings,
         heat: &heat,
     };
-    std::fs::write(path, html::render(&page, sources))
-        .map_err(|e| CliError::msg(format!("cannot write the report {}: {e}", path.display())))
+    let text = html::render(&page, sources);
+    crate::output::write_file(path, inputs, |w| w.write_all(text.as_bytes()))
 }
 
 /// The page's title: the command's arguments as the user gave them.

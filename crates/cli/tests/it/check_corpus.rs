@@ -1,41 +1,21 @@
-//! The dynamic checkers against the corpus markers: every kernel file in `tests/kernels/`
-//! is checked with `warpcheck check FILE --from-header` (and each `warpcheck-variant`), and
-//! the findings must be exactly the `//~` markers of the file (tests/kernels/README.md
-//! defines them): the right kind on the right line, with the right count for
-//! `bank-conflict(N)` and `uncoalesced(N)`, and nothing on unmarked lines.
-//!
-//! A race finding names both lines of its pair; both must carry the race marker.
-//!
-//! The corpus is checked with clang's PTX (`--compiler clang`, so that installing nvcc does
-//! not change what this test runs), and, when nvcc is there (NVIDIA's wheels from
-//! `tools/setup.sh`, or the CUDA toolkit), its CUDA files again with nvcc's PTX.
+//! The dynamic checkers against the corpus markers with nvcc's PTX: when nvcc is there
+//! (NVIDIA's wheels from `tools/setup.sh`, or the CUDA toolkit), every CUDA file in the
+//! corpus with launch lines is checked with `warpcheck check FILE --compiler nvcc
+//! --from-header` (and each `warpcheck-variant`), and the findings must be exactly the
+//! `//~` markers of the file ([`super::markers`]). The same comparison with clang's PTX,
+//! which the expectation files are made with, runs in `expectations.rs` on the JSON
+//! report of the run whose text it compares.
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use warpcheck_corpus::{KernelFile, Marker, MarkerKind, Variant, kernel_files};
+use super::markers::{Mark, Misses, differences, expected};
+use warpcheck_corpus::{KernelFile, kernel_files};
 use warpcheck_report::Code;
-
-/// Markers the checkers miss, each with the reason: (file and flags, missing mark). A
-/// listed mark that is found fails the test, so the list stays honest.
-const KNOWN_MISSES: &[(&str, (&str, u32, u32), &str)] = &[];
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-/// (kind, line, count) as the markers spell them; count 0 when the marker has none.
-type Mark = (String, u32, u32);
-
-/// A corpus marker as a [`Mark`].
-fn mark(m: &Marker) -> Mark {
-    (m.kind.name().to_string(), m.line, m.degree.unwrap_or(0))
-}
-
-/// The markers of a kernel file, plus those `variant` adds.
-fn markers(file: &KernelFile, variant: Option<&Variant>) -> BTreeSet<Mark> {
-    file.markers_for(variant).iter().map(mark).collect()
 }
 
 /// The findings of `warpcheck check --compiler COMPILER` as marks, lines in `file` only.
@@ -57,41 +37,13 @@ fn found(file: &Path, compiler: &str, extra: &[&str]) -> Result<BTreeSet<Mark>, 
     }
     let json: serde_json::Value =
         serde_json::from_slice(&out.stdout).map_err(|e| format!("bad JSON: {e}"))?;
-    let name = file
-        .file_name()
-        .unwrap_or_default()
-        .to_string_lossy()
-        .to_string();
-    let mut marks = BTreeSet::new();
-    let empty = Vec::new();
-    for f in json["findings"].as_array().unwrap_or(&empty) {
-        let code = f["code"].as_str().unwrap_or_default();
-        let kind: &str = MarkerKind::from_code(code).map_or(code, |k| k.name());
-        let count = f["degree"].as_u64().unwrap_or(0) as u32;
-        let mut labels = vec![&f["primary"]];
-        if kind.ends_with("-race") || kind == Code::Deadlock.name() {
-            labels.extend(f["related"].as_array().unwrap_or(&empty));
-        }
-        for l in labels {
-            let path = l["location"]["file"].as_str().unwrap_or_default();
-            if !path.ends_with(&name) {
-                continue;
-            }
-            let line = l["location"]["line"].as_u64().unwrap_or(0) as u32;
-            marks.insert((kind.to_string(), line, count));
-        }
-    }
-    Ok(marks)
-}
-
-#[test]
-fn checkers_find_exactly_the_marked_bugs() {
-    check_the_corpus("clang", &["cu", "cl"], KNOWN_MISSES);
+    let name = file.file_name().unwrap_or_default().to_string_lossy();
+    Ok(super::markers::found(&json, &name))
 }
 
 /// Markers that nvcc's PTX gives differently, each with the reason: (file and flags,
-/// missing mark). As with [`KNOWN_MISSES`], a listed mark that is found fails the test.
-const NVCC_MISSES: &[(&str, (&str, u32, u32), &str)] = &[
+/// missing mark).
+const NVCC_MISSES: Misses<'static> = &[
     (
         "atomics_never_race.cu",
         ("global-race", 17, 0),
@@ -124,11 +76,7 @@ fn has_system_nvcc() -> bool {
 
 /// Checks every kernel file with one of `extensions` with `compiler`, against its markers
 /// less `misses`.
-fn check_the_corpus(
-    compiler: &str,
-    extensions: &[&str],
-    misses: &[(&str, (&str, u32, u32), &str)],
-) {
+fn check_the_corpus(compiler: &str, extensions: &[&str], misses: Misses<'_>) {
     let files: Vec<PathBuf> = warpcheck_corpus::CORPUS_DIRS
         .iter()
         .flat_map(|d| kernel_files(&root().join(d)).expect("kernel directory"))
@@ -144,44 +92,35 @@ fn check_the_corpus(
         if kernel.launches.is_empty() {
             continue;
         }
+        let name = kernel.file_name();
         for v in &kernel.variants {
-            jobs.push((f.clone(), vec![v.define.clone()], markers(&kernel, Some(v))));
+            let label = format!("{name} {}", v.define);
+            let want = expected(&kernel, Some(v), &label, misses);
+            jobs.push((f.clone(), vec![v.define.clone()], want));
         }
-        jobs.push((f.clone(), Vec::new(), markers(&kernel, None)));
+        jobs.push((
+            f.clone(),
+            Vec::new(),
+            expected(&kernel, None, &name, misses),
+        ));
     }
     let next = std::sync::atomic::AtomicUsize::new(0);
     let failures = std::sync::Mutex::new(Vec::new());
     std::thread::scope(|s| {
         for _ in 0..2 {
             s.spawn(|| {
-                loop {
-                    let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                    let Some((file, flags, want)) = jobs.get(i) else {
-                        break;
-                    };
+                while let Some((file, flags, want)) =
+                    jobs.get(next.fetch_add(1, std::sync::atomic::Ordering::Relaxed))
+                {
                     let flags: Vec<&str> = flags.iter().map(String::as_str).collect();
                     let label = format!(
                         "{} {}",
                         file.file_name().unwrap_or_default().to_string_lossy(),
                         flags.join(" ")
                     );
-                    let mut want = want.clone();
-                    for (l, (kind, line, count), _) in misses {
-                        if label.trim() == *l {
-                            want.remove(&(kind.to_string(), *line, *count));
-                        }
-                    }
-                    let want = &want;
                     let result = match found(file, compiler, &flags) {
                         Err(e) => Some(format!("{label}: {e}")),
-                        Ok(got) if &got == want => None,
-                        Ok(got) => {
-                            let missing: Vec<_> = want.difference(&got).collect();
-                            let extra: Vec<_> = got.difference(want).collect();
-                            Some(format!(
-                                "{label}: missing {missing:?}, unexpected {extra:?}"
-                            ))
-                        }
+                        Ok(got) => differences(&label, want, &got),
                     };
                     if let Some(r) = result {
                         failures.lock().expect("lock").push(r);
@@ -201,7 +140,7 @@ fn check_the_corpus(
 }
 
 /// compute-sanitizer's findings on an H200 (`tests/gpu-anchors/sanitizer.tsv`) are all
-/// among the markers, which the test above holds warpcheck to: so warpcheck finds
+/// among the markers, which this test and `expectations.rs` hold warpcheck to: so warpcheck finds
 /// everything racecheck, memcheck, synccheck and initcheck find on the corpus. (The
 /// reverse does not hold: racecheck sees shared memory only, initcheck global memory
 /// only.)
@@ -242,7 +181,7 @@ fn sanitizer_findings_are_all_marked() {
                 .variant(&v)
                 .unwrap_or_else(|| panic!("{stem}: no variant {v}"))
         });
-        let marks = markers(&kernel, variant);
+        let marks = expected(&kernel, variant, stem, &[]);
         for loc in [location, other] {
             let Some((_, line)) = loc.rsplit_once(':') else {
                 continue;

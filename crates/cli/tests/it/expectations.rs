@@ -9,14 +9,22 @@
 //! `WARPCHECK_BLESS=1 cargo test --release -p warpcheck --test it expectations::` rewrites them
 //! and deletes those of removed kernels. tests/kernels/README.md describes the harness.
 //!
-//! The `//~` markers stay the coarse, semantic check (`check_corpus.rs`); these files pin
-//! down everything else a user sees: messages, labels, notes, help, summaries.
+//! Each `check` run also writes its findings with `--report FILE.json`, and they must be
+//! exactly the file's `//~` markers ([`super::markers`]): the coarse, semantic check, on
+//! the same run. The expectation files pin down everything else a user sees: messages,
+//! labels, notes, help, summaries.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::sync::{Arc, Mutex};
+
+use super::markers::{differences, expected, found};
 
 use warpcheck_corpus::expectations::{Job, Mode, normalise, run_jobs, settle};
-use warpcheck_corpus::{CORPUS_DIRS, KernelFile, LaunchLine, kernel_files};
+use warpcheck_corpus::{CORPUS_DIRS, KernelFile, LaunchLine, Variant, kernel_files};
+
+/// Where marker disagreements are collected, one line each.
+type Failures = Arc<Mutex<Vec<String>>>;
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -75,9 +83,49 @@ fn lint_all(rel: &str, file: &KernelFile) -> String {
     out
 }
 
+/// `warpcheck check REL --from-header [FLAG]` with a JSON report: its text output, and a
+/// line in `failures` when the report's findings are not the markers of `file` (with
+/// `variant`).
+fn check_job(
+    rel: &str,
+    file: &Arc<KernelFile>,
+    variant: Option<usize>,
+    failures: &Failures,
+) -> Box<dyn Fn() -> String + Send + Sync> {
+    let (file, failures) = (Arc::clone(file), Arc::clone(failures));
+    let v: Option<Variant> = variant.map(|i| file.variants[i].clone());
+    let name = file.file_name();
+    let label = match &v {
+        Some(v) => format!("{name} {}", v.define),
+        None => name.clone(),
+    };
+    let json = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join("expectations")
+        .join(format!("{}.json", label.replace([' ', '='], "_")));
+    let mut args = vec!["check".to_string(), rel.to_string(), "--from-header".into()];
+    args.extend(v.as_ref().map(|v| v.define.clone()));
+    args.extend(["--report".to_string(), json.display().to_string()]);
+    Box::new(move || {
+        std::fs::create_dir_all(json.parent().expect("a directory")).expect("temp directory");
+        let _ = std::fs::remove_file(&json);
+        let text = warpcheck(&args);
+        let want = expected(&file, v.as_ref(), &label, &[]);
+        let got = std::fs::read(&json)
+            .map_err(|e| e.to_string())
+            .and_then(|b| serde_json::from_slice(&b).map_err(|e| e.to_string()))
+            .map(|j| found(&j, &name));
+        let failure = match got {
+            Ok(got) => differences(&label, &want, &got),
+            Err(e) => Some(format!("{label}: no JSON report ({e})")),
+        };
+        failures.lock().expect("lock").extend(failure);
+        text
+    })
+}
+
 /// The jobs of one kernel file.
-fn jobs_of(path: &Path) -> Vec<Job<'static>> {
-    let file = KernelFile::read(path).unwrap_or_else(|e| panic!("{e}"));
+fn jobs_of(path: &Path, failures: &Failures) -> Vec<Job<'static>> {
+    let file = Arc::new(KernelFile::read(path).unwrap_or_else(|e| panic!("{e}")));
     let root = root();
     let rel = path
         .strip_prefix(&root)
@@ -88,20 +136,14 @@ fn jobs_of(path: &Path) -> Vec<Job<'static>> {
     let name = file.file_name();
     let mut jobs = Vec::new();
     if !file.launches.is_empty() {
-        let check = vec!["check".to_string(), rel.clone(), "--from-header".into()];
         jobs.push(Job {
             expected: dir.join(format!("{name}.check.stderr")),
-            produce: Box::new({
-                let a = check.clone();
-                move || warpcheck(&a)
-            }),
+            produce: check_job(&rel, &file, None, failures),
         });
-        for v in &file.variants {
-            let mut a = check.clone();
-            a.push(v.define.clone());
+        for (i, v) in file.variants.iter().enumerate() {
             jobs.push(Job {
                 expected: dir.join(format!("{name}.{}.check.stderr", v.name())),
-                produce: Box::new(move || warpcheck(&a)),
+                produce: check_job(&rel, &file, Some(i), failures),
             });
         }
     }
@@ -116,10 +158,11 @@ fn jobs_of(path: &Path) -> Vec<Job<'static>> {
 fn corpus_output_matches_the_expectation_files() {
     let root = root();
     let dirs: Vec<PathBuf> = CORPUS_DIRS.iter().map(|d| root.join(d)).collect();
+    let failures = Failures::default();
     let mut jobs = Vec::new();
     for d in &dirs {
         for path in kernel_files(d).expect("corpus directory") {
-            jobs.extend(jobs_of(&path));
+            jobs.extend(jobs_of(&path, &failures));
         }
     }
     // The slowest jobs first, so that they do not end up alone at the end.
@@ -130,5 +173,12 @@ fn corpus_output_matches_the_expectation_files() {
     for p in &outcome.blessed {
         println!("blessed {}", p.display());
     }
+    let failures = failures.lock().expect("lock");
+    assert!(
+        failures.is_empty(),
+        "{} check runs differ from the markers:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
     assert!(outcome.is_ok(), "{}", outcome.report());
 }

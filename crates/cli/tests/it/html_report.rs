@@ -155,3 +155,59 @@ fn run_mode_refuses_a_report() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("--report needs `warpcheck check`"));
     assert!(!tmp.path().join("x.html").exists());
 }
+
+/// `--report` follows the file's extension: `.json` and `.sarif` hold every finding, also
+/// those `--print-limit` leaves out of the printed report, in kernel and program mode.
+#[test]
+fn report_format_follows_the_extension() {
+    let tmp = tempfile::tempdir().unwrap();
+    let kernel = repo().join("tests/kernels/histogram_bug_nonatomic.cu");
+    let program = repo().join("tests/programs/transpose_bank.cu");
+    // The kernel has two races (exit 1), the program one bank-conflict warning (exit 0).
+    for (input, mode, least, exit) in [(&kernel, "--from-header", 2, 1), (&program, "--", 1, 0)] {
+        let (json, sarif) = (tmp.path().join("r.json"), tmp.path().join("r.sarif"));
+        for path in [&json, &sarif] {
+            let out = Command::new(env!("CARGO_BIN_EXE_warpcheck"))
+                .arg("check")
+                .arg(input)
+                .args(["--print-limit", "1", "--report"])
+                .arg(path)
+                .arg(mode)
+                .current_dir(tmp.path())
+                .output()
+                .unwrap();
+            assert_eq!(out.status.code(), Some(exit), "{out:?}");
+        }
+        let json: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
+        let findings = json["findings"].as_array().expect("findings").len();
+        assert!(findings >= least, "{json:#}");
+        let sarif: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(&sarif).unwrap()).unwrap();
+        let results = sarif["runs"][0]["results"].as_array().expect("results");
+        assert_eq!(results.len(), findings, "{sarif:#}");
+    }
+}
+
+/// A report path that is the input is refused (exit 2), and the input is left alone.
+#[test]
+fn report_never_overwrites_the_input() {
+    let tmp = tempfile::tempdir().unwrap();
+    let input = tmp.path().join("k.cu");
+    std::fs::copy(
+        repo().join("tests/kernels/histogram_bug_nonatomic.cu"),
+        &input,
+    )
+    .unwrap();
+    let before = std::fs::read(&input).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_warpcheck"))
+        .arg("check")
+        .arg(&input)
+        .args(["--from-header", "--report"])
+        .arg(&input)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("it is the input"));
+    assert_eq!(std::fs::read(&input).unwrap(), before);
+}

@@ -18,6 +18,7 @@ mod html_report;
 mod launch_limits;
 mod lint_args;
 mod lint_vs_check;
+mod markers;
 mod ncu_totals;
 mod nvidia_wheels;
 mod programs;

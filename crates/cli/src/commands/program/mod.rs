@@ -59,9 +59,10 @@ pub struct ProgramArgs {
     /// Write the report to PATH instead of stderr.
     #[arg(long, value_name = "PATH")]
     pub output: Option<PathBuf>,
-    /// `check`: also write a self-contained HTML report to PATH: the launches, the
+    /// `check`: also write a report to PATH, in the format its extension names: `.json`
+    /// or `.sarif` (every finding), else a self-contained HTML page: the launches, the
     /// findings and each kernel's source with per-line executions, sectors per request
-    /// and bank conflicts (the launches run with a per-instruction profile).
+    /// and bank conflicts (the launches then run with a per-instruction profile).
     #[arg(long, value_name = "PATH")]
     pub report: Option<PathBuf>,
     /// Write every launch to DIR before it runs, as a kernel-mode launch file
@@ -154,7 +155,8 @@ pub fn run_program(check: bool, args: ProgramArgs) -> Result<Outcome, CliError> 
         if args.leak_check == LeakCheck::Full {
             cmd.env("WARPCHECK_CUDART_LEAK_CHECK", "full");
         }
-        if args.report.is_some() {
+        let format = args.report.as_deref().map(crate::output::ReportFormat::of);
+        if format == Some(crate::output::ReportFormat::Html) {
             cmd.env("WARPCHECK_CUDART_PROFILE", "1");
         }
     }

@@ -2,6 +2,7 @@
 
 use std::fmt::Write as _;
 use std::io::IsTerminal;
+use std::path::PathBuf;
 
 use serde_json::Value;
 use warpcheck_report::html::{LaunchRow, SourceHeat};
@@ -90,12 +91,40 @@ fn launch_rows(value: &Value) -> Vec<LaunchRow> {
         .collect()
 }
 
-/// Writes `--report`'s page from the runtime's report.
-fn html_page(path: &std::path::Path, value: &Value, findings: &[Finding]) -> Result<(), CliError> {
-    let heat: Vec<SourceHeat> = serde_json::from_value(value["heat"].clone()).unwrap_or_default();
-    let title = html_report::title(std::env::args_os().skip(1));
-    let rows = launch_rows(value);
-    html_report::write(path, title, &rows, findings, heat, &mut Sources::new())
+/// Writes `--report`'s file from the runtime's report, in the format its extension names.
+fn report_file(
+    path: &std::path::Path,
+    inputs: &[&std::path::Path],
+    value: &Value,
+    findings: &[Finding],
+) -> Result<(), CliError> {
+    let text = match crate::output::ReportFormat::of(path) {
+        crate::output::ReportFormat::Html => {
+            let heat: Vec<SourceHeat> =
+                serde_json::from_value(value["heat"].clone()).unwrap_or_default();
+            let title = html_report::title(std::env::args_os().skip(1));
+            let rows = launch_rows(value);
+            return html_report::write(
+                path,
+                inputs,
+                title,
+                &rows,
+                findings,
+                heat,
+                &mut Sources::new(),
+            );
+        }
+        crate::output::ReportFormat::Json => {
+            let mut v = json::render(findings);
+            v["launches"] = value["launches"].clone();
+            v["not_supported"] = value["not_supported"].clone();
+            format!("{v:#}\n")
+        }
+        crate::output::ReportFormat::Sarif => {
+            format!("{:#}\n", sarif::render(findings, env!("CARGO_PKG_VERSION")))
+        }
+    };
+    crate::output::write_file(path, inputs, |w| w.write_all(text.as_bytes()))
 }
 
 /// Renders the report; returns the number of errors.
@@ -123,7 +152,8 @@ pub fn report(
     }
     crate::output::relativize(&mut findings);
     if let Some(path) = &args.report {
-        html_page(path, &value, &findings)?;
+        let inputs: Vec<&std::path::Path> = args.files.iter().map(PathBuf::as_path).collect();
+        report_file(path, &inputs, &value, &findings)?;
     }
     let errors = findings
         .iter()
@@ -182,8 +212,10 @@ pub fn report(
         Format::Sarif => format!("{:#}\n", sarif::render(shown, env!("CARGO_PKG_VERSION"))),
     };
     match &args.output {
-        Some(p) => std::fs::write(p, rendered)
-            .map_err(|e| CliError::msg(format!("cannot write {}: {e}", p.display())))?,
+        Some(p) => {
+            let inputs: Vec<&std::path::Path> = args.files.iter().map(PathBuf::as_path).collect();
+            crate::output::write_file(p, &inputs, |w| w.write_all(rendered.as_bytes()))?
+        }
         None => eprint!("{rendered}"),
     }
     Ok(errors)
