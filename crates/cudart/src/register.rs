@@ -4,8 +4,10 @@
 //! `__cudaRegisterVar` per `__device__`/`__constant__` variable (host shadow -> PTX name).
 //!
 //! The device image is the file the CLI handed to clang with `-fcuda-include-gpubinary`,
-//! embedded in the program (NUL-terminated): the line [`IMAGE_MAGIC`], the name the PTX
-//! has in findings, and the PTX text. It is parsed and lowered here, once per process.
+//! embedded in the program: the line [`IMAGE_MAGIC`], a line with the byte length of the
+//! rest, then the name the PTX has in findings, a newline and the PTX text. It is read by
+//! that length (whether the compiler adds a NUL after embedded binaries differs between
+//! clang versions), then parsed and lowered here, once per process.
 
 use std::ffi::{CStr, c_char, c_int, c_void};
 
@@ -23,10 +25,54 @@ struct FatbinWrapper {
     unused: *const c_void,
 }
 
+/// The image of the PTX called `name` (see the module's documentation).
+pub fn make_image(name: &str, ptx: &str) -> String {
+    let rest = format!("{name}\n{ptx}");
+    format!("{IMAGE_MAGIC}\n{}\n{rest}", rest.len())
+}
+
 /// Splits an image into (PTX name, PTX).
 pub fn parse_image(image: &str) -> Option<(&str, &str)> {
-    let rest = image.strip_prefix(IMAGE_MAGIC)?.strip_prefix('\n')?;
+    let (_, rest) = image
+        .strip_prefix(IMAGE_MAGIC)?
+        .strip_prefix('\n')?
+        .split_once('\n')?;
     rest.split_once('\n')
+}
+
+/// Reads the image at `data`: the magic line, the length line, and as many bytes as it
+/// says. `None` when `data` does not start with an image of warpcheck's.
+///
+/// # Safety
+/// `data` points at readable memory holding either a warpcheck image or, like a real fat
+/// binary, at least `IMAGE_MAGIC.len()` bytes.
+unsafe fn read_image(data: *const u8) -> Option<String> {
+    let head = IMAGE_MAGIC.len() + 1;
+    // SAFETY: per the contract, the first `head` bytes are readable (a mismatch stops at
+    // the first differing byte).
+    for (i, want) in IMAGE_MAGIC.bytes().chain([b'\n']).enumerate() {
+        if unsafe { *data.add(i) } != want {
+            return None;
+        }
+    }
+    let mut len = 0usize;
+    let mut digits = 0;
+    loop {
+        // SAFETY: an image's length line follows its magic line.
+        let b = unsafe { *data.add(head + digits) };
+        match b {
+            b'0'..=b'9' if digits < 19 => len = len * 10 + usize::from(b - b'0'),
+            b'\n' if digits > 0 => break,
+            _ => return None,
+        }
+        digits += 1;
+    }
+    // SAFETY: the image holds `len` bytes after its length line.
+    let rest = unsafe { std::slice::from_raw_parts(data.add(head + digits + 1), len) };
+    Some(format!(
+        "{IMAGE_MAGIC}\n{len}\n{}",
+        String::from_utf8_lossy(rest)
+    ))
 }
 
 /// Parses and lowers an image's PTX into a module.
@@ -57,23 +103,24 @@ fn load_module(
 /// at its index.
 ///
 /// # Safety
-/// `wrapper` is clang's `__cuda_fatbin_wrapper`, whose data is a NUL-terminated image.
+/// `wrapper` is clang's `__cuda_fatbin_wrapper`, whose data is an image of warpcheck's or
+/// another fat binary (at least as long as [`IMAGE_MAGIC`]).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn __cudaRegisterFatBinary(wrapper: *const c_void) -> *mut *mut c_void {
-    let image = if wrapper.is_null() {
-        None
+    // SAFETY: per the contract above.
+    let data =
+        unsafe { wrapper.cast::<FatbinWrapper>().as_ref() }.map_or(std::ptr::null(), |w| w.data);
+    let image = if data.is_null() {
+        Err("no device image".to_string())
     } else {
         // SAFETY: per the contract above.
-        let w = unsafe { &*(wrapper as *const FatbinWrapper) };
-        (!w.data.is_null()).then(|| unsafe { CStr::from_ptr(w.data) }.to_string_lossy())
+        unsafe { read_image(data.cast()) }
+            .ok_or_else(|| "the device image was not made by warpcheck (no PTX image)".to_string())
     };
     let index = state::with(|rt| {
         let check = rt.config.check;
         let (start, cpu) = (std::time::Instant::now(), rt.timings.launch_clock());
-        let loaded = image
-            .as_deref()
-            .ok_or_else(|| "no device image".to_string())
-            .and_then(|i| load_module(i, check));
+        let loaded = image.and_then(|i| load_module(&i, check));
         rt.timings.add_load(start, cpu);
         match loaded {
             Ok(module) => {
@@ -211,4 +258,34 @@ pub extern "C" fn __cudaRegisterSurface() {
 #[unsafe(no_mangle)]
 pub extern "C" fn __cudaInitModule(_handle: *mut *mut c_void) -> c_char {
     1
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An image is read by the length it carries, whatever follows it in the section.
+    #[test]
+    fn an_image_is_read_by_its_length_not_up_to_a_nul() {
+        let mut bytes = make_image("k.cu.ptx", ".version 8.0\n.target sm_80\n").into_bytes();
+        bytes.extend_from_slice(b"bytes of the next section");
+        // SAFETY: `bytes` holds the image.
+        let read = unsafe { read_image(bytes.as_ptr()) }.expect("an image");
+        assert_eq!(
+            parse_image(&read),
+            Some(("k.cu.ptx", ".version 8.0\n.target sm_80\n"))
+        );
+    }
+
+    /// NVIDIA's fat binaries (magic 0xba55ed50) and truncated headers are not images.
+    #[test]
+    fn other_binaries_are_not_images() {
+        let mut fatbin = vec![0x50, 0xed, 0x55, 0xba, 0x01, 0x00, 0x10, 0x00];
+        fatbin.resize(64, 0);
+        // SAFETY: 64 readable bytes, more than the magic line.
+        assert!(unsafe { read_image(fatbin.as_ptr()) }.is_none());
+        let bad_length = format!("{IMAGE_MAGIC}\nx12\n");
+        // SAFETY: the magic line and a length line are readable.
+        assert!(unsafe { read_image(bad_length.as_ptr()) }.is_none());
+    }
 }

@@ -125,12 +125,7 @@ fn device_image(
         sources.insert(ptx_name, compiled.ptx.clone());
         return Err(CliError::Findings { findings, sources });
     }
-    let image = format!(
-        "{}\n{}\n{}",
-        warpcheck_cudart::register::IMAGE_MAGIC,
-        ptx_name,
-        compiled.ptx
-    );
+    let image = warpcheck_cudart::register::make_image(&ptx_name, &compiled.ptx);
     std::fs::write(out, image)
         .map_err(|e| CliError::msg(format!("cannot write {}: {e}", out.display())))?;
     Ok(compiled.signatures)
