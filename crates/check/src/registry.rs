@@ -365,6 +365,13 @@ macro_rules! checkers {
                     }
                 )*
             }
+            fn on_fence(&mut self, warp: u32, lanes: u32) {
+                $(
+                    if let Some(c) = &mut self.$name.observer {
+                        c.on_fence(warp, lanes);
+                    }
+                )*
+            }
             fn on_diverge(&mut self, warp: u32, inst: warpcheck_ir::InstId, taken: u32, not_taken: u32) {
                 $(
                     if let Some(c) = &mut self.$name.observer {

@@ -622,6 +622,11 @@ impl<O: Observer> Block<'_, O> {
                     }
                 }
                 OpKind::Nop => {}
+                OpKind::Fence { device } => {
+                    if *device && m != 0 {
+                        run.obs.on_fence(run.w as u32, m);
+                    }
+                }
                 OpKind::Bra { target, reconverge } => {
                     if m == mask {
                         pc = *target;

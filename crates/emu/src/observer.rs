@@ -110,6 +110,10 @@ pub trait Observer {
     /// Lanes of warp `warp` saw a phase of the `mbarrier` object at `addr` complete
     /// (`test_wait`/`try_wait` returned true): an acquire of that phase's arrivals.
     fn on_mbarrier_wait(&mut self, _warp: u32, _lanes: u32, _addr: u64) {}
+    /// Lanes of warp `warp` executed a fence at GPU or system scope (`__threadfence()`,
+    /// `membar.gl`, `fence.sc.gpu`, `fence.acq_rel.sys`…). Fences at CTA or cluster scope
+    /// and proxy fences are not reported.
+    fn on_fence(&mut self, _warp: u32, _lanes: u32) {}
     /// A warp's threads diverged at a branch (`taken` lanes jump).
     fn on_diverge(&mut self, _warp: u32, _inst: InstId, _taken: u32, _not_taken: u32) {}
     /// Lanes of a warp exited.

@@ -553,7 +553,13 @@ pub(crate) enum OpKind {
     Activemask {
         d: Slot,
     },
-    /// Fences, prefetches, `nanosleep`, `pmevent`… no architectural effect here.
+    /// A fence (`membar`, `fence`): no architectural effect in the emulator, which makes
+    /// every access visible at once; at GPU or system scope (`device`) the observers are
+    /// told ([`crate::Observer::on_fence`]).
+    Fence {
+        device: bool,
+    },
+    /// Prefetches, proxy fences, `nanosleep`, `pmevent`… no architectural effect here.
     Nop,
 }
 

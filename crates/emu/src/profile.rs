@@ -137,6 +137,18 @@ impl<O: Observer> Observer for ProfiledBlock<O> {
     fn on_warp_sync(&mut self, event: &WarpSyncEvent) {
         self.inner().on_warp_sync(event);
     }
+    fn on_mbarrier_arrive(&mut self, warp: u32, lanes: u32, addr: u64) {
+        self.inner().on_mbarrier_arrive(warp, lanes, addr);
+    }
+    fn on_mbarrier_complete(&mut self, addr: u64) {
+        self.inner().on_mbarrier_complete(addr);
+    }
+    fn on_mbarrier_wait(&mut self, warp: u32, lanes: u32, addr: u64) {
+        self.inner().on_mbarrier_wait(warp, lanes, addr);
+    }
+    fn on_fence(&mut self, warp: u32, lanes: u32) {
+        self.inner().on_fence(warp, lanes);
+    }
     fn on_diverge(&mut self, warp: u32, inst: InstId, taken: u32, not_taken: u32) {
         self.inner().on_diverge(warp, inst, taken, not_taken);
     }
@@ -145,6 +157,9 @@ impl<O: Observer> Observer for ProfiledBlock<O> {
     }
     fn on_block_end(&mut self, block: [u32; 3]) {
         self.inner().on_block_end(block);
+    }
+    fn on_block_resume(&mut self, block: [u32; 3], threads: u32) {
+        self.inner().on_block_resume(block, threads);
     }
     #[inline(always)]
     fn on_execute(&mut self, pc: u32, func: FuncId, inst: InstId, lanes: u32) {

@@ -2,6 +2,9 @@
 //! per-lane check of each access against the unit's recorded accesses, and the summary of
 //! the block's global accesses for the comparison between blocks.
 
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+
 use rustc_hash::FxHashMap as HashMap;
 
 use warpcheck_emu::{BarrierEvent, MemEvent, MemKind, Observer, WarpSyncEvent};
@@ -9,6 +12,7 @@ use warpcheck_ir::modifiers::MemSpace;
 use warpcheck_ir::{EntityRef, FuncId, InstId};
 
 use super::clocks::Clocks;
+use super::release::{Acquire, Release, SyncSet, View, intern, keep_latest};
 use super::report::{Found, FoundKey};
 use super::shadow::{Cell, PAGE_WORDS, READ_SHARED, Second, Shadow};
 use super::{Access, AccessKind};
@@ -25,6 +29,9 @@ struct EventRecord {
     lane_snapshot: u32,
     warp: u16,
     kind: AccessKind,
+    /// The acquires ordered before the event, as an index into `RaceBlock::acq_sets`
+    /// (0: none).
+    acquired: u8,
 }
 
 /// Event references are `(event + 1) << 5 | lane` below 2^31; `SUPERSEDED` (bit 31) marks a
@@ -63,7 +70,7 @@ pub struct RaceBlock {
     /// the shadow is then the block's summary for the comparison between blocks, per unit
     /// one write and one read, kept until the launch merges it.
     pub(super) sites: Vec<(Site, AccessKind)>,
-    site_index: HashMap<(Site, AccessKind), u32>,
+    site_index: HashMap<(Site, AccessKind, u32), u32>,
     /// Per store instruction of the block, the one value all its stores wrote (`None`
     /// once two differ, or for a store whose values are not known): what tells a
     /// write-write race of one value (`benign-race`) from one that changes memory.
@@ -71,6 +78,19 @@ pub struct RaceBlock {
     /// Recycled for a block that has not started: cleared when it starts, on the host
     /// thread that runs it (see [`crate::Launch`]).
     stale: bool,
+    /// Per warp, the lanes that executed a fence at GPU or system scope.
+    fenced: Vec<u32>,
+    /// The block's releases and acquires through global memory ([`super::release`]).
+    releases: Vec<Release>,
+    acquires: Vec<Acquire>,
+    /// Sets of acquires (bit `i`: `acquires[i]`), `[0]` being none.
+    acq_sets: Vec<u32>,
+    /// The launch's order of releases and acquires.
+    seq: Arc<AtomicU64>,
+    /// Per entry of `sites`, its synchronisation as an index into `sync_sets` (0: none).
+    pub(super) site_syncs: Vec<u32>,
+    pub(super) sync_sets: Vec<SyncSet>,
+    sync_index: HashMap<SyncSet, u32>,
 }
 
 /// Whether the recorded access `r` cannot race with the current access `me`: none, this
@@ -84,7 +104,12 @@ fn is_quiet(r: u32, me: u32, safe: [u32; 4]) -> bool {
 }
 
 impl RaceBlock {
-    pub(super) fn new(block: [u32; 3], intra_warp: IntraWarp, warps: u32) -> RaceBlock {
+    pub(super) fn new(
+        block: [u32; 3],
+        intra_warp: IntraWarp,
+        warps: u32,
+        seq: Arc<AtomicU64>,
+    ) -> RaceBlock {
         RaceBlock {
             block,
             intra_warp,
@@ -103,13 +128,30 @@ impl RaceBlock {
             site_index: HashMap::default(),
             site_values: HashMap::default(),
             stale: false,
+            fenced: Vec::new(),
+            releases: Vec::new(),
+            acquires: Vec::new(),
+            acq_sets: vec![0],
+            seq,
+            site_syncs: Vec::new(),
+            sync_sets: Vec::new(),
+            sync_index: HashMap::default(),
         }
     }
 
     /// Makes a merged observer watch `block`, keeping its allocations: only the block's
     /// identity is set here, the rest is cleared when the block starts
     /// ([`Observer::on_block_start`]).
-    pub(super) fn renew(&mut self, block: [u32; 3], intra_warp: IntraWarp, warps: u32) {
+    pub(super) fn renew(
+        &mut self,
+        block: [u32; 3],
+        intra_warp: IntraWarp,
+        warps: u32,
+        seq: &Arc<AtomicU64>,
+    ) {
+        if !Arc::ptr_eq(&self.seq, seq) {
+            self.seq = Arc::clone(seq);
+        }
         self.block = block;
         self.intra_warp = intra_warp;
         self.warps = warps;
@@ -433,23 +475,34 @@ impl RaceBlock {
     fn summarise(&mut self) {
         self.sites.clear();
         self.site_index.clear();
+        self.site_syncs.clear();
+        self.sync_sets.clear();
+        self.sync_index.clear();
+        let syncs = !self.releases.is_empty() || !self.acquires.is_empty();
         if let Some(mut global) = self.global.take() {
-            let mut last: Option<((Site, AccessKind), u32)> = None;
+            let mut last: Option<((Site, AccessKind, u32), u32)> = None;
             global.for_each_cell_mut(|cell| {
                 for r in [&mut cell.write, &mut cell.read] {
                     if *r == 0 {
                         continue;
                     }
                     let (e, lane) = self.decode(*r & !SUPERSEDED);
-                    let key = ((e.func, e.inst), e.kind);
-                    let thread = e.warp as u32 * 32 + lane;
+                    let (site, kind, warp) = ((e.func, e.inst), e.kind, e.warp);
+                    let sync = if syncs {
+                        self.sync_of(*r & !SUPERSEDED)
+                    } else {
+                        0
+                    };
+                    let key = (site, kind, sync);
+                    let thread = warp as u32 * 32 + lane;
                     let index = match last {
                         Some((k, i)) if k == key => i,
                         _ => {
                             let next = self.sites.len() as u32;
                             let i = *self.site_index.entry(key).or_insert(next);
                             if i == next {
-                                self.sites.push(key);
+                                self.sites.push((site, kind));
+                                self.site_syncs.push(sync);
                             }
                             last = Some((key, i));
                             i
@@ -466,6 +519,133 @@ impl RaceBlock {
         self.events.clear();
         self.recent.clear();
         self.superseded.clear();
+    }
+
+    /// The synchronisation of the recorded access `r`: the block's releases it happens
+    /// before and the acquires that happen before it, interned in `sync_sets`.
+    fn sync_of(&mut self, r: u32) -> u32 {
+        let (e, _) = self.decode(r);
+        let released = self
+            .releases
+            .iter()
+            .filter(|x| self.before_release(r, &x.view))
+            .map(|x| (x.word, x.seq))
+            .collect();
+        let mask = self.acq_sets[e.acquired as usize];
+        let acquired = (self.acquires.iter().enumerate())
+            .filter(|(i, _)| mask >> i & 1 == 1)
+            .map(|(_, a)| (a.word, a.seq))
+            .collect();
+        let set = SyncSet { released, acquired };
+        intern(&mut self.sync_sets, &mut self.sync_index, set)
+    }
+
+    /// Whether the recorded access `r` happens before a release made with `view`.
+    fn before_release(&self, r: u32, view: &View) -> bool {
+        let (e, k) = self.decode(r);
+        let v = e.warp as usize;
+        if v != view.warp {
+            return e.warp_clock <= view.warp_row.get(v).copied().unwrap_or(0);
+        }
+        match (self.intra_warp, &self.clocks) {
+            (IntraWarp::LockStep, _) => r >> 5 <= view.event,
+            (IntraWarp::Independent, Some(clocks)) => {
+                e.lane_snapshot < view.full_sync
+                    || clocks.snapshots[e.lane_snapshot as usize][k as usize]
+                        <= view.lane_row[k as usize]
+            }
+            (IntraWarp::Independent, None) => false,
+        }
+    }
+
+    /// The acquires ordered before the current access of `lanes` of warp `w`, as an
+    /// index into `acq_sets` (those ordered before every lane; 0 when none or too many
+    /// sets).
+    fn acquired_index(&mut self, w: usize, lanes: u32) -> u8 {
+        let mut mask = u32::MAX;
+        let mut rest = lanes;
+        while rest != 0 {
+            let l = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            let mut m = 0u32;
+            for (i, a) in self.acquires.iter().enumerate() {
+                if self.ordered(a.event, w, l, 0) {
+                    m |= 1 << i;
+                }
+            }
+            mask &= m;
+        }
+        if mask == 0 || lanes == 0 {
+            return 0;
+        }
+        match self.acq_sets.iter().position(|&s| s == mask) {
+            Some(i) => i as u8,
+            None if self.acq_sets.len() < 256 => {
+                self.acq_sets.push(mask);
+                (self.acq_sets.len() - 1) as u8
+            }
+            None => 0,
+        }
+    }
+
+    /// Notes the releases and acquires of a strong global access (event reference base
+    /// `event`, see [`super::release`]).
+    fn note_sync(&mut self, e: &MemEvent<'_>, w: usize, event: u32, kind: AccessKind) {
+        let fenced = self.fenced.get(w).copied().unwrap_or(0) & e.lanes;
+        if kind.is_write() && fenced != 0 {
+            let mut lanes = fenced;
+            while lanes != 0 {
+                let l = lanes.trailing_zeros() as usize;
+                lanes &= lanes - 1;
+                let Some(clocks) = &mut self.clocks else {
+                    return;
+                };
+                let view = View {
+                    warp: w,
+                    warp_row: clocks.warp_row(w).to_vec(),
+                    lane_row: std::array::from_fn(|k| clocks.knows_lane(w, l, k)),
+                    full_sync: clocks.full_sync.get(w).copied().unwrap_or(0),
+                    event,
+                };
+                // The lane's later accesses are not published by this release.
+                clocks.sync_lanes(w, 1 << l);
+                let release = Release {
+                    word: e.addresses[l] & !3,
+                    seq: self.seq.fetch_add(1, Ordering::Relaxed),
+                    thread: (w * 32 + l) as u32,
+                    view,
+                };
+                let (word, thread) = (release.word, release.thread);
+                keep_latest(&mut self.releases, release, |x| {
+                    x.word == word && x.thread == thread
+                });
+            }
+        }
+        if !kind.is_write() || kind.is_atomic() {
+            let mut lanes = e.lanes;
+            while lanes != 0 {
+                let l = lanes.trailing_zeros() as usize;
+                lanes &= lanes - 1;
+                let acquire = Acquire {
+                    word: e.addresses[l] & !3,
+                    seq: self.seq.fetch_add(1, Ordering::Relaxed),
+                    event: event << 5 | l as u32,
+                };
+                let thread =
+                    |a: &Acquire| (self.events[(a.event >> 5) as usize - 1].warp, a.event & 31);
+                let me = thread(&acquire);
+                let word = acquire.word;
+                let same = |x: &Acquire| x.word == word && thread(x) == me;
+                let i = self.acquires.iter().position(same);
+                match i {
+                    Some(i) => self.acquires[i] = acquire,
+                    None if self.acquires.len() < super::release::MAX_SYNC => {
+                        self.acquires.push(acquire)
+                    }
+                    None => {}
+                }
+            }
+        }
     }
 
     /// Records the values a store event wrote, per instruction ([`Self::site_values`]).
@@ -538,8 +718,16 @@ impl Observer for RaceBlock {
             self.sites.clear();
             self.site_index.clear();
             self.site_values.clear();
+            self.site_syncs.clear();
+            self.sync_sets.clear();
+            self.sync_index.clear();
         }
         self.warps = threads.div_ceil(32);
+        self.fenced.clear();
+        self.fenced.resize(self.warps as usize, 0);
+        self.releases.clear();
+        self.acquires.clear();
+        self.acq_sets.truncate(1);
         self.recent.clear();
         self.recent.resize(self.warps as usize * RECENT, 0);
         self.safe.clear();
@@ -564,13 +752,22 @@ impl Observer for RaceBlock {
         if e.kind == MemKind::Store {
             self.note_values(e);
         }
-        let Some(clocks) = &self.clocks else { return };
+        if self.clocks.is_none() {
+            return;
+        }
         if self.events.len() + 1 >= MAX_EVENTS {
             self.saturated = true;
             return;
         }
         let w = e.warp as usize;
         let kind = AccessKind::of(e.kind, e.ordered);
+        let global = e.space == MemSpace::Global;
+        let acquired = if global && !self.acquires.is_empty() {
+            self.acquired_index(w, e.lanes)
+        } else {
+            0
+        };
+        let Some(clocks) = &self.clocks else { return };
         let record = EventRecord {
             func: e.func,
             inst: e.inst,
@@ -578,6 +775,7 @@ impl Observer for RaceBlock {
             lane_snapshot: clocks.lane_snapshot.get(w).copied().unwrap_or(0),
             warp: e.warp as u16,
             kind,
+            acquired,
         };
         // Under independent scheduling an event is only its site, warp, kind and clocks,
         // so a loop re-executing an instruction between two synchronisations reuses the
@@ -657,6 +855,9 @@ impl Observer for RaceBlock {
         } else {
             &mut self.global
         }) = Some(shadow);
+        if global && strong {
+            self.note_sync(e, w, event, kind);
+        }
     }
 
     fn on_barrier_arrive(&mut self, e: &BarrierEvent) {
@@ -686,6 +887,12 @@ impl Observer for RaceBlock {
     fn on_mbarrier_wait(&mut self, warp: u32, lanes: u32, addr: u64) {
         if let Some(c) = &mut self.clocks {
             c.mbarrier_wait(warp as usize, lanes, addr);
+        }
+    }
+
+    fn on_fence(&mut self, warp: u32, lanes: u32) {
+        if let Some(f) = self.fenced.get_mut(warp as usize) {
+            *f |= lanes;
         }
     }
 

@@ -80,6 +80,11 @@ impl Clocks {
         self.warp_vc[w * self.warps + v]
     }
 
+    /// What warp `w` knows of every warp's clock.
+    pub(super) fn warp_row(&self, w: usize) -> &[u32] {
+        &self.warp_vc[w * self.warps..(w + 1) * self.warps]
+    }
+
     /// What lane `l` of warp `w` knows of lane `k`'s clock.
     #[inline]
     pub(super) fn knows_lane(&self, w: usize, l: usize, k: usize) -> u32 {

@@ -25,10 +25,11 @@
 //!   byte race.
 //! * **Between blocks** nothing orders plain accesses (the kernel boundary does: races
 //!   never span launches), except the grid-wide barrier of a cooperative launch
-//!   (`grid_group::sync()`), after which the comparison between blocks starts again. Fences (`membar`/`fence`) are not modelled as ordering, so
-//!   flag-based synchronisation between blocks (write data, `__threadfence()`, set a flag
-//!   atomically; another block reads the flag, then the data) is reported as a race on
-//!   the data: the policy is to trust only barriers and atomics.
+//!   (`grid_group::sync()`), after which the comparison between blocks starts again;
+//!   and **release and acquire through global memory** ([`release`]): a block that
+//!   writes data, executes `__threadfence()` and then writes a word atomically (or with
+//!   a strong store) publishes the data to any block whose later atomic or strong read of
+//!   that word, and what follows it in its block, learns it.
 //!
 //! # Algorithm
 //!
@@ -78,8 +79,12 @@
 
 mod block;
 mod clocks;
+mod release;
 mod report;
 mod shadow;
+
+use std::sync::Arc;
+use std::sync::atomic::AtomicU64;
 
 use rustc_hash::FxHashMap as HashMap;
 
@@ -119,6 +124,10 @@ impl AccessKind {
 
     pub fn is_strong(self) -> bool {
         self.0 & Self::STRONG != 0
+    }
+
+    pub fn is_atomic(self) -> bool {
+        self.0 & Self::ATOMIC != 0
     }
 
     /// Whether two accesses to one byte by different unordered threads race.
@@ -217,6 +226,9 @@ impl Check for RaceState {
             // Seeded by the launch's position in the session: deterministic, and repeated
             // launches of one kernel watch different blocks.
             sample: BlockSample::new(info.grid, self.blocks, seq),
+            seq: Arc::new(AtomicU64::new(0)),
+            sync_sets: Vec::new(),
+            sync_index: HashMap::default(),
             state: self,
         }
     }
@@ -269,6 +281,11 @@ pub struct RaceLaunch<'s> {
     found_index: HashMap<FoundKey, usize>,
     saturated: bool,
     sample: BlockSample,
+    /// The order of the launch's releases and acquires ([`release`]).
+    seq: Arc<AtomicU64>,
+    /// The synchronisation of witnesses (`Witness::sync`; index 0: none).
+    sync_sets: Vec<release::SyncSet>,
+    sync_index: HashMap<release::SyncSet, u32>,
     state: &'s mut RaceState,
 }
 
@@ -361,7 +378,7 @@ impl ObserverFactory for RaceLaunch<'_> {
     type Observer = RaceBlock;
 
     fn create(&self, block: [u32; 3]) -> RaceBlock {
-        RaceBlock::new(block, self.intra_warp, self.warps)
+        RaceBlock::new(block, self.intra_warp, self.warps, Arc::clone(&self.seq))
     }
 
     /// Keeps the observer's allocations: event log, shadows and the site table of the
@@ -369,7 +386,7 @@ impl ObserverFactory for RaceLaunch<'_> {
     /// rest is cleared when the block starts, on the host thread that runs it (see
     /// [`crate::Launch`]).
     fn recycle(&self, o: &mut RaceBlock, block: [u32; 3]) {
-        o.renew(block, self.intra_warp, self.warps);
+        o.renew(block, self.intra_warp, self.warps, &self.seq);
     }
 
     fn merge(&mut self, observers: &mut [([u32; 3], RaceBlock)]) {
@@ -390,5 +407,7 @@ impl ObserverFactory for RaceLaunch<'_> {
     fn grid_barrier(&mut self) {
         self.global.clear();
         self.witnesses.clear();
+        self.sync_sets.clear();
+        self.sync_index.clear();
     }
 }

@@ -304,6 +304,25 @@ pub(super) struct Witness {
     pub(super) kind: AccessKind,
     /// The one value the site stored in its block, if it stored one value.
     pub(super) value: Option<u64>,
+    /// Its releases and acquires between blocks: an index into the launch's sync sets
+    /// (0: none).
+    pub(super) sync: u32,
+}
+
+impl RaceLaunch<'_> {
+    /// Whether the launch's witness `p` and the access `c` of block `o`'s summary are
+    /// ordered by a release and an acquire ([`super::release`]).
+    fn synchronised(&self, p: u32, o: &RaceBlock, c: u32) -> bool {
+        let p_sync = self.witnesses[(p >> 10) as usize - 1].sync;
+        let c_sync = o.site_syncs[(c >> 10) as usize - 1];
+        if p_sync == 0 || c_sync == 0 {
+            return false;
+        }
+        super::release::ordered_between(
+            &self.sync_sets[p_sync as usize],
+            &o.sync_sets[c_sync as usize],
+        )
+    }
 }
 
 /// Witness references (`witness << 10 | thread`) must fit in 32 bits.
@@ -320,14 +339,21 @@ impl RaceLaunch<'_> {
         let refs: Vec<u32> = if full {
             Vec::new()
         } else {
+            let syncs: Vec<u32> = (o.sync_sets.iter())
+                .map(|s| {
+                    super::release::intern(&mut self.sync_sets, &mut self.sync_index, s.clone())
+                })
+                .collect();
             o.sites
                 .iter()
-                .map(|&(site, kind)| {
+                .zip(&o.site_syncs)
+                .map(|(&(site, kind), &sync)| {
                     self.witnesses.push(Witness {
                         block: o.block,
                         site,
                         kind,
                         value: o.site_value(site, kind),
+                        sync: syncs.get(sync as usize).copied().unwrap_or(0),
                     });
                     self.witnesses.len() as u32
                 })
@@ -362,9 +388,15 @@ impl RaceLaunch<'_> {
             let (w_ref, r_ref) = (launch_ref(c.write), launch_ref(c.read));
             let prior_w = (cell.write != 0).then(|| this.witness(cell.write));
             let prior_r = (cell.read != 0).then(|| this.witness(cell.read));
-            for (p, c) in [(prior_w, u_write), (prior_w, u_read), (prior_r, u_write)] {
+            let pairs = [
+                (prior_w, cell.write, u_write, c.write),
+                (prior_w, cell.write, u_read, c.read),
+                (prior_r, cell.read, u_write, c.write),
+            ];
+            for (p, p_ref, c, c_ref) in pairs {
                 if let (Some(p), Some(c)) = (p, c)
                     && p.kind.conflicts(c.kind)
+                    && !this.synchronised(p_ref, o, c_ref)
                 {
                     let same_value = match (p.kind.is_write() && c.kind.is_write(), prior_w) {
                         (true, Some(_)) => {

@@ -41,7 +41,7 @@ mod sync;
 mod texture;
 mod warp;
 
-use warpcheck_ir::modifiers::Mul24Mode;
+use warpcheck_ir::modifiers::{MemScope, MembarLevel, Mul24Mode};
 use warpcheck_ir::{InstId, Op, Operand, Type};
 
 use crate::fault::EmuError;
@@ -183,7 +183,13 @@ impl InstCx<'_, '_> {
             Op::Trap {} | Op::Brkpt {} => Ok(OpKind::Trap),
             Op::Barrier { mode, red_op, .. } => self.barrier(mode, red_op, ops),
             Op::BarWarpSync {} => self.warp_sync(ops),
-            Op::Membar { .. } | Op::Fence { .. } | Op::FenceProxy { .. } | Op::Nanosleep { .. } => Ok(OpKind::Nop),
+            Op::Membar { level } => Ok(OpKind::Fence {
+                device: !matches!(level, MembarLevel::Cta),
+            }),
+            Op::Fence { scope, .. } => Ok(OpKind::Fence {
+                device: matches!(scope, MemScope::Gpu | MemScope::Sys),
+            }),
+            Op::FenceProxy { .. } | Op::Nanosleep { .. } => Ok(OpKind::Nop),
             Op::ShflSync { mode, .. } => self.shfl(mode, ops),
             Op::VoteSync { mode, .. } => self.vote(mode, ops),
             Op::MatchSync { mode, ty, .. } => self.match_sync(mode, ty, ops),
