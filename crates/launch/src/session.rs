@@ -459,12 +459,17 @@ pub fn site_location(
     })
 }
 
-/// Whether a path is one of the headers that implement the device API.
+/// Whether a path is one of the headers that implement the device API: warpcheck's shims,
+/// clang's CUDA wrappers, and NVIDIA's headers as the toolkit (`/usr/local/cuda/include`,
+/// `/usr/local/cuda-13.0/include`, a distribution's `/usr/include`) and the pip wheels
+/// (`…/nvidia/cu13/include`) install them.
 fn is_library_header(p: &str) -> bool {
     p.starts_with("/warpcheck-shims/")
         || p.contains("/cuda/include/")
         || p.contains("/crt/")
         || p.contains("__clang_cuda")
+        || (p.contains("/include/")
+            && (p.contains("/nvidia/") || p.contains("/cuda-") || p.starts_with("/usr/include/")))
 }
 
 /// Whether `kernel` or a device function of the program executes `tex`: its textures would
