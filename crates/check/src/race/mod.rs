@@ -175,6 +175,9 @@ pub struct Race {
     /// For a write-write race whose racing writes all store one value, the value: a
     /// `benign-race` warning unless `--strict-races`.
     pub same_value: Option<u64>,
+    /// Between blocks: one access came after an acquire that did not learn the other
+    /// ([`release`]).
+    pub unpublished: bool,
 }
 
 /// Races found in a session, in order of discovery.
@@ -257,6 +260,7 @@ impl RaceState {
                 let r = &mut self.races[i];
                 r.occurrences += race.occurrences;
                 r.same_value = report::same_value(r.same_value, race.same_value);
+                r.unpublished |= race.unpublished;
             }
             None => {
                 self.index.insert(key, self.races.len());
@@ -311,6 +315,7 @@ impl RaceLaunch<'_> {
             let r = &mut self.found[i];
             r.occurrences += f.occurrences;
             r.same_value = report::same_value(r.same_value, f.same_value);
+            r.unpublished |= f.unpublished;
             return;
         }
         self.found_index.insert(key, self.found.len());
@@ -325,6 +330,7 @@ impl RaceLaunch<'_> {
             block_dim: self.block_dim,
             occurrences: f.occurrences,
             same_value: f.same_value,
+            unpublished: f.unpublished,
         });
     }
 }

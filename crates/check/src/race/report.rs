@@ -61,6 +61,9 @@ pub(super) struct Found {
     /// For a write-write race whose writes all store one value, that value (decided
     /// when the block is merged, from the values each store instruction wrote).
     pub(super) same_value: Option<u64>,
+    /// Between blocks: one of the two accesses came after an acquire, but the other was
+    /// not published by a release it learnt ([`super::release`]).
+    pub(super) unpublished: bool,
 }
 
 /// The value two sides of a race both store, if they do.
@@ -97,6 +100,7 @@ impl RaceBlock {
                     address,
                     occurrences: 1,
                     same_value: None,
+                    unpublished: false,
                 });
             }
         }
@@ -254,6 +258,11 @@ impl RaceState {
             && let Some((barrier, in_loop)) = barrier_between(cx, r)
         {
             return f.help(separated_help(barrier.line, in_loop));
+        }
+        if r.unpublished {
+            return f
+                .note("one block made its access after an atomic or volatile read of a flag, but the other block's access was not published through that flag: it did not come before a `__threadfence()` followed by that block's atomic or volatile write of the flag")
+                .help("in the block that writes the data, write it first, then `__threadfence()`, then the atomic or volatile write of the flag");
         }
         f.help(r.scope.help())
     }

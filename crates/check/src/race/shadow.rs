@@ -325,6 +325,23 @@ impl RaceLaunch<'_> {
     }
 }
 
+impl RaceLaunch<'_> {
+    /// Whether the launch's witness `p` or the access `c` of block `o`, racing at
+    /// `address`, came after an acquire of another word (the flag): then a release
+    /// did not publish the data.
+    fn acquired_either(&self, p: u32, o: &RaceBlock, c: u32, address: u64) -> bool {
+        let p_sync = self.witnesses[(p >> 10) as usize - 1].sync as usize;
+        let c_sync = o.site_syncs[(c >> 10) as usize - 1] as usize;
+        let acquired = |sets: &[super::release::SyncSet], i: usize| {
+            i != 0
+                && sets.get(i).is_some_and(|s| {
+                    !s.acquired.is_empty() && s.acquired.iter().all(|&(w, _)| w != address & !3)
+                })
+        };
+        acquired(&self.sync_sets, p_sync) || acquired(&o.sync_sets, c_sync)
+    }
+}
+
 /// Witness references (`witness << 10 | thread`) must fit in 32 bits.
 const MAX_WITNESSES: usize = (1 << 22) - 2;
 
@@ -412,6 +429,7 @@ impl RaceLaunch<'_> {
                         address: a,
                         occurrences: 1,
                         same_value,
+                        unpublished: this.acquired_either(p_ref, o, c_ref, a),
                     });
                     break;
                 }
