@@ -78,6 +78,7 @@ PTX_R_RRR(ptx_prmt_rc8, "prmt.b32.rc8")
 PTX_R_RRR(ptx_prmt_ecl, "prmt.b32.ecl")
 PTX_R_RRR(ptx_prmt_ecr, "prmt.b32.ecr")
 PTX_R_RRR(ptx_prmt_rc16, "prmt.b32.rc16")
+PTX_R_R(ptx_abs_s, "abs.s32")
 PTX_R_R(ptx_bfind_u, "bfind.u32")
 PTX_R_R(ptx_bfind_s, "bfind.s32")
 PTX_R_R(ptx_bfind_shiftamt_u, "bfind.shiftamt.u32")
@@ -155,7 +156,7 @@ __device__ __forceinline__ unsigned dcmp(double x, double y) {
   X(umax, "ab", W, wc_umax(a, b))                                                          \
   X(smin, "ab", W, wc_smin(a, b))                                                          \
   X(smax, "ab", W, wc_smax(a, b))                                                          \
-  X(abs_s, "a", W, abs(sa))                                                                \
+  X(ptx_abs_s, "a", W, ptx_abs_s(a)) /* abs(INT_MIN) is undefined in C */                 \
   X(udiv, "ab", W, a / (b | 1u))                                                           \
   X(urem, "ab", W, a % (b | 1u))                                                           \
   X(wc_sdiv, "ab", W, wc_sdiv(a, b))                                                       \
@@ -378,9 +379,11 @@ __global__ void scalar_ops(const unsigned *U, const unsigned *F, const u64 *D, c
 }
 
 // ---- Warp collectives: X(NAME, RESULT EXPRESSION) ----
-// Per lane: a = U[i], b = U[N + i], fb = F[i] (f32 bits). Per warp (w = i / 32): a width and
-// an offset or lane mask, p1 and p2, printed with the inputs. Partial-mask ops run only on
-// the lanes of the mask (as the generator writes them); the other lanes give 0xeeeeeeee.
+// Per lane: a = U[N + i], b = U[2N + i], fb = F[N + i] (f32 bits), the input arrays whose
+// edge values differ between the lanes of a warp. Per warp (w = i / 32): a width and an
+// offset, or a threshold t (an edge value: 0, 1, ..., 0xffffffff) for the predicate a >= t,
+// printed as p1 and p2 after the inputs. Partial-mask ops run only on the lanes of the mask
+// (as the generator writes them); the other lanes give 0xeeeeeeee.
 #define WARP_OPS(X)                                                                        \
   X(shfl_idx, (width = 32u >> (w % 6u), p1 = width, p2 = b,                                \
                __shfl_sync(FULL, a, (int)b, (int)width)))                                  \
@@ -396,10 +399,10 @@ __global__ void scalar_ops(const unsigned *U, const unsigned *F, const u64 *D, c
                     lane < 16u ? __shfl_sync(0x0000ffffu, a, (int)p2) : 0xeeeeeeeeu))       \
   X(shfl_idx_even, (p1 = 0x55555555u, p2 = b & 30u,                                        \
                     (lane & 1u) == 0u ? __shfl_sync(0x55555555u, a, (int)p2) : 0xeeeeeeeeu)) \
-  X(ballot, (p1 = w & 31u, p2 = 0, __ballot_sync(FULL, (a >> p1) & 1u)))                   \
+  X(ballot, (p1 = t, p2 = 0, __ballot_sync(FULL, a >= t)))                                 \
   X(popc_ballot, (p1 = 0, p2 = 0, (unsigned)__popc(__ballot_sync(FULL, a < b))))           \
-  X(any, (p1 = w & 31u, p2 = 0, (unsigned)__any_sync(FULL, (a >> p1) & 1u)))               \
-  X(all, (p1 = w & 31u, p2 = 0, (unsigned)__all_sync(FULL, (a >> p1) & 1u)))               \
+  X(any, (p1 = t, p2 = 0, (unsigned)__any_sync(FULL, a >= t)))                             \
+  X(all, (p1 = t, p2 = 0, (unsigned)__all_sync(FULL, a >= t)))                             \
   X(ballot_lo16, (p1 = 0x0000ffffu, p2 = 0,                                                \
                   lane < 16u ? __ballot_sync(0x0000ffffu, a & 1u) : 0xeeeeeeeeu))          \
   X(ballot_even, (p1 = 0x55555555u, p2 = 0,                                                \
@@ -422,9 +425,9 @@ __global__ void scalar_ops(const unsigned *U, const unsigned *F, const u64 *D, c
   X(reduce_add_even, (p1 = 0x55555555u, p2 = 0,                                            \
                       (lane & 1u) == 0u ? __reduce_add_sync(0x55555555u, a) : 0xeeeeeeeeu)) \
   X(match_any_low2, (p1 = 0, p2 = 0, __match_any_sync(FULL, a & 3u)))                      \
-  X(match_any, (p1 = 0, p2 = 0, __match_any_sync(FULL, a)))                                \
-  X(match_all_mask, (p1 = 0, p2 = 0, __match_all_sync(FULL, a & 1u, &pred)))               \
-  X(match_all_pred, (p1 = 0, p2 = 0, (__match_all_sync(FULL, a & 1u, &pred), (unsigned)pred))) \
+  X(match_any_hi4, (p1 = 0, p2 = 0, __match_any_sync(FULL, a >> 28)))                      \
+  X(match_all_mask, (p1 = t, p2 = 0, __match_all_sync(FULL, a >= t, &pred)))               \
+  X(match_all_pred, (p1 = t, p2 = 0, (__match_all_sync(FULL, a >= t, &pred), (unsigned)pred))) \
   X(activemask, (p1 = 0, p2 = 0, __activemask()))                                          \
   X(activemask_lo16, (p1 = 0, p2 = 0, lane < 16u ? __activemask() : 0xeeeeeeeeu))
 
@@ -440,11 +443,11 @@ __constant__ unsigned OFFSETS[20] = {0, 1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 
 
 __global__ void warp_ops(const unsigned *U, const unsigned *F, unsigned *o, unsigned *P1, unsigned *P2) {
   const unsigned i = blockIdx.x * blockDim.x + threadIdx.x, lane = i & 31u, w = i / 32u;
-  const unsigned a = U[i], b = U[N + i];
-  const float fb = __uint_as_float(F[i]);
+  const unsigned a = U[N + i], b = U[2 * N + i], t = U[N + (w & 31u)];
+  const float fb = __uint_as_float(F[N + i]);
   unsigned width = 0, off = 0, p1 = 0, p2 = 0, res = 0;
   int pred = 0;
-  (void)width; (void)off; (void)pred; (void)fb;
+  (void)width; (void)off; (void)pred; (void)fb; (void)t;
   switch (blockIdx.y) {
 #define X(NAME, E)                                                                           \
   case WOP_##NAME:                                                                         \
@@ -665,7 +668,7 @@ int main() {
     }
   for (unsigned k = 0; k < WARP_OP_COUNT; ++k)
     for (unsigned i = 0; i < N; ++i)
-      printf("%s %u %08x %08x %08x %08x %08x\n", warp_names[k], i, k == WOP_shfl_xor_f32 ? hf[i] : hu[i], hu[N + i],
+      printf("%s %u %08x %08x %08x %08x %08x\n", warp_names[k], i, k == WOP_shfl_xor_f32 ? hf[N + i] : hu[N + i], hu[2 * N + i],
              hp1[k * N + i], hp2[k * N + i], hw[k * N + i]);
   for (unsigned k = 0; k < ATOMIC_COUNT; ++k) {
     for (unsigned j = 0; j < ATOMIC_BINS; ++j)

@@ -5,7 +5,9 @@
 # (tools/gpu/op_hashes.py), written to OUT/int-ops.tsv with the GPU, driver and nvcc named
 # first; the whole output stays in OUT/int_ops.txt for comparing line by line.
 #   bash tools/gpu/int_ops.sh OUT      (on the GPU machine, from anywhere: nvcc in PATH)
-# Then copy OUT/int-ops.tsv to tests/gpu-truth/int-ops.tsv.
+# Then copy OUT/int-ops.tsv to tests/gpu-truth/int-ops.tsv. To see which lines differ, here:
+#   target/release/warpcheck run --compiler clang tools/gpu/int_ops.cu > EMU.txt
+#   python3 tools/gpu/op_diff.py OUT/int_ops.txt EMU.txt
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
 OUT=${1:?usage: int_ops.sh OUT}
