@@ -11,5 +11,5 @@ nvcc -O3 -arch=sm_90 -o "$OUT/float_ops" "$ROOT/tools/gpu/float_ops.cu"
 "$OUT/float_ops" > "$OUT/float_ops.txt"
 {
   echo "# $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader); $(nvcc --version | grep release); nvcc -O3 -arch=sm_90"
-  python3 "$ROOT/tools/gpu/float_ops_hash.py" < "$OUT/float_ops.txt"
+  python3 "$ROOT/tools/gpu/op_hashes.py" < "$OUT/float_ops.txt"
 } > "$OUT/float-ops.tsv"

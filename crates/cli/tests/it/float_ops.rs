@@ -3,7 +3,7 @@
 //! conversions, on 4096 input triples with subnormals, zeros, infinities and NaNs) runs
 //! under `warpcheck run`, and each op's results must hash to what the GPU gave
 //! (`tests/gpu-truth/float-ops.tsv`, made by `tools/gpu/float_ops.sh`; the hash is
-//! `tools/gpu/float_ops_hash.py`'s FNV-1a over the printed result words). Found by the
+//! `tools/gpu/op_hashes.py`'s FNV-1a over the printed result words). Found by the
 //! differential generator: directed-rounding products, quotients and roots with
 //! subnormal results, NaN results, and `.sat` of -0.
 

@@ -1,0 +1,95 @@
+//! Everything else the differential generator emits, against an H100 bit for bit:
+//! `tools/gpu/int_ops.cu` (integer arithmetic, division and remainder including by zero,
+//! shifts by any count, bit operations, byte permutes, funnel shifts, compares and selects
+//! with NaN, every float/integer and f32/f64 conversion in every rounding mode, f64
+//! arithmetic in every rounding mode, warp shuffles, votes, reductions and matches, and
+//! the final values of order-independent atomics, on 4096 inputs each) runs under
+//! `warpcheck run`, and each op's results must hash to what the GPU gave
+//! (`tests/gpu-truth/int-ops.tsv`, made by `tools/gpu/int_ops.sh`; the hash is
+//! `tools/gpu/op_hashes.py`'s FNV-1a over the last field of each of the op's lines).
+//! `tools/gpu/float_ops.cu` and `float_ops.rs` do the same for f32 arithmetic.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// Op name to the FNV-1a of its results: the last field of each of its lines, each
+/// followed by a newline.
+fn hashes(output: &str) -> BTreeMap<String, u64> {
+    let mut by_op = BTreeMap::new();
+    for line in output.lines() {
+        let fields: Vec<&str> = line.split_whitespace().collect();
+        let (Some(op), Some(result)) = (fields.first(), fields.last()) else {
+            panic!("unexpected line {line:?}");
+        };
+        let h = by_op
+            .entry(op.to_string())
+            .or_insert(0xcbf2_9ce4_8422_2325u64);
+        for b in result.bytes().chain(std::iter::once(b'\n')) {
+            *h = (*h ^ b as u64).wrapping_mul(0x0000_0100_0000_01b3);
+        }
+    }
+    by_op
+}
+
+#[test]
+fn integer_conversion_f64_and_warp_operations_equal_the_h100_bit_for_bit() {
+    let path = root().join("tests/gpu-truth/int-ops.tsv");
+    let truth = std::fs::read_to_string(&path).unwrap_or_else(|e| {
+        panic!(
+            "{}: {e}. It is the H100's record of tools/gpu/int_ops.cu: run \
+             `bash tools/gpu/int_ops.sh OUT` on the GPU host and copy OUT/int-ops.tsv there",
+            path.display()
+        )
+    });
+    let expected: BTreeMap<String, u64> = truth
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .map(|l| {
+            let (op, hash) = l.split_once('\t').expect("OP\tHASH");
+            (op.to_string(), u64::from_str_radix(hash, 16).unwrap())
+        })
+        .collect();
+    let out = Command::new(env!("CARGO_BIN_EXE_warpcheck"))
+        .args(["run", "--compiler", "clang"])
+        .arg(root().join("tools/gpu/int_ops.cu"))
+        .output()
+        .expect("warpcheck runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let got = hashes(&String::from_utf8_lossy(&out.stdout));
+    let unrecorded: Vec<&String> = got
+        .keys()
+        .filter(|op| !expected.contains_key(*op))
+        .collect();
+    let missing: Vec<&String> = expected
+        .keys()
+        .filter(|op| !got.contains_key(*op))
+        .collect();
+    assert!(
+        unrecorded.is_empty() && missing.is_empty(),
+        "tools/gpu/int_ops.cu and tests/gpu-truth/int-ops.tsv have different ops (rerun \
+         tools/gpu/int_ops.sh on the GPU after changing the program): printed but not \
+         recorded {unrecorded:?}; recorded but not printed {missing:?}"
+    );
+    let differing: Vec<&String> = expected
+        .iter()
+        .filter(|(op, h)| got.get(*op) != Some(h))
+        .map(|(op, _)| op)
+        .collect();
+    assert!(
+        differing.is_empty(),
+        "{} of {} ops differ from the H100 (named as in tools/gpu/int_ops.cu; compare the \
+         lines of `warpcheck run tools/gpu/int_ops.cu` with the GPU's int_ops.txt): \
+         {differing:?}",
+        differing.len(),
+        expected.len()
+    );
+}
