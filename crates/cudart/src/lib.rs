@@ -51,6 +51,7 @@
 #![allow(non_snake_case)]
 
 pub mod api;
+pub mod blas;
 pub mod capture;
 pub mod config;
 pub mod cooperative;
