@@ -315,12 +315,12 @@ impl Runtime {
         let bias_mem = match g.epilogue.bias {
             Some((address, elem, stride)) => {
                 let bias = Matrix::col_major(address, elem, g.m, 1, g.m).batched(g.d.count, stride);
-                self.matrix_range(call, "the bias vector", &bias)?.map(|m| (m, bias))
+                self.matrix_range(call, "bias vector", &bias)?.map(|m| (m, bias))
             }
             None => None,
         };
         let aux_mem = match &g.epilogue.aux {
-            Some(aux) => self.matrix_range(call, "the epilogue's auxiliary output", aux)?.map(|m| (m, *aux)),
+            Some(aux) => self.matrix_range(call, "auxiliary output", aux)?.map(|m| (m, *aux)),
             None => None,
         };
 
