@@ -63,7 +63,9 @@ impl Runtime {
 
 /// A dimension argument, which must not be negative.
 pub fn dim(value: i64, name: &str) -> BlasResult<u64> {
-    check(value >= 0, || format!("{name} is {value}, which is negative"))?;
+    check(value >= 0, || {
+        format!("{name} is {value}, which is negative")
+    })?;
     Ok(value as u64)
 }
 
@@ -116,7 +118,12 @@ pub struct GemmArgs {
 }
 
 /// Validates the types of a `GemmEx`-style call: what cuBLAS computes for them.
-pub fn gemm_types(a: c_int, b: c_int, c: c_int, compute: c_int) -> BlasResult<(Elem, Elem, Precision)> {
+pub fn gemm_types(
+    a: c_int,
+    b: c_int,
+    c: c_int,
+    compute: c_int,
+) -> BlasResult<(Elem, Elem, Precision)> {
     let unsupported = || {
         BlasFail::NotSupported(format!(
             "GEMM with A {}, B {}, C {} and {}",
@@ -166,7 +173,11 @@ impl Runtime {
         let h = self.blas_handle(handle)?;
         let trans_a = op(g.transa, "transa")?;
         let trans_b = op(g.transb, "transb")?;
-        let (m, n, k) = (dim(g.m.into(), "m")?, dim(g.n.into(), "n")?, dim(g.k.into(), "k")?);
+        let (m, n, k) = (
+            dim(g.m.into(), "m")?,
+            dim(g.n.into(), "n")?,
+            dim(g.k.into(), "k")?,
+        );
         let count = dim(g.batch.into(), "batchCount")?;
         let (elem_in, elem_c, mut precision) = gemm_types(g.a_type, g.b_type, g.c_type, g.compute)?;
         if precision == Precision::F32
@@ -188,7 +199,11 @@ impl Runtime {
         check_ld(&a, "lda", if trans_a { "k" } else { "m" })?;
         check_ld(&b, "ldb", if trans_b { "n" } else { "k" })?;
         check_ld(&c, "ldc", "m")?;
-        let scale = if precision == Precision::F64 { Elem::F64 } else { Elem::F32 };
+        let scale = if precision == Precision::F64 {
+            Elem::F64
+        } else {
+            Elem::F32
+        };
         let device = h.pointer_mode == POINTER_MODE_DEVICE;
         let alpha = self.read_scalar(name, "alpha", g.alpha, scale, device)?;
         let beta = self.read_scalar(name, "beta", g.beta, scale, device)?;
@@ -242,7 +257,9 @@ impl Runtime {
         check(incx != 0, || "incx is 0".into())?;
         check(incy != 0, || "incy is 0".into())?;
         if incx < 0 || incy < 0 {
-            return Err(BlasFail::NotSupported(format!("{name} with a negative increment")));
+            return Err(BlasFail::NotSupported(format!(
+                "{name} with a negative increment"
+            )));
         }
         let (len_x, len_y) = if t { (m, n) } else { (n, m) };
         let vector = |address: u64, len: u64, inc: c_int| Matrix {
@@ -265,7 +282,11 @@ impl Runtime {
             d: yv,
             alpha,
             beta,
-            precision: if elem == Elem::F64 { Precision::F64 } else { Precision::F32 },
+            precision: if elem == Elem::F64 {
+                Precision::F64
+            } else {
+                Precision::F32
+            },
             epilogue: Epilogue::NONE,
         };
         if elem == Elem::F64 {
@@ -303,7 +324,10 @@ pub extern "C" fn cublasDestroy_v2(handle: *mut c_void) -> BlasStatus {
 }
 
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn cublasGetVersion_v2(handle: *mut c_void, version: *mut c_int) -> BlasStatus {
+pub unsafe extern "C" fn cublasGetVersion_v2(
+    handle: *mut c_void,
+    version: *mut c_int,
+) -> BlasStatus {
     call("cublasGetVersion", |rt| {
         rt.blas_handle(handle)?;
         unsafe { put(version, VERSION, "version") }
@@ -319,7 +343,10 @@ pub extern "C" fn cublasSetStream_v2(handle: *mut c_void, stream: *mut c_void) -
 }
 
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn cublasGetStream_v2(handle: *mut c_void, stream: *mut *mut c_void) -> BlasStatus {
+pub unsafe extern "C" fn cublasGetStream_v2(
+    handle: *mut c_void,
+    stream: *mut *mut c_void,
+) -> BlasStatus {
     call("cublasGetStream", |rt| {
         let h = rt.blas_handle(handle)?;
         unsafe { put(stream, h.stream as *mut c_void, "streamId") }
@@ -333,22 +360,28 @@ pub extern "C" fn cublasSetWorkspace_v2(
     _size: usize,
 ) -> BlasStatus {
     // The host computation needs no device workspace.
-    call("cublasSetWorkspace", |rt| rt.blas_handle(handle).map(|_| ()))
+    call("cublasSetWorkspace", |rt| {
+        rt.blas_handle(handle).map(|_| ())
+    })
 }
 
 #[unsafe(no_mangle)]
 pub extern "C" fn cublasSetPointerMode_v2(handle: *mut c_void, mode: c_int) -> BlasStatus {
     call("cublasSetPointerMode", |rt| {
-        check(mode == POINTER_MODE_HOST || mode == POINTER_MODE_DEVICE, || {
-            format!("{mode} is not a cublasPointerMode_t")
-        })?;
+        check(
+            mode == POINTER_MODE_HOST || mode == POINTER_MODE_DEVICE,
+            || format!("{mode} is not a cublasPointerMode_t"),
+        )?;
         rt.blas_handle_mut(handle)?.pointer_mode = mode;
         Ok(())
     })
 }
 
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn cublasGetPointerMode_v2(handle: *mut c_void, mode: *mut c_int) -> BlasStatus {
+pub unsafe extern "C" fn cublasGetPointerMode_v2(
+    handle: *mut c_void,
+    mode: *mut c_int,
+) -> BlasStatus {
     call("cublasGetPointerMode", |rt| {
         let h = rt.blas_handle(handle)?;
         unsafe { put(mode, h.pointer_mode, "mode") }
@@ -386,8 +419,7 @@ fn status_text(status: BlasStatus, name: bool) -> *const c_char {
         (None, true) => "CUBLAS_STATUS_UNKNOWN\0",
         (None, false) => "unknown cuBLAS status\0",
     };
-    CStr::from_bytes_with_nul(text.as_bytes())
-        .map_or(c"".as_ptr(), CStr::as_ptr)
+    CStr::from_bytes_with_nul(text.as_bytes()).map_or(c"".as_ptr(), CStr::as_ptr)
 }
 
 #[unsafe(no_mangle)]
@@ -439,7 +471,11 @@ fn plain(
         batch: 1,
         alpha,
         beta,
-        compute: if elem == R_64F { COMPUTE_64F } else { COMPUTE_32F },
+        compute: if elem == R_64F {
+            COMPUTE_64F
+        } else {
+            COMPUTE_32F
+        },
     }
 }
 
@@ -476,7 +512,9 @@ pub unsafe extern "C" fn cublasSgemm_v2(
         c.cast(),
         ldc,
     );
-    call("cublasSgemm", |rt| rt.classic_gemm("cublasSgemm", handle, &g))
+    call("cublasSgemm", |rt| {
+        rt.classic_gemm("cublasSgemm", handle, &g)
+    })
 }
 
 #[unsafe(no_mangle)]
@@ -512,7 +550,9 @@ pub unsafe extern "C" fn cublasDgemm_v2(
         c.cast(),
         ldc,
     );
-    call("cublasDgemm", |rt| rt.classic_gemm("cublasDgemm", handle, &g))
+    call("cublasDgemm", |rt| {
+        rt.classic_gemm("cublasDgemm", handle, &g)
+    })
 }
 
 #[unsafe(no_mangle)]
@@ -546,7 +586,9 @@ pub unsafe extern "C" fn cublasGemmEx(
             R_32F, transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc,
         )
     };
-    call("cublasGemmEx", |rt| rt.classic_gemm("cublasGemmEx", handle, &g))
+    call("cublasGemmEx", |rt| {
+        rt.classic_gemm("cublasGemmEx", handle, &g)
+    })
 }
 
 #[unsafe(no_mangle)]

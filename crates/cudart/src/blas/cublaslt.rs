@@ -77,14 +77,38 @@ const DESC_ATTRS: AttrTable = &[
     (DESC_TRANSC, "CUBLASLT_MATMUL_DESC_TRANSC", 4),
     (DESC_EPILOGUE, "CUBLASLT_MATMUL_DESC_EPILOGUE", 4),
     (DESC_BIAS_POINTER, "CUBLASLT_MATMUL_DESC_BIAS_POINTER", 8),
-    (DESC_BIAS_BATCH_STRIDE, "CUBLASLT_MATMUL_DESC_BIAS_BATCH_STRIDE", 8),
-    (DESC_EPILOGUE_AUX_POINTER, "CUBLASLT_MATMUL_DESC_EPILOGUE_AUX_POINTER", 8),
-    (DESC_EPILOGUE_AUX_LD, "CUBLASLT_MATMUL_DESC_EPILOGUE_AUX_LD", 8),
-    (DESC_EPILOGUE_AUX_BATCH_STRIDE, "CUBLASLT_MATMUL_DESC_EPILOGUE_AUX_BATCH_STRIDE", 8),
+    (
+        DESC_BIAS_BATCH_STRIDE,
+        "CUBLASLT_MATMUL_DESC_BIAS_BATCH_STRIDE",
+        8,
+    ),
+    (
+        DESC_EPILOGUE_AUX_POINTER,
+        "CUBLASLT_MATMUL_DESC_EPILOGUE_AUX_POINTER",
+        8,
+    ),
+    (
+        DESC_EPILOGUE_AUX_LD,
+        "CUBLASLT_MATMUL_DESC_EPILOGUE_AUX_LD",
+        8,
+    ),
+    (
+        DESC_EPILOGUE_AUX_BATCH_STRIDE,
+        "CUBLASLT_MATMUL_DESC_EPILOGUE_AUX_BATCH_STRIDE",
+        8,
+    ),
     (15, "CUBLASLT_MATMUL_DESC_SM_COUNT_TARGET", 4),
-    (DESC_EPILOGUE_AUX_DATA_TYPE, "CUBLASLT_MATMUL_DESC_EPILOGUE_AUX_DATA_TYPE", 4),
+    (
+        DESC_EPILOGUE_AUX_DATA_TYPE,
+        "CUBLASLT_MATMUL_DESC_EPILOGUE_AUX_DATA_TYPE",
+        4,
+    ),
     (25, "CUBLASLT_MATMUL_DESC_FAST_ACCUM", 1),
-    (DESC_BIAS_DATA_TYPE, "CUBLASLT_MATMUL_DESC_BIAS_DATA_TYPE", 4),
+    (
+        DESC_BIAS_DATA_TYPE,
+        "CUBLASLT_MATMUL_DESC_BIAS_DATA_TYPE",
+        4,
+    ),
 ];
 
 pub const LAYOUT_TYPE: c_int = 0;
@@ -102,7 +126,11 @@ const LAYOUT_ATTRS: AttrTable = &[
     (LAYOUT_COLS, "CUBLASLT_MATRIX_LAYOUT_COLS", 8),
     (LAYOUT_LD, "CUBLASLT_MATRIX_LAYOUT_LD", 8),
     (LAYOUT_BATCH_COUNT, "CUBLASLT_MATRIX_LAYOUT_BATCH_COUNT", 4),
-    (LAYOUT_STRIDED_BATCH_OFFSET, "CUBLASLT_MATRIX_LAYOUT_STRIDED_BATCH_OFFSET", 8),
+    (
+        LAYOUT_STRIDED_BATCH_OFFSET,
+        "CUBLASLT_MATRIX_LAYOUT_STRIDED_BATCH_OFFSET",
+        8,
+    ),
 ];
 
 /// `cublasLtMatmulPreferenceAttributes_t`: accepted and without effect (there is one
@@ -197,9 +225,13 @@ unsafe fn set_attr(
     size: usize,
 ) -> BlasResult {
     let Some(&(_, name, want)) = table.iter().find(|a| a.0 == attr) else {
-        return Err(BlasFail::NotSupported(format!("{what} of attribute {attr}")));
+        return Err(BlasFail::NotSupported(format!(
+            "{what} of attribute {attr}"
+        )));
     };
-    check(!buf.is_null(), || format!("buf of {name} is a null pointer"))?;
+    check(!buf.is_null(), || {
+        format!("buf of {name} is a null pointer")
+    })?;
     check(size == want, || {
         format!("sizeInBytes is {size}, but {name} takes {want} bytes")
     })?;
@@ -224,7 +256,9 @@ unsafe fn get_attr(
     written: *mut usize,
 ) -> BlasResult {
     let Some(&(_, name, want)) = table.iter().find(|a| a.0 == attr) else {
-        return Err(BlasFail::NotSupported(format!("{what} of attribute {attr}")));
+        return Err(BlasFail::NotSupported(format!(
+            "{what} of attribute {attr}"
+        )));
     };
     if size == 0 && !written.is_null() {
         // SAFETY: non-null and valid per the contract: the size query.
@@ -270,9 +304,10 @@ struct Plan {
 
 impl Runtime {
     fn lt_handle(&self, handle: *mut c_void) -> BlasResult {
-        check(self.blas.lt_handles.contains_key(&(handle as usize)), || {
-            format!("{:#x} is not a cuBLASLt handle", handle as usize)
-        })
+        check(
+            self.blas.lt_handles.contains_key(&(handle as usize)),
+            || format!("{:#x} is not a cuBLASLt handle", handle as usize),
+        )
         .map_err(|e| match e {
             BlasFail::Status(_, why) => BlasFail::Status(STATUS_NOT_INITIALIZED, why),
             e => e,
@@ -289,16 +324,19 @@ impl Runtime {
     }
 
     fn layout(&self, l: *mut c_void, name: &str) -> BlasResult<Layout> {
-        self.blas.layouts.get(&(l as usize)).cloned().ok_or_else(|| {
-            BlasFail::Status(
-                STATUS_INVALID_VALUE,
-                format!("{name} ({:#x}) is not a cublasLtMatrixLayout_t", l as usize),
-            )
-        })
+        self.blas
+            .layouts
+            .get(&(l as usize))
+            .cloned()
+            .ok_or_else(|| {
+                BlasFail::Status(
+                    STATUS_INVALID_VALUE,
+                    format!("{name} ({:#x}) is not a cublasLtMatrixLayout_t", l as usize),
+                )
+            })
     }
 
     /// Validates a matmul as `cublasLtMatmul` and the heuristic do.
-    #[allow(clippy::too_many_arguments)]
     fn plan(
         &self,
         desc: *mut c_void,
@@ -324,7 +362,11 @@ impl Runtime {
             )
         })?;
         let scale_type = d_attr(DESC_SCALE_TYPE) as c_int;
-        let scale = if precision == Precision::F64 { Elem::F64 } else { Elem::F32 };
+        let scale = if precision == Precision::F64 {
+            Elem::F64
+        } else {
+            Elem::F32
+        };
         if Elem::from_data_type(scale_type) != Some(scale) {
             return Err(BlasFail::NotSupported(format!(
                 "cublasLtMatmul with scale type {} and {}",
@@ -375,19 +417,34 @@ impl Runtime {
                 )
             }
             .batched(count as u64, stride as u64);
-            check_ld(&m, &format!("the leading dimension of {}", names[i]), if m.row_major { "cols" } else { "rows" })?;
+            check_ld(
+                &m,
+                &format!("the leading dimension of {}", names[i]),
+                if m.row_major { "cols" } else { "rows" },
+            )?;
             ms.push(m);
         }
         let (a, b, c, d) = (ms[0], ms[1], ms[2], ms[3]);
         let (m, n) = (d.rows, d.cols);
-        let (a_m, k) = if trans_a { (a.cols, a.rows) } else { (a.rows, a.cols) };
-        let (b_k, b_n) = if trans_b { (b.cols, b.rows) } else { (b.rows, b.cols) };
-        check(a_m == m && b_k == k && b_n == n && c.rows == m && c.cols == n, || {
-            format!(
-                "the shapes do not match: op(A) is {a_m} x {k}, op(B) is {b_k} x {b_n}, C is {} x {}, D is {m} x {n}",
-                c.rows, c.cols
-            )
-        })?;
+        let (a_m, k) = if trans_a {
+            (a.cols, a.rows)
+        } else {
+            (a.rows, a.cols)
+        };
+        let (b_k, b_n) = if trans_b {
+            (b.cols, b.rows)
+        } else {
+            (b.rows, b.cols)
+        };
+        check(
+            a_m == m && b_k == k && b_n == n && c.rows == m && c.cols == n,
+            || {
+                format!(
+                    "the shapes do not match: op(A) is {a_m} x {k}, op(B) is {b_k} x {b_n}, C is {} x {}, D is {m} x {n}",
+                    c.rows, c.cols
+                )
+            },
+        )?;
         check(
             a.count == d.count && b.count == d.count && c.count == d.count,
             || {
@@ -412,7 +469,9 @@ impl Runtime {
                     .iter()
                     .find(|o| o.0 == e)
                     .map_or_else(|| format!("cublasLtEpilogue_t {e}"), |o| o.1.to_string());
-                return Err(BlasFail::NotSupported(format!("cublasLtMatmul with {name}")));
+                return Err(BlasFail::NotSupported(format!(
+                    "cublasLtMatmul with {name}"
+                )));
             }
         };
         let typed = |attr| -> BlasResult<Elem> {
@@ -524,7 +583,8 @@ pub unsafe extern "C" fn cublasLtMatmulDescCreate(
     call("cublasLtMatmulDescCreate", |rt| {
         check(!desc.is_null(), || "matmulDesc is a null pointer".into())?;
         let mut d = MatmulDesc::default();
-        d.attrs.set(DESC_COMPUTE_TYPE, compute.to_le_bytes().to_vec());
+        d.attrs
+            .set(DESC_COMPUTE_TYPE, compute.to_le_bytes().to_vec());
         d.attrs.set(DESC_SCALE_TYPE, scale.to_le_bytes().to_vec());
         let h = rt.handle();
         rt.blas.descs.insert(h, d);
@@ -757,7 +817,9 @@ pub unsafe extern "C" fn cublasLtMatmulAlgoGetHeuristic(
     call("cublasLtMatmulAlgoGetHeuristic", |rt| {
         rt.lt_handle(handle)?;
         pref_exists(rt, pref)?;
-        check(requested > 0, || format!("requestedAlgoCount is {requested}"))?;
+        check(requested > 0, || {
+            format!("requestedAlgoCount is {requested}")
+        })?;
         check(!results.is_null() && !returned.is_null(), || {
             "heuristicResultsArray or returnAlgoCount is a null pointer".into()
         })?;
@@ -809,8 +871,20 @@ pub unsafe extern "C" fn cublasLtMatmul(
             [a as u64, b as u64, c as u64, d as u64],
         )?;
         let mut g = plan.gemm;
-        g.alpha = rt.read_scalar("cublasLtMatmul", "alpha", alpha, plan.scale, plan.device_scalars)?;
-        g.beta = rt.read_scalar("cublasLtMatmul", "beta", beta, plan.scale, plan.device_scalars)?;
+        g.alpha = rt.read_scalar(
+            "cublasLtMatmul",
+            "alpha",
+            alpha,
+            plan.scale,
+            plan.device_scalars,
+        )?;
+        g.beta = rt.read_scalar(
+            "cublasLtMatmul",
+            "beta",
+            beta,
+            plan.scale,
+            plan.device_scalars,
+        )?;
         if plan.scale == Elem::F64 {
             rt.run_gemm::<f64>("cublasLtMatmul", &g)
         } else {

@@ -1,6 +1,6 @@
 //! The memory a BLAS call reads or writes: each matrix argument as a strided batch of
-//! column-major (or, in cuBLASLt, row-major) matrices, and each vector argument, with the
-//! exact byte extent that the host-side bounds check compares with the allocation.
+//! column-major (or, in cuBLASLt, row-major) matrices (a GEMV's vectors are `len x 1`
+//! matrices whose rows are `inc` apart), with the exact byte extent that the host-side bounds check compares with the allocation.
 //!
 //! A column-major `rows x cols` matrix with leading dimension `ld` keeps element `(i, j)`
 //! at element offset `i + j * ld`; a row-major one at `i * ld + j`. Matrix `b` of a strided
@@ -103,42 +103,6 @@ impl Matrix {
     }
 }
 
-/// A vector argument: `len` elements `inc` apart (BLAS's `incx`; a negative increment
-/// walks the same elements from the last to the first).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Vector {
-    pub address: u64,
-    pub elem: Elem,
-    pub len: u64,
-    pub inc: i64,
-}
-
-impl Vector {
-    /// The element offset of element `i` from `address`.
-    pub fn offset(&self, i: u64) -> u64 {
-        let step = self.inc.unsigned_abs();
-        if self.inc >= 0 {
-            i * step
-        } else {
-            (self.len - 1 - i) * step
-        }
-    }
-
-    /// The elements spanned: `1 + (len - 1) * |inc|`, 0 for an empty vector.
-    pub fn span_elems(&self) -> Option<u64> {
-        if self.len == 0 {
-            return Some(0);
-        }
-        (self.len - 1)
-            .checked_mul(self.inc.unsigned_abs())?
-            .checked_add(1)
-    }
-
-    pub fn span_bytes(&self) -> Option<u64> {
-        self.span_elems()?.checked_mul(self.elem.size())
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -214,20 +178,13 @@ mod tests {
     }
 
     #[test]
-    fn vectors_span_their_increments() {
-        let v = |len, inc| Vector {
-            address: 0,
-            elem: Elem::F32,
-            len,
-            inc,
+    fn a_gemv_vector_is_a_column_with_rows_inc_apart() {
+        let x = Matrix {
+            row_major: true,
+            ..m(5, 1, 3)
         };
-        assert_eq!(v(5, 1).span_elems(), Some(5));
-        assert_eq!(v(5, 3).span_elems(), Some(13));
-        assert_eq!(v(5, -3).span_elems(), Some(13));
-        assert_eq!(v(0, 3).span_elems(), Some(0));
-        // A negative increment starts from the far end.
-        assert_eq!(v(5, -3).offset(0), 12);
-        assert_eq!(v(5, -3).offset(4), 0);
-        assert_eq!(v(5, 3).offset(4), 12);
+        assert_eq!(x.offset(4, 0), 12);
+        assert_eq!(x.span_elems(), Some(13));
+        assert_eq!(x.min_ld(), 1);
     }
 }

@@ -25,8 +25,8 @@
 use half::{bf16, f16};
 
 use super::extent::Matrix;
-use super::types::{Elem, Precision};
-use super::{BlasResult, at};
+use super::types::{Elem, Precision, STATUS_INTERNAL_ERROR};
+use super::{BlasFail, BlasResult, at};
 use crate::pointers::Mem;
 use crate::state::Runtime;
 
@@ -85,7 +85,10 @@ pub fn decode_f32(bytes: &[u8], elem: Elem) -> Vec<f32> {
             .chunks_exact(4)
             .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
             .collect(),
-        Elem::F64 => decode_f64(bytes, elem).into_iter().map(|x| x as f32).collect(),
+        Elem::F64 => decode_f64(bytes, elem)
+            .into_iter()
+            .map(|x| x as f32)
+            .collect(),
         Elem::F16 => bytes
             .chunks_exact(2)
             .map(|c| f16::from_le_bytes([c[0], c[1]]).to_f32())
@@ -149,7 +152,9 @@ pub fn round_inputs(values: &mut [f32], precision: Precision) {
 }
 
 /// The two compute types: f32 and f64.
-pub trait Real: Copy + Default + std::ops::Add<Output = Self> + std::ops::Mul<Output = Self> {
+pub trait Real:
+    Copy + Default + std::ops::Add<Output = Self> + std::ops::Mul<Output = Self>
+{
     fn decode(bytes: &[u8], elem: Elem) -> Vec<Self>;
     fn from_f64(x: f64) -> Self;
     fn to_f64(self) -> f64;
@@ -207,7 +212,9 @@ impl Real for f32 {
         csc: isize,
     ) {
         // SAFETY: the caller's contract is matrixmultiply's.
-        unsafe { matrixmultiply::sgemm(m, k, n, alpha, a, rsa, csa, b, rsb, csb, beta, c, rsc, csc) }
+        unsafe {
+            matrixmultiply::sgemm(m, k, n, alpha, a, rsa, csa, b, rsb, csb, beta, c, rsc, csc)
+        }
     }
 }
 
@@ -241,7 +248,9 @@ impl Real for f64 {
         csc: isize,
     ) {
         // SAFETY: the caller's contract is matrixmultiply's.
-        unsafe { matrixmultiply::dgemm(m, k, n, alpha, a, rsa, csa, b, rsb, csb, beta, c, rsc, csc) }
+        unsafe {
+            matrixmultiply::dgemm(m, k, n, alpha, a, rsa, csa, b, rsb, csb, beta, c, rsc, csc)
+        }
     }
 }
 
@@ -305,22 +314,36 @@ impl Runtime {
         let reads_ab = g.alpha != 0.0 && g.k > 0;
         let reads_c = g.beta != 0.0;
         // Every range is checked before anything is written.
-        let a_mem = if reads_ab { self.matrix_range(call, "A", &g.a)? } else { None };
-        let b_mem = if reads_ab { self.matrix_range(call, "B", &g.b)? } else { None };
-        let c_mem = if reads_c { self.matrix_range(call, "C", &g.c)? } else { None };
-        let Some(d_mem) = self.matrix_range(call, if g.d == g.c { "C" } else { "D" }, &g.d)?
-        else {
+        let a_mem = if reads_ab {
+            self.matrix_range(call, "A", &g.a)?
+        } else {
+            None
+        };
+        let b_mem = if reads_ab {
+            self.matrix_range(call, "B", &g.b)?
+        } else {
+            None
+        };
+        let c_mem = if reads_c {
+            self.matrix_range(call, "C", &g.c)?
+        } else {
+            None
+        };
+        let Some(d_mem) = self.matrix_range(call, if g.d == g.c { "C" } else { "D" }, &g.d)? else {
             return Ok(());
         };
         let bias_mem = match g.epilogue.bias {
             Some((address, elem, stride)) => {
                 let bias = Matrix::col_major(address, elem, g.m, 1, g.m).batched(g.d.count, stride);
-                self.matrix_range(call, "bias vector", &bias)?.map(|m| (m, bias))
+                self.matrix_range(call, "bias vector", &bias)?
+                    .map(|m| (m, bias))
             }
             None => None,
         };
         let aux_mem = match &g.epilogue.aux {
-            Some(aux) => self.matrix_range(call, "auxiliary output", aux)?.map(|m| (m, *aux)),
+            Some(aux) => self
+                .matrix_range(call, "auxiliary output", aux)?
+                .map(|m| (m, *aux)),
             None => None,
         };
 
@@ -336,6 +359,17 @@ impl Runtime {
         }
         let c = c_mem.map(|mem| self.load::<T>(mem, &g.c));
         let bias = bias_mem.map(|(mem, m)| self.load::<T>(mem, &m));
+        // The GEMM reads A and B through raw pointers: each buffer must hold its whole
+        // extent (it does whenever the range check passed; this keeps a failed read from
+        // becoming an out-of-bounds read here).
+        for l in [&a, &b, &c, &bias].into_iter().flatten() {
+            if l.values.len() as u64 != l.matrix.span_elems().unwrap_or(u64::MAX) {
+                return Err(BlasFail::Status(
+                    STATUS_INTERNAL_ERROR,
+                    "device memory that passed the range check could not be read".into(),
+                ));
+            }
+        }
 
         let (m, n) = (g.m as usize, g.n as usize);
         let mut scratch = vec![T::default(); m * n];

@@ -9,7 +9,8 @@
 //! and to completion: streams are synchronous here (kernel launches run to completion
 //! before `<<<>>>` returns), so a call issued to a stream sees everything issued before it
 //! and everything issued after it sees its result. The stream a handle is set to is
-//! recorded and otherwise has no effect. A BLAS call after a kernel fault (a sticky CUDA
+//! recorded and otherwise has no effect. The emulated device clock that events read
+//! advances by the call's host time. A BLAS call after a kernel fault (a sticky CUDA
 //! error) returns `CUBLAS_STATUS_EXECUTION_FAILED` without running.
 //!
 //! Each call first checks its arguments as cuBLAS documents (dimensions, leading
@@ -53,7 +54,7 @@ use crate::host_line::CallSite;
 use crate::pointers::{Access, Mem};
 use crate::state::{self, Runtime};
 use crate::types::SUCCESS;
-use extent::{Matrix, Vector};
+use extent::Matrix;
 use types::*;
 
 /// The handles and descriptors the program created, by the handle value given out.
@@ -107,13 +108,18 @@ pub fn call(name: &str, body: impl FnOnce(&mut Runtime) -> BlasResult) -> BlasSt
         if rt.sticky != SUCCESS {
             return STATUS_EXECUTION_FAILED;
         }
-        let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| body(rt)))
-            .unwrap_or_else(|_| {
+        let start = std::time::Instant::now();
+        let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| body(rt))).unwrap_or_else(
+            |_| {
                 Err(BlasFail::Status(
                     STATUS_INTERNAL_ERROR,
                     "warpcheck's cuBLAS failed internally (a bug of warpcheck)".into(),
                 ))
-            });
+            },
+        );
+        // The device clock (events) advances by the host time of the computation, as it
+        // does by the emulator's time for a kernel.
+        rt.clock_ms += start.elapsed().as_secs_f64() * 1e3;
         match r {
             Ok(()) => STATUS_SUCCESS,
             Err(BlasFail::Status(status, why)) => {
@@ -180,29 +186,24 @@ impl Runtime {
             "{role} ({} x {} {}, leading dimension {}",
             m.rows,
             m.cols,
-            if m.row_major { "row-major" } else { "column-major" },
+            if m.row_major {
+                "row-major"
+            } else {
+                "column-major"
+            },
             m.ld
         );
         if m.count > 1 {
             what += &format!(", {} matrices {} elements apart", m.count, m.stride);
         }
         what += ")";
-        Ok(Some(self.checked_range(call, &what, m.address, bytes, Access::Library)?))
-    }
-
-    /// As [`Runtime::matrix_range`], for a vector argument.
-    pub fn vector_range(&mut self, call: &str, role: &str, v: &Vector) -> BlasResult<Option<Mem>> {
-        let bytes = v.span_bytes().ok_or_else(|| {
-            BlasFail::Status(
-                STATUS_INVALID_VALUE,
-                format!("the extent of {role} does not fit in 64 bits"),
-            )
-        })?;
-        if bytes == 0 {
-            return Ok(None);
-        }
-        let what = format!("{role} ({} elements, increment {})", v.len, v.inc);
-        Ok(Some(self.checked_range(call, &what, v.address, bytes, Access::Library)?))
+        Ok(Some(self.checked_range(
+            call,
+            &what,
+            m.address,
+            bytes,
+            Access::Library,
+        )?))
     }
 
     /// Reads a scalar (`alpha`, `beta`) of `elem` type from host memory, or from device

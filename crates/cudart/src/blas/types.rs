@@ -21,23 +21,59 @@ pub const STATUS_LICENSE_ERROR: BlasStatus = 16;
 /// (status, name, description) for `cublasGetStatusName` / `cublasGetStatusString`.
 pub const STATUSES: &[(BlasStatus, &str, &str)] = &[
     (0, "CUBLAS_STATUS_SUCCESS\0", "success\0"),
-    (1, "CUBLAS_STATUS_NOT_INITIALIZED\0", "the library was not initialized\0"),
-    (3, "CUBLAS_STATUS_ALLOC_FAILED\0", "the resource allocation failed\0"),
-    (7, "CUBLAS_STATUS_INVALID_VALUE\0", "an invalid numeric value was used as an argument\0"),
-    (8, "CUBLAS_STATUS_ARCH_MISMATCH\0", "an absent device architectural feature is required\0"),
-    (11, "CUBLAS_STATUS_MAPPING_ERROR\0", "an access to GPU memory space failed\0"),
-    (13, "CUBLAS_STATUS_EXECUTION_FAILED\0", "the GPU program failed to execute\0"),
-    (14, "CUBLAS_STATUS_INTERNAL_ERROR\0", "an internal operation failed\0"),
-    (15, "CUBLAS_STATUS_NOT_SUPPORTED\0", "the functionality requested is not supported\0"),
-    (16, "CUBLAS_STATUS_LICENSE_ERROR\0", "an error was detected when checking the current licensing\0"),
+    (
+        1,
+        "CUBLAS_STATUS_NOT_INITIALIZED\0",
+        "the library was not initialized\0",
+    ),
+    (
+        3,
+        "CUBLAS_STATUS_ALLOC_FAILED\0",
+        "the resource allocation failed\0",
+    ),
+    (
+        7,
+        "CUBLAS_STATUS_INVALID_VALUE\0",
+        "an invalid numeric value was used as an argument\0",
+    ),
+    (
+        8,
+        "CUBLAS_STATUS_ARCH_MISMATCH\0",
+        "an absent device architectural feature is required\0",
+    ),
+    (
+        11,
+        "CUBLAS_STATUS_MAPPING_ERROR\0",
+        "an access to GPU memory space failed\0",
+    ),
+    (
+        13,
+        "CUBLAS_STATUS_EXECUTION_FAILED\0",
+        "the GPU program failed to execute\0",
+    ),
+    (
+        14,
+        "CUBLAS_STATUS_INTERNAL_ERROR\0",
+        "an internal operation failed\0",
+    ),
+    (
+        15,
+        "CUBLAS_STATUS_NOT_SUPPORTED\0",
+        "the functionality requested is not supported\0",
+    ),
+    (
+        16,
+        "CUBLAS_STATUS_LICENSE_ERROR\0",
+        "an error was detected when checking the current licensing\0",
+    ),
 ];
 
 /// The name of a status, without the NUL.
 pub fn status_name(status: BlasStatus) -> String {
-    STATUSES
-        .iter()
-        .find(|s| s.0 == status)
-        .map_or_else(|| format!("cublasStatus_t({status})"), |s| s.1.trim_end_matches('\0').to_string())
+    STATUSES.iter().find(|s| s.0 == status).map_or_else(
+        || format!("cublasStatus_t({status})"),
+        |s| s.1.trim_end_matches('\0').to_string(),
+    )
 }
 
 /// `cublasOperation_t`.
