@@ -28,11 +28,14 @@ typedef enum cudaDataType_t {
   CUDA_R_16BF = 14,
   CUDA_C_16BF = 15
 } cudaDataType;
+/* Both names are in use; C needs the typedef for the tag's name too. */
+typedef enum cudaDataType_t cudaDataType_t;
 
 typedef enum libraryPropertyType_t {
   MAJOR_VERSION = 0,
   MINOR_VERSION = 1,
   PATCH_LEVEL = 2
 } libraryPropertyType;
+typedef enum libraryPropertyType_t libraryPropertyType_t;
 
 #endif
