@@ -2,12 +2,13 @@
 // leading dimension (ldc = m + 4) but allocated packed (m * n floats): its last column
 // runs past the allocation. The second passes lda < m, which cuBLAS rejects. The third
 // reads B after it was freed. The cuBLASLt matmul adds a bias vector allocated one
-// element short. cublasSaxpy is not implemented by warpcheck. Each call returns an error
+// element short. cublasSaxpy, and cublasGemmEx with CUBLAS_COMPUTE_16F, are not implemented
+// by warpcheck. Each call returns an error
 // status; the program ignores them and exits 0, so check exits 1.
 //
 // warpcheck-flags: -lcublas -lcublasLt
 // warpcheck-exit: 1
-// warpcheck-stdout: statuses 13 7 13 13 15
+// warpcheck-stdout: statuses 13 7 13 13 15 15
 
 #include <cstdio>
 #include <cuda_runtime.h>
@@ -47,7 +48,10 @@ int main() {
   int s4 = cublasLtMatmul(lt, desc, &one, A, al, A, bl, &zero, C, cl, C, cl, nullptr, nullptr, 0, 0); //~ copy-out-of-bounds
 
   int s5 = cublasSaxpy(h, m, &one, A, 1, C, 1); //~ api-not-supported
-  printf("statuses %d %d %d %d %d\n", s1, s2, s3, s4, s5);
+  // Half-precision compute is not implemented: reported with the call and its types.
+  int s6 = cublasGemmEx(h, CUBLAS_OP_N, CUBLAS_OP_N, m, n, k, &one, A, CUDA_R_16F, m, A, CUDA_R_16F, k, &zero, C, //~ api-not-supported
+                        CUDA_R_16F, m, CUBLAS_COMPUTE_16F, CUBLAS_GEMM_DEFAULT);
+  printf("statuses %d %d %d %d %d %d\n", s1, s2, s3, s4, s5, s6);
   cublasLtMatrixLayoutDestroy(al);
   cublasLtMatrixLayoutDestroy(bl);
   cublasLtMatrixLayoutDestroy(cl);

@@ -3,7 +3,7 @@
 // transpose combinations, odd sizes and padded leading dimensions; alpha and beta in
 // device memory; Dgemm; Sgemm in TF32 math mode; strided batched Sgemm; GemmEx and
 // GemmStridedBatchedEx with bf16; Sgemv; cublasLtMatmul with a bias+GELU epilogue
-// (transposed A, as llm.c calls it) and with a row-major bf16 output. The output of a
+// (transposed A, as llm.c calls it), with a row-major bf16 output, and with GELU_AUX_BIAS. The output of a
 // GEMM counts as initialised: the kernel that reads it afterwards reports nothing.
 //
 // warpcheck-flags: -lcublas -lcublasLt
@@ -378,6 +378,35 @@ static void lt_bias_gelu(cublasLtHandle_t lt) {
       e = fmax(e, fabs(from_bf16(got16[o * N + j]) - s) / (1 + fabs(s)));
     }
   report("cublasLtMatmul bf16 row-major D with bias", e, 1.0 / 128);
+
+  // GELU_AUX_BIAS: D = gelu(A B + bias), and the auxiliary matrix (ld OC + 3) holds A B + bias.
+  const int ldaux = OC + 3;
+  std::vector<float> aux_init(ldaux * N, 42.0f);
+  float *dAux = to_device(aux_init);
+  int64_t aux_ld = ldaux;
+  ep = CUBLASLT_EPILOGUE_GELU_AUX_BIAS;
+  cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_EPILOGUE, &ep, sizeof ep);
+  cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_BIAS_POINTER, &dBias, sizeof dBias);
+  cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_EPILOGUE_AUX_POINTER, &dAux, sizeof dAux);
+  cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_EPILOGUE_AUX_LD, &aux_ld, sizeof aux_ld);
+  expect_ok(cublasLtMatmul(lt, desc, &alpha, dW, wl, dI, il, &beta, dOut, ol, dOut, ol, nullptr, nullptr, 0, 0),
+            "cublasLtMatmul (GELU_AUX_BIAS)");
+  got = to_host(dOut, OC * N);
+  auto aux = to_host(dAux, ldaux * N);
+  e = 0;
+  for (int j = 0; j < N; j++)
+    for (int o = 0; o < ldaux; o++) {
+      if (o >= OC) {
+        e = fmax(e, aux[o + j * ldaux] == 42.0f ? 0 : 1e9);  // padding untouched
+        continue;
+      }
+      double s = bias[o];
+      for (int c = 0; c < C; c++) s += weight[c + o * C] * inp[c + j * C];
+      e = fmax(e, fmax(fabs(got[o + j * OC] - gelu(s)), fabs(aux[o + j * ldaux] - s)));
+    }
+  report("cublasLtMatmul GELU_AUX_BIAS", e, 1e-5);
+  cudaFree(dAux);
+
   cublasLtMatmulPreferenceDestroy(pref);
   cublasLtMatmulDescDestroy(desc);
   for (auto l : {wl, il, ol, rl, wl16, il16}) cublasLtMatrixLayoutDestroy(l);

@@ -119,6 +119,7 @@ pub struct GemmArgs {
 
 /// Validates the types of a `GemmEx`-style call: what cuBLAS computes for them.
 pub fn gemm_types(
+    call: &str,
     a: c_int,
     b: c_int,
     c: c_int,
@@ -126,7 +127,7 @@ pub fn gemm_types(
 ) -> BlasResult<(Elem, Elem, Precision)> {
     let unsupported = || {
         BlasFail::NotSupported(format!(
-            "GEMM with A {}, B {}, C {} and {}",
+            "{call} with A {}, B {}, C {} and {}",
             data_type_name(a),
             data_type_name(b),
             data_type_name(c),
@@ -179,7 +180,8 @@ impl Runtime {
             dim(g.k.into(), "k")?,
         );
         let count = dim(g.batch.into(), "batchCount")?;
-        let (elem_in, elem_c, mut precision) = gemm_types(g.a_type, g.b_type, g.c_type, g.compute)?;
+        let (elem_in, elem_c, mut precision) =
+            gemm_types(name, g.a_type, g.b_type, g.c_type, g.compute)?;
         if precision == Precision::F32
             && elem_in == Elem::F32
             && g.compute != COMPUTE_32F_PEDANTIC

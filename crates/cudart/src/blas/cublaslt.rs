@@ -352,8 +352,13 @@ impl Runtime {
         }
         let compute = d_attr(DESC_COMPUTE_TYPE) as c_int;
         let ty = |l: &Layout| l.attrs.int(LAYOUT_TYPE, 0) as c_int;
-        let (elem_in, elem_d, precision) =
-            super::cublas::gemm_types(ty(&ls[0]), ty(&ls[1]), ty(&ls[3]), compute)?;
+        let (elem_in, elem_d, precision) = super::cublas::gemm_types(
+            "cublasLtMatmul",
+            ty(&ls[0]),
+            ty(&ls[1]),
+            ty(&ls[3]),
+            compute,
+        )?;
         check(ty(&ls[2]) == ty(&ls[3]), || {
             format!(
                 "C is {} and D is {}: they must be of one type",
