@@ -226,3 +226,73 @@ impl Runtime {
         Ok(gemm::decode_f64(&bytes, elem)[0])
     }
 }
+
+#[cfg(test)]
+mod tests {
+    /// The names of the functions a C header declares (`NAME(` after a return type at the
+    /// start of a line, outside comments).
+    fn declared(header: &str) -> Vec<String> {
+        let mut out = Vec::new();
+        for line in header.lines() {
+            let line = line.trim_start();
+            if line.starts_with("/*") || line.starts_with('*') || line.starts_with('#') {
+                continue;
+            }
+            let Some(open) = line.find('(') else { continue };
+            let head = &line[..open];
+            let name = head.rsplit([' ', '*']).next().unwrap_or("");
+            if name.starts_with("cublas") && head.trim() != name {
+                out.push(name.to_string());
+            }
+        }
+        out
+    }
+
+    /// The functions the sources export (`extern "C" fn NAME(`).
+    fn exported() -> Vec<String> {
+        let mut out: Vec<String> = super::unsupported::NOT_SUPPORTED_FUNCTIONS
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        for src in [include_str!("cublas.rs"), include_str!("cublaslt.rs")] {
+            for part in src.split("extern \"C\" fn ").skip(1) {
+                out.push(part.split('(').next().unwrap_or("").to_string());
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn every_declared_function_is_exported() {
+        let exported = exported();
+        let headers = [
+            include_str!("../../../../include/cublas_api.h"),
+            include_str!("../../../../include/cublasLt.h"),
+        ];
+        let mut count = 0;
+        for h in headers {
+            for name in declared(h) {
+                count += 1;
+                assert!(
+                    exported.contains(&name),
+                    "{name} is declared but not exported"
+                );
+            }
+        }
+        assert!(count > 50, "only {count} declarations found");
+    }
+
+    #[test]
+    fn every_v2_macro_names_an_exported_function() {
+        let exported = exported();
+        for line in include_str!("../../../../include/cublas_v2.h").lines() {
+            if let Some(rest) = line.strip_prefix("#define cublas") {
+                let target = rest.split_whitespace().nth(1).unwrap_or("");
+                assert!(
+                    exported.iter().any(|e| e == target),
+                    "{line}: {target} is not exported"
+                );
+            }
+        }
+    }
+}
