@@ -2,9 +2,9 @@
 // leading dimension (ldc = m + 4) but allocated packed (m * n floats): its last column
 // runs past the allocation. The second passes lda < m, which cuBLAS rejects. The third
 // reads B after it was freed. The cuBLASLt matmul adds a bias vector allocated one
-// element short. cublasSaxpy, and cublasGemmEx with CUBLAS_COMPUTE_16F, are not implemented
-// by warpcheck. Each call returns an error
-// status; the program ignores them and exits 0, so check exits 1.
+// element short. cublasSaxpy, and cublasGemmEx with CUBLAS_COMPUTE_16F, are not
+// implemented by warpcheck. Each call returns an error status; the program ignores them
+// and exits 0, so check exits 1.
 //
 // warpcheck-flags: -lcublas -lcublasLt
 // warpcheck-exit: 1
