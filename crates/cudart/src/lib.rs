@@ -26,6 +26,8 @@
 //! | streams, events | `cudaStreamCreate` (`WithFlags`, `WithPriority`), `cudaStreamDestroy`, `cudaStreamSynchronize`, `cudaStreamQuery`, `cudaStreamWaitEvent`, `cudaStreamAddCallback`, `cudaLaunchHostFunc`, `cudaEventCreate` (`WithFlags`), `cudaEventRecord`, `cudaEventSynchronize`, `cudaEventQuery`, `cudaEventElapsedTime` (emulator time, see [`streams`]), `cudaEventDestroy` |
 //! | kernels | `cudaFuncGetAttributes`, `cudaFuncSetAttribute`, `cudaOccupancyMaxActiveBlocksPerMultiprocessor` (`WithFlags`), `cudaOccupancyMaxPotentialBlockSize` |
 //! | textures | `cudaCreateTextureObject` (linear and pitched 2D memory), `cudaDestroyTextureObject`, texture references (`__cudaRegisterTexture`, `cudaBindTexture`, `cudaBindTexture2D`, `cudaUnbindTexture`, `cudaGetTextureAlignmentOffset`), `cudaCreateChannelDesc` ([`texture`]) |
+//! | cuBLAS (`-lcublas`) | `cublasCreate`, `cublasDestroy`, `cublasGetVersion`, `cublasSetStream`/`GetStream`, `cublasSetWorkspace`, `cublasSetPointerMode`/`GetPointerMode` (host and device), `cublasSetMathMode`/`GetMathMode`, `cublasGetStatusName`/`String`, `cublasSgemm`, `cublasDgemm`, `cublasGemmEx`, `cublasSgemmStridedBatched`, `cublasDgemmStridedBatched`, `cublasGemmStridedBatchedEx`, `cublasSgemv`, `cublasDgemv` ([`blas`], on the host CPU) |
+//! | cuBLASLt (`-lcublasLt`) | `cublasLtCreate`, `cublasLtDestroy`, `cublasLtGetVersion`, `cublasLtMatmulDescCreate`/`Destroy`/`SetAttribute`/`GetAttribute`, `cublasLtMatrixLayoutCreate`/`Destroy`/`SetAttribute`/`GetAttribute`, `cublasLtMatmulPreferenceCreate`/`Destroy`/`SetAttribute`/`GetAttribute`, `cublasLtMatmulAlgoGetHeuristic`, `cublasLtMatmul` (epilogues bias, ReLU, GELU, GELU with auxiliary output; [`blas::cublaslt`]) |
 //! | other | device `printf` (written to the program's `stdout`) |
 //!
 //! # Not supported
@@ -36,8 +38,13 @@
 //! texture objects over CUDA arrays, surfaces, IPC), `__cudaRegisterManagedVar` (nvcc's
 //! host code; the `__managed__` variables of clang's host code are supported, see
 //! [`managed_vars`]), surface references, and `cudaGetSymbolAddress` of a `__constant__`
-//! variable. A function neither implemented nor listed is missing at link
-//! time: the link fails naming it.
+//! variable. cuBLAS and cuBLASLt functions outside the table that are exported (see
+//! [`blas::unsupported::NOT_SUPPORTED_FUNCTIONS`]: level-1 BLAS, pointer-array batches,
+//! half-precision and complex GEMMs, matrix transforms, …) return
+//! `CUBLAS_STATUS_NOT_SUPPORTED` and are reported by name the same way, as are
+//! unsupported variants of implemented calls (16-bit or integer compute types,
+//! backward epilogues, FP8 scaling). A function neither implemented nor listed is missing
+//! at link time: the link fails naming it.
 //!
 //! # Safety
 //!
@@ -51,6 +58,7 @@
 #![allow(non_snake_case)]
 
 pub mod api;
+pub mod blas;
 pub mod capture;
 pub mod config;
 pub mod cooperative;

@@ -19,6 +19,15 @@ pub enum Mem {
     Host(usize),
 }
 
+/// What accesses a checked device range: the wording of its findings.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Access {
+    /// A copy or memset of the runtime API, whose byte count is an argument.
+    Copy,
+    /// A library call (cuBLAS) whose ranges follow from its dimension arguments.
+    Library,
+}
+
 /// Whether an address lies in the emulator's global window (a device pointer, live or not).
 pub fn looks_like_device(address: u64) -> bool {
     address >= warpcheck_emu::memory::GLOBAL_BASE
@@ -42,6 +51,18 @@ impl Runtime {
         role: &str,
         address: u64,
         len: u64,
+    ) -> Result<Mem, Fail> {
+        self.checked_range(call, role, address, len, Access::Copy)
+    }
+
+    /// [`Runtime::device_range`] for an access of the given kind.
+    pub fn checked_range(
+        &mut self,
+        call: &str,
+        role: &str,
+        address: u64,
+        len: u64,
+        access: Access,
     ) -> Result<Mem, Fail> {
         if let Some((base, a)) = self.alloc_at(address) {
             let a = a.clone();
@@ -68,7 +89,9 @@ impl Runtime {
             }
             let offset = address - base;
             if offset + len > a.size {
-                self.report_overflow(call, role, address, len, base, a.size, &a.site, a.kind);
+                self.report_overflow(
+                    call, role, address, len, base, a.size, &a.site, a.kind, access,
+                );
                 return Err(Fail::Reported(INVALID_VALUE));
             }
             return Ok(match a.kind {
@@ -90,6 +113,7 @@ impl Runtime {
                 size,
                 &CallSite::default(),
                 AllocKind::Device,
+                access,
             );
             return Err(Fail::Reported(INVALID_VALUE));
         }
@@ -101,6 +125,10 @@ impl Runtime {
         } else {
             format!("{address:#x}, a host pointer")
         };
+        let help = match access {
+            Access::Copy => "pass a pointer returned by cudaMalloc (or check the cudaMemcpyKind)",
+            Access::Library => "pass a pointer returned by cudaMalloc",
+        };
         let f = self
             .host_finding(
                 Code::InvalidDevicePointer,
@@ -109,7 +137,7 @@ impl Runtime {
                 &site,
                 "passed here",
             )
-            .help("pass a pointer returned by cudaMalloc (or check the cudaMemcpyKind)");
+            .help(help);
         self.findings.add(f);
         Err(Fail::Reported(if address == 0 {
             INVALID_VALUE
@@ -129,9 +157,20 @@ impl Runtime {
         size: u64,
         alloc_site: &CallSite,
         kind: AllocKind,
+        access: Access,
     ) {
         let site = CallSite::capture();
         let offset = address - base;
+        let (label, help) = match access {
+            Access::Copy => (
+                "copied here",
+                "the count passed to the copy is larger than the allocation",
+            ),
+            Access::Library => (
+                "accessed here",
+                "the extent that the call's dimensions, leading dimension and batch stride give is larger than the allocation",
+            ),
+        };
         let mut f = self
             .host_finding(
                 Code::CopyOutOfBounds,
@@ -141,9 +180,9 @@ impl Runtime {
                     offset + len - size
                 ),
                 &site,
-                "copied here",
+                label,
             )
-            .help("the count passed to the copy is larger than the allocation");
+            .help(help);
         if let Some(at) = self.line(alloc_site) {
             f = f.related(at, format!("allocated here by {}", kind.api()));
         }

@@ -86,13 +86,19 @@ impl Runtime {
 
     /// Records a function that is not implemented (once per name).
     pub fn not_supported(&mut self, name: &str) {
+        self.not_supported_returning(name, "cudaErrorNotSupported");
+    }
+
+    /// Records a function (or a variant of one) that is not implemented, once per name,
+    /// saying which error it returned.
+    pub fn not_supported_returning(&mut self, name: &str, returned: &str) {
         if self.findings.not_supported.insert(name.to_string()) {
             let site = CallSite::capture();
             let f = self
                 .host_finding(
                     Code::ApiNotSupported,
                     Severity::Error,
-                    format!("{name} is not supported by warpcheck's CUDA runtime; it returned cudaErrorNotSupported"),
+                    format!("{name} is not supported by warpcheck's CUDA runtime; it returned {returned}"),
                     &site,
                     "called here",
                 )

@@ -145,6 +145,8 @@ pub struct Runtime {
     /// Whether the leak check has run (at `cudaDeviceReset` or exit).
     pub leaks_checked: bool,
     pub timings: crate::timing::Timings,
+    /// cuBLAS and cuBLASLt handles and descriptors.
+    pub blas: crate::blas::BlasState,
 }
 
 static RUNTIME: Mutex<Option<Runtime>> = Mutex::new(None);
@@ -186,6 +188,7 @@ impl Runtime {
             clock_ms: 0.0,
             device: 0,
             leaks_checked: false,
+            blas: Default::default(),
         }
     }
 

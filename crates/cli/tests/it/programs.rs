@@ -434,3 +434,34 @@ fn timings_account_for_the_program() {
         "{text}"
     );
 }
+
+/// cuBLAS from a C file: the shim headers are C as well as C++, and `-l` options link
+/// (`-lcublas` needs nothing more than the runtime; `-L DIR -lm` reaches the linker).
+#[test]
+fn cublas_from_a_c_file_with_link_options() {
+    let tmp = tempfile::tempdir().unwrap();
+    std::fs::write(
+        tmp.path().join("gemm.c"),
+        "#include <cublas_v2.h>\n#include <cublasLt.h>\n#include <math.h>\nint gemm(float *a, float *b, float *c, int n) {\n  cublasHandle_t h;\n  const float one = 1, zero = 0;\n  if (cublasCreate(&h) != CUBLAS_STATUS_SUCCESS) return -1;\n  cublasStatus_t s = cublasSgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, n, n, n, &one, a, n, b, n, &zero, c, n);\n  cublasDestroy(h);\n  return (int)s + (int)sqrt(0.0);\n}\n",
+    )
+    .unwrap();
+    std::fs::write(
+        tmp.path().join("main.cu"),
+        "#include <cstdio>\nextern \"C\" int gemm(float *a, float *b, float *c, int n);\nint main() {\n  float h[4] = {1, 2, 3, 4}, *a, *c;\n  cudaMalloc(&a, sizeof h);\n  cudaMalloc(&c, sizeof h);\n  cudaMemcpy(a, h, sizeof h, cudaMemcpyHostToDevice);\n  int s = gemm(a, a, c, 2);\n  cudaMemcpy(h, c, sizeof h, cudaMemcpyDeviceToHost);\n  printf(\"%d %g %g %g %g\\n\", s, h[0], h[1], h[2], h[3]);\n  return 0;\n}\n",
+    )
+    .unwrap();
+    let st = Command::new(env!("CARGO_BIN_EXE_warpcheck"))
+        .args(["check", "main.cu", "gemm.c", "-lcublas", "-lcublasLt", "-L"])
+        .arg(tmp.path())
+        .arg("-lm")
+        .current_dir(tmp.path())
+        .output()
+        .unwrap();
+    let (out, err) = (
+        String::from_utf8_lossy(&st.stdout),
+        String::from_utf8_lossy(&st.stderr),
+    );
+    assert_eq!(st.status.code(), Some(0), "{out}{err}");
+    // [1 3; 2 4] squared, column-major.
+    assert_eq!(out.trim(), "0 7 10 15 22", "{err}");
+}

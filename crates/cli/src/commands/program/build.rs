@@ -275,6 +275,8 @@ pub fn build(args: &ProgramArgs, dir: &Path) -> Result<Built, CliError> {
     link.arg("--driver-mode=g++").args(&objects);
     link.arg("-L").arg(lib_dir);
     link.args(["-Wl,--no-as-needed", "-lwarpcheck_cudart"]);
+    link.args(args.link_dir.iter().map(|d| format!("-L{}", d.display())));
+    link.args(super::link_libraries(&args.link_lib));
     let mut rpath = OsString::from("-Wl,-rpath,");
     rpath.push(lib_dir);
     link.arg(rpath);

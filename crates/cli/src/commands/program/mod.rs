@@ -43,6 +43,14 @@ pub struct ProgramArgs {
     /// picks the device side's compiler (`auto` is clang; the host side is always clang's).
     #[command(flatten)]
     pub compile: crate::input::CompilerFlags,
+    /// Link with library LIB (-lLIB, as compilers spell it). The libraries that
+    /// warpcheck's runtime provides (cudart, cudart_static, cublas, cublasLt and their
+    /// _static forms) are accepted and need no other library.
+    #[arg(short = 'l', value_name = "LIB")]
+    pub link_lib: Vec<String>,
+    /// Search DIR for the -l libraries.
+    #[arg(short = 'L', value_name = "DIR")]
+    pub link_dir: Vec<PathBuf>,
     /// `check`: the checkers, `all` or a comma-separated list of race, sync, mem, init,
     /// bank, coalesce.
     #[arg(long, default_value = "all")]
@@ -106,6 +114,25 @@ pub struct ProgramArgs {
 pub enum LeakCheck {
     None,
     Full,
+}
+
+/// The libraries the runtime library provides: `-l` options naming them are dropped
+/// from the link line.
+pub const RUNTIME_PROVIDES: &[&str] = &[
+    "cudart",
+    "cudart_static",
+    "cublas",
+    "cublas_static",
+    "cublasLt",
+    "cublasLt_static",
+];
+
+/// The linker options of the program's `-l` libraries that the runtime does not provide.
+pub fn link_libraries(libs: &[String]) -> Vec<String> {
+    libs.iter()
+        .filter(|l| !RUNTIME_PROVIDES.contains(&l.as_str()))
+        .map(|l| format!("-l{l}"))
+        .collect()
 }
 
 /// Program mode when `args` (after `run`/`check`) name a program; `None` keeps kernel
