@@ -15,6 +15,7 @@ mod float_ops;
 mod gpu_mode;
 mod gpu_truth;
 mod html_report;
+mod int_ops;
 mod launch_limits;
 mod lint_args;
 mod lint_vs_check;
