@@ -52,6 +52,9 @@
 #include <__clang_cuda_math_forward_declares.h>
 #include <cmath>
 #include <cstdlib>
+/* The C++ <math.h> also puts isfinite, isnan, signbit… in the global namespace, as
+ * NVIDIA's headers make them available to host code. */
+#include <math.h>
 #else
 #define __WARPCHECK_HAVE_CMATH 0
 #endif

@@ -444,4 +444,340 @@ __WARPCHECK_LDG void __stwt(double *p, double v) {
   __asm__ __volatile__("st.global.wt.f64 [%0], %1;" :: "l"(p), "d"(v) : "memory");
 }
 
+/* Vector forms of the cache-hinted loads and stores (`ld.global.OP.v2/.v4`), as NVIDIA's
+ * sm_32_intrinsics.h declares them. */
+__WARPCHECK_LDG float2 __ldcg(const float2 *p) {
+  float2 r;
+  __asm__ __volatile__("ld.global.cg.v2.f32 {%0, %1}, [%2];" : "=f"(r.x), "=f"(r.y) : "l"(p) : "memory");
+  return r;
+}
+__WARPCHECK_LDG float4 __ldcg(const float4 *p) {
+  float4 r;
+  __asm__ __volatile__("ld.global.cg.v4.f32 {%0, %1, %2, %3}, [%4];" : "=f"(r.x), "=f"(r.y), "=f"(r.z), "=f"(r.w) : "l"(p) : "memory");
+  return r;
+}
+__WARPCHECK_LDG int2 __ldcg(const int2 *p) {
+  int2 r;
+  __asm__ __volatile__("ld.global.cg.v2.s32 {%0, %1}, [%2];" : "=r"(r.x), "=r"(r.y) : "l"(p) : "memory");
+  return r;
+}
+__WARPCHECK_LDG int4 __ldcg(const int4 *p) {
+  int4 r;
+  __asm__ __volatile__("ld.global.cg.v4.s32 {%0, %1, %2, %3}, [%4];" : "=r"(r.x), "=r"(r.y), "=r"(r.z), "=r"(r.w) : "l"(p) : "memory");
+  return r;
+}
+__WARPCHECK_LDG uint2 __ldcg(const uint2 *p) {
+  uint2 r;
+  __asm__ __volatile__("ld.global.cg.v2.u32 {%0, %1}, [%2];" : "=r"(r.x), "=r"(r.y) : "l"(p) : "memory");
+  return r;
+}
+__WARPCHECK_LDG uint4 __ldcg(const uint4 *p) {
+  uint4 r;
+  __asm__ __volatile__("ld.global.cg.v4.u32 {%0, %1, %2, %3}, [%4];" : "=r"(r.x), "=r"(r.y), "=r"(r.z), "=r"(r.w) : "l"(p) : "memory");
+  return r;
+}
+__WARPCHECK_LDG double2 __ldcg(const double2 *p) {
+  double2 r;
+  __asm__ __volatile__("ld.global.cg.v2.f64 {%0, %1}, [%2];" : "=d"(r.x), "=d"(r.y) : "l"(p) : "memory");
+  return r;
+}
+__WARPCHECK_LDG longlong2 __ldcg(const longlong2 *p) {
+  longlong2 r;
+  __asm__ __volatile__("ld.global.cg.v2.s64 {%0, %1}, [%2];" : "=l"(r.x), "=l"(r.y) : "l"(p) : "memory");
+  return r;
+}
+__WARPCHECK_LDG ulonglong2 __ldcg(const ulonglong2 *p) {
+  ulonglong2 r;
+  __asm__ __volatile__("ld.global.cg.v2.u64 {%0, %1}, [%2];" : "=l"(r.x), "=l"(r.y) : "l"(p) : "memory");
+  return r;
+}
+__WARPCHECK_LDG float2 __ldca(const float2 *p) {
+  float2 r;
+  __asm__ __volatile__("ld.global.ca.v2.f32 {%0, %1}, [%2];" : "=f"(r.x), "=f"(r.y) : "l"(p) : "memory");
+  return r;
+}
+__WARPCHECK_LDG float4 __ldca(const float4 *p) {
+  float4 r;
+  __asm__ __volatile__("ld.global.ca.v4.f32 {%0, %1, %2, %3}, [%4];" : "=f"(r.x), "=f"(r.y), "=f"(r.z), "=f"(r.w) : "l"(p) : "memory");
+  return r;
+}
+__WARPCHECK_LDG int2 __ldca(const int2 *p) {
+  int2 r;
+  __asm__ __volatile__("ld.global.ca.v2.s32 {%0, %1}, [%2];" : "=r"(r.x), "=r"(r.y) : "l"(p) : "memory");
+  return r;
+}
+__WARPCHECK_LDG int4 __ldca(const int4 *p) {
+  int4 r;
+  __asm__ __volatile__("ld.global.ca.v4.s32 {%0, %1, %2, %3}, [%4];" : "=r"(r.x), "=r"(r.y), "=r"(r.z), "=r"(r.w) : "l"(p) : "memory");
+  return r;
+}
+__WARPCHECK_LDG uint2 __ldca(const uint2 *p) {
+  uint2 r;
+  __asm__ __volatile__("ld.global.ca.v2.u32 {%0, %1}, [%2];" : "=r"(r.x), "=r"(r.y) : "l"(p) : "memory");
+  return r;
+}
+__WARPCHECK_LDG uint4 __ldca(const uint4 *p) {
+  uint4 r;
+  __asm__ __volatile__("ld.global.ca.v4.u32 {%0, %1, %2, %3}, [%4];" : "=r"(r.x), "=r"(r.y), "=r"(r.z), "=r"(r.w) : "l"(p) : "memory");
+  return r;
+}
+__WARPCHECK_LDG double2 __ldca(const double2 *p) {
+  double2 r;
+  __asm__ __volatile__("ld.global.ca.v2.f64 {%0, %1}, [%2];" : "=d"(r.x), "=d"(r.y) : "l"(p) : "memory");
+  return r;
+}
+__WARPCHECK_LDG longlong2 __ldca(const longlong2 *p) {
+  longlong2 r;
+  __asm__ __volatile__("ld.global.ca.v2.s64 {%0, %1}, [%2];" : "=l"(r.x), "=l"(r.y) : "l"(p) : "memory");
+  return r;
+}
+__WARPCHECK_LDG ulonglong2 __ldca(const ulonglong2 *p) {
+  ulonglong2 r;
+  __asm__ __volatile__("ld.global.ca.v2.u64 {%0, %1}, [%2];" : "=l"(r.x), "=l"(r.y) : "l"(p) : "memory");
+  return r;
+}
+__WARPCHECK_LDG float2 __ldcs(const float2 *p) {
+  float2 r;
+  __asm__ __volatile__("ld.global.cs.v2.f32 {%0, %1}, [%2];" : "=f"(r.x), "=f"(r.y) : "l"(p) : "memory");
+  return r;
+}
+__WARPCHECK_LDG float4 __ldcs(const float4 *p) {
+  float4 r;
+  __asm__ __volatile__("ld.global.cs.v4.f32 {%0, %1, %2, %3}, [%4];" : "=f"(r.x), "=f"(r.y), "=f"(r.z), "=f"(r.w) : "l"(p) : "memory");
+  return r;
+}
+__WARPCHECK_LDG int2 __ldcs(const int2 *p) {
+  int2 r;
+  __asm__ __volatile__("ld.global.cs.v2.s32 {%0, %1}, [%2];" : "=r"(r.x), "=r"(r.y) : "l"(p) : "memory");
+  return r;
+}
+__WARPCHECK_LDG int4 __ldcs(const int4 *p) {
+  int4 r;
+  __asm__ __volatile__("ld.global.cs.v4.s32 {%0, %1, %2, %3}, [%4];" : "=r"(r.x), "=r"(r.y), "=r"(r.z), "=r"(r.w) : "l"(p) : "memory");
+  return r;
+}
+__WARPCHECK_LDG uint2 __ldcs(const uint2 *p) {
+  uint2 r;
+  __asm__ __volatile__("ld.global.cs.v2.u32 {%0, %1}, [%2];" : "=r"(r.x), "=r"(r.y) : "l"(p) : "memory");
+  return r;
+}
+__WARPCHECK_LDG uint4 __ldcs(const uint4 *p) {
+  uint4 r;
+  __asm__ __volatile__("ld.global.cs.v4.u32 {%0, %1, %2, %3}, [%4];" : "=r"(r.x), "=r"(r.y), "=r"(r.z), "=r"(r.w) : "l"(p) : "memory");
+  return r;
+}
+__WARPCHECK_LDG double2 __ldcs(const double2 *p) {
+  double2 r;
+  __asm__ __volatile__("ld.global.cs.v2.f64 {%0, %1}, [%2];" : "=d"(r.x), "=d"(r.y) : "l"(p) : "memory");
+  return r;
+}
+__WARPCHECK_LDG longlong2 __ldcs(const longlong2 *p) {
+  longlong2 r;
+  __asm__ __volatile__("ld.global.cs.v2.s64 {%0, %1}, [%2];" : "=l"(r.x), "=l"(r.y) : "l"(p) : "memory");
+  return r;
+}
+__WARPCHECK_LDG ulonglong2 __ldcs(const ulonglong2 *p) {
+  ulonglong2 r;
+  __asm__ __volatile__("ld.global.cs.v2.u64 {%0, %1}, [%2];" : "=l"(r.x), "=l"(r.y) : "l"(p) : "memory");
+  return r;
+}
+__WARPCHECK_LDG float2 __ldlu(const float2 *p) {
+  float2 r;
+  __asm__ __volatile__("ld.global.lu.v2.f32 {%0, %1}, [%2];" : "=f"(r.x), "=f"(r.y) : "l"(p) : "memory");
+  return r;
+}
+__WARPCHECK_LDG float4 __ldlu(const float4 *p) {
+  float4 r;
+  __asm__ __volatile__("ld.global.lu.v4.f32 {%0, %1, %2, %3}, [%4];" : "=f"(r.x), "=f"(r.y), "=f"(r.z), "=f"(r.w) : "l"(p) : "memory");
+  return r;
+}
+__WARPCHECK_LDG int2 __ldlu(const int2 *p) {
+  int2 r;
+  __asm__ __volatile__("ld.global.lu.v2.s32 {%0, %1}, [%2];" : "=r"(r.x), "=r"(r.y) : "l"(p) : "memory");
+  return r;
+}
+__WARPCHECK_LDG int4 __ldlu(const int4 *p) {
+  int4 r;
+  __asm__ __volatile__("ld.global.lu.v4.s32 {%0, %1, %2, %3}, [%4];" : "=r"(r.x), "=r"(r.y), "=r"(r.z), "=r"(r.w) : "l"(p) : "memory");
+  return r;
+}
+__WARPCHECK_LDG uint2 __ldlu(const uint2 *p) {
+  uint2 r;
+  __asm__ __volatile__("ld.global.lu.v2.u32 {%0, %1}, [%2];" : "=r"(r.x), "=r"(r.y) : "l"(p) : "memory");
+  return r;
+}
+__WARPCHECK_LDG uint4 __ldlu(const uint4 *p) {
+  uint4 r;
+  __asm__ __volatile__("ld.global.lu.v4.u32 {%0, %1, %2, %3}, [%4];" : "=r"(r.x), "=r"(r.y), "=r"(r.z), "=r"(r.w) : "l"(p) : "memory");
+  return r;
+}
+__WARPCHECK_LDG double2 __ldlu(const double2 *p) {
+  double2 r;
+  __asm__ __volatile__("ld.global.lu.v2.f64 {%0, %1}, [%2];" : "=d"(r.x), "=d"(r.y) : "l"(p) : "memory");
+  return r;
+}
+__WARPCHECK_LDG longlong2 __ldlu(const longlong2 *p) {
+  longlong2 r;
+  __asm__ __volatile__("ld.global.lu.v2.s64 {%0, %1}, [%2];" : "=l"(r.x), "=l"(r.y) : "l"(p) : "memory");
+  return r;
+}
+__WARPCHECK_LDG ulonglong2 __ldlu(const ulonglong2 *p) {
+  ulonglong2 r;
+  __asm__ __volatile__("ld.global.lu.v2.u64 {%0, %1}, [%2];" : "=l"(r.x), "=l"(r.y) : "l"(p) : "memory");
+  return r;
+}
+__WARPCHECK_LDG float2 __ldcv(const float2 *p) {
+  float2 r;
+  __asm__ __volatile__("ld.global.cv.v2.f32 {%0, %1}, [%2];" : "=f"(r.x), "=f"(r.y) : "l"(p) : "memory");
+  return r;
+}
+__WARPCHECK_LDG float4 __ldcv(const float4 *p) {
+  float4 r;
+  __asm__ __volatile__("ld.global.cv.v4.f32 {%0, %1, %2, %3}, [%4];" : "=f"(r.x), "=f"(r.y), "=f"(r.z), "=f"(r.w) : "l"(p) : "memory");
+  return r;
+}
+__WARPCHECK_LDG int2 __ldcv(const int2 *p) {
+  int2 r;
+  __asm__ __volatile__("ld.global.cv.v2.s32 {%0, %1}, [%2];" : "=r"(r.x), "=r"(r.y) : "l"(p) : "memory");
+  return r;
+}
+__WARPCHECK_LDG int4 __ldcv(const int4 *p) {
+  int4 r;
+  __asm__ __volatile__("ld.global.cv.v4.s32 {%0, %1, %2, %3}, [%4];" : "=r"(r.x), "=r"(r.y), "=r"(r.z), "=r"(r.w) : "l"(p) : "memory");
+  return r;
+}
+__WARPCHECK_LDG uint2 __ldcv(const uint2 *p) {
+  uint2 r;
+  __asm__ __volatile__("ld.global.cv.v2.u32 {%0, %1}, [%2];" : "=r"(r.x), "=r"(r.y) : "l"(p) : "memory");
+  return r;
+}
+__WARPCHECK_LDG uint4 __ldcv(const uint4 *p) {
+  uint4 r;
+  __asm__ __volatile__("ld.global.cv.v4.u32 {%0, %1, %2, %3}, [%4];" : "=r"(r.x), "=r"(r.y), "=r"(r.z), "=r"(r.w) : "l"(p) : "memory");
+  return r;
+}
+__WARPCHECK_LDG double2 __ldcv(const double2 *p) {
+  double2 r;
+  __asm__ __volatile__("ld.global.cv.v2.f64 {%0, %1}, [%2];" : "=d"(r.x), "=d"(r.y) : "l"(p) : "memory");
+  return r;
+}
+__WARPCHECK_LDG longlong2 __ldcv(const longlong2 *p) {
+  longlong2 r;
+  __asm__ __volatile__("ld.global.cv.v2.s64 {%0, %1}, [%2];" : "=l"(r.x), "=l"(r.y) : "l"(p) : "memory");
+  return r;
+}
+__WARPCHECK_LDG ulonglong2 __ldcv(const ulonglong2 *p) {
+  ulonglong2 r;
+  __asm__ __volatile__("ld.global.cv.v2.u64 {%0, %1}, [%2];" : "=l"(r.x), "=l"(r.y) : "l"(p) : "memory");
+  return r;
+}
+__WARPCHECK_LDG void __stwb(float2 *p, float2 v) {
+  __asm__ __volatile__("st.global.wb.v2.f32 [%0], {%1, %2};" :: "l"(p), "f"(v.x), "f"(v.y) : "memory");
+}
+__WARPCHECK_LDG void __stwb(float4 *p, float4 v) {
+  __asm__ __volatile__("st.global.wb.v4.f32 [%0], {%1, %2, %3, %4};" :: "l"(p), "f"(v.x), "f"(v.y), "f"(v.z), "f"(v.w) : "memory");
+}
+__WARPCHECK_LDG void __stwb(int2 *p, int2 v) {
+  __asm__ __volatile__("st.global.wb.v2.s32 [%0], {%1, %2};" :: "l"(p), "r"(v.x), "r"(v.y) : "memory");
+}
+__WARPCHECK_LDG void __stwb(int4 *p, int4 v) {
+  __asm__ __volatile__("st.global.wb.v4.s32 [%0], {%1, %2, %3, %4};" :: "l"(p), "r"(v.x), "r"(v.y), "r"(v.z), "r"(v.w) : "memory");
+}
+__WARPCHECK_LDG void __stwb(uint2 *p, uint2 v) {
+  __asm__ __volatile__("st.global.wb.v2.u32 [%0], {%1, %2};" :: "l"(p), "r"(v.x), "r"(v.y) : "memory");
+}
+__WARPCHECK_LDG void __stwb(uint4 *p, uint4 v) {
+  __asm__ __volatile__("st.global.wb.v4.u32 [%0], {%1, %2, %3, %4};" :: "l"(p), "r"(v.x), "r"(v.y), "r"(v.z), "r"(v.w) : "memory");
+}
+__WARPCHECK_LDG void __stwb(double2 *p, double2 v) {
+  __asm__ __volatile__("st.global.wb.v2.f64 [%0], {%1, %2};" :: "l"(p), "d"(v.x), "d"(v.y) : "memory");
+}
+__WARPCHECK_LDG void __stwb(longlong2 *p, longlong2 v) {
+  __asm__ __volatile__("st.global.wb.v2.s64 [%0], {%1, %2};" :: "l"(p), "l"(v.x), "l"(v.y) : "memory");
+}
+__WARPCHECK_LDG void __stwb(ulonglong2 *p, ulonglong2 v) {
+  __asm__ __volatile__("st.global.wb.v2.u64 [%0], {%1, %2};" :: "l"(p), "l"(v.x), "l"(v.y) : "memory");
+}
+__WARPCHECK_LDG void __stcg(float2 *p, float2 v) {
+  __asm__ __volatile__("st.global.cg.v2.f32 [%0], {%1, %2};" :: "l"(p), "f"(v.x), "f"(v.y) : "memory");
+}
+__WARPCHECK_LDG void __stcg(float4 *p, float4 v) {
+  __asm__ __volatile__("st.global.cg.v4.f32 [%0], {%1, %2, %3, %4};" :: "l"(p), "f"(v.x), "f"(v.y), "f"(v.z), "f"(v.w) : "memory");
+}
+__WARPCHECK_LDG void __stcg(int2 *p, int2 v) {
+  __asm__ __volatile__("st.global.cg.v2.s32 [%0], {%1, %2};" :: "l"(p), "r"(v.x), "r"(v.y) : "memory");
+}
+__WARPCHECK_LDG void __stcg(int4 *p, int4 v) {
+  __asm__ __volatile__("st.global.cg.v4.s32 [%0], {%1, %2, %3, %4};" :: "l"(p), "r"(v.x), "r"(v.y), "r"(v.z), "r"(v.w) : "memory");
+}
+__WARPCHECK_LDG void __stcg(uint2 *p, uint2 v) {
+  __asm__ __volatile__("st.global.cg.v2.u32 [%0], {%1, %2};" :: "l"(p), "r"(v.x), "r"(v.y) : "memory");
+}
+__WARPCHECK_LDG void __stcg(uint4 *p, uint4 v) {
+  __asm__ __volatile__("st.global.cg.v4.u32 [%0], {%1, %2, %3, %4};" :: "l"(p), "r"(v.x), "r"(v.y), "r"(v.z), "r"(v.w) : "memory");
+}
+__WARPCHECK_LDG void __stcg(double2 *p, double2 v) {
+  __asm__ __volatile__("st.global.cg.v2.f64 [%0], {%1, %2};" :: "l"(p), "d"(v.x), "d"(v.y) : "memory");
+}
+__WARPCHECK_LDG void __stcg(longlong2 *p, longlong2 v) {
+  __asm__ __volatile__("st.global.cg.v2.s64 [%0], {%1, %2};" :: "l"(p), "l"(v.x), "l"(v.y) : "memory");
+}
+__WARPCHECK_LDG void __stcg(ulonglong2 *p, ulonglong2 v) {
+  __asm__ __volatile__("st.global.cg.v2.u64 [%0], {%1, %2};" :: "l"(p), "l"(v.x), "l"(v.y) : "memory");
+}
+__WARPCHECK_LDG void __stcs(float2 *p, float2 v) {
+  __asm__ __volatile__("st.global.cs.v2.f32 [%0], {%1, %2};" :: "l"(p), "f"(v.x), "f"(v.y) : "memory");
+}
+__WARPCHECK_LDG void __stcs(float4 *p, float4 v) {
+  __asm__ __volatile__("st.global.cs.v4.f32 [%0], {%1, %2, %3, %4};" :: "l"(p), "f"(v.x), "f"(v.y), "f"(v.z), "f"(v.w) : "memory");
+}
+__WARPCHECK_LDG void __stcs(int2 *p, int2 v) {
+  __asm__ __volatile__("st.global.cs.v2.s32 [%0], {%1, %2};" :: "l"(p), "r"(v.x), "r"(v.y) : "memory");
+}
+__WARPCHECK_LDG void __stcs(int4 *p, int4 v) {
+  __asm__ __volatile__("st.global.cs.v4.s32 [%0], {%1, %2, %3, %4};" :: "l"(p), "r"(v.x), "r"(v.y), "r"(v.z), "r"(v.w) : "memory");
+}
+__WARPCHECK_LDG void __stcs(uint2 *p, uint2 v) {
+  __asm__ __volatile__("st.global.cs.v2.u32 [%0], {%1, %2};" :: "l"(p), "r"(v.x), "r"(v.y) : "memory");
+}
+__WARPCHECK_LDG void __stcs(uint4 *p, uint4 v) {
+  __asm__ __volatile__("st.global.cs.v4.u32 [%0], {%1, %2, %3, %4};" :: "l"(p), "r"(v.x), "r"(v.y), "r"(v.z), "r"(v.w) : "memory");
+}
+__WARPCHECK_LDG void __stcs(double2 *p, double2 v) {
+  __asm__ __volatile__("st.global.cs.v2.f64 [%0], {%1, %2};" :: "l"(p), "d"(v.x), "d"(v.y) : "memory");
+}
+__WARPCHECK_LDG void __stcs(longlong2 *p, longlong2 v) {
+  __asm__ __volatile__("st.global.cs.v2.s64 [%0], {%1, %2};" :: "l"(p), "l"(v.x), "l"(v.y) : "memory");
+}
+__WARPCHECK_LDG void __stcs(ulonglong2 *p, ulonglong2 v) {
+  __asm__ __volatile__("st.global.cs.v2.u64 [%0], {%1, %2};" :: "l"(p), "l"(v.x), "l"(v.y) : "memory");
+}
+__WARPCHECK_LDG void __stwt(float2 *p, float2 v) {
+  __asm__ __volatile__("st.global.wt.v2.f32 [%0], {%1, %2};" :: "l"(p), "f"(v.x), "f"(v.y) : "memory");
+}
+__WARPCHECK_LDG void __stwt(float4 *p, float4 v) {
+  __asm__ __volatile__("st.global.wt.v4.f32 [%0], {%1, %2, %3, %4};" :: "l"(p), "f"(v.x), "f"(v.y), "f"(v.z), "f"(v.w) : "memory");
+}
+__WARPCHECK_LDG void __stwt(int2 *p, int2 v) {
+  __asm__ __volatile__("st.global.wt.v2.s32 [%0], {%1, %2};" :: "l"(p), "r"(v.x), "r"(v.y) : "memory");
+}
+__WARPCHECK_LDG void __stwt(int4 *p, int4 v) {
+  __asm__ __volatile__("st.global.wt.v4.s32 [%0], {%1, %2, %3, %4};" :: "l"(p), "r"(v.x), "r"(v.y), "r"(v.z), "r"(v.w) : "memory");
+}
+__WARPCHECK_LDG void __stwt(uint2 *p, uint2 v) {
+  __asm__ __volatile__("st.global.wt.v2.u32 [%0], {%1, %2};" :: "l"(p), "r"(v.x), "r"(v.y) : "memory");
+}
+__WARPCHECK_LDG void __stwt(uint4 *p, uint4 v) {
+  __asm__ __volatile__("st.global.wt.v4.u32 [%0], {%1, %2, %3, %4};" :: "l"(p), "r"(v.x), "r"(v.y), "r"(v.z), "r"(v.w) : "memory");
+}
+__WARPCHECK_LDG void __stwt(double2 *p, double2 v) {
+  __asm__ __volatile__("st.global.wt.v2.f64 [%0], {%1, %2};" :: "l"(p), "d"(v.x), "d"(v.y) : "memory");
+}
+__WARPCHECK_LDG void __stwt(longlong2 *p, longlong2 v) {
+  __asm__ __volatile__("st.global.wt.v2.s64 [%0], {%1, %2};" :: "l"(p), "l"(v.x), "l"(v.y) : "memory");
+}
+__WARPCHECK_LDG void __stwt(ulonglong2 *p, ulonglong2 v) {
+  __asm__ __volatile__("st.global.wt.v2.u64 [%0], {%1, %2};" :: "l"(p), "l"(v.x), "l"(v.y) : "memory");
+}
+
 #endif /* WARPCHECK_LDG_H */
