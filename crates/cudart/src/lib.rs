@@ -55,6 +55,7 @@ pub mod capture;
 pub mod config;
 pub mod cooperative;
 pub mod device;
+pub mod fatbin;
 pub mod funcs;
 pub mod host_line;
 pub mod host_register;

@@ -58,7 +58,7 @@ impl Runtime {
         let vars: Vec<(usize, DeviceVar)> = self
             .vars
             .iter()
-            .filter(|&(&h, v)| !v.constant && is_managed(h))
+            .filter(|(_, v)| !v.constant && v.managed_shadow.is_some())
             .map(|(&h, v)| (h, v.clone()))
             .collect();
         let mut out = Vec::with_capacity(vars.len());

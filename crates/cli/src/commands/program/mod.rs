@@ -13,6 +13,8 @@
 
 mod build;
 pub mod detect;
+mod link_errors;
+mod nvcc_host;
 mod render;
 mod timings;
 
@@ -141,7 +143,13 @@ pub fn run_program(check: bool, args: ProgramArgs) -> Result<Outcome, CliError> 
         .env("WARPCHECK_CUDART_ARCH", &args.arch)
         .env("WARPCHECK_CUDART_THREADS", args.threads.to_string())
         .env("WARPCHECK_CUDART_BUDGET", args.budget.to_string())
-        .env("WARPCHECK_CUDART_SHIMS", &built.shim_dir);
+        .env(
+            "WARPCHECK_CUDART_SHIMS",
+            std::env::join_paths(&built.header_dirs).unwrap_or_default(),
+        );
+    if let Some(major) = built.nvidia_headers {
+        cmd.env("WARPCHECK_CUDART_HEADERS", format!("nvidia-{major}"));
+    }
     if let Some(n) = args.launch_budget {
         cmd.env("WARPCHECK_CUDART_LAUNCH_BUDGET", n.to_string());
     }

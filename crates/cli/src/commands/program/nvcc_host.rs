@@ -1,0 +1,179 @@
+//! Building the program with nvcc compiling the host side too (`--compiler nvcc`, and
+//! `auto` when an nvcc is there): NVIDIA's headers, so programs that include
+//! `cuda_bf16.h`, `cooperative_groups/reduce.h`, CUB or cuBLAS's headers build as they
+//! do with the CUDA toolkit.
+//!
+//! Each `.cu` file is compiled once to an object by nvcc, its host side by nvcc's host
+//! compiler (`g++`), its device side to PTX only, with line information
+//! (`-gencode arch=compute_XX,code=compute_XX -lineinfo`), uncompressed
+//! (`-Xfatbin=-compress=false`). nvcc's host code registers that fat binary with
+//! `__cudaRegisterFatBinary`, which `libwarpcheck_cudart.so` answers by reading its PTX
+//! entry ([`warpcheck_cudart::fatbin`]). `.cpp` and `.c` files go through nvcc as well
+//! (it hands them to the host compiler with the CUDA include directories). The objects
+//! are linked by the host compiler with `libwarpcheck_cudart.so` instead of NVIDIA's
+//! runtime.
+//!
+//! The PTX that is validated is the PTX that runs: it is read out of the object's
+//! `.nv_fatbin` section with the same reader the runtime uses, then parsed and lowered
+//! (errors are findings, exit 2). The kernels' signatures (parameter names and types)
+//! come from the front end's compilation of the same file with the same nvcc (a PTX
+//! compilation, served from the compile cache on later runs), which matches entries by
+//! their mangled names.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Duration;
+
+use object::{Object, ObjectSection};
+use warpcheck_front::{Compiler, CompilerChoice};
+
+use super::ProgramArgs;
+use super::build::{Built, link_program, run_tool, validate_ptx};
+use crate::output::CliError;
+
+/// The architecture nvcc embeds PTX for: `sm_90a` -> `compute_90a`.
+fn virtual_arch(arch: &str) -> String {
+    format!("compute_{}", arch.trim_start_matches("sm_"))
+}
+
+/// The directories of the headers that implement the API (their frames are not user
+/// lines): the wheels' trees, or a toolkit's `include` next to its `bin/nvcc`.
+pub fn header_dirs(nvcc: &Compiler) -> Vec<PathBuf> {
+    if let Some(tree) = &nvcc.nvidia {
+        return tree.header_dirs.clone();
+    }
+    let Some(root) = nvcc.path.parent().and_then(Path::parent) else {
+        return Vec::new();
+    };
+    [
+        root.join("include"),
+        root.join("targets/x86_64-linux/include"),
+    ]
+    .into_iter()
+    .filter(|d| d.is_dir())
+    .collect()
+}
+
+/// nvcc's compilation of one file to an object.
+fn compile_command(nvcc: &Compiler, args: &ProgramArgs, file: &Path, object: &Path) -> Command {
+    let flags = &args.compile;
+    let mut cmd = Command::new(&nvcc.path);
+    cmd.arg("-c");
+    let cuda = file.extension().is_some_and(|e| e == "cu");
+    if cuda {
+        cmd.args(["-x", "cu"]);
+    }
+    let arch = virtual_arch(&args.arch);
+    cmd.arg("-gencode").arg(format!("arch={arch},code={arch}"));
+    // As the front end compiles the device side (`warpcheck_front`'s nvcc command line).
+    cmd.arg(if flags.opt_level == 0 {
+        "-G"
+    } else {
+        "-lineinfo"
+    });
+    cmd.arg(format!("-O{}", flags.opt_level));
+    cmd.arg(format!("-std={}", flags.std.as_deref().unwrap_or("c++17")));
+    // Host code as clang's host compilation has it: debug lines, frame pointers.
+    cmd.args(["-g", "-Xcompiler", "-fno-omit-frame-pointer"]);
+    cmd.arg("-Xfatbin=-compress=false");
+    if let Some(host) = warpcheck_front::nvcc_host_compiler() {
+        cmd.arg("-ccbin").arg(host);
+    }
+    if let Some(tree) = &nvcc.nvidia {
+        for dir in &tree.extra_includes {
+            cmd.arg("-isystem").arg(dir);
+        }
+    }
+    for d in &flags.include {
+        cmd.arg("-I").arg(d);
+    }
+    for d in &flags.define {
+        cmd.arg(format!("-D{d}"));
+    }
+    cmd.args(&flags.compiler_flag);
+    cmd.arg("-o").arg(object).arg(file);
+    cmd
+}
+
+/// The PTX embedded in an object: its `.nv_fatbin` section's entry for `arch`.
+pub fn ptx_of_object(object: &Path, arch: &str) -> Result<String, String> {
+    let bytes =
+        std::fs::read(object).map_err(|e| format!("cannot read {}: {e}", object.display()))?;
+    let file = object::File::parse(&*bytes)
+        .map_err(|e| format!("{}: not an object file: {e}", object.display()))?;
+    let section = file.section_by_name(".nv_fatbin").ok_or_else(|| {
+        format!(
+            "{}: nvcc embedded no device code (no .nv_fatbin section)",
+            object.display()
+        )
+    })?;
+    let data = section
+        .data()
+        .map_err(|e| format!("{}: cannot read .nv_fatbin: {e}", object.display()))?;
+    let entries = warpcheck_cudart::fatbin::ptx_entries(data)
+        .map_err(|e| format!("{}: {e}", object.display()))?;
+    let sm = arch
+        .trim_start_matches("sm_")
+        .trim_end_matches(|c: char| c.is_ascii_alphabetic())
+        .parse()
+        .unwrap_or(u32::MAX);
+    let entry = warpcheck_cudart::fatbin::select(&entries, sm)
+        .ok_or_else(|| format!("{}: the fat binary holds no PTX", object.display()))?;
+    Ok(entry.ptx.clone())
+}
+
+/// Builds the program below `dir` with `nvcc`.
+pub fn build(
+    args: &ProgramArgs,
+    dir: &Path,
+    nvcc: &Compiler,
+    library: &Path,
+    limit: Duration,
+) -> Result<Built, CliError> {
+    let mut objects = Vec::new();
+    let mut signatures = Vec::new();
+    let mut options = args.compile.options(&args.arch);
+    options.compiler = CompilerChoice::Nvcc;
+    for (i, file) in args.files.iter().enumerate() {
+        if !file.is_file() {
+            return Err(CliError::msg(format!("{}: no such file", file.display())));
+        }
+        let file = std::fs::canonicalize(file).unwrap_or_else(|_| file.clone());
+        let object = dir.join(format!("host{i}.o"));
+        let cuda = file.extension().is_some_and(|e| e == "cu");
+        let what = format!("the nvcc compilation of {}", file.display());
+        run_tool(compile_command(nvcc, args, &file, &object), &what, limit)?;
+        if cuda {
+            let ptx = ptx_of_object(&object, &args.arch).map_err(CliError::msg)?;
+            validate_ptx(&format!("{}.ptx", file.display()), &ptx)?;
+            // The object compiled, so this compilation does too; should it not, the
+            // signatures come from the PTX alone (positional names).
+            match warpcheck_front::compile_with(nvcc, &file, &options) {
+                Ok(compiled) => signatures.extend(compiled.signatures),
+                Err(_) => signatures.extend(warpcheck_front::signatures_from_ptx(&ptx)),
+            }
+        }
+        objects.push(object);
+    }
+    let host = warpcheck_front::nvcc_host_compiler().unwrap_or_else(|| PathBuf::from("g++"));
+    let executable = dir.join("program");
+    link_program(&host, &objects, library, &executable, limit)?;
+    Ok(Built {
+        executable,
+        header_dirs: header_dirs(nvcc),
+        nvidia_headers: Some(nvcc.version.major),
+        signatures,
+        ptx_arch: args.arch.clone(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_virtual_architecture_keeps_the_suffix() {
+        assert_eq!(virtual_arch("sm_90"), "compute_90");
+        assert_eq!(virtual_arch("sm_90a"), "compute_90a");
+    }
+}
