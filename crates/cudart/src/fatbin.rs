@@ -459,4 +459,59 @@ mod tests {
         let bin = container(KIND_PTX, 90, 0, "k.cu", &[0xff, 0xfe, b'x']);
         assert_eq!(ptx_entries(&bin), Err(FatbinError::NotText { arch: 90 }));
     }
+
+    /// A fat binary made by nvcc now (skipped without one): its PTX entry carries the
+    /// kernel and its line information; nvcc's default compression is explained.
+    #[test]
+    fn reads_the_fat_binary_nvcc_makes() {
+        let dir = tempfile::tempdir().unwrap();
+        let source = dir.path().join("k.cu");
+        std::fs::write(
+            &source,
+            "__global__ void scale(float *x, float a) { x[threadIdx.x] *= a; }\n",
+        )
+        .unwrap();
+        let nvcc = match warpcheck_front::Compiler::discover(
+            warpcheck_front::CompilerChoice::Nvcc,
+            warpcheck_front::Language::Cuda,
+            &source,
+        ) {
+            Ok(nvcc) => nvcc,
+            Err(e) => {
+                println!("skipped: no nvcc ({e})");
+                return;
+            }
+        };
+        let fatbin = |out: &str, extra: &[&str]| {
+            let out = dir.path().join(out);
+            let status = std::process::Command::new(&nvcc.path)
+                .args([
+                    "-fatbin",
+                    "-gencode",
+                    "arch=compute_90,code=compute_90",
+                    "-lineinfo",
+                ])
+                .args(extra)
+                .arg("-o")
+                .arg(&out)
+                .arg(&source)
+                .status()
+                .unwrap();
+            assert!(status.success());
+            std::fs::read(out).unwrap()
+        };
+        let plain = fatbin("plain.fatbin", &["-Xfatbin=-compress=false"]);
+        let entries = ptx_entries(&plain).unwrap();
+        let entry = select(&entries, 90).unwrap();
+        assert_eq!(entry.arch, 90);
+        assert!(entry.ptx.contains(".entry _Z5scalePff"), "{}", entry.ptx);
+        assert!(entry.ptx.contains(".loc"), "{}", entry.ptx);
+        assert!(entry.name.as_deref().is_some_and(|n| n.ends_with("k.cu")));
+        let default = fatbin("default.fatbin", &[]);
+        match ptx_entries(&default) {
+            // nvcc 13 compresses PTX by default; older ones may not.
+            Err(e) => assert!(matches!(e, FatbinError::Compressed { .. }), "{e}"),
+            Ok(entries) => assert!(entries[0].ptx.contains(".entry")),
+        }
+    }
 }

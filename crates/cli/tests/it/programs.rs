@@ -62,10 +62,16 @@ struct Ran {
 }
 
 fn check(program: &Path, e: &Expect, tmp: &Path) -> Ran {
+    check_with(program, e, tmp, "clang")
+}
+
+/// [`check`] with `--compiler COMPILER`.
+fn check_with(program: &Path, e: &Expect, tmp: &Path, compiler: &str) -> Ran {
     let report_path = tmp.join("report.json");
     let mut child = Command::new(env!("CARGO_BIN_EXE_warpcheck"))
         .arg("check")
         .arg(program)
+        .args(["--compiler", compiler])
         .args(&e.flags)
         .args(["--format", "json", "--output"])
         .arg(&report_path)
@@ -94,12 +100,12 @@ fn check(program: &Path, e: &Expect, tmp: &Path) -> Ran {
     }
 }
 
-/// Checks one program; returns its problems.
-fn check_program(name: &str) -> Vec<String> {
+/// Checks one program built with `--compiler COMPILER`; returns its problems.
+fn check_program(name: &str, compiler: &str) -> Vec<String> {
     let path = programs_dir().join(name);
     let tmp = tempfile::tempdir().unwrap();
     let e = header(&std::fs::read_to_string(&path).unwrap(), tmp.path());
-    let ran = check(&path, &e, tmp.path());
+    let ran = check_with(&path, &e, tmp.path(), compiler);
     let mut problems = Vec::new();
     if ran.code != e.exit {
         problems.push(format!("exit code {} instead of {}", ran.code, e.exit));
@@ -165,8 +171,7 @@ fn check_program(name: &str) -> Vec<String> {
     problems
 }
 
-#[test]
-fn every_program_reports_its_markers() {
+fn program_names() -> Vec<String> {
     let mut names: Vec<String> = std::fs::read_dir(programs_dir())
         .unwrap()
         .filter_map(|e| e.ok())
@@ -175,9 +180,60 @@ fn every_program_reports_its_markers() {
         .collect();
     names.sort();
     assert!(names.len() >= 11, "programs: {names:?}");
+    names
+}
+
+/// Every program, its host side compiled by clang with warpcheck's shim headers.
+#[test]
+fn every_program_reports_its_markers() {
     let mut failures = Vec::new();
-    for name in &names {
-        for p in check_program(name) {
+    for name in &program_names() {
+        for p in check_program(name, "clang") {
+            failures.push(format!("{name}: {p}"));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// Every program, both sides compiled by nvcc with NVIDIA's headers (skipped without an
+/// nvcc). A program whose header says `// warpcheck-nvcc: skip (REASON)` is left out,
+/// with the reason printed (what nvcc itself cannot compile); one that says
+/// `// warpcheck-nvcc: fails (REASON)` must still fail (FIXME: the reason).
+#[test]
+fn every_program_reports_its_markers_with_nvcc() {
+    let probe = programs_dir().join("vector_add.cu");
+    if let Err(e) = warpcheck_front::Compiler::discover(
+        warpcheck_front::CompilerChoice::Nvcc,
+        warpcheck_front::Language::Cuda,
+        &probe,
+    ) {
+        println!("skipped: no nvcc ({e})");
+        return;
+    }
+    let mut failures = Vec::new();
+    for name in &program_names() {
+        let text = std::fs::read_to_string(programs_dir().join(name)).unwrap();
+        if let Some(reason) = text
+            .lines()
+            .find_map(|l| l.strip_prefix("// warpcheck-nvcc: skip"))
+        {
+            println!("{name}: skipped with nvcc:{reason}");
+            continue;
+        }
+        let problems = check_program(name, "nvcc");
+        if let Some(reason) = text
+            .lines()
+            .find_map(|l| l.strip_prefix("// warpcheck-nvcc: fails"))
+        {
+            println!("{name}: fails with nvcc as expected:{reason}");
+            if problems.is_empty() {
+                failures.push(format!(
+                    "{name}: passes with nvcc now; remove its `warpcheck-nvcc: fails` line"
+                ));
+            }
+            continue;
+        }
+        for p in problems {
             failures.push(format!("{name}: {p}"));
         }
     }

@@ -241,26 +241,36 @@ pub enum HostRoute {
     Nvcc(warpcheck_front::Compiler),
 }
 
-/// The host route `--compiler` picks: `nvcc` is nvcc's; `clang` is clang's; `auto` is
-/// nvcc's when an nvcc is found (as kernel mode prefers it, and
-/// `$WARPCHECK_COMPILER=clang` still picks clang), else clang's.
+/// The host route `--compiler` picks: `nvcc` is nvcc's, `clang` and `auto` are clang's.
+/// `auto` stays with clang because NVIDIA's `cooperative_groups` grid barrier needs a
+/// driver workspace the emulator does not provide (see docs/STATUS.md); a clang build
+/// that fails under `auto` says that `--compiler nvcc` exists ([`with_nvcc_hint`]).
 pub fn host_route(args: &ProgramArgs, first: &Path) -> Result<HostRoute, CliError> {
-    let discover = |choice| {
-        warpcheck_front::Compiler::discover(choice, Language::Cuda, first)
-            .ok()
-            .filter(|c| c.kind == warpcheck_front::CompilerKind::Nvcc)
-    };
     match args.compile.compiler {
-        CompilerArg::Clang => Ok(HostRoute::Clang),
         CompilerArg::Nvcc => {
             warpcheck_front::Compiler::discover(CompilerChoice::Nvcc, Language::Cuda, first)
                 .map(HostRoute::Nvcc)
                 .map_err(|e| CliError::msg(e.to_string()))
         }
-        CompilerArg::Auto => {
-            Ok(discover(CompilerChoice::Auto).map_or(HostRoute::Clang, HostRoute::Nvcc))
-        }
+        CompilerArg::Clang | CompilerArg::Auto => Ok(HostRoute::Clang),
     }
+}
+
+/// A failed clang build's message, with a hint at `--compiler nvcc` under `auto` when an
+/// nvcc is there (programs that include NVIDIA headers the shims lack build with it).
+fn with_nvcc_hint(args: &ProgramArgs, first: &Path, error: CliError) -> CliError {
+    let CliError::Message(text) = error else {
+        return error;
+    };
+    let nvcc = args.compile.compiler == CompilerArg::Auto
+        && warpcheck_front::Compiler::discover(CompilerChoice::Nvcc, Language::Cuda, first)
+            .is_ok_and(|c| c.kind == warpcheck_front::CompilerKind::Nvcc);
+    if !nvcc {
+        return CliError::Message(text);
+    }
+    CliError::msg(format!(
+        "{text}\nhint: clang compiled the program with warpcheck's own CUDA headers; `--compiler nvcc` compiles it with nvcc and NVIDIA's headers"
+    ))
 }
 
 /// Links `objects` with the runtime library into `executable`, with `driver` (clang or
@@ -324,7 +334,9 @@ pub fn build(args: &ProgramArgs, dir: &Path) -> Result<Built, CliError> {
         let image = dir.join(format!("device{i}.img"));
         let is_cuda = file.extension().is_some_and(|e| e == "cu");
         if is_cuda {
-            signatures.extend(device_image(args, &arch, &file, &image)?);
+            let compiled = device_image(args, &arch, &file, &image)
+                .map_err(|e| with_nvcc_hint(args, first, e))?;
+            signatures.extend(compiled);
         }
         let object = dir.join(format!("host{i}.o"));
         let respelt = if is_cuda {
@@ -348,7 +360,8 @@ pub fn build(args: &ProgramArgs, dir: &Path) -> Result<Built, CliError> {
             cmd,
             &format!("the host compilation of {}", file.display()),
             limit,
-        )?;
+        )
+        .map_err(|e| with_nvcc_hint(args, first, e))?;
         objects.push(object);
     }
     let executable = dir.join("program");

@@ -1,5 +1,5 @@
-//! Building the program with nvcc compiling the host side too (`--compiler nvcc`, and
-//! `auto` when an nvcc is there): NVIDIA's headers, so programs that include
+//! Building the program with nvcc compiling the host side too (`--compiler nvcc`):
+//! NVIDIA's headers, so programs that include
 //! `cuda_bf16.h`, `cooperative_groups/reduce.h`, CUB or cuBLAS's headers build as they
 //! do with the CUDA toolkit.
 //!
