@@ -490,3 +490,141 @@ fn timings_account_for_the_program() {
         "{text}"
     );
 }
+
+/// A program calling runtime functions warpcheck does not define fails to build with a
+/// message naming them (exit 2), not the linker's dump: host side by clang (the program
+/// declares them itself, as the shim headers do not) and, when installed, by nvcc.
+#[test]
+fn missing_api_functions_are_named_at_link_time() {
+    let tmp = tempfile::tempdir().unwrap();
+    let program = tmp.path().join("graph.cu");
+    std::fs::write(
+        &program,
+        "#include <cuda_runtime.h>\n\
+         #ifndef __NVCC__\n\
+         extern \"C\" cudaError_t cudaGraphDebugDotPrint(void *, const char *, unsigned);\n\
+         extern \"C\" cudaError_t cudaCtxResetPersistingL2Cache(void);\n\
+         #endif\n\
+         __global__ void k() {}\n\
+         int main() {\n\
+           k<<<1, 1>>>();\n\
+           cudaCtxResetPersistingL2Cache();\n\
+           return (int)cudaGraphDebugDotPrint(0, \"g.dot\", 0);\n\
+         }\n",
+    )
+    .unwrap();
+    let mut compilers = vec!["clang"];
+    match warpcheck_front::Compiler::discover(
+        warpcheck_front::CompilerChoice::Nvcc,
+        warpcheck_front::Language::Cuda,
+        &program,
+    ) {
+        Ok(_) => compilers.push("nvcc"),
+        Err(e) => println!("nvcc part skipped: no nvcc ({e})"),
+    }
+    for compiler in compilers {
+        let out = Command::new(env!("CARGO_BIN_EXE_warpcheck"))
+            .arg("run")
+            .arg(&program)
+            .args(["--compiler", compiler])
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{compiler}: {stderr}");
+        assert!(
+            stderr.contains(
+                "the program calls cudaCtxResetPersistingL2Cache, cudaGraphDebugDotPrint, \
+                 which warpcheck's runtime does not implement"
+            ) || stderr.contains(
+                "the program calls cudaGraphDebugDotPrint, cudaCtxResetPersistingL2Cache, \
+                 which warpcheck's runtime does not implement"
+            ),
+            "{compiler}: {stderr}"
+        );
+        assert!(
+            !stderr.contains("undefined reference"),
+            "{compiler}: {stderr}"
+        );
+    }
+}
+
+/// `--compiler nvcc` builds what the shim headers cannot: a program using NVIDIA's
+/// `cuda_bf16.h` and `cooperative_groups/reduce.h` (skipped without an nvcc), with its
+/// kernel findings on source lines and `cudaGetDeviceProperties` in the layout of the
+/// headers it was compiled with.
+#[test]
+fn nvcc_compiles_the_host_side_with_nvidias_headers() {
+    let tmp = tempfile::tempdir().unwrap();
+    let program = tmp.path().join("bf16.cu");
+    std::fs::write(
+        &program,
+        r#"#include <cstdio>
+#include <cuda_bf16.h>
+#include <cooperative_groups.h>
+#include <cooperative_groups/reduce.h>
+namespace cg = cooperative_groups;
+
+__global__ void sum(const __nv_bfloat16 *in, float *out, int n) {
+  cg::thread_block block = cg::this_thread_block();
+  cg::thread_block_tile<32> warp = cg::tiled_partition<32>(block);
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  float v = i < n ? __bfloat162float(in[i]) : 0.0f;
+  float s = cg::reduce(warp, v, cg::plus<float>());
+  if (warp.thread_rank() == 0) atomicAdd(out, s);
+  if (threadIdx.x == 0) out[1 + blockIdx.x] = s; // planted: out has 2 floats
+}
+
+int main() {
+  cudaDeviceProp prop;
+  cudaGetDeviceProperties(&prop, 0);
+  printf("sm_%d%d, %d SMs, warp %d\n", prop.major, prop.minor, prop.multiProcessorCount, prop.warpSize);
+  const int n = 64;
+  __nv_bfloat16 h[n];
+  for (int i = 0; i < n; ++i) h[i] = __float2bfloat16(1.0f);
+  __nv_bfloat16 *d;
+  float *out;
+  cudaMalloc(&d, sizeof h);
+  cudaMalloc(&out, 2 * sizeof(float));
+  cudaMemset(out, 0, 2 * sizeof(float));
+  cudaMemcpy(d, h, sizeof h, cudaMemcpyHostToDevice);
+  sum<<<2, 32>>>(d, out, n);
+  float r[2];
+  cudaMemcpy(r, out, sizeof r, cudaMemcpyDeviceToHost);
+  printf("sum = %g\n", r[0]);
+  return 0;
+}
+"#,
+    )
+    .unwrap();
+    if let Err(e) = warpcheck_front::Compiler::discover(
+        warpcheck_front::CompilerChoice::Nvcc,
+        warpcheck_front::Language::Cuda,
+        &program,
+    ) {
+        println!("skipped: no nvcc ({e})");
+        return;
+    }
+    let report = tmp.path().join("report.json");
+    let out = Command::new(env!("CARGO_BIN_EXE_warpcheck"))
+        .arg("check")
+        .arg(&program)
+        .args(["--compiler", "nvcc", "--format", "json", "--output"])
+        .arg(&report)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stdout}\n{stderr}");
+    assert!(stdout.contains("sm_90, "), "{stdout}");
+    assert!(stdout.contains("warp 32"), "{stdout}");
+    let report: Value = serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
+    let findings = report["findings"].as_array().unwrap();
+    assert!(!findings.is_empty(), "{report}");
+    for f in findings {
+        let at = &f["primary"]["location"];
+        assert!(
+            at["file"].as_str().unwrap().ends_with("bf16.cu") && at["line"] == 14,
+            "{f}"
+        );
+    }
+}
