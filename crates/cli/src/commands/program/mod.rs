@@ -1,6 +1,7 @@
 //! Program mode: `warpcheck run|check PROGRAM.cu [more .cu/.cpp/.c] [options] -- [ARGS]`
-//! builds a whole CUDA program (device side to PTX, host side natively, linked with
-//! warpcheck's CUDA runtime, `libwarpcheck_cudart.so`) in a private temporary directory,
+//! builds a whole CUDA program (device side to PTX, host side natively by clang or nvcc,
+//! linked with warpcheck's CUDA runtime, `libwarpcheck_cudart.so`; see [`build`]) in a
+//! private temporary directory,
 //! and runs it as a child process with the given arguments. The program's stdin, stdout,
 //! stderr, files and exit code are its own; its kernels run in the emulator inside the
 //! child, under the checkers for `check`. warpcheck never runs user host code in its own
@@ -40,9 +41,10 @@ pub struct ProgramArgs {
     #[arg(long, default_value = "sm_90", value_name = "sm_XX")]
     pub arch: String,
     /// The compiler options of kernel mode: `-I`, `-D`, `-std`, `-X` apply to the device
-    /// and the host compilation (`-X` to the host one only when clang compiles the device
-    /// side), `-O` to the device code (host code is compiled at -O1 with -g), `--compiler`
-    /// picks the device side's compiler (`auto` is clang; the host side is always clang's).
+    /// and the host compilation, `-O` to the device code (clang compiles host code at -O1
+    /// with -g), `--compiler` picks the compiler: `auto` and `clang` compile the host side
+    /// with clang and warpcheck's headers (the device side too), `nvcc` both sides with
+    /// nvcc and NVIDIA's headers.
     #[command(flatten)]
     pub compile: crate::input::CompilerFlags,
     /// `check`: the checkers, `all` or a comma-separated list of race, sync, mem, init,
