@@ -89,7 +89,8 @@ unsafe fn read_image(data: *const u8) -> Option<String> {
 ///
 /// # Safety
 /// `data` points at readable memory holding a warpcheck image or a fat binary container
-/// (whose header's length is then read, up to [`crate::fatbin::MAX_CONTAINER_BYTES`]).
+/// (whose header's length is then read, up to [`crate::fatbin::MAX_CONTAINER_BYTES`] and
+/// to the end of the loaded segment holding it).
 unsafe fn read_device_code(data: *const u8, arch: u32) -> Result<(String, String), String> {
     // SAFETY: both kinds of device code are longer than four bytes.
     let magic = unsafe { std::slice::from_raw_parts(data, 4) };
@@ -98,7 +99,17 @@ unsafe fn read_device_code(data: *const u8, arch: u32) -> Result<(String, String
         let head =
             unsafe { std::slice::from_raw_parts(data, crate::fatbin::CONTAINER_HEADER_BYTES) };
         let len = crate::fatbin::container_len(head).map_err(|e| e.to_string())?;
-        // SAFETY: the container holds the length its header gives (bounded above).
+        // A length past the end of the loaded segment that holds the fat binary would
+        // read unmapped memory: such a header is corrupt.
+        if let Some(mapped) = mapped_bytes_from(data as usize)
+            && len > mapped
+        {
+            return Err(format!(
+                "corrupt fat binary: its header gives {len} bytes, the program holds {mapped} from it"
+            ));
+        }
+        // SAFETY: the container holds the length its header gives (bounded above by the
+        // maximum and by the segment it lies in).
         let bytes = unsafe { std::slice::from_raw_parts(data, len) };
         let entries = crate::fatbin::ptx_entries(bytes).map_err(|e| e.to_string())?;
         let entry = crate::fatbin::select(&entries, arch).ok_or("the fat binary holds no PTX")?;
@@ -111,6 +122,41 @@ unsafe fn read_device_code(data: *const u8, arch: u32) -> Result<(String, String
         .ok_or("the device code is neither warpcheck's PTX image nor an NVIDIA fat binary")?;
     let (name, ptx) = parse_image(&image).ok_or("the device image has no PTX")?;
     Ok((name.to_string(), ptx.to_string()))
+}
+
+/// How many bytes from `addr` to the end of the loaded segment (of the program or a
+/// library) that holds it; `None` when no segment does (e.g. heap memory in tests).
+fn mapped_bytes_from(addr: usize) -> Option<usize> {
+    struct Search {
+        addr: usize,
+        found: Option<usize>,
+    }
+    unsafe extern "C" fn visit(
+        info: *mut libc::dl_phdr_info,
+        _size: libc::size_t,
+        data: *mut c_void,
+    ) -> c_int {
+        // SAFETY: `dl_iterate_phdr` passes a valid `info` whose `dlpi_phdr` points at
+        // `dlpi_phnum` headers, and our `data`.
+        unsafe {
+            let search = &mut *data.cast::<Search>();
+            let info = &*info;
+            let headers = std::slice::from_raw_parts(info.dlpi_phdr, usize::from(info.dlpi_phnum));
+            for h in headers.iter().filter(|h| h.p_type == libc::PT_LOAD) {
+                let start = (info.dlpi_addr as usize).wrapping_add(h.p_vaddr as usize);
+                let end = start.wrapping_add(h.p_memsz as usize);
+                if (start..end).contains(&search.addr) {
+                    search.found = Some(end - search.addr);
+                    return 1;
+                }
+            }
+        }
+        0
+    }
+    let mut search = Search { addr, found: None };
+    // SAFETY: `visit` only reads what the loader hands it and writes `search`.
+    unsafe { libc::dl_iterate_phdr(Some(visit), (&mut search as *mut Search).cast()) };
+    search.found
 }
 
 /// Parses and lowers a PTX into a module.
@@ -357,6 +403,28 @@ pub extern "C" fn __cudaInitModule(_handle: *mut *mut c_void) -> c_char {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A fat binary in the program's data is bounded by its segment; heap memory is in
+    /// none.
+    #[test]
+    fn loaded_segments_bound_what_is_read() {
+        static DATA: [u8; 64] = [7; 64];
+        let mapped = mapped_bytes_from(DATA.as_ptr() as usize).expect("a loaded segment");
+        assert!(mapped >= 64, "{mapped}");
+        let heap = vec![0u8; 1 << 20];
+        assert_eq!(mapped_bytes_from(heap.as_ptr() as usize + 4096), None);
+    }
+
+    /// A fat binary whose header claims more than the memory holding it is refused.
+    #[test]
+    fn a_fat_binary_longer_than_its_segment_is_refused() {
+        static FATBIN: [u8; 16] = [
+            0x50, 0xed, 0x55, 0xba, 1, 0, 16, 0, 0, 0, 0, 0x10, 0, 0, 0, 0,
+        ];
+        // SAFETY: 16 readable bytes, a container header.
+        let err = unsafe { read_device_code(FATBIN.as_ptr(), 90) }.unwrap_err();
+        assert!(err.contains("corrupt fat binary"), "{err}");
+    }
 
     /// An image is read by the length it carries, whatever follows it in the section.
     #[test]

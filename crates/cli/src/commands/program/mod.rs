@@ -180,10 +180,7 @@ pub fn run_program(check: bool, args: ProgramArgs) -> Result<Outcome, CliError> 
             .map_err(|e| CliError::msg(format!("cannot write {}: {e}", kernels.display())))?;
         cmd.env("WARPCHECK_CUDART_CAPTURE", capture)
             .env("WARPCHECK_CUDART_KERNELS", &kernels)
-            .env(
-                "WARPCHECK_CUDART_REPLAY",
-                replay_options(&args, &built.ptx_arch),
-            );
+            .env("WARPCHECK_CUDART_REPLAY", replay_options(&args, &built));
     }
     let cpu_before = timings::children_cpu_seconds();
     let run_start = std::time::Instant::now();
@@ -205,8 +202,9 @@ pub fn run_program(check: bool, args: ProgramArgs) -> Result<Outcome, CliError> 
 }
 
 /// The compile options with which kernel mode compiles a `.cu` file as program mode did
-/// (clang, the PTX target, `-O`, `-I`, `-D`), for the replay command of a capture.
-fn replay_options(args: &ProgramArgs, ptx_arch: &str) -> String {
+/// (the compiler of its route, the PTX target, `-O`, `-I`, `-D`), for the replay command
+/// of a capture.
+fn replay_options(args: &ProgramArgs, built: &build::Built) -> String {
     let quote = |s: String| {
         if s.chars()
             .all(|c| c.is_ascii_alphanumeric() || "-_./=:+,".contains(c))
@@ -216,11 +214,17 @@ fn replay_options(args: &ProgramArgs, ptx_arch: &str) -> String {
             format!("'{}'", s.replace('\'', "'\\''"))
         }
     };
+    // The nvcc route's PTX is nvcc's (NVIDIA's headers); the clang route's, clang's.
+    let compiler = if built.nvidia_headers.is_some() {
+        "nvcc"
+    } else {
+        "clang"
+    };
     let mut words = vec![
         "--compiler".to_string(),
-        "clang".into(),
+        compiler.into(),
         "--arch".into(),
-        ptx_arch.to_string(),
+        built.ptx_arch.clone(),
         format!("-O{}", args.compile.opt_level),
     ];
     for dir in &args.compile.include {
