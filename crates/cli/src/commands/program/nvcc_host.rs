@@ -9,7 +9,9 @@
 //! (`-Xfatbin=-compress=false`). nvcc's host code registers that fat binary with
 //! `__cudaRegisterFatBinary`, which `libwarpcheck_cudart.so` answers by reading its PTX
 //! entry ([`warpcheck_cudart::fatbin`]). `.cpp` and `.c` files go through nvcc as well
-//! (it hands them to the host compiler with the CUDA include directories). The objects
+//! (it hands them to the host compiler with the CUDA include directories);
+//! `cuda_profiler_api.h`, which the wheels lack, is supplied when the program's include
+//! path has none. The objects
 //! are linked by the host compiler with `libwarpcheck_cudart.so` instead of NVIDIA's
 //! runtime.
 //!
@@ -54,8 +56,39 @@ pub fn header_dirs(nvcc: &Compiler) -> Vec<PathBuf> {
     .collect()
 }
 
+/// `cuda_profiler_api.h`, which NVIDIA ships in a wheel of its own (the samples include
+/// it): the runtime's two functions, declared as NVIDIA's header does. Found only when
+/// the program's include path has none (`-idirafter`).
+const PROFILER_API_H: &str = "\
+#ifndef WARPCHECK_CUDA_PROFILER_API_H
+#define WARPCHECK_CUDA_PROFILER_API_H
+#include <cuda_runtime_api.h>
+#ifdef __cplusplus
+extern \"C\" {
+#endif
+extern __host__ cudaError_t CUDARTAPI cudaProfilerStart(void);
+extern __host__ cudaError_t CUDARTAPI cudaProfilerStop(void);
+#ifdef __cplusplus
+}
+#endif
+#endif
+";
+
+/// Writes the headers that NVIDIA's compiler wheels lack into `dir` ([`PROFILER_API_H`]).
+fn write_fallback_headers(dir: &Path) -> Result<(), CliError> {
+    std::fs::create_dir_all(dir)
+        .and_then(|()| std::fs::write(dir.join("cuda_profiler_api.h"), PROFILER_API_H))
+        .map_err(|e| CliError::msg(format!("cannot write {}: {e}", dir.display())))
+}
+
 /// nvcc's compilation of one file to an object.
-fn compile_command(nvcc: &Compiler, args: &ProgramArgs, file: &Path, object: &Path) -> Command {
+fn compile_command(
+    nvcc: &Compiler,
+    args: &ProgramArgs,
+    file: &Path,
+    fallback: &Path,
+    object: &Path,
+) -> Command {
     let flags = &args.compile;
     let mut cmd = Command::new(&nvcc.path);
     cmd.arg("-c");
@@ -72,7 +105,9 @@ fn compile_command(nvcc: &Compiler, args: &ProgramArgs, file: &Path, object: &Pa
         "-lineinfo"
     });
     cmd.arg(format!("-O{}", flags.opt_level));
-    cmd.arg(format!("-std={}", flags.std.as_deref().unwrap_or("c++17")));
+    if file.extension().is_none_or(|e| e != "c") {
+        cmd.arg(format!("-std={}", flags.std.as_deref().unwrap_or("c++17")));
+    }
     // Host code as clang's host compilation has it: debug lines, frame pointers.
     cmd.args(["-g", "-Xcompiler", "-fno-omit-frame-pointer"]);
     cmd.arg("-Xfatbin=-compress=false");
@@ -91,6 +126,10 @@ fn compile_command(nvcc: &Compiler, args: &ProgramArgs, file: &Path, object: &Pa
         cmd.arg(format!("-D{d}"));
     }
     cmd.args(&flags.compiler_flag);
+    // nvcc has no -idirafter; its host compiler's preprocessing (both sides) takes it.
+    let mut idirafter = std::ffi::OsString::from("-idirafter,");
+    idirafter.push(fallback);
+    cmd.arg("-Xcompiler").arg(idirafter);
     cmd.arg("-o").arg(object).arg(file);
     cmd
 }
@@ -130,6 +169,8 @@ pub fn build(
     library: &Path,
     limit: Duration,
 ) -> Result<Built, CliError> {
+    let fallback = dir.join("fallback-include");
+    write_fallback_headers(&fallback)?;
     let mut objects = Vec::new();
     let mut signatures = Vec::new();
     let mut options = args.compile.options(&args.arch);
@@ -142,7 +183,8 @@ pub fn build(
         let object = dir.join(format!("host{i}.o"));
         let cuda = file.extension().is_some_and(|e| e == "cu");
         let what = format!("the nvcc compilation of {}", file.display());
-        run_tool(compile_command(nvcc, args, &file, &object), &what, limit)?;
+        let cmd = compile_command(nvcc, args, &file, &fallback, &object);
+        run_tool(cmd, &what, limit)?;
         if cuda {
             let ptx = ptx_of_object(&object, &args.arch).map_err(CliError::msg)?;
             validate_ptx(&format!("{}.ptx", file.display()), &ptx)?;
