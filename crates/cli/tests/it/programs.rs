@@ -628,3 +628,29 @@ int main() {
         );
     }
 }
+
+/// Relocatable device code (`-rdc=true`) is refused by name (skipped without an nvcc).
+#[test]
+fn relocatable_device_code_is_refused_by_name() {
+    let program = programs_dir().join("vector_add.cu");
+    if let Err(e) = warpcheck_front::Compiler::discover(
+        warpcheck_front::CompilerChoice::Nvcc,
+        warpcheck_front::Language::Cuda,
+        &program,
+    ) {
+        println!("skipped: no nvcc ({e})");
+        return;
+    }
+    let out = Command::new(env!("CARGO_BIN_EXE_warpcheck"))
+        .arg("run")
+        .arg(&program)
+        .args(["--compiler", "nvcc", "-X", "-rdc=true"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("vector_add.cu: compiled as relocatable device code (-rdc=true)"),
+        "{stderr}"
+    );
+}

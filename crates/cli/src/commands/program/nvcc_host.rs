@@ -136,28 +136,29 @@ fn compile_command(
 
 /// The PTX embedded in an object: its `.nv_fatbin` section's entry for `arch`.
 pub fn ptx_of_object(object: &Path, arch: &str) -> Result<String, String> {
-    let bytes =
-        std::fs::read(object).map_err(|e| format!("cannot read {}: {e}", object.display()))?;
-    let file = object::File::parse(&*bytes)
-        .map_err(|e| format!("{}: not an object file: {e}", object.display()))?;
-    let section = file.section_by_name(".nv_fatbin").ok_or_else(|| {
-        format!(
-            "{}: nvcc embedded no device code (no .nv_fatbin section)",
-            object.display()
-        )
-    })?;
+    let bytes = std::fs::read(object).map_err(|e| format!("cannot read its object: {e}"))?;
+    let file =
+        object::File::parse(&*bytes).map_err(|e| format!("nvcc made no object file: {e}"))?;
+    if file.section_by_name("__nv_relfatbin").is_some() {
+        return Err(
+            "compiled as relocatable device code (-rdc=true), which warpcheck does not support"
+                .into(),
+        );
+    }
+    let section = file
+        .section_by_name(".nv_fatbin")
+        .ok_or("nvcc embedded no device code (no .nv_fatbin section)")?;
     let data = section
         .data()
-        .map_err(|e| format!("{}: cannot read .nv_fatbin: {e}", object.display()))?;
-    let entries = warpcheck_cudart::fatbin::ptx_entries(data)
-        .map_err(|e| format!("{}: {e}", object.display()))?;
+        .map_err(|e| format!("cannot read the .nv_fatbin section: {e}"))?;
+    let entries = warpcheck_cudart::fatbin::ptx_entries(data).map_err(|e| e.to_string())?;
     let sm = arch
         .trim_start_matches("sm_")
         .trim_end_matches(|c: char| c.is_ascii_alphabetic())
         .parse()
         .unwrap_or(u32::MAX);
-    let entry = warpcheck_cudart::fatbin::select(&entries, sm)
-        .ok_or_else(|| format!("{}: the fat binary holds no PTX", object.display()))?;
+    let entry =
+        warpcheck_cudart::fatbin::select(&entries, sm).ok_or("the fat binary holds no PTX")?;
     Ok(entry.ptx.clone())
 }
 
@@ -186,7 +187,8 @@ pub fn build(
         let cmd = compile_command(nvcc, args, &file, &fallback, &object);
         run_tool(cmd, &what, limit)?;
         if cuda {
-            let ptx = ptx_of_object(&object, &args.arch).map_err(CliError::msg)?;
+            let ptx = ptx_of_object(&object, &args.arch)
+                .map_err(|e| CliError::msg(format!("{}: {e}", file.display())))?;
             validate_ptx(&format!("{}.ptx", file.display()), &ptx)?;
             // The object compiled, so this compilation does too; should it not, the
             // signatures come from the PTX alone (positional names).
