@@ -18,9 +18,10 @@
 //! The PTX that is validated is the PTX that runs: it is read out of the object's
 //! `.nv_fatbin` section with the same reader the runtime uses, then parsed and lowered
 //! (errors are findings, exit 2). The kernels' signatures (parameter names and types)
-//! come from the front end's compilation of the same file with the same nvcc (a PTX
-//! compilation, served from the compile cache on later runs), which matches entries by
-//! their mangled names.
+//! that `--capture` writes come from the front end's compilation of the same file with
+//! the same nvcc (a PTX compilation, served from the compile cache on later runs), which
+//! matches entries by their mangled names; without `--capture` that compilation is
+//! skipped and the signatures are the PTX's (positional names), which nothing reads.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -190,11 +191,17 @@ pub fn build(
             let ptx = ptx_of_object(&object, &args.arch)
                 .map_err(|e| CliError::msg(format!("{}: {e}", file.display())))?;
             validate_ptx(&format!("{}.ptx", file.display()), &ptx)?;
-            // The object compiled, so this compilation does too; should it not, the
-            // signatures come from the PTX alone (positional names).
-            match warpcheck_front::compile_with(nvcc, &file, &options) {
-                Ok(compiled) => signatures.extend(compiled.signatures),
-                Err(_) => signatures.extend(warpcheck_front::signatures_from_ptx(&ptx)),
+            // Parameter names cost a compilation: only `--capture` writes them. Should the
+            // front end's compilation fail where nvcc's succeeded, the names are
+            // positional.
+            let named = args
+                .capture
+                .is_some()
+                .then(|| warpcheck_front::compile_with(nvcc, &file, &options).ok())
+                .flatten();
+            match named {
+                Some(compiled) => signatures.extend(compiled.signatures),
+                None => signatures.extend(warpcheck_front::signatures_from_ptx(&ptx)),
             }
         }
         objects.push(object);
