@@ -127,10 +127,13 @@ fn compile_command(
         cmd.arg(format!("-D{d}"));
     }
     cmd.args(&flags.compiler_flag);
-    // nvcc has no -idirafter; its host compiler's preprocessing (both sides) takes it.
-    let mut idirafter = std::ffi::OsString::from("-idirafter,");
-    idirafter.push(fallback);
-    cmd.arg("-Xcompiler").arg(idirafter);
+    // nvcc has no -idirafter; its host compiler's preprocessing (both sides) takes it
+    // through -Xcompiler, which splits its argument at commas.
+    if !fallback.to_string_lossy().contains(',') {
+        let mut idirafter = std::ffi::OsString::from("-idirafter,");
+        idirafter.push(fallback);
+        cmd.arg("-Xcompiler").arg(idirafter);
+    }
     cmd.arg("-o").arg(object).arg(file);
     cmd
 }
@@ -221,6 +224,55 @@ pub fn build(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The object's device side is PTX only, with lines, uncompressed; the host side has
+    /// debug lines; the user's options come after warpcheck's.
+    #[test]
+    fn nvcc_compiles_an_object_with_uncompressed_ptx_and_lines() {
+        use clap::Parser;
+        let args = ProgramArgs::try_parse_from([
+            "k.cu",
+            "--compiler",
+            "nvcc",
+            "--arch",
+            "sm_80",
+            "-I",
+            "inc",
+            "-D",
+            "N=4",
+            "-X",
+            "--use_fast_math",
+        ])
+        .unwrap();
+        let nvcc = Compiler {
+            kind: warpcheck_front::CompilerKind::Nvcc,
+            path: PathBuf::from("/nv/bin/nvcc"),
+            version: warpcheck_front::Version {
+                major: 13,
+                minor: 5,
+                patch: 37,
+            },
+            nvidia: None,
+        };
+        let cmd = compile_command(
+            &nvcc,
+            &args,
+            Path::new("/src/k.cu"),
+            Path::new("/w/fallback"),
+            Path::new("/w/host0.o"),
+        );
+        let words: Vec<String> = cmd
+            .get_args()
+            .map(|a| a.to_string_lossy().into_owned())
+            .filter(|a| a != "-ccbin" && !a.contains("clang"))
+            .collect();
+        assert_eq!(
+            words.join(" "),
+            "-c -x cu -gencode arch=compute_80,code=compute_80 -lineinfo -O3 -std=c++17 -g \
+             -Xcompiler -fno-omit-frame-pointer -Xfatbin=-compress=false -I inc -DN=4 \
+             --use_fast_math -Xcompiler -idirafter,/w/fallback -o /w/host0.o /src/k.cu"
+        );
+    }
 
     #[test]
     fn the_virtual_architecture_keeps_the_suffix() {
