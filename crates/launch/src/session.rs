@@ -421,15 +421,7 @@ pub fn fault_finding(program: &Program, kernel: &str, fault: &Fault, ptx: PtxTex
     f
 }
 
-/// How far back [`site_location`] looks for a source line before an instruction whose
-/// `.loc` has none.
-const ARTIFICIAL_LOOKBACK: usize = 64;
-
 /// Where an instruction is: its `.loc` source line, or else its line in the PTX.
-///
-/// An instruction whose `.loc` has line 0 (code the compiler made up: nvcc marks the
-/// byte loop of an inlined `memcpy` so) is reported at the nearest real line before it
-/// in the PTX, a few instructions up at most, the statement the code was made for.
 pub fn site_location(
     program: &Program,
     ptx: PtxText,
@@ -437,22 +429,13 @@ pub fn site_location(
     inst: warpcheck_ir::InstId,
 ) -> Option<Location> {
     let body = program.function(func).body.as_ref()?;
-    let real = |i: usize| {
-        body.inst_locs
-            .get(i)
-            .copied()
-            .flatten()
-            .filter(|l| l.line > 0 && !l.is_artificial())
-    };
-    let own = body.inst_locs.get(inst.index()).copied().flatten();
-    let found = match own {
-        Some(l) if l.is_artificial() => (0..inst.index())
-            .rev()
-            .take(ARTIFICIAL_LOOKBACK)
-            .find_map(real),
-        _ => real(inst.index()),
-    };
-    if let Some(mut loc) = found {
+    if let Some(mut loc) = body
+        .inst_locs
+        .get(inst.index())
+        .copied()
+        .flatten()
+        .filter(|l| l.line > 0 && !l.is_artificial())
+    {
         // Code inlined from warpcheck's shim headers or the CUDA headers (atomicAdd,
         // __shfl_sync …) is reported at the user's call.
         if let Some(at) = loc.inlined_at
@@ -496,32 +479,4 @@ fn reads_textures(program: &warpcheck_ir::Program, kernel: warpcheck_ir::FuncId)
                     .any(|i| matches!(i.op, warpcheck_ir::Op::Tex { .. }))
             })
     })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// nvcc's `.loc 1 0 3` before an inlined `memcpy`'s byte loop: the loop is reported at
-    /// the line before it, not in the PTX.
-    #[test]
-    fn code_without_a_line_is_reported_at_the_line_before_it() {
-        let text = ".version 8.0\n.target sm_80\n.address_size 64\n\
-            .visible .entry k()\n{\n\t.reg .b32 %r<4>;\n\
-            \t.loc 1 27 3\n\tmov.u32 %r1, 1;\n\
-            \t.loc 1 0 3\n\tmov.u32 %r2, 2;\n\tret;\n}\n\
-            \t.file 1 \"/src/k.cu\"\n";
-        let parsed = warpcheck_ptx::parse(text);
-        assert!(parsed.errors.is_empty(), "{:?}", parsed.errors);
-        let program = warpcheck_ir::lower(&parsed.module).unwrap();
-        let k = program.function_by_name("k").unwrap();
-        let ptx = PtxText {
-            text,
-            name: "k.ptx",
-        };
-        let at = |i| site_location(&program, ptx, k, warpcheck_ir::InstId::from_u32(i)).unwrap();
-        assert_eq!((at(0).file.as_str(), at(0).line), ("/src/k.cu", 27));
-        assert_eq!((at(1).file.as_str(), at(1).line), ("/src/k.cu", 27));
-        assert_eq!((at(2).file.as_str(), at(2).line), ("/src/k.cu", 27));
-    }
 }

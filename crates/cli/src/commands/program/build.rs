@@ -203,9 +203,7 @@ fn host_compile(
     if let Some(std) = flags.std.as_ref().filter(|_| !c) {
         cmd.arg(format!("-std={std}"));
     }
-    if flags.compiler != CompilerArg::Nvcc {
-        cmd.args(&flags.compiler_flag);
-    }
+    cmd.args(&flags.compiler_flag);
     cmd.arg("-idirafter").arg(shim_dir.join("fallback"));
     if let Some(image) = image {
         cmd.args(["-Xclang", "-fcuda-include-gpubinary", "-Xclang"]);
