@@ -6,6 +6,7 @@
 // the records itself and exits 0.
 //
 // warpcheck-exit: 0
+// warpcheck-nvcc: fails (nvcc marks the byte loop of the inlined memcpy with `.loc 1 0`, no line: the finding is located in the PTX, not on the marked line)
 // warpcheck-stdout: device memcpy and memset: PASS
 
 #include <cstdio>

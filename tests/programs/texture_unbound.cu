@@ -2,6 +2,7 @@
 // before the launch. Must report unbound-texture at the fetch, naming the launch.
 //
 // warpcheck-exit: 1
+// warpcheck-nvcc: skip (texture references were removed in CUDA 12: nvcc 12 and 13 reject them)
 
 #include <cuda_runtime.h>
 

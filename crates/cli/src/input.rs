@@ -40,8 +40,9 @@ pub struct CompilerFlags {
     #[arg(short = 'O', default_value_t = 3, value_parser = clap::value_parser!(u8).range(0..=3))]
     pub opt_level: u8,
     /// Which compiler turns the source into PTX: auto is the CUDA toolkit's nvcc, else the
-    /// nvcc tools/setup.sh installed from NVIDIA's wheels, else clang (in program mode,
-    /// auto is clang, which also compiles the host side).
+    /// nvcc tools/setup.sh installed from NVIDIA's wheels, else clang. In program mode,
+    /// auto is clang, which compiles the host side too with warpcheck's headers; nvcc
+    /// compiles both sides with NVIDIA's headers.
     #[arg(long, value_enum, default_value_t = CompilerArg::Auto)]
     pub compiler: CompilerArg,
     /// Compile afresh: neither read nor write the compile cache

@@ -13,11 +13,12 @@
 //! | `WARPCHECK_CUDART_LAUNCH_BUDGET` | lane-instructions one launch may execute | no limit |
 //! | `WARPCHECK_CUDART_TIMEOUT` | seconds one launch may take | no limit |
 //! | `WARPCHECK_CUDART_INTRA_WARP` | `lockstep` or `its` (race model) | `its` |
-//! | `WARPCHECK_CUDART_SHIMS` | the shim include directory (its frames are not user lines) | none |
+//! | `WARPCHECK_CUDART_SHIMS` | the include directories of the API's headers, `:`-separated (their frames are not user lines) | none |
 //! | `WARPCHECK_CUDART_PROFILE` | `1`: count executions per instruction, for the HTML report's heat (`check` only) | off |
 //! | `WARPCHECK_CUDART_CAPTURE` | a directory: write every launch there as a launch file and `.npy` inputs ([`crate::capture`]) | none |
 //! | `WARPCHECK_CUDART_KERNELS` | the kernels' parameter names and types (JSON, written by the CLI) for the capture | none: `argN`, bytes |
 //! | `WARPCHECK_CUDART_TIMINGS` | `1`: measure each launch's CPU time too ([`crate::timing`]) | off |
+//! | `WARPCHECK_CUDART_HEADERS` | `nvidia-13`: the host side was compiled against NVIDIA's CUDA 13 headers (nvcc), whose `cudaDeviceProp` layout differs from the shim's | the shim's layout |
 //! | `WARPCHECK_CUDART_REPLAY` | the compile options of the capture's replay command (`--compiler clang --arch … -I …`) | none |
 
 use warpcheck_check::{CheckOptions, IntraWarp, RaceBlocks, Tools};
@@ -39,6 +40,9 @@ pub struct Config {
     pub kernels: Option<String>,
     pub replay: Option<String>,
     pub timings: bool,
+    /// The major version of NVIDIA's headers the host side was compiled with (nvcc);
+    /// `None` for warpcheck's shim headers (clang).
+    pub nvidia_headers: Option<u32>,
 }
 
 fn var(name: &str) -> Option<String> {
@@ -85,7 +89,14 @@ impl Config {
             kernels: var("WARPCHECK_CUDART_KERNELS"),
             replay: var("WARPCHECK_CUDART_REPLAY"),
             timings: var("WARPCHECK_CUDART_TIMINGS").as_deref() == Some("1"),
+            nvidia_headers: var("WARPCHECK_CUDART_HEADERS")
+                .and_then(|h| h.strip_prefix("nvidia-")?.parse().ok()),
         }
+    }
+
+    /// The emulated architecture's `sm_XX` number (90 for `sm_90`).
+    pub fn sm(&self) -> u32 {
+        (self.arch.0 * 10 + self.arch.1).max(0) as u32
     }
 }
 

@@ -179,6 +179,9 @@ pub unsafe extern "C" fn cudaChooseDevice(device: *mut c_int, _prop: *const c_vo
     api::call("cudaChooseDevice", |_| unsafe { put(device, 0, "device") })
 }
 
+/// `cudaGetDeviceProperties(prop, device)`, in the layout of the headers the program was
+/// compiled with: the shim's, or NVIDIA's CUDA 13 one ([`DeviceProp13`]) when the CLI
+/// says nvcc 13 or later compiled the host side.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaGetDeviceProperties(
     prop: *mut DeviceProp,
@@ -186,7 +189,13 @@ pub unsafe extern "C" fn cudaGetDeviceProperties(
 ) -> CudaError {
     api::call_always("cudaGetDeviceProperties", |rt| {
         check_device(device)?;
-        unsafe { put(prop, properties(rt.config.arch), "prop") }
+        let shim = properties(rt.config.arch);
+        if rt.config.nvidia_headers.is_some_and(|major| major >= 13) {
+            let prop = prop.cast::<DeviceProp13>();
+            unsafe { put(prop, DeviceProp13::from_shim(&shim), "prop") }
+        } else {
+            unsafe { put(prop, shim, "prop") }
+        }
     })
 }
 

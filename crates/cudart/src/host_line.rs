@@ -4,8 +4,10 @@
 //!
 //! Frames are captured unresolved when a call happens (cheap) and resolved only when a
 //! finding needs the line. Frames of this library (Rust sources), of libraries without
-//! debug info, and of warpcheck's shim headers (the inline C++ overloads of
-//! `cuda_runtime.h`, e.g. `cudaMalloc<T>`) are skipped; inlined frames count.
+//! debug info, of the headers that implement the API (warpcheck's shim headers or
+//! NVIDIA's: the inline C++ overloads of `cuda_runtime.h`, e.g. `cudaMalloc<T>`; the CLI
+//! lists their directories) and of nvcc's generated launch stubs (`*.cudafe1.stub.c`)
+//! are skipped; inlined frames count.
 
 use warpcheck_report::Location;
 
@@ -99,7 +101,46 @@ fn is_runtime_frame(file: &str, shim_dir: Option<&str>) -> bool {
     file.ends_with(".rs")
         || file.contains("/rustc/")
         || file.contains("/.cargo/")
-        || shim_dir.is_some_and(|d| !d.is_empty() && file.starts_with(d))
+        || shim_dir.is_some_and(|dirs| {
+            let file = lexically_normal(file);
+            std::env::split_paths(dirs).any(|d| !d.as_os_str().is_empty() && file.starts_with(d))
+        })
+        || file.ends_with(".cudafe1.stub.c")
         || file.starts_with("/usr/include/")
         || file.starts_with("/usr/lib/")
+}
+
+/// `file` with its `..` components applied (nvcc names its headers
+/// `…/bin/../include/…`).
+fn lexically_normal(file: &str) -> std::path::PathBuf {
+    use std::path::Component;
+    let mut out = std::path::PathBuf::new();
+    for c in std::path::Path::new(file).components() {
+        match c {
+            Component::ParentDir if out.file_name().is_some() => {
+                out.pop();
+            }
+            Component::CurDir => {}
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn header_frames_of_the_listed_directories_are_the_runtimes() {
+        let dirs = "/tmp/shims:/opt/nv/cu13/include";
+        assert!(is_runtime_frame(
+            "/opt/nv/cu13/bin/../include/cuda_runtime.h",
+            Some(dirs)
+        ));
+        assert!(is_runtime_frame("/tmp/shims/cuda_runtime.h", Some(dirs)));
+        assert!(is_runtime_frame("/tmp/x/k.cudafe1.stub.c", Some(dirs)));
+        assert!(!is_runtime_frame("/home/u/k.cu", Some(dirs)));
+        assert!(!is_runtime_frame("/opt/nv/cu13/includes.cu", Some(dirs)));
+    }
 }

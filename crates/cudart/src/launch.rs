@@ -291,6 +291,61 @@ pub unsafe extern "C" fn __cudaPopCallConfiguration(
     SUCCESS
 }
 
+/// `cudaError_t __cudaGetKernel(cudaKernel_t *kernel, const void *hostFun)`: nvcc 13's
+/// launch stubs look their kernel's handle up once; the handle is the host stub itself,
+/// which [`__cudaLaunchKernel`] launches as `cudaLaunchKernel` does.
+///
+/// # Safety
+/// `kernel` is null or valid for a write.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn __cudaGetKernel(
+    kernel: *mut *const c_void,
+    host_fun: *const c_void,
+) -> CudaError {
+    if kernel.is_null() {
+        return INVALID_VALUE;
+    }
+    // SAFETY: per the contract above.
+    unsafe { *kernel = host_fun };
+    SUCCESS
+}
+
+/// `__cudaLaunchKernel(kernel, grid, block, args, shmem, stream)`: nvcc 13's launch stubs'
+/// launch of a handle from [`__cudaGetKernel`].
+///
+/// # Safety
+/// As [`cudaLaunchKernel`].
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn __cudaLaunchKernel(
+    kernel: *const c_void,
+    grid: Dim3,
+    block: Dim3,
+    args: *mut *mut c_void,
+    shared: usize,
+    stream: *mut c_void,
+) -> CudaError {
+    // SAFETY: per the contract above.
+    unsafe { cudaLaunchKernel(kernel, grid, block, args, shared, stream) }
+}
+
+/// `__cudaLaunchKernel_ptsz`: [`__cudaLaunchKernel`] under `--default-stream per-thread`
+/// (streams are synchronous here, so the default streams are one).
+///
+/// # Safety
+/// As [`cudaLaunchKernel`].
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn __cudaLaunchKernel_ptsz(
+    kernel: *const c_void,
+    grid: Dim3,
+    block: Dim3,
+    args: *mut *mut c_void,
+    shared: usize,
+    stream: *mut c_void,
+) -> CudaError {
+    // SAFETY: per the contract above.
+    unsafe { cudaLaunchKernel(kernel, grid, block, args, shared, stream) }
+}
+
 /// `cudaLaunchKernel(func, grid, block, args, shmem, stream)`. Uses the call site of the
 /// `<<<>>>` pushed before it when there is one (the stub's own line is the kernel's).
 ///

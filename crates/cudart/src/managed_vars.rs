@@ -6,6 +6,9 @@
 //! [`__warpcheckManagedSection`] before the modules register (constructor priority 101).
 //! A variable registered by `__cudaRegisterVar` whose shadow lies in that section is
 //! managed: its shadow is the host's copy, starting with the variable's initialiser.
+//! nvcc's host code reaches a managed variable through a pointer that
+//! `__cudaRegisterManagedVar` sets: to a host copy the runtime allocates, managed the
+//! same way ([`crate::register::__cudaRegisterManagedVar`]).
 //!
 //! Coherence is that of managed allocations ([`crate::managed`]): the host copy is the
 //! truth between launches; before a launch it is copied into the device variable, after
@@ -58,7 +61,7 @@ impl Runtime {
         let vars: Vec<(usize, DeviceVar)> = self
             .vars
             .iter()
-            .filter(|&(&h, v)| !v.constant && is_managed(h))
+            .filter(|(_, v)| !v.constant && v.managed_shadow.is_some())
             .map(|(&h, v)| (h, v.clone()))
             .collect();
         let mut out = Vec::with_capacity(vars.len());

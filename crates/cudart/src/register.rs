@@ -1,13 +1,22 @@
-//! The registration entry points that clang's host compilation calls from each
-//! translation unit's constructor (`__cuda_module_ctor`): the device image, then one
-//! `__cudaRegisterFunction` per kernel (host stub -> PTX entry name) and one
-//! `__cudaRegisterVar` per `__device__`/`__constant__` variable (host shadow -> PTX name).
+//! The registration entry points that the host compiler's code calls from each
+//! translation unit's constructor (clang's `__cuda_module_ctor`, nvcc's
+//! `__sti____cudaRegisterAll`): the device code, then one `__cudaRegisterFunction` per
+//! kernel (host stub -> PTX entry name), one `__cudaRegisterVar` per
+//! `__device__`/`__constant__` variable (host shadow -> PTX name) and, from nvcc, one
+//! `__cudaRegisterManagedVar` per `__managed__` variable.
 //!
-//! The device image is the file the CLI handed to clang with `-fcuda-include-gpubinary`,
-//! embedded in the program: the line [`IMAGE_MAGIC`], a line with the byte length of the
-//! rest, then the name the PTX has in findings, a newline and the PTX text. It is read by
-//! that length (whether the compiler adds a NUL after embedded binaries differs between
-//! clang versions), then parsed and lowered here, once per process.
+//! The wrapper handed to `__cudaRegisterFatBinary` points at one of two things:
+//!
+//! * From clang, the device image the CLI handed over with `-fcuda-include-gpubinary`:
+//!   the line [`IMAGE_MAGIC`], a line with the byte length of the rest, then the name the
+//!   PTX has in findings, a newline and the PTX text. It is read by that length (whether
+//!   the compiler adds a NUL after embedded binaries differs between clang versions).
+//! * From nvcc, NVIDIA's fat binary ([`crate::fatbin`]), read by the length its header
+//!   gives (bounded); its PTX entry for the emulated architecture is the module, named
+//!   after the source file the entry records (`FILE.ptx`, as the CLI names the PTX it
+//!   validated).
+//!
+//! Either PTX is parsed and lowered here, once per process.
 
 use std::ffi::{CStr, c_char, c_int, c_void};
 
@@ -16,7 +25,7 @@ use crate::state::{self, DeviceVar, Module};
 /// The first line of a device image made by `warpcheck`.
 pub const IMAGE_MAGIC: &str = "WARPCHECK-PTX-IMAGE";
 
-/// clang's fat binary wrapper (`__cuda_fatbin_wrapper`).
+/// The fat binary wrapper of clang (`__cuda_fatbin_wrapper`) and nvcc (`__fatbinwrap`).
 #[repr(C)]
 struct FatbinWrapper {
     magic: c_int,
@@ -75,13 +84,87 @@ unsafe fn read_image(data: *const u8) -> Option<String> {
     ))
 }
 
-/// Parses and lowers an image's PTX into a module.
+/// Reads the device code at `data`, a warpcheck image or an NVIDIA fat binary: the
+/// PTX's name in findings and the PTX text, for the emulated `sm_{arch}`.
+///
+/// # Safety
+/// `data` points at readable memory holding a warpcheck image or a fat binary container
+/// (whose header's length is then read, up to [`crate::fatbin::MAX_CONTAINER_BYTES`] and
+/// to the end of the loaded segment holding it).
+unsafe fn read_device_code(data: *const u8, arch: u32) -> Result<(String, String), String> {
+    // SAFETY: both kinds of device code are longer than four bytes.
+    let magic = unsafe { std::slice::from_raw_parts(data, 4) };
+    if crate::fatbin::is_fatbin(magic) {
+        // SAFETY: a container starts with its 16-byte header.
+        let head =
+            unsafe { std::slice::from_raw_parts(data, crate::fatbin::CONTAINER_HEADER_BYTES) };
+        let len = crate::fatbin::container_len(head).map_err(|e| e.to_string())?;
+        // A length past the end of the loaded segment that holds the fat binary would
+        // read unmapped memory: such a header is corrupt.
+        if let Some(mapped) = mapped_bytes_from(data as usize)
+            && len > mapped
+        {
+            return Err(format!(
+                "corrupt fat binary: its header gives {len} bytes, the program holds {mapped} from it"
+            ));
+        }
+        // SAFETY: the container holds the length its header gives (bounded above by the
+        // maximum and by the segment it lies in).
+        let bytes = unsafe { std::slice::from_raw_parts(data, len) };
+        let entries = crate::fatbin::ptx_entries(bytes).map_err(|e| e.to_string())?;
+        let entry = crate::fatbin::select(&entries, arch).ok_or("the fat binary holds no PTX")?;
+        let name = entry.name.as_deref().unwrap_or("device");
+        return Ok((format!("{name}.ptx"), entry.ptx.clone()));
+    }
+    // SAFETY: per the contract, not a fat binary, so an image at least as long as its
+    // magic line.
+    let image = unsafe { read_image(data) }
+        .ok_or("the device code is neither warpcheck's PTX image nor an NVIDIA fat binary")?;
+    let (name, ptx) = parse_image(&image).ok_or("the device image has no PTX")?;
+    Ok((name.to_string(), ptx.to_string()))
+}
+
+/// How many bytes from `addr` to the end of the loaded segment (of the program or a
+/// library) that holds it; `None` when no segment does (e.g. heap memory in tests).
+fn mapped_bytes_from(addr: usize) -> Option<usize> {
+    struct Search {
+        addr: usize,
+        found: Option<usize>,
+    }
+    unsafe extern "C" fn visit(
+        info: *mut libc::dl_phdr_info,
+        _size: libc::size_t,
+        data: *mut c_void,
+    ) -> c_int {
+        // SAFETY: `dl_iterate_phdr` passes a valid `info` whose `dlpi_phdr` points at
+        // `dlpi_phnum` headers, and our `data`.
+        unsafe {
+            let search = &mut *data.cast::<Search>();
+            let info = &*info;
+            let headers = std::slice::from_raw_parts(info.dlpi_phdr, usize::from(info.dlpi_phnum));
+            for h in headers.iter().filter(|h| h.p_type == libc::PT_LOAD) {
+                let start = (info.dlpi_addr as usize).wrapping_add(h.p_vaddr as usize);
+                let end = start.wrapping_add(h.p_memsz as usize);
+                if (start..end).contains(&search.addr) {
+                    search.found = Some(end - search.addr);
+                    return 1;
+                }
+            }
+        }
+        0
+    }
+    let mut search = Search { addr, found: None };
+    // SAFETY: `visit` only reads what the loader hands it and writes `search`.
+    unsafe { libc::dl_iterate_phdr(Some(visit), (&mut search as *mut Search).cast()) };
+    search.found
+}
+
+/// Parses and lowers a PTX into a module.
 fn load_module(
-    image: &str,
+    (name, ptx): (String, String),
     check: Option<warpcheck_check::CheckOptions>,
 ) -> Result<Module, String> {
-    let (name, ptx) =
-        parse_image(image).ok_or("the device image was not made by warpcheck (no PTX image)")?;
+    let (name, ptx) = (name.as_str(), ptx.as_str());
     let parsed = warpcheck_ptx::parse(ptx);
     if let Some(e) = parsed.errors.first() {
         return Err(format!("{name}: syntax error: {}", e.message));
@@ -103,24 +186,28 @@ fn load_module(
 /// at its index.
 ///
 /// # Safety
-/// `wrapper` is clang's `__cuda_fatbin_wrapper`, whose data is an image of warpcheck's or
-/// another fat binary (at least as long as [`IMAGE_MAGIC`]).
+/// `wrapper` is clang's `__cuda_fatbin_wrapper` or nvcc's `__fatbinwrap`, whose data is
+/// an image of warpcheck's or a fat binary container (see [`read_device_code`]).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn __cudaRegisterFatBinary(wrapper: *const c_void) -> *mut *mut c_void {
     // SAFETY: per the contract above.
-    let data =
-        unsafe { wrapper.cast::<FatbinWrapper>().as_ref() }.map_or(std::ptr::null(), |w| w.data);
-    let image = if data.is_null() {
-        Err("no device image".to_string())
-    } else {
-        // SAFETY: per the contract above.
-        unsafe { read_image(data.cast()) }
-            .ok_or_else(|| "the device image was not made by warpcheck (no PTX image)".to_string())
-    };
+    let wrapper = unsafe { wrapper.cast::<FatbinWrapper>().as_ref() };
+    let data = wrapper.map_or(std::ptr::null(), |w| w.data);
     let index = state::with(|rt| {
+        let code = match wrapper {
+            None => Err("no fat binary wrapper".to_string()),
+            Some(w) if w.magic as u32 != crate::fatbin::WRAPPER_MAGIC => Err(format!(
+                "the fat binary wrapper has magic {:#010x}, expected {:#010x}",
+                w.magic as u32,
+                crate::fatbin::WRAPPER_MAGIC
+            )),
+            _ if data.is_null() => Err("no device code".to_string()),
+            // SAFETY: per the contract above.
+            _ => unsafe { read_device_code(data.cast(), rt.config.sm()) },
+        };
         let check = rt.config.check;
         let (start, cpu) = (std::time::Instant::now(), rt.timings.launch_clock());
-        let loaded = image.and_then(|i| load_module(&i, check));
+        let loaded = code.and_then(|c| load_module(c, check));
         rt.timings.add_load(start, cpu);
         match loaded {
             Ok(module) => {
@@ -239,11 +326,64 @@ pub unsafe extern "C" fn __cudaRegisterVar(
     });
 }
 
-/// nvcc's registration of `__managed__` variables: not supported (warpcheck compiles host
-/// code with clang, whose managed variables [`crate::managed_vars`] handles).
+/// `__cudaRegisterManagedVar(handle, hostVarPtrAddress, deviceAddress, deviceName, ext,
+/// size, constant, global)`: nvcc's host code reaches a `__managed__` variable through a
+/// pointer (`*hostVarPtrAddress`) that the runtime sets. It is pointed at a host copy
+/// made here (initialised from the PTX), registered as the variable's managed shadow:
+/// from then on the variable behaves as clang's managed variables do
+/// ([`crate::managed_vars`]).
+///
+/// # Safety
+/// `handle` came from [`__cudaRegisterFatBinary`]; `host_var_ptr` is valid for a pointer
+/// write; `device_name` is a C string.
 #[unsafe(no_mangle)]
-pub extern "C" fn __cudaRegisterManagedVar() {
-    state::with(|rt| rt.not_supported("__managed__ variables (__cudaRegisterManagedVar)"));
+pub unsafe extern "C" fn __cudaRegisterManagedVar(
+    handle: *mut *mut c_void,
+    host_var_ptr: *mut *mut c_void,
+    _device_address: *mut c_char,
+    device_name: *const c_char,
+    _ext: c_int,
+    size: usize,
+) {
+    // SAFETY: per the contract above.
+    let (Some(m), false, false) = (
+        unsafe { module_of(handle) },
+        device_name.is_null(),
+        host_var_ptr.is_null(),
+    ) else {
+        return;
+    };
+    // SAFETY: nvcc passes the variable's name as a C string constant.
+    let name = unsafe { CStr::from_ptr(device_name) }.to_string_lossy();
+    state::with(|rt| {
+        let program = &rt.modules[m].program;
+        let Some(v) = program
+            .globals
+            .iter()
+            .copied()
+            .find(|&v| program.variable(v).name == name)
+        else {
+            return;
+        };
+        let var = program.variable(v);
+        let size = var.size.unwrap_or(size as u64).max(1);
+        // The host copy lives until exit, as the variable does; 16-byte aligned like a
+        // device allocation.
+        let words = vec![0u128; size.div_ceil(16) as usize].into_boxed_slice();
+        let copy = Box::leak(words).as_mut_ptr() as usize;
+        let device_var = DeviceVar {
+            module: m,
+            var: v,
+            name: var.display_name().to_string(),
+            size,
+            constant: false,
+            managed_shadow: Some(copy),
+        };
+        rt.init_managed_shadow(copy, &device_var);
+        rt.vars.insert(copy, device_var);
+        // SAFETY: per the contract above.
+        unsafe { *host_var_ptr = copy as *mut c_void };
+    });
 }
 
 // Texture references register in `crate::texture`.
@@ -263,6 +403,28 @@ pub extern "C" fn __cudaInitModule(_handle: *mut *mut c_void) -> c_char {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A fat binary in the program's data is bounded by its segment; heap memory is in
+    /// none.
+    #[test]
+    fn loaded_segments_bound_what_is_read() {
+        static DATA: [u8; 64] = [7; 64];
+        let mapped = mapped_bytes_from(DATA.as_ptr() as usize).expect("a loaded segment");
+        assert!(mapped >= 64, "{mapped}");
+        let heap = vec![0u8; 1 << 20];
+        assert_eq!(mapped_bytes_from(heap.as_ptr() as usize + 4096), None);
+    }
+
+    /// A fat binary whose header claims more than the memory holding it is refused.
+    #[test]
+    fn a_fat_binary_longer_than_its_segment_is_refused() {
+        static FATBIN: [u8; 16] = [
+            0x50, 0xed, 0x55, 0xba, 1, 0, 16, 0, 0, 0, 0, 0x10, 0, 0, 0, 0,
+        ];
+        // SAFETY: 16 readable bytes, a container header.
+        let err = unsafe { read_device_code(FATBIN.as_ptr(), 90) }.unwrap_err();
+        assert!(err.contains("corrupt fat binary"), "{err}");
+    }
 
     /// An image is read by the length it carries, whatever follows it in the section.
     #[test]

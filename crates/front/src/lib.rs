@@ -70,7 +70,9 @@ pub use signature::{
     AddressSpace, KernelParam, KernelSignature, ParamKind, Pointee, PointerParam, ScalarType,
     SignatureOrigin, StructType, VectorType, base_name, demangle, signatures_from_ptx,
 };
-pub use toolchain::{Compiler, CompilerKind, MAX_CLANG_MAJOR, MIN_CLANG_MAJOR, Version};
+pub use toolchain::{
+    Compiler, CompilerKind, MAX_CLANG_MAJOR, MIN_CLANG_MAJOR, Version, nvcc_host_compiler,
+};
 
 use signature::ptx_params::{self, Wanted};
 use std::path::{Path, PathBuf};

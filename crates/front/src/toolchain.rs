@@ -282,7 +282,7 @@ fn find_nvcc() -> Result<Compiler, FrontError> {
 
 /// The host compiler nvcc should use for its preprocessing: `None` (nvcc's own choice,
 /// `g++` on `PATH`) when there is a `g++`, else a `clang++` or `clang` on `PATH`.
-pub(crate) fn nvcc_host_compiler() -> Option<PathBuf> {
+pub fn nvcc_host_compiler() -> Option<PathBuf> {
     if search_path("g++").is_some() {
         return None;
     }

@@ -62,10 +62,16 @@ struct Ran {
 }
 
 fn check(program: &Path, e: &Expect, tmp: &Path) -> Ran {
+    check_with(program, e, tmp, "clang")
+}
+
+/// [`check`] with `--compiler COMPILER`.
+fn check_with(program: &Path, e: &Expect, tmp: &Path, compiler: &str) -> Ran {
     let report_path = tmp.join("report.json");
     let mut child = Command::new(env!("CARGO_BIN_EXE_warpcheck"))
         .arg("check")
         .arg(program)
+        .args(["--compiler", compiler])
         .args(&e.flags)
         .args(["--format", "json", "--output"])
         .arg(&report_path)
@@ -94,12 +100,12 @@ fn check(program: &Path, e: &Expect, tmp: &Path) -> Ran {
     }
 }
 
-/// Checks one program; returns its problems.
-fn check_program(name: &str) -> Vec<String> {
+/// Checks one program built with `--compiler COMPILER`; returns its problems.
+fn check_program(name: &str, compiler: &str) -> Vec<String> {
     let path = programs_dir().join(name);
     let tmp = tempfile::tempdir().unwrap();
     let e = header(&std::fs::read_to_string(&path).unwrap(), tmp.path());
-    let ran = check(&path, &e, tmp.path());
+    let ran = check_with(&path, &e, tmp.path(), compiler);
     let mut problems = Vec::new();
     if ran.code != e.exit {
         problems.push(format!("exit code {} instead of {}", ran.code, e.exit));
@@ -165,8 +171,7 @@ fn check_program(name: &str) -> Vec<String> {
     problems
 }
 
-#[test]
-fn every_program_reports_its_markers() {
+fn program_names() -> Vec<String> {
     let mut names: Vec<String> = std::fs::read_dir(programs_dir())
         .unwrap()
         .filter_map(|e| e.ok())
@@ -175,9 +180,60 @@ fn every_program_reports_its_markers() {
         .collect();
     names.sort();
     assert!(names.len() >= 11, "programs: {names:?}");
+    names
+}
+
+/// Every program, its host side compiled by clang with warpcheck's shim headers.
+#[test]
+fn every_program_reports_its_markers() {
     let mut failures = Vec::new();
-    for name in &names {
-        for p in check_program(name) {
+    for name in &program_names() {
+        for p in check_program(name, "clang") {
+            failures.push(format!("{name}: {p}"));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// Every program, both sides compiled by nvcc with NVIDIA's headers (skipped without an
+/// nvcc). A program whose header says `// warpcheck-nvcc: skip (REASON)` is left out,
+/// with the reason printed (what nvcc itself cannot compile); one that says
+/// `// warpcheck-nvcc: fails (REASON)` must still fail (FIXME: the reason).
+#[test]
+fn every_program_reports_its_markers_with_nvcc() {
+    let probe = programs_dir().join("vector_add.cu");
+    if let Err(e) = warpcheck_front::Compiler::discover(
+        warpcheck_front::CompilerChoice::Nvcc,
+        warpcheck_front::Language::Cuda,
+        &probe,
+    ) {
+        println!("skipped: no nvcc ({e})");
+        return;
+    }
+    let mut failures = Vec::new();
+    for name in &program_names() {
+        let text = std::fs::read_to_string(programs_dir().join(name)).unwrap();
+        if let Some(reason) = text
+            .lines()
+            .find_map(|l| l.strip_prefix("// warpcheck-nvcc: skip"))
+        {
+            println!("{name}: skipped with nvcc:{reason}");
+            continue;
+        }
+        let problems = check_program(name, "nvcc");
+        if let Some(reason) = text
+            .lines()
+            .find_map(|l| l.strip_prefix("// warpcheck-nvcc: fails"))
+        {
+            println!("{name}: fails with nvcc as expected:{reason}");
+            if problems.is_empty() {
+                failures.push(format!(
+                    "{name}: passes with nvcc now; remove its `warpcheck-nvcc: fails` line"
+                ));
+            }
+            continue;
+        }
+        for p in problems {
             failures.push(format!("{name}: {p}"));
         }
     }
@@ -464,4 +520,168 @@ fn cublas_from_a_c_file_with_link_options() {
     assert_eq!(st.status.code(), Some(0), "{out}{err}");
     // [1 3; 2 4] squared, column-major.
     assert_eq!(out.trim(), "0 7 10 15 22", "{err}");
+}
+
+/// A program calling runtime functions warpcheck does not define fails to build with a
+/// message naming them (exit 2), not the linker's dump: host side by clang (the program
+/// declares them itself, as the shim headers do not) and, when installed, by nvcc.
+#[test]
+fn missing_api_functions_are_named_at_link_time() {
+    let tmp = tempfile::tempdir().unwrap();
+    let program = tmp.path().join("graph.cu");
+    std::fs::write(
+        &program,
+        "#include <cuda_runtime.h>\n\
+         #ifndef __NVCC__\n\
+         extern \"C\" cudaError_t cudaGraphDebugDotPrint(void *, const char *, unsigned);\n\
+         extern \"C\" cudaError_t cudaCtxResetPersistingL2Cache(void);\n\
+         #endif\n\
+         __global__ void k() {}\n\
+         int main() {\n\
+           k<<<1, 1>>>();\n\
+           cudaCtxResetPersistingL2Cache();\n\
+           return (int)cudaGraphDebugDotPrint(0, \"g.dot\", 0);\n\
+         }\n",
+    )
+    .unwrap();
+    let mut compilers = vec!["clang"];
+    match warpcheck_front::Compiler::discover(
+        warpcheck_front::CompilerChoice::Nvcc,
+        warpcheck_front::Language::Cuda,
+        &program,
+    ) {
+        Ok(_) => compilers.push("nvcc"),
+        Err(e) => println!("nvcc part skipped: no nvcc ({e})"),
+    }
+    for compiler in compilers {
+        let out = Command::new(env!("CARGO_BIN_EXE_warpcheck"))
+            .arg("run")
+            .arg(&program)
+            .args(["--compiler", compiler])
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{compiler}: {stderr}");
+        assert!(
+            stderr.contains(
+                "the program calls cudaCtxResetPersistingL2Cache, cudaGraphDebugDotPrint, \
+                 which warpcheck's runtime does not implement"
+            ) || stderr.contains(
+                "the program calls cudaGraphDebugDotPrint, cudaCtxResetPersistingL2Cache, \
+                 which warpcheck's runtime does not implement"
+            ),
+            "{compiler}: {stderr}"
+        );
+        assert!(
+            !stderr.contains("undefined reference"),
+            "{compiler}: {stderr}"
+        );
+    }
+}
+
+/// `--compiler nvcc` builds what the shim headers cannot: a program using NVIDIA's
+/// `cuda_bf16.h` and `cooperative_groups/reduce.h` (skipped without an nvcc), with its
+/// kernel findings on source lines and `cudaGetDeviceProperties` in the layout of the
+/// headers it was compiled with.
+#[test]
+fn nvcc_compiles_the_host_side_with_nvidias_headers() {
+    let tmp = tempfile::tempdir().unwrap();
+    let program = tmp.path().join("bf16.cu");
+    std::fs::write(
+        &program,
+        r#"#include <cstdio>
+#include <cuda_bf16.h>
+#include <cooperative_groups.h>
+#include <cooperative_groups/reduce.h>
+namespace cg = cooperative_groups;
+
+__global__ void sum(const __nv_bfloat16 *in, float *out, int n) {
+  cg::thread_block block = cg::this_thread_block();
+  cg::thread_block_tile<32> warp = cg::tiled_partition<32>(block);
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  float v = i < n ? __bfloat162float(in[i]) : 0.0f;
+  float s = cg::reduce(warp, v, cg::plus<float>());
+  if (warp.thread_rank() == 0) atomicAdd(out, s);
+  if (threadIdx.x == 0) out[1 + blockIdx.x] = s; // planted: out has 2 floats
+}
+
+int main() {
+  cudaDeviceProp prop;
+  cudaGetDeviceProperties(&prop, 0);
+  printf("sm_%d%d, %d SMs, warp %d\n", prop.major, prop.minor, prop.multiProcessorCount, prop.warpSize);
+  const int n = 64;
+  __nv_bfloat16 h[n];
+  for (int i = 0; i < n; ++i) h[i] = __float2bfloat16(1.0f);
+  __nv_bfloat16 *d;
+  float *out;
+  cudaMalloc(&d, sizeof h);
+  cudaMalloc(&out, 2 * sizeof(float));
+  cudaMemset(out, 0, 2 * sizeof(float));
+  cudaMemcpy(d, h, sizeof h, cudaMemcpyHostToDevice);
+  sum<<<2, 32>>>(d, out, n);
+  float r[2];
+  cudaMemcpy(r, out, sizeof r, cudaMemcpyDeviceToHost);
+  printf("sum = %g\n", r[0]);
+  return 0;
+}
+"#,
+    )
+    .unwrap();
+    if let Err(e) = warpcheck_front::Compiler::discover(
+        warpcheck_front::CompilerChoice::Nvcc,
+        warpcheck_front::Language::Cuda,
+        &program,
+    ) {
+        println!("skipped: no nvcc ({e})");
+        return;
+    }
+    let report = tmp.path().join("report.json");
+    let out = Command::new(env!("CARGO_BIN_EXE_warpcheck"))
+        .arg("check")
+        .arg(&program)
+        .args(["--compiler", "nvcc", "--format", "json", "--output"])
+        .arg(&report)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stdout}\n{stderr}");
+    assert!(stdout.contains("sm_90, "), "{stdout}");
+    assert!(stdout.contains("warp 32"), "{stdout}");
+    let report: Value = serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
+    let findings = report["findings"].as_array().unwrap();
+    assert!(!findings.is_empty(), "{report}");
+    for f in findings {
+        let at = &f["primary"]["location"];
+        assert!(
+            at["file"].as_str().unwrap().ends_with("bf16.cu") && at["line"] == 14,
+            "{f}"
+        );
+    }
+}
+
+/// Relocatable device code (`-rdc=true`) is refused by name (skipped without an nvcc).
+#[test]
+fn relocatable_device_code_is_refused_by_name() {
+    let program = programs_dir().join("vector_add.cu");
+    if let Err(e) = warpcheck_front::Compiler::discover(
+        warpcheck_front::CompilerChoice::Nvcc,
+        warpcheck_front::Language::Cuda,
+        &program,
+    ) {
+        println!("skipped: no nvcc ({e})");
+        return;
+    }
+    let out = Command::new(env!("CARGO_BIN_EXE_warpcheck"))
+        .arg("run")
+        .arg(&program)
+        .args(["--compiler", "nvcc", "-X", "-rdc=true"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("vector_add.cu: compiled as relocatable device code (-rdc=true)"),
+        "{stderr}"
+    );
 }

@@ -1,8 +1,15 @@
-//! Building the program in a private temporary directory: the device side of each `.cu`
-//! file to PTX (the front end, as kernel mode does), checked by parsing and lowering it;
-//! the host side of each file natively with clang (CUDA host compilation with the PTX
-//! embedded as the "GPU binary", so that clang emits the registration constructor and the
-//! launches); then one link with `libwarpcheck_cudart.so`.
+//! Building the program in a private temporary directory, by one of two routes:
+//!
+//! * clang compiles the host side ([`build`] here): the device side of each `.cu` file
+//!   to PTX (the front end, as kernel mode does, with clang or nvcc), checked by parsing
+//!   and lowering it; the host side of each file natively with clang (CUDA host
+//!   compilation with warpcheck's shim headers and the PTX embedded as the "GPU binary",
+//!   so that clang emits the registration constructor and the launches); then one link
+//!   with `libwarpcheck_cudart.so`.
+//! * nvcc compiles both sides with NVIDIA's headers ([`super::nvcc_host`]).
+//!
+//! Which route `--compiler` picks: [`host_route`]. A link that fails on symbols the
+//! runtime does not define is reported by name ([`super::link_errors`]).
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
@@ -23,7 +30,12 @@ pub const RUNTIME_LIB: &str = "libwarpcheck_cudart.so";
 /// A built program.
 pub struct Built {
     pub executable: PathBuf,
-    pub shim_dir: PathBuf,
+    /// The include directories of the headers that implement the API (the shims, or
+    /// NVIDIA's): their frames are not the program's lines.
+    pub header_dirs: Vec<PathBuf>,
+    /// The major version of NVIDIA's headers the host side was compiled with (nvcc);
+    /// `None` for the shim headers (clang).
+    pub nvidia_headers: Option<u32>,
     /// The kernels' signatures (source names and C types of their parameters).
     pub signatures: Vec<warpcheck_front::KernelSignature>,
     /// The PTX target the device side was compiled for.
@@ -79,24 +91,14 @@ fn compile_options(args: &ProgramArgs, arch: &str) -> CompileOptions {
     options
 }
 
-/// Compiles a `.cu` file's device side to PTX, parses and lowers it (errors as findings,
-/// exit 2), and writes the device image the runtime loads. Returns the kernels'
-/// signatures.
-fn device_image(
-    args: &ProgramArgs,
-    arch: &str,
-    file: &Path,
-    out: &Path,
-) -> Result<Vec<warpcheck_front::KernelSignature>, CliError> {
-    let compiled = warpcheck_front::compile(file, &compile_options(args, arch))
-        .map_err(|e| CliError::msg(e.to_string()))?;
-    let ptx_name = format!("{}.ptx", file.display());
-    let parsed = warpcheck_ptx::parse(&compiled.ptx);
-    let index = LineIndex::new(&compiled.ptx);
+/// Parses and lowers the PTX called `name`: its errors as findings (exit 2).
+pub(super) fn validate_ptx(name: &str, ptx: &str) -> Result<(), CliError> {
+    let parsed = warpcheck_ptx::parse(ptx);
+    let index = LineIndex::new(ptx);
     let at = |offset: u32| {
-        let lc = index.line_col(&compiled.ptx, offset);
+        let lc = index.line_col(ptx, offset);
         Location {
-            file: ptx_name.clone(),
+            file: name.to_string(),
             line: lc.line,
             column: lc.col,
         }
@@ -120,11 +122,26 @@ fn device_image(
             })
             .collect();
     }
-    if !findings.is_empty() {
-        let mut sources = Sources::new();
-        sources.insert(ptx_name, compiled.ptx.clone());
-        return Err(CliError::Findings { findings, sources });
+    if findings.is_empty() {
+        return Ok(());
     }
+    let mut sources = Sources::new();
+    sources.insert(name.to_string(), ptx.to_string());
+    Err(CliError::Findings { findings, sources })
+}
+
+/// Compiles a `.cu` file's device side to PTX, validates it ([`validate_ptx`]), and
+/// writes the device image the runtime loads. Returns the kernels' signatures.
+fn device_image(
+    args: &ProgramArgs,
+    arch: &str,
+    file: &Path,
+    out: &Path,
+) -> Result<Vec<warpcheck_front::KernelSignature>, CliError> {
+    let compiled = warpcheck_front::compile(file, &compile_options(args, arch))
+        .map_err(|e| CliError::msg(e.to_string()))?;
+    let ptx_name = format!("{}.ptx", file.display());
+    validate_ptx(&ptx_name, &compiled.ptx)?;
     let image = warpcheck_cudart::register::make_image(&ptx_name, &compiled.ptx);
     std::fs::write(out, image)
         .map_err(|e| CliError::msg(format!("cannot write {}: {e}", out.display())))?;
@@ -132,7 +149,7 @@ fn device_image(
 }
 
 /// Runs a compiler command, turning failure into an error with its output.
-fn run_tool(mut cmd: Command, what: &str, limit: Duration) -> Result<(), CliError> {
+pub(super) fn run_tool(mut cmd: Command, what: &str, limit: Duration) -> Result<(), CliError> {
     let output = warpcheck_front::process::output_limited(&mut cmd, limit).map_err(|e| {
         CliError::msg(format!(
             "{} ({what}) {e}\ncommand: {:?}",
@@ -186,9 +203,7 @@ fn host_compile(
     if let Some(std) = flags.std.as_ref().filter(|_| !c) {
         cmd.arg(format!("-std={std}"));
     }
-    if flags.compiler != CompilerArg::Nvcc {
-        cmd.args(&flags.compiler_flag);
-    }
+    cmd.args(&flags.compiler_flag);
     cmd.arg("-idirafter").arg(shim_dir.join("fallback"));
     if let Some(image) = image {
         cmd.args(["-Xclang", "-fcuda-include-gpubinary", "-Xclang"]);
@@ -216,16 +231,94 @@ fn respelt_copy(file: &Path, dir: &Path, i: usize) -> Option<PathBuf> {
     Some(copy)
 }
 
+/// Which compiler compiles the host side.
+pub enum HostRoute {
+    /// clang, with warpcheck's shim headers (the device side by the front end's choice).
+    Clang,
+    /// nvcc, both sides, with NVIDIA's headers.
+    Nvcc(warpcheck_front::Compiler),
+}
+
+/// The host route `--compiler` picks: `nvcc` is nvcc's, `clang` and `auto` are clang's.
+/// `auto` stays with clang because NVIDIA's `cooperative_groups` grid barrier needs a
+/// driver workspace the emulator does not provide (see docs/STATUS.md); a clang build
+/// that fails under `auto` says that `--compiler nvcc` exists ([`with_nvcc_hint`]).
+pub fn host_route(args: &ProgramArgs, first: &Path) -> Result<HostRoute, CliError> {
+    match args.compile.compiler {
+        CompilerArg::Nvcc => {
+            warpcheck_front::Compiler::discover(CompilerChoice::Nvcc, Language::Cuda, first)
+                .map(HostRoute::Nvcc)
+                .map_err(|e| CliError::msg(e.to_string()))
+        }
+        CompilerArg::Clang | CompilerArg::Auto => Ok(HostRoute::Clang),
+    }
+}
+
+/// A failed clang build's message, with a hint at `--compiler nvcc` under `auto` when an
+/// nvcc is there (programs that include NVIDIA headers the shims lack build with it).
+fn with_nvcc_hint(args: &ProgramArgs, first: &Path, error: CliError) -> CliError {
+    let CliError::Message(text) = error else {
+        return error;
+    };
+    let nvcc = args.compile.compiler == CompilerArg::Auto
+        && warpcheck_front::Compiler::discover(CompilerChoice::Nvcc, Language::Cuda, first)
+            .is_ok_and(|c| c.kind == warpcheck_front::CompilerKind::Nvcc);
+    if !nvcc {
+        return CliError::Message(text);
+    }
+    CliError::msg(format!(
+        "{text}\nhint: clang compiled the program with warpcheck's own CUDA headers; `--compiler nvcc` compiles it with nvcc and NVIDIA's headers"
+    ))
+}
+
+/// Links `objects` with the runtime library into `executable`, with `driver` (clang or
+/// g++); a link that fails on undefined symbols says which
+/// ([`super::link_errors::explain`]).
+pub(super) fn link_program(
+    driver: &Path,
+    objects: &[PathBuf],
+    library: &Path,
+    executable: &Path,
+    args: &ProgramArgs,
+    limit: Duration,
+) -> Result<(), CliError> {
+    let lib_dir = library.parent().unwrap_or(Path::new("."));
+    let mut link = Command::new(driver);
+    if driver
+        .file_name()
+        .is_some_and(|n| n.to_string_lossy().starts_with("clang"))
+    {
+        link.arg("--driver-mode=g++");
+    }
+    link.args(objects);
+    link.arg("-L").arg(lib_dir);
+    link.args(["-Wl,--no-as-needed", "-lwarpcheck_cudart"]);
+    link.args(args.link_dir.iter().map(|d| format!("-L{}", d.display())));
+    link.args(super::link_libraries(&args.link_lib));
+    let mut rpath = OsString::from("-Wl,-rpath,");
+    rpath.push(lib_dir);
+    link.arg(rpath);
+    link.args(["-lm", "-lpthread", "-o"]).arg(executable);
+    run_tool(link, "linking the program", limit).map_err(|e| match e {
+        CliError::Message(text) => CliError::msg(super::link_errors::explain(&text)),
+        other => other,
+    })
+}
+
 /// Builds the program below `dir`.
 pub fn build(args: &ProgramArgs, dir: &Path) -> Result<Built, CliError> {
     let library = runtime_library()?;
-    let shim_dir = dir.join("include");
-    warpcheck_front::write_shim_headers(&shim_dir)
-        .map_err(|e| CliError::msg(format!("cannot write the shim headers: {e}")))?;
     let first = args
         .files
         .first()
         .ok_or_else(|| CliError::msg("no source file"))?;
+    if let HostRoute::Nvcc(nvcc) = host_route(args, first)? {
+        let limit = args.compile.options(&args.arch).time_limit();
+        return super::nvcc_host::build(args, dir, &nvcc, &library, limit);
+    }
+    let shim_dir = dir.join("include");
+    warpcheck_front::write_shim_headers(&shim_dir)
+        .map_err(|e| CliError::msg(format!("cannot write the shim headers: {e}")))?;
     let compiler =
         warpcheck_front::Compiler::discover(CompilerChoice::Clang, Language::Cuda, first)
             .map_err(|e| CliError::msg(e.to_string()))?;
@@ -242,7 +335,9 @@ pub fn build(args: &ProgramArgs, dir: &Path) -> Result<Built, CliError> {
         let image = dir.join(format!("device{i}.img"));
         let is_cuda = file.extension().is_some_and(|e| e == "cu");
         if is_cuda {
-            signatures.extend(device_image(args, &arch, &file, &image)?);
+            let compiled = device_image(args, &arch, &file, &image)
+                .map_err(|e| with_nvcc_hint(args, first, e))?;
+            signatures.extend(compiled);
         }
         let object = dir.join(format!("host{i}.o"));
         let respelt = if is_cuda {
@@ -266,25 +361,16 @@ pub fn build(args: &ProgramArgs, dir: &Path) -> Result<Built, CliError> {
             cmd,
             &format!("the host compilation of {}", file.display()),
             limit,
-        )?;
+        )
+        .map_err(|e| with_nvcc_hint(args, first, e))?;
         objects.push(object);
     }
     let executable = dir.join("program");
-    let lib_dir = library.parent().unwrap_or(Path::new("."));
-    let mut link = Command::new(&clang);
-    link.arg("--driver-mode=g++").args(&objects);
-    link.arg("-L").arg(lib_dir);
-    link.args(["-Wl,--no-as-needed", "-lwarpcheck_cudart"]);
-    link.args(args.link_dir.iter().map(|d| format!("-L{}", d.display())));
-    link.args(super::link_libraries(&args.link_lib));
-    let mut rpath = OsString::from("-Wl,-rpath,");
-    rpath.push(lib_dir);
-    link.arg(rpath);
-    link.args(["-lm", "-lpthread", "-o"]).arg(&executable);
-    run_tool(link, "linking the program", limit)?;
+    link_program(&clang, &objects, &library, &executable, args, limit)?;
     Ok(Built {
         executable,
-        shim_dir,
+        header_dirs: vec![shim_dir],
+        nvidia_headers: None,
         signatures,
         ptx_arch: arch,
     })

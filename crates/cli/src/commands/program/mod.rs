@@ -1,6 +1,7 @@
 //! Program mode: `warpcheck run|check PROGRAM.cu [more .cu/.cpp/.c] [options] -- [ARGS]`
-//! builds a whole CUDA program (device side to PTX, host side natively, linked with
-//! warpcheck's CUDA runtime, `libwarpcheck_cudart.so`) in a private temporary directory,
+//! builds a whole CUDA program (device side to PTX, host side natively by clang or nvcc,
+//! linked with warpcheck's CUDA runtime, `libwarpcheck_cudart.so`; see [`build`]) in a
+//! private temporary directory,
 //! and runs it as a child process with the given arguments. The program's stdin, stdout,
 //! stderr, files and exit code are its own; its kernels run in the emulator inside the
 //! child, under the checkers for `check`. warpcheck never runs user host code in its own
@@ -13,6 +14,8 @@
 
 mod build;
 pub mod detect;
+mod link_errors;
+mod nvcc_host;
 mod render;
 mod timings;
 
@@ -38,9 +41,10 @@ pub struct ProgramArgs {
     #[arg(long, default_value = "sm_90", value_name = "sm_XX")]
     pub arch: String,
     /// The compiler options of kernel mode: `-I`, `-D`, `-std`, `-X` apply to the device
-    /// and the host compilation (`-X` to the host one only when clang compiles the device
-    /// side), `-O` to the device code (host code is compiled at -O1 with -g), `--compiler`
-    /// picks the device side's compiler (`auto` is clang; the host side is always clang's).
+    /// and the host compilation, `-O` to the device code (clang compiles host code at -O1
+    /// with -g), `--compiler` picks the compiler: `auto` and `clang` compile the host side
+    /// with clang and warpcheck's headers (the device side too), `nvcc` both sides with
+    /// nvcc and NVIDIA's headers.
     #[command(flatten)]
     pub compile: crate::input::CompilerFlags,
     /// Link with library LIB (-lLIB, as compilers spell it). The libraries that
@@ -168,7 +172,13 @@ pub fn run_program(check: bool, args: ProgramArgs) -> Result<Outcome, CliError> 
         .env("WARPCHECK_CUDART_ARCH", &args.arch)
         .env("WARPCHECK_CUDART_THREADS", args.threads.to_string())
         .env("WARPCHECK_CUDART_BUDGET", args.budget.to_string())
-        .env("WARPCHECK_CUDART_SHIMS", &built.shim_dir);
+        .env(
+            "WARPCHECK_CUDART_SHIMS",
+            std::env::join_paths(&built.header_dirs).unwrap_or_default(),
+        );
+    if let Some(major) = built.nvidia_headers {
+        cmd.env("WARPCHECK_CUDART_HEADERS", format!("nvidia-{major}"));
+    }
     if let Some(n) = args.launch_budget {
         cmd.env("WARPCHECK_CUDART_LAUNCH_BUDGET", n.to_string());
     }
@@ -197,10 +207,7 @@ pub fn run_program(check: bool, args: ProgramArgs) -> Result<Outcome, CliError> 
             .map_err(|e| CliError::msg(format!("cannot write {}: {e}", kernels.display())))?;
         cmd.env("WARPCHECK_CUDART_CAPTURE", capture)
             .env("WARPCHECK_CUDART_KERNELS", &kernels)
-            .env(
-                "WARPCHECK_CUDART_REPLAY",
-                replay_options(&args, &built.ptx_arch),
-            );
+            .env("WARPCHECK_CUDART_REPLAY", replay_options(&args, &built));
     }
     let cpu_before = timings::children_cpu_seconds();
     let run_start = std::time::Instant::now();
@@ -222,8 +229,9 @@ pub fn run_program(check: bool, args: ProgramArgs) -> Result<Outcome, CliError> 
 }
 
 /// The compile options with which kernel mode compiles a `.cu` file as program mode did
-/// (clang, the PTX target, `-O`, `-I`, `-D`), for the replay command of a capture.
-fn replay_options(args: &ProgramArgs, ptx_arch: &str) -> String {
+/// (the compiler of its route, the PTX target, `-O`, `-I`, `-D`), for the replay command
+/// of a capture.
+fn replay_options(args: &ProgramArgs, built: &build::Built) -> String {
     let quote = |s: String| {
         if s.chars()
             .all(|c| c.is_ascii_alphanumeric() || "-_./=:+,".contains(c))
@@ -233,11 +241,17 @@ fn replay_options(args: &ProgramArgs, ptx_arch: &str) -> String {
             format!("'{}'", s.replace('\'', "'\\''"))
         }
     };
+    // The nvcc route's PTX is nvcc's (NVIDIA's headers); the clang route's, clang's.
+    let compiler = if built.nvidia_headers.is_some() {
+        "nvcc"
+    } else {
+        "clang"
+    };
     let mut words = vec![
         "--compiler".to_string(),
-        "clang".into(),
+        compiler.into(),
         "--arch".into(),
-        ptx_arch.to_string(),
+        built.ptx_arch.clone(),
         format!("-O{}", args.compile.opt_level),
     ];
     for dir in &args.compile.include {
