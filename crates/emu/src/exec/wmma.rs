@@ -1,0 +1,339 @@
+//! The `nvcuda::wmma` instructions (PTX ISA §9.7.13.3): `wmma.load.{a,b,c}`,
+//! `wmma.store.d` and `wmma.mma`.
+//!
+//! **Fragments.** PTX leaves the lane and register of each fragment element to the
+//! implementation. What an H100 does was dumped by `tools/gpu/tensor_cores.cu`
+//! (`wmma.load` rows of `tests/gpu-truth/tensor-cores.tsv`): a `wmma` fragment is the
+//! `mma` fragments of the `m16n8` tiles that make up the `wmma` shape, side by side
+//! ([`crate::exec::matrix::position`] gives the element of each):
+//! * `m16n16k16` (and `m16n16k8` for tf32): A is one `m16n8kK` A fragment; B and C/D
+//!   are two `m16n8kK` fragments, columns 0–7 then 8–15.
+//! * `m32n8k16`: A and C/D are two `m16n8k16` fragments, rows 0–15 then 16–31; B is one.
+//! * `m8n32k16` is `m32n8k16` transposed: its A is the transposed B of `m32n8k16`, its B
+//!   the transposed A, its C/D the transposed C/D.
+//! * `m8n8k4` (f64) is the `mma.m8n8k4` fragment itself.
+//!
+//! The fragment does not depend on the memory layout (`.row` or `.col` load the same
+//! element into the same register; the dump has both for f16 A and B and f32 C). f16 A
+//! and B fragments always have 8 registers: where the distinct elements fill fewer (A
+//! of `m16n16k16` and `m8n32k16`, B of `m16n16k16` and `m32n8k16`), the first registers
+//! repeat (register `r` holds what register `r mod distinct` holds). `wmma.mma` reads
+//! the first copy.
+//!
+//! **Arithmetic.** `wmma.mma` computes every element of `D` as `mma` does for the same
+//! element types (one fused sum of the `k` products and `C`; module docs of
+//! [`crate::exec::matrix`]); the `wmma` rows of the truth file check this bit for bit.
+//!
+//! **Memory.** A lane's part of `wmma.load`/`wmma.store` is the elements of its
+//! fragment: each register's elements are one access when they are adjacent in memory
+//! (a row of a row-major matrix, a column of a column-major one), else one access per
+//! element. Each access goes through the ordinary load/store path (bounds, alignment,
+//! generic addresses) and is reported to the observers as a warp-wide access of the
+//! lanes that ran the instruction.
+
+use crate::block::{Block, emit_mem};
+use crate::exec::Lanes;
+use crate::exec::matrix::{bits, multiply, position};
+use crate::exec::mem::{MemCtx, addresses};
+use crate::fault::Fault;
+use crate::observer::{MemKind, Observer};
+use crate::ops::{MatElem, MatrixKind, MatrixOp, MemShape, VecSlots, WmmaFrag};
+use warpcheck_ir::modifiers::MemSpace;
+
+impl WmmaFrag {
+    /// Whether the H100's fragment of this kind is known (dumped); others are refused.
+    pub(crate) fn known(self) -> bool {
+        use MatElem::*;
+        let WmmaFrag { which, m, n, k, e } = self;
+        match ((m, n, k), which) {
+            ((16, 16, 16), 0 | 1) => matches!(e, F16 | Bf16 | S8 | U8),
+            ((32, 8, 16) | (8, 32, 16), 0 | 1) => e == F16,
+            ((16, 16, 8), 0 | 1) => e == Tf32,
+            ((8, 8, 4), _) => e == F64,
+            ((16, 16, 16), _) => matches!(e, F16 | F32 | S32),
+            ((32, 8, 16) | (8, 32, 16), _) => matches!(e, F16 | F32),
+            ((16, 16, 8), _) => e == F32,
+            _ => false,
+        }
+    }
+
+    /// Rows and columns of the matrix.
+    pub(crate) fn dims(self) -> (usize, usize) {
+        let (m, n, k) = (self.m as usize, self.n as usize, self.k as usize);
+        match self.which {
+            0 => (m, k),
+            1 => (k, n),
+            _ => (m, n),
+        }
+    }
+
+    /// Elements per register (one 64-bit register per f64 element).
+    pub(crate) fn per_reg(self) -> usize {
+        (32 / bits(self.e)).max(1)
+    }
+
+    /// Registers holding distinct elements.
+    pub(crate) fn distinct_regs(self) -> usize {
+        let (r, c) = self.dims();
+        r * c / 32 / self.per_reg()
+    }
+
+    /// Registers of the fragment operand.
+    pub(crate) fn regs(self) -> usize {
+        if self.which < 2 && self.e == MatElem::F16 {
+            8
+        } else {
+            self.distinct_regs()
+        }
+    }
+
+    /// The (row, column) of distinct element `i` of lane `lane`'s fragment.
+    pub(crate) fn position(self, lane: usize, i: usize) -> (usize, usize) {
+        let WmmaFrag { which, m, n, k, e } = self;
+        if (m, n) == (8, 32) {
+            let t = WmmaFrag {
+                which: [1, 0, 2][which as usize],
+                m: 32,
+                n: 8,
+                k,
+                e,
+            };
+            let (r, c) = t.position(lane, i);
+            return (c, r);
+        }
+        let (sm, sk) = if m == 8 { (8, 4) } else { (16, k as usize) };
+        let tile = match which {
+            0 => sm * sk,
+            1 => sk * 8,
+            _ => sm * 8,
+        } / 32;
+        let (t, j) = (i / tile, i % tile);
+        let (r, c) = position(which, sm as u8, sk as u8, e, lane, j);
+        match (which, m) {
+            (1, _) | (2, 16) => (r, c + 8 * t),
+            _ => (r + 16 * t, c),
+        }
+    }
+}
+
+impl<O: Observer> Block<'_, O> {
+    /// `wmma.load` (`load`) or `wmma.store.d` of fragment `frag` in `space`, laid out in
+    /// memory column by column if `col`, for the lanes of `mask`.
+    pub(crate) fn wmma_access(
+        &mut self,
+        w: usize,
+        gi: usize,
+        mask: u32,
+        op: &MatrixOp,
+        load: bool,
+        (frag, space, col): (WmmaFrag, MemSpace, bool),
+    ) -> Result<(), Fault> {
+        if mask == 0 {
+            return Ok(());
+        }
+        let g = self.warps[w].groups[gi];
+        let pc = g.pc;
+        let regs = &self.warps[w].regs;
+        let base = addresses(op.addr.expect("wmma has an address"), regs, g.frame_base);
+        let (rows, cols) = frag.dims();
+        let stride: Lanes = match op.stride {
+            Some(s) => regs[s as usize].map(|x| x as u32 as u64),
+            None => [if col { rows } else { cols } as u64; 32],
+        };
+        let esize = bits(frag.e) as u64 / 8;
+        let per = frag.per_reg();
+        let frag_regs: &[u32] = if load { &op.d } else { &op.a };
+        // Whether the elements of a register are adjacent in memory (the same for
+        // every lane and register: the fragments place pairs and quads along a row).
+        let adjacent = (1..per).all(|i| {
+            let (p, q) = (frag.position(0, i - 1), frag.position(0, i));
+            if col {
+                p.1 == q.1 && q.0 == p.0 + 1
+            } else {
+                p.0 == q.0 && q.1 == p.1 + 1
+            }
+        });
+        let (chunk, chunks) = if adjacent { (per, 1) } else { (1, per) };
+        let size = (chunk as u64 * esize) as u8;
+        let shape = MemShape {
+            space,
+            size,
+            signed: false,
+            dst_bits: 64,
+            ordered: false,
+        };
+        let one = VecSlots {
+            n: 1,
+            slots: [0; 4],
+        };
+        let mut values: Vec<Lanes> = if load {
+            vec![[0; 32]; frag.distinct_regs()]
+        } else {
+            frag_regs.iter().map(|&r| regs[r as usize]).collect()
+        };
+        for (r, value) in values.iter_mut().enumerate() {
+            for ch in 0..chunks {
+                let first = r * per + ch * chunk;
+                let shift = |i: usize| (bits(frag.e) * (i % per)) as u32;
+                let mut addrs = [0u64; 32];
+                let mut scratch = [[0u64; 32]];
+                for l in 0..32 {
+                    let (i, j) = frag.position(l, first);
+                    let off = if col {
+                        j as u64 * stride[l] + i as u64
+                    } else {
+                        i as u64 * stride[l] + j as u64
+                    };
+                    addrs[l] = base[l].wrapping_add(off * esize);
+                    if !load {
+                        let mask = if size >= 8 {
+                            u64::MAX
+                        } else {
+                            (1u64 << (8 * size)) - 1
+                        };
+                        scratch[0][l] = (value[l] >> shift(first)) & mask;
+                    }
+                }
+                let flat = self.cx.flat;
+                let warp = &mut self.warps[w];
+                let mut mc = MemCtx::new(
+                    flat,
+                    self.cx.global,
+                    &mut self.shared[..],
+                    &mut warp.local,
+                    &mut warp.op_cache[pc as usize],
+                );
+                let got = if load {
+                    mc.load(shape, &one, &mut addrs, mask, &mut scratch)
+                } else {
+                    mc.store(shape, &one, &mut addrs, mask, &scratch)
+                };
+                let resolved = got.map_err(|(l, k)| self.fault_at(w, l, pc, k))?;
+                if load {
+                    for l in 0..32 {
+                        value[l] |= scratch[0][l] << shift(first);
+                    }
+                }
+                if O::ENABLED {
+                    let kind = if load { MemKind::Load } else { MemKind::Store };
+                    let stored = (!load).then_some(&scratch[0]);
+                    let (flat, idx) = (self.cx.flat, self.idx);
+                    emit_mem(
+                        &mut *self.obs,
+                        flat,
+                        pc,
+                        idx,
+                        w,
+                        (kind, false),
+                        resolved,
+                        (&addrs, stored),
+                        mask,
+                        size as u32,
+                    );
+                }
+            }
+        }
+        if load {
+            let distinct = values.len();
+            for (r, &d) in frag_regs.iter().enumerate() {
+                let reg = &mut self.warps[w].regs[d as usize];
+                for l in 0..32 {
+                    if mask >> l & 1 != 0 {
+                        reg[l] = values[r % distinct][l];
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// `wmma.mma`: `D = A * B + C` on the fragments, for the lanes of `mask`.
+    pub(crate) fn wmma_mma(&mut self, w: usize, mask: u32, op: &MatrixOp) {
+        let MatrixKind::WmmaMma {
+            m,
+            n,
+            k,
+            a,
+            b,
+            c,
+            d,
+            satfinite,
+        } = op.kind
+        else {
+            return;
+        };
+        let frag = |which, e| WmmaFrag { which, m, n, k, e };
+        let regs = &self.warps[w].regs;
+        let gather = |f: WmmaFrag, slots: &[u32]| {
+            let (_, cols) = f.dims();
+            let mut out = vec![0u64; f.dims().0 * cols];
+            let (per, b) = (f.per_reg(), bits(f.e));
+            let emask = if b >= 64 { u64::MAX } else { (1u64 << b) - 1 };
+            for lane in 0..32 {
+                for i in 0..f.distinct_regs() * per {
+                    let (r, c) = f.position(lane, i);
+                    let word = regs[slots[i / per] as usize][lane];
+                    out[r * cols + c] = (word >> (b * (i % per))) & emask;
+                }
+            }
+            out
+        };
+        let am = gather(frag(0, a), &op.a);
+        let bm = gather(frag(1, b), &op.b);
+        let cm = gather(frag(2, c), &op.c);
+        let (mu, nu, ku) = (m as usize, n as usize, k as usize);
+        let dm = multiply(&am, &bm, &cm, (mu, nu, ku), (a, b, d), satfinite);
+        let f = frag(2, d);
+        let (per, b) = (f.per_reg(), bits(d));
+        for lane in 0..32 {
+            if mask >> lane & 1 == 0 {
+                continue;
+            }
+            let mut words = vec![0u64; f.regs()];
+            for i in 0..f.distinct_regs() * per {
+                let (r, c) = f.position(lane, i);
+                words[i / per] |= dm[r * nu + c] << (b * (i % per));
+            }
+            for (&s, v) in op.d.iter().zip(words) {
+                self.warps[w].regs[s as usize][lane] = v;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every element of every known fragment sits in exactly one (lane, element) slot.
+    #[test]
+    fn fragments_cover_their_matrices_once() {
+        use MatElem::*;
+        let shapes = [
+            (16, 16, 16),
+            (32, 8, 16),
+            (8, 32, 16),
+            (16, 16, 8),
+            (8, 8, 4),
+        ];
+        for (m, n, k) in shapes {
+            for which in 0..3 {
+                for e in [F16, Bf16, Tf32, F32, F64, S8, U8, S32] {
+                    let f = WmmaFrag { which, m, n, k, e };
+                    if !f.known() {
+                        continue;
+                    }
+                    let (r, c) = f.dims();
+                    let mut seen = vec![0; r * c];
+                    for lane in 0..32 {
+                        for i in 0..f.distinct_regs() * f.per_reg() {
+                            let (i, j) = f.position(lane, i);
+                            seen[i * c + j] += 1;
+                        }
+                    }
+                    assert!(seen.iter().all(|&s| s == 1), "{f:?}");
+                }
+            }
+        }
+    }
+}
