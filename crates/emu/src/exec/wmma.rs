@@ -21,8 +21,12 @@
 //! the first copy.
 //!
 //! **Arithmetic.** `wmma.mma` computes every element of `D` as `mma` does for the same
-//! element types (one fused sum of the `k` products and `C`; module docs of
-//! [`crate::exec::matrix`]); the `wmma` rows of the truth file check this bit for bit.
+//! element types (module docs of [`crate::exec::matrix`]): one fused sum of the `k`
+//! products and `C` for f16, bf16 and 8-bit integers (`k = 16`), `k` chained fused
+//! multiply-adds for f64. tf32 `m16n16k8` is two steps of `k = 4`, as two
+//! `mma.m16n8k4` would be: `D = A[:, 4..8] B[4..8, :] + (A[:, 0..4] B[0..4, :] + C)`,
+//! each step rounded to f32 (one fused sum of all 8 products differs from the H100 in
+//! the last bits). The `wmma` rows of the truth file check all of this bit for bit.
 //!
 //! **Memory.** A lane's part of `wmma.load`/`wmma.store` is the elements of its
 //! fragment: each register's elements are one access when they are adjacent in memory
@@ -282,7 +286,17 @@ impl<O: Observer> Block<'_, O> {
         let bm = gather(frag(1, b), &op.b);
         let cm = gather(frag(2, c), &op.c);
         let (mu, nu, ku) = (m as usize, n as usize, k as usize);
-        let dm = multiply(&am, &bm, &cm, (mu, nu, ku), (a, b, d), satfinite);
+        // tf32 (`m16n16k8`) runs as two `k = 4` steps, the second accumulating into the
+        // rounded result of the first (measured: one fused sum of 8 differs by ulps).
+        let chunk = if a == MatElem::Tf32 { 4 } else { ku };
+        let mut dm = cm;
+        for k0 in (0..ku).step_by(chunk) {
+            let ap: Vec<u64> = (0..mu)
+                .flat_map(|i| am[i * ku + k0..i * ku + k0 + chunk].to_vec())
+                .collect();
+            let bp = &bm[k0 * nu..(k0 + chunk) * nu];
+            dm = multiply(&ap, bp, &dm, (mu, nu, chunk), (a, b, d), satfinite);
+        }
         let f = frag(2, d);
         let (per, b) = (f.per_reg(), bits(d));
         for lane in 0..32 {
