@@ -29,9 +29,10 @@
 //! the last bits). The `wmma` rows of the truth file check all of this bit for bit.
 //!
 //! **Memory.** A lane's part of `wmma.load`/`wmma.store` is the elements of its
-//! fragment: each register's elements are one access when they are adjacent in memory
-//! (a row of a row-major matrix, a column of a column-major one), else one access per
-//! element. Each access goes through the ordinary load/store path (bounds, alignment,
+//! fragment: consecutive fragment elements that are adjacent in memory (along a row of
+//! a row-major matrix, a column of a column-major one) are one access of up to 16 bytes
+//! (the f32 pairs of a row-major accumulator are 8-byte accesses, the f16 pairs of a
+//! row-major A 4-byte ones; a column-major A is read element by element). Each access goes through the ordinary load/store path (bounds, alignment,
 //! generic addresses) and is reported to the observers as a warp-wide access of the
 //! lanes that ran the instruction.
 
@@ -144,97 +145,117 @@ impl<O: Observer> Block<'_, O> {
             Some(s) => regs[s as usize].map(|x| x as u32 as u64),
             None => [if col { rows } else { cols } as u64; 32],
         };
-        let esize = bits(frag.e) as u64 / 8;
-        let per = frag.per_reg();
+        let (eb, per) = (bits(frag.e), frag.per_reg());
+        let esize = eb as u64 / 8;
+        let elems = frag.distinct_regs() * per;
         let frag_regs: &[u32] = if load { &op.d } else { &op.a };
-        // Whether the elements of a register are adjacent in memory (the same for
-        // every lane and register: the fragments place pairs and quads along a row).
-        let adjacent = (1..per).all(|i| {
-            let (p, q) = (frag.position(0, i - 1), frag.position(0, i));
+        // A lane's accesses: runs of `run` fragment elements that are adjacent in memory
+        // (the same for every lane: the fragments place pairs and quads along a row),
+        // at most 16 bytes, as the vector loads and stores the hardware uses.
+        let next_to = |i: usize| {
+            let (p, q) = (frag.position(0, i), frag.position(0, i + 1));
             if col {
                 p.1 == q.1 && q.0 == p.0 + 1
             } else {
                 p.0 == q.0 && q.1 == p.1 + 1
             }
-        });
-        let (chunk, chunks) = if adjacent { (per, 1) } else { (1, per) };
-        let size = (chunk as u64 * esize) as u8;
+        };
+        let mut run = 1;
+        while run * 2 * esize as usize <= 16
+            && elems % (run * 2) == 0
+            && (0..elems)
+                .step_by(run * 2)
+                .all(|i| (i..i + run * 2 - 1).all(next_to))
+        {
+            run *= 2;
+        }
+        let bytes = run as u64 * esize;
+        let (size, n) = if bytes > 8 {
+            (8, bytes / 8)
+        } else {
+            (bytes, 1)
+        };
         let shape = MemShape {
             space,
-            size,
+            size: size as u8,
             signed: false,
             dst_bits: 64,
             ordered: false,
         };
-        let one = VecSlots {
-            n: 1,
-            slots: [0; 4],
+        let slots = VecSlots {
+            n: n as u8,
+            slots: [0, 1, 2, 3],
         };
+        let emask = if eb >= 64 { u64::MAX } else { (1u64 << eb) - 1 };
         let mut values: Vec<Lanes> = if load {
             vec![[0; 32]; frag.distinct_regs()]
         } else {
             frag_regs.iter().map(|&r| regs[r as usize]).collect()
         };
-        for (r, value) in values.iter_mut().enumerate() {
-            for ch in 0..chunks {
-                let first = r * per + ch * chunk;
-                let shift = |i: usize| (bits(frag.e) * (i % per)) as u32;
-                let mut addrs = [0u64; 32];
-                let mut scratch = [[0u64; 32]];
-                for l in 0..32 {
-                    let (i, j) = frag.position(l, first);
-                    let off = if col {
-                        j as u64 * stride[l] + i as u64
-                    } else {
-                        i as u64 * stride[l] + j as u64
-                    };
-                    addrs[l] = base[l].wrapping_add(off * esize);
-                    if !load {
-                        let mask = if size >= 8 {
-                            u64::MAX
-                        } else {
-                            (1u64 << (8 * size)) - 1
-                        };
-                        scratch[0][l] = (value[l] >> shift(first)) & mask;
-                    }
-                }
-                let flat = self.cx.flat;
-                let warp = &mut self.warps[w];
-                let mut mc = MemCtx::new(
-                    flat,
-                    self.cx.global,
-                    &mut self.shared[..],
-                    &mut warp.local,
-                    &mut warp.op_cache[pc as usize],
-                );
-                let got = if load {
-                    mc.load(shape, &one, &mut addrs, mask, &mut scratch)
+        for first in (0..elems).step_by(run) {
+            let mut addrs = [0u64; 32];
+            let mut scratch = [[0u64; 32]; 2];
+            for l in 0..32 {
+                let (i, j) = frag.position(l, first);
+                let off = if col {
+                    j as u64 * stride[l] + i as u64
                 } else {
-                    mc.store(shape, &one, &mut addrs, mask, &scratch)
+                    i as u64 * stride[l] + j as u64
                 };
-                let resolved = got.map_err(|(l, k)| self.fault_at(w, l, pc, k))?;
-                if load {
-                    for l in 0..32 {
-                        value[l] |= scratch[0][l] << shift(first);
+                addrs[l] = base[l].wrapping_add(off * esize);
+                if !load {
+                    // The run's elements, lowest address first, as little-endian words.
+                    let mut v = 0u128;
+                    for e in 0..run {
+                        let x = first + e;
+                        let el = (values[x / per][l] >> (eb * (x % per))) & emask;
+                        v |= (el as u128) << (eb * e);
+                    }
+                    scratch[0][l] = v as u64;
+                    scratch[1][l] = (v >> 64) as u64;
+                }
+            }
+            let flat = self.cx.flat;
+            let warp = &mut self.warps[w];
+            let mut mc = MemCtx::new(
+                flat,
+                self.cx.global,
+                &mut self.shared[..],
+                &mut warp.local,
+                &mut warp.op_cache[pc as usize],
+            );
+            let got = if load {
+                mc.load(shape, &slots, &mut addrs, mask, &mut scratch)
+            } else {
+                mc.store(shape, &slots, &mut addrs, mask, &scratch)
+            };
+            let resolved = got.map_err(|(l, k)| self.fault_at(w, l, pc, k))?;
+            if load {
+                for l in 0..32 {
+                    let v = scratch[0][l] as u128 | (scratch[1][l] as u128) << 64;
+                    for e in 0..run {
+                        let x = first + e;
+                        let el = (v >> (eb * e)) as u64 & emask;
+                        values[x / per][l] |= el << (eb * (x % per));
                     }
                 }
-                if O::ENABLED {
-                    let kind = if load { MemKind::Load } else { MemKind::Store };
-                    let stored = (!load).then_some(&scratch[0]);
-                    let (flat, idx) = (self.cx.flat, self.idx);
-                    emit_mem(
-                        &mut *self.obs,
-                        flat,
-                        pc,
-                        idx,
-                        w,
-                        (kind, false),
-                        resolved,
-                        (&addrs, stored),
-                        mask,
-                        size as u32,
-                    );
-                }
+            }
+            if O::ENABLED {
+                let kind = if load { MemKind::Load } else { MemKind::Store };
+                let stored = (!load && n == 1).then_some(&scratch[0]);
+                let (flat, idx) = (self.cx.flat, self.idx);
+                emit_mem(
+                    &mut *self.obs,
+                    flat,
+                    pc,
+                    idx,
+                    w,
+                    (kind, false),
+                    resolved,
+                    (&addrs, stored),
+                    mask,
+                    bytes as u32,
+                );
             }
         }
         if load {
