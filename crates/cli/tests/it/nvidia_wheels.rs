@@ -233,5 +233,25 @@ fn wmma_kernels_compute_the_exact_product() {
         text(&out.stdout),
         text(&out.stderr)
     );
+
+    // Without the barrier after the mma, the next iteration's stores to the tiles race
+    // with the other warps' `load_matrix_sync` from them.
+    let source = std::fs::read_to_string(&file).unwrap();
+    let second = source.rfind("__syncthreads();").unwrap();
+    let racy = dir.join("wmma_gemm_racy.cu");
+    std::fs::write(
+        &racy,
+        format!("{}{}", &source[..second], &source[second + 16..]),
+    )
+    .unwrap();
+    let mut args = with("check", &[]);
+    args[1] = racy.to_str().unwrap().to_string();
+    let out = warpcheck(&args.iter().map(String::as_str).collect::<Vec<_>>());
+    let all = format!("{}{}", text(&out.stdout), text(&out.stderr));
+    assert_eq!(out.status.code(), Some(1), "{all}");
+    assert!(
+        all.contains("error[shared-race]") && all.contains("load_matrix_sync"),
+        "{all}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -216,3 +216,34 @@ pub fn check_mma(name: &str, rows: &[(usize, u32, &str)]) -> Vec<String> {
     }
     bad
 }
+
+/// Forms whose H100 fragments were not dumped are refused, naming the instruction.
+#[test]
+fn undumped_wmma_forms_are_refused_by_name() {
+    use crate::common::*;
+    use warpcheck_emu::{GlobalMemory, LaunchConfig, run};
+    for (ins, regs) in [
+        ("wmma.load.a.sync.aligned.row.m32n8k16.bf16", 8),
+        ("wmma.load.b.sync.aligned.col.m8n32k16.s8", 4),
+    ] {
+        let (list, decl) = frag("v", regs, false);
+        let ptx = format!(
+            "{HEAD}.visible .entry k(.param .u64 ps) {{\n .reg .b64 %rd<2>;\n{decl}\
+             ld.param.u64 %rd1, [ps];\n {ins} {list}, [%rd1], 16;\n ret;\n}}\n"
+        );
+        let p = lower_ptx(&ptx);
+        let k = kernel(&p, "k");
+        let mut m = GlobalMemory::new();
+        let a = buf_bytes(&mut m, &[0; 1024]);
+        let c = LaunchConfig::new([1, 1, 1], [32, 1, 1]);
+        let err = run(&p, k, &params(&p, k, &[A::Ptr(a)]), &mut m, &c)
+            .err()
+            .unwrap_or_else(|| panic!("`{ins}` ran"))
+            .to_string();
+        let shape = ins.split('.').nth(6).unwrap();
+        assert!(
+            err.contains(shape) && err.contains("not known to warpcheck"),
+            "{err}"
+        );
+    }
+}
