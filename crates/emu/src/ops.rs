@@ -637,8 +637,8 @@ pub(crate) enum MatrixKind {
     Ldmatrix { count: u8, trans: bool },
     /// `stmatrix.sync.aligned.m8n8.xN{.trans}.shared.b16`.
     Stmatrix { count: u8, trans: bool },
-    /// `wmma.load.{a,b,c}` (into `d`) or `wmma.store.d` (from `a`): fragment `frag` of an
-    /// `m`x`n`x`k` `wmma` with `e`-typed elements, laid out in memory by `col`.
+    /// `wmma.load.{a,b,c}` (into `d`) or `wmma.store.d` (from `a`) of fragment `frag`
+    /// in `space`, the matrix stored column by column if `col` (else row by row).
     Wmma {
         load: bool,
         frag: WmmaFrag,

@@ -1,6 +1,7 @@
 //! Executing the warp-level matrix instructions for a warp: `mma` over the fragment
-//! registers (arithmetic in [`crate::exec::matrix`]) and `ldmatrix`/`stmatrix` between
-//! fragments and 16-byte rows of shared memory (PTX ISA §9.7.13.4.15–16).
+//! registers (arithmetic in [`crate::exec::matrix`]), `ldmatrix`/`stmatrix` between
+//! fragments and 16-byte rows of shared memory (PTX ISA §9.7.13.4.15–16), and the
+//! `wmma` instructions ([`crate::exec::wmma`]).
 //!
 //! `ldmatrix.xN` reads matrix `j` (of `N`) row by row from the addresses given by lanes
 //! `8j … 8j+7`; lane `l` receives, in register `j`, the two elements of row `l / 4` at

@@ -1,4 +1,4 @@
-//! Warp-level matrix instructions (`mma`, `ldmatrix`, `stmatrix`) and `mbarrier`
+//! Warp-level matrix instructions (`mma`, `ldmatrix`, `stmatrix`, `wmma`) and `mbarrier`
 //! operations: fragments to lists of register slots, element types to [`MatElem`], and
 //! the shapes and types the executor implements (anything else is refused by name).
 
