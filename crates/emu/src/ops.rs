@@ -613,8 +613,11 @@ pub(crate) struct MatrixOp {
     pub a: Vec<Slot>,
     pub b: Vec<Slot>,
     pub c: Vec<Slot>,
-    /// `ldmatrix`/`stmatrix`: the row address (shared memory).
+    /// `ldmatrix`/`stmatrix`/`wmma.load`/`wmma.store`: the address.
     pub addr: Option<Addr>,
+    /// `wmma.load`/`wmma.store`: the stride in elements (`None`: the matrix's width in
+    /// its layout).
+    pub stride: Option<Slot>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -634,6 +637,37 @@ pub(crate) enum MatrixKind {
     Ldmatrix { count: u8, trans: bool },
     /// `stmatrix.sync.aligned.m8n8.xN{.trans}.shared.b16`.
     Stmatrix { count: u8, trans: bool },
+    /// `wmma.load.{a,b,c}` (into `d`) or `wmma.store.d` (from `a`) of fragment `frag`
+    /// in `space`, the matrix stored column by column if `col` (else row by row).
+    Wmma {
+        load: bool,
+        frag: WmmaFrag,
+        space: warpcheck_ir::modifiers::MemSpace,
+        col: bool,
+    },
+    /// `wmma.mma.sync.aligned.alayout.blayout.shape.D.A.B.C` (the layouts do not change
+    /// the fragments).
+    WmmaMma {
+        m: u8,
+        n: u8,
+        k: u8,
+        a: MatElem,
+        b: MatElem,
+        c: MatElem,
+        d: MatElem,
+        satfinite: bool,
+    },
+}
+
+/// One `wmma` fragment kind: which matrix (0 = A, 1 = B, 2 = C/D), the shape and the
+/// element type.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct WmmaFrag {
+    pub which: u8,
+    pub m: u8,
+    pub n: u8,
+    pub k: u8,
+    pub e: MatElem,
 }
 
 /// An `mbarrier` operation on the object at `addr` (see `crate::exec::mbarrier`).

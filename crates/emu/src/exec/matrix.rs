@@ -198,6 +198,42 @@ fn round_fixed(total: i128, lsb: i32, e: u32, m: u32, nearest: bool) -> u64 {
     sign | ((exp + bias) as u64) << m | (q & ((1 << m) - 1))
 }
 
+/// `D = A * B + C` over raw elements (`a`: `m`x`k`, `b`: `k`x`n`, `c`: `m`x`n`, row by
+/// row) with element types `(A, B, D)` (`C` has `D`'s type), element by element as
+/// [`dot_float`], [`dot_int`] and [`dot_f64`] compute it.
+pub(crate) fn multiply(
+    am: &[u64],
+    bm: &[u64],
+    cm: &[u64],
+    (mu, nu, ku): (usize, usize, usize),
+    (a, b, d): (MatElem, MatElem, MatElem),
+    satfinite: bool,
+) -> Vec<u64> {
+    let mut dm = vec![0u64; mu * nu];
+    let mut col = vec![0u64; ku];
+    for j in 0..nu {
+        for (kk, x) in col.iter_mut().enumerate() {
+            *x = bm[kk * nu + j];
+        }
+        for i in 0..mu {
+            let row = &am[i * ku..(i + 1) * ku];
+            let cv = cm[i * nu + j];
+            dm[i * nu + j] = match a {
+                MatElem::S8 | MatElem::U8 => dot_int(
+                    row,
+                    &col,
+                    (a == MatElem::S8, b == MatElem::S8),
+                    cv,
+                    satfinite,
+                ),
+                MatElem::F64 => dot_f64(row, &col, cv),
+                _ => dot_float(row, &col, a, cv, d == MatElem::F16),
+            };
+        }
+    }
+    dm
+}
+
 /// One element of `D` for float inputs: `c + sum(a[i] * b[i])` as the tensor core
 /// computes it (module docs). `c` and the result are f32 bits (`d16`: f16 bits).
 pub(crate) fn dot_float(a: &[u64], b: &[u64], t: MatElem, c: u64, d16: bool) -> u64 {

@@ -15,6 +15,7 @@ pub(crate) mod mbarrier;
 pub(crate) mod mem;
 pub(crate) mod warp_matrix;
 pub(crate) mod warp_ops;
+pub(crate) mod wmma;
 
 use warpcheck_ir::modifiers::{
     BoolOp, CmpOp, PrmtMode, RoundingMode, ShfDirection, ShfMode, TestpOp,

@@ -1,6 +1,7 @@
 //! Executing the warp-level matrix instructions for a warp: `mma` over the fragment
-//! registers (arithmetic in [`crate::exec::matrix`]) and `ldmatrix`/`stmatrix` between
-//! fragments and 16-byte rows of shared memory (PTX ISA §9.7.13.4.15–16).
+//! registers (arithmetic in [`crate::exec::matrix`]), `ldmatrix`/`stmatrix` between
+//! fragments and 16-byte rows of shared memory (PTX ISA §9.7.13.4.15–16), and the
+//! `wmma` instructions ([`crate::exec::wmma`]).
 //!
 //! `ldmatrix.xN` reads matrix `j` (of `N`) row by row from the addresses given by lanes
 //! `8j … 8j+7`; lane `l` receives, in register `j`, the two elements of row `l / 4` at
@@ -10,11 +11,11 @@
 
 use crate::block::{Block, emit_mem};
 use crate::exec::Lanes;
-use crate::exec::matrix::{dot_f64, dot_float, dot_int, gather, scatter};
+use crate::exec::matrix::{gather, multiply, scatter};
 use crate::exec::mem::{MemCtx, addresses};
 use crate::fault::Fault;
 use crate::observer::{MemKind, Observer};
-use crate::ops::{MatElem, MatrixKind, MatrixOp};
+use crate::ops::{MatrixKind, MatrixOp};
 use warpcheck_ir::modifiers::MemSpace;
 
 impl<O: Observer> Block<'_, O> {
@@ -30,6 +31,13 @@ impl<O: Observer> Block<'_, O> {
             MatrixKind::Mma { .. } => self.mma(w, m, op),
             MatrixKind::Ldmatrix { count, trans } => self.ldmatrix(w, gi, m, op, count, trans)?,
             MatrixKind::Stmatrix { count, trans } => self.stmatrix(w, gi, m, op, count, trans)?,
+            MatrixKind::Wmma {
+                load,
+                frag,
+                space,
+                col,
+            } => self.wmma_access(w, gi, m, op, load, (frag, space, col))?,
+            MatrixKind::WmmaMma { .. } => self.wmma_mma(w, m, op),
         }
         self.warps[w].groups[gi].pc += 1;
         Ok(())
@@ -64,28 +72,7 @@ impl<O: Observer> Block<'_, O> {
         gather(&refs(&op.a), (0, m, k, a), a, ku, &mut am);
         gather(&refs(&op.b), (1, m, k, a), b, nu, &mut bm);
         gather(&refs(&op.c), (2, m, k, a), c, nu, &mut cm);
-        let mut dm = vec![0u64; mu * nu];
-        let mut col = vec![0u64; ku];
-        for j in 0..nu {
-            for (kk, x) in col.iter_mut().enumerate() {
-                *x = bm[kk * nu + j];
-            }
-            for i in 0..mu {
-                let row = &am[i * ku..(i + 1) * ku];
-                let cv = cm[i * nu + j];
-                dm[i * nu + j] = match a {
-                    MatElem::S8 | MatElem::U8 => dot_int(
-                        row,
-                        &col,
-                        (a == MatElem::S8, b == MatElem::S8),
-                        cv,
-                        satfinite,
-                    ),
-                    MatElem::F64 => dot_f64(row, &col, cv),
-                    _ => dot_float(row, &col, a, cv, d == MatElem::F16),
-                };
-            }
-        }
+        let dm = multiply(&am, &bm, &cm, (mu, nu, ku), (a, b, d), satfinite);
         let mut out: Vec<Lanes> = op.d.iter().map(|&r| regs[r as usize]).collect();
         scatter(&dm, (2, m, k, a), d, nu, &mut out, mask);
         for (&r, v) in op.d.iter().zip(out) {

@@ -41,7 +41,7 @@ mod sync;
 mod texture;
 mod warp;
 
-use warpcheck_ir::modifiers::{MemScope, MembarLevel, Mul24Mode};
+use warpcheck_ir::modifiers::{FragmentKind, MemScope, MembarLevel, Mul24Mode};
 use warpcheck_ir::{InstId, Op, Operand, Type};
 
 use crate::fault::EmuError;
@@ -200,8 +200,19 @@ impl InstCx<'_, '_> {
             }
             Op::Ldmatrix { num, trans, space, .. } => self.ldst_matrix(true, num, trans, space, ops),
             Op::Stmatrix { num, trans, space, .. } => self.ldst_matrix(false, num, trans, space, ops),
-            Op::WmmaLoad { .. } | Op::WmmaStore { .. } | Op::WmmaMma { .. } => {
-                unsupported(format!("`{}` (the `nvcuda::wmma` API is not emulated yet)", op.name()))
+            Op::WmmaLoad { frag, layout, shape, space, ty, .. } => {
+                let which = match frag {
+                    FragmentKind::A => 0,
+                    FragmentKind::B => 1,
+                    FragmentKind::C => 2,
+                };
+                self.wmma_access(Some(which), layout, shape, space, ty, ops)
+            }
+            Op::WmmaStore { layout, shape, space, ty, .. } => {
+                self.wmma_access(None, layout, shape, space, ty, ops)
+            }
+            Op::WmmaMma { shape, dty, t2, t3, t4, rounding, satfinite, .. } => {
+                self.wmma_mma(shape, [dty, t2], t3.zip(t4), rounding, satfinite, ops)
             }
             Op::MbarrierInit { space, .. } => self.mbarrier(MbarrierKind::Init, space, false, ops),
             Op::MbarrierInval { space, .. } => self.mbarrier(MbarrierKind::Inval, space, false, ops),

@@ -7,11 +7,14 @@
 //! last field is every lane's destination registers. The `ldmatrix`/`stmatrix` rows
 //! give the registers (or the shared tile) after the instruction on a fixed tile. This
 //! test runs each row's instruction in the emulator (one warp per test) and compares
-//! every register bit for bit. Rows of other kinds (`wmma.*`) are GPU data for
-//! instructions the emulator refuses; the test counts them and says so.
+//! every register bit for bit. The `wmma.load` rows give every lane's fragment
+//! registers after loading a matrix whose element at offset `i` holds `i`, and the
+//! `wmma` rows the matrix stored after `wmma.load` + `wmma.mma` + `wmma.store` on
+//! generated inputs (`tensor_truth/wmma.rs`).
 
 use crate::common;
 mod inputs;
+mod wmma;
 
 use std::path::PathBuf;
 
@@ -149,6 +152,24 @@ fn words(hex: &str, wide: bool) -> Vec<u32> {
     out
 }
 
+/// Runs kernel `ptx` over the byte buffers `inputs` with `grid` warps and returns the
+/// output buffer (`out_bytes` bytes).
+fn emulate_bytes(ptx: &str, inputs: &[&[u8]], grid: u32, out_bytes: usize) -> Vec<u8> {
+    let p = lower_ptx(ptx);
+    let k = kernel(&p, "k");
+    let mut m = GlobalMemory::new();
+    let mut args: Vec<A> = inputs
+        .iter()
+        .map(|v| A::Ptr(buf_bytes(&mut m, v)))
+        .collect();
+    let d = buf_bytes(&mut m, &vec![0; out_bytes]);
+    args.push(A::Ptr(d));
+    let c = LaunchConfig::new([grid, 1, 1], [32, 1, 1]);
+    let o = run(&p, k, &params(&p, k, &args), &mut m, &c).unwrap_or_else(|e| panic!("{e}"));
+    assert!(o.faults.is_empty(), "faults: {:?}", o.faults);
+    m.read(d, out_bytes as u64).unwrap()
+}
+
 /// Runs kernel `ptx` over the word buffers `inputs` with `grid` warps and returns the
 /// output buffer (`out_words` words).
 fn emulate(ptx: &str, inputs: &[&[u32]], grid: u32, out_words: usize) -> Vec<u32> {
@@ -278,7 +299,8 @@ fn emulator_matches_the_gpu_bit_for_bit() {
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let mut by_ins: Vec<(String, Vec<Row>)> = Vec::new();
     let mut bad = Vec::new();
-    let (mut total, mut other) = (0, 0);
+    let mut wmma_rows: Vec<(String, Vec<Row>)> = Vec::new();
+    let (mut total, mut loads) = (0, 0);
     for line in text
         .lines()
         .filter(|l| !l.starts_with('#') && !l.is_empty())
@@ -302,18 +324,41 @@ fn emulator_matches_the_gpu_bit_for_bit() {
                 bad.extend(check_matrix(f[1], f[4]));
                 total += 1;
             }
-            _ => other += 1,
+            "wmma.load" => {
+                bad.extend(wmma::check_load(f[1], f[4]));
+                loads += 1;
+            }
+            "wmma" => {
+                let class = inputs::CLASSES
+                    .iter()
+                    .position(|c| *c == f[2])
+                    .expect("class");
+                let seed: u32 = f[3].parse().expect("seed");
+                match wmma_rows.iter_mut().find(|(i, _)| i == f[1]) {
+                    Some((_, v)) => v.push((class, seed, f[4])),
+                    None => wmma_rows.push((f[1].to_string(), vec![(class, seed, f[4])])),
+                }
+            }
+            kind => panic!("row of unknown kind `{kind}`"),
         }
     }
     for (ins, rows) in &by_ins {
         bad.extend(check_mma(ins, rows));
     }
+    for (name, rows) in &wmma_rows {
+        bad.extend(wmma::check_mma(name, rows));
+    }
+    let wmma_total: usize = wmma_rows.iter().map(|(_, r)| r.len()).sum();
     eprintln!(
-        "{total} rows checked ({} mma forms); {other} rows of instructions the emulator refuses (wmma)",
-        by_ins.len()
+        "{total} mma/ldmatrix/stmatrix rows checked ({} mma forms), {loads} wmma.load rows, \
+         {wmma_total} wmma rows ({} forms)",
+        by_ins.len(),
+        wmma_rows.len()
     );
     assert!(total > 300, "only {total} rows");
     assert_eq!(by_ins.len(), 15, "mma forms");
+    assert_eq!(loads, 24, "wmma.load rows");
+    assert_eq!(wmma_rows.len(), 9, "wmma forms");
     assert!(
         bad.is_empty(),
         "{} mismatches:\n{}",

@@ -1,4 +1,4 @@
-//! Warp-level matrix instructions (`mma`, `ldmatrix`, `stmatrix`) and `mbarrier`
+//! Warp-level matrix instructions (`mma`, `ldmatrix`, `stmatrix`, `wmma`) and `mbarrier`
 //! operations: fragments to lists of register slots, element types to [`MatElem`], and
 //! the shapes and types the executor implements (anything else is refused by name).
 
@@ -121,6 +121,7 @@ impl InstCx<'_, '_> {
             b: b_s,
             c: c_s,
             addr: None,
+            stride: None,
         })))
     }
 
@@ -164,6 +165,193 @@ impl InstCx<'_, '_> {
             b: Vec::new(),
             c: Vec::new(),
             addr: Some(addr),
+            stride: None,
+        })))
+    }
+
+    /// `wmma.load.{a,b,c}` (`which` = 0, 1, 2) or `wmma.store.d` (`which` = `None`):
+    /// `.sync.aligned.layout.shape{.space}.type r, [p] {, stride}` (store: `[p], r`).
+    pub(super) fn wmma_access(
+        &mut self,
+        which: Option<u8>,
+        layout: MatrixLayout,
+        shape: MatrixShape,
+        space: MemSpace,
+        ty: Type,
+        ops: &[Operand],
+    ) -> Result<OpKind, EmuError> {
+        let load = which.is_some();
+        let name = match which {
+            Some(w) => format!(
+                "`wmma.load.{}.{layout}.{shape}.{ty}`",
+                ["a", "b", "c"][w as usize]
+            ),
+            None => format!("`wmma.store.d.{layout}.{shape}.{ty}`"),
+        };
+        let (m, n, k) = shape.mnk();
+        let frag = elem(ty).map(|e| WmmaFrag {
+            which: which.unwrap_or(2),
+            m: m as u8,
+            n: n as u8,
+            k: k as u8,
+            e,
+        });
+        let Some(frag) = frag.filter(|f| f.known()) else {
+            return unsupported(format!(
+                "{name} (the H100's fragment of this shape and type is not known to warpcheck)"
+            ));
+        };
+        if space == MemSpace::SharedCluster
+            || !matches!(
+                space,
+                MemSpace::Global | MemSpace::Shared | MemSpace::Generic
+            )
+        {
+            return unsupported(format!("{name} in `.{space}`"));
+        }
+        let (fi, ai) = if load { (0, 1) } else { (1, 0) };
+        let (_, addr) = self.addr(&opnd(ops, ai), space)?;
+        let reg_ty = if frag.e == MatElem::F64 {
+            Type::B64
+        } else {
+            Type::B32
+        };
+        let regs = self.fragment(&opnd(ops, fi), load, reg_ty)?;
+        if regs.len() != frag.regs() {
+            return unsupported(format!(
+                "{name} with {} registers (expected {})",
+                regs.len(),
+                frag.regs()
+            ));
+        }
+        let stride = match opnd(ops, 2) {
+            Operand::Absent => None,
+            ref o => Some(self.src(o, Type::U32)?),
+        };
+        let (d, a) = if load {
+            (regs, Vec::new())
+        } else {
+            (Vec::new(), regs)
+        };
+        Ok(OpKind::Matrix(Box::new(MatrixOp {
+            kind: MatrixKind::Wmma {
+                load,
+                frag,
+                space,
+                col: layout == MatrixLayout::Col,
+            },
+            d,
+            a,
+            b: Vec::new(),
+            c: Vec::new(),
+            addr: Some(addr),
+            stride,
+        })))
+    }
+
+    /// `wmma.mma.sync.aligned.alayout.blayout.shape.dtype.ctype d, a, b, c` (f16 inputs)
+    /// or `….dtype.atype.btype.ctype{.rnd}{.satfinite}`. The layouts name how A and B
+    /// were loaded; they do not change the fragments (module docs of
+    /// `crate::exec::wmma`).
+    pub(super) fn wmma_mma(
+        &mut self,
+        shape: MatrixShape,
+        [dty, t2]: [Type; 2],
+        ab: Option<(Type, Type)>,
+        rounding: Option<warpcheck_ir::modifiers::RoundingMode>,
+        satfinite: bool,
+        ops: &[Operand],
+    ) -> Result<OpKind, EmuError> {
+        let (aty, bty, cty) = match ab {
+            Some((bty, cty)) => (t2, bty, cty),
+            None => (Type::F16, Type::F16, t2),
+        };
+        let name = match ab {
+            Some(_) => format!("`wmma.mma.{shape}.{dty}.{aty}.{bty}.{cty}`"),
+            None => format!("`wmma.mma.{shape}.{dty}.{cty}`"),
+        };
+        let (m, n, k) = shape.mnk();
+        let frag = |which, ty| {
+            elem(ty)
+                .map(|e| WmmaFrag {
+                    which,
+                    m: m as u8,
+                    n: n as u8,
+                    k: k as u8,
+                    e,
+                })
+                .filter(|f| f.known())
+        };
+        let (Some(fa), Some(fb), Some(fc), Some(fd)) =
+            (frag(0, aty), frag(1, bty), frag(2, cty), frag(2, dty))
+        else {
+            return unsupported(format!(
+                "{name} (the H100's fragments of this shape and type are not known to warpcheck)"
+            ));
+        };
+        let ints = matches!(fa.e, MatElem::S8 | MatElem::U8);
+        let valid = if ints {
+            matches!(fb.e, MatElem::S8 | MatElem::U8)
+                && fc.e == MatElem::S32
+                && fd.e == MatElem::S32
+        } else {
+            let acc = |e| match fa.e {
+                MatElem::F16 => matches!(e, MatElem::F16 | MatElem::F32),
+                MatElem::F64 => e == MatElem::F64,
+                _ => e == MatElem::F32,
+            };
+            fa.e == fb.e && acc(fc.e) && acc(fd.e)
+        };
+        if !valid {
+            return unsupported(format!("{name} (not a valid combination of types)"));
+        }
+        // f16 inputs may mix an f16 and an f32 accumulator; the products are summed as
+        // `mma` sums them only when `C` and `D` have one type.
+        if fc.e != fd.e {
+            return unsupported(format!("{name} (different `C` and `D` types)"));
+        }
+        if satfinite && !ints {
+            return unsupported(format!("{name} with `.satfinite`"));
+        }
+        if rounding.is_some_and(|r| r != warpcheck_ir::modifiers::RoundingMode::Rn) {
+            return unsupported(format!("{name} with a rounding mode other than `.rn`"));
+        }
+        let mut lists: Vec<Vec<Slot>> = Vec::new();
+        for (i, f) in [fd, fa, fb, fc].into_iter().enumerate() {
+            let ty = if f.e == MatElem::F64 {
+                Type::B64
+            } else {
+                Type::B32
+            };
+            let v = self.fragment(&opnd(ops, i), i == 0, ty)?;
+            if v.len() != f.regs() {
+                return unsupported(format!(
+                    "{name} with {} registers in operand {} (expected {})",
+                    v.len(),
+                    i + 1,
+                    f.regs()
+                ));
+            }
+            lists.push(v);
+        }
+        let [d_s, a_s, b_s, c_s] = <[Vec<Slot>; 4]>::try_from(lists).expect("four fragments");
+        Ok(OpKind::Matrix(Box::new(MatrixOp {
+            kind: MatrixKind::WmmaMma {
+                m: m as u8,
+                n: n as u8,
+                k: k as u8,
+                a: fa.e,
+                b: fb.e,
+                c: fc.e,
+                d: fd.e,
+                satfinite,
+            },
+            d: d_s,
+            a: a_s,
+            b: b_s,
+            c: c_s,
+            addr: None,
+            stride: None,
         })))
     }
 
