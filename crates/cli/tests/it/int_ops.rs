@@ -9,9 +9,7 @@
 //! `tools/gpu/op_hashes.py`'s FNV-1a over the last field of each of the op's lines).
 //! `tools/gpu/float_ops.cu` and `float_ops.rs` do the same for f32 arithmetic.
 
-use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
-use std::process::Command;
+use super::op_truth::{hashes, run_program, truth};
 
 /// Ops whose results still differ from the H100's, by kind: `rem` by zero (the GPU gives
 /// all ones), `bfe.s` past the register's top (sign fill), `prmt.b4e`, f32 negation and
@@ -77,58 +75,14 @@ const KNOWN_DIFFERENCES: &[&str] = &[
     "dneg",
 ];
 
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-/// Op name to the FNV-1a of its results: the last field of each of its lines, each
-/// followed by a newline.
-fn hashes(output: &str) -> BTreeMap<String, u64> {
-    let mut by_op = BTreeMap::new();
-    for line in output.lines() {
-        let fields: Vec<&str> = line.split_whitespace().collect();
-        let (Some(op), Some(result)) = (fields.first(), fields.last()) else {
-            panic!("unexpected line {line:?}");
-        };
-        let h = by_op
-            .entry(op.to_string())
-            .or_insert(0xcbf2_9ce4_8422_2325u64);
-        for b in result.bytes().chain(std::iter::once(b'\n')) {
-            *h = (*h ^ b as u64).wrapping_mul(0x0000_0100_0000_01b3);
-        }
-    }
-    by_op
-}
-
 #[test]
 fn integer_conversion_f64_and_warp_operations_equal_the_h100_bit_for_bit() {
-    let path = root().join("tests/gpu-truth/int-ops.tsv");
-    let truth = std::fs::read_to_string(&path).unwrap_or_else(|e| {
-        panic!(
-            "{}: {e}. It is the H100's record of tools/gpu/int_ops.cu: run \
-             `bash tools/gpu/int_ops.sh OUT` on the GPU host and copy OUT/int-ops.tsv there",
-            path.display()
-        )
-    });
-    let expected: BTreeMap<String, u64> = truth
-        .lines()
-        .filter(|l| !l.starts_with('#'))
-        .map(|l| {
-            let (op, hash) = l.split_once('\t').expect("OP\tHASH");
-            (op.to_string(), u64::from_str_radix(hash, 16).unwrap())
-        })
-        .collect();
-    let out = Command::new(env!("CARGO_BIN_EXE_warpcheck"))
-        .args(["run", "--compiler", "clang"])
-        .arg(root().join("tools/gpu/int_ops.cu"))
-        .output()
-        .expect("warpcheck runs");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    let expected = truth(
+        "int-ops.tsv",
+        "`bash tools/gpu/int_ops.sh OUT` (copy OUT/int-ops.tsv)",
     );
-    let got = hashes(&String::from_utf8_lossy(&out.stdout));
+    let output = run_program("int_ops.cu");
+    let got = hashes(&output, |f| Some((*f.first()?, *f.last()?)));
     let unrecorded: Vec<&String> = got
         .keys()
         .filter(|op| !expected.contains_key(*op))

@@ -22,6 +22,7 @@ mod lint_vs_check;
 mod markers;
 mod ncu_totals;
 mod nvidia_wheels;
+mod op_truth;
 mod programs;
 mod rodinia_lint;
 mod run_dump;
