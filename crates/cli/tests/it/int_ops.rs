@@ -104,7 +104,7 @@ fn integer_conversion_f64_and_warp_operations_equal_the_h100_bit_for_bit() {
         .collect();
     let agreeing: Vec<&&str> = KNOWN_DIFFERENCES
         .iter()
-        .filter(|op| got.get(**op).is_some() && got.get(**op) == expected.get(**op))
+        .filter(|op| got.contains_key(**op) && got.get(**op) == expected.get(**op))
         .collect();
     assert!(
         agreeing.is_empty(),
