@@ -8,8 +8,9 @@
 // partial sum written after the ticket, the same reads race (the variants).
 //
 // warpcheck-launch: --kernel lastBlockSum --grid 8 --block 64 --arg in=f32[512]:rand --arg partial=f32[8] --arg count=u32[1]
-// warpcheck-variant: -DNO_FENCE=1 global-race@29,34,44,46,47
-// warpcheck-variant: -DLATE_WRITE=1 global-race@36,44,46
+// warpcheck-variant: -DNO_FENCE=1 global-race@30,35,45,47,48
+// warpcheck-variant: -DLATE_WRITE=1 global-race@37,45,47
+// warpcheck-expect: clean
 
 __global__ void lastBlockSum(const float* in, float* partial, unsigned int* count)
 {

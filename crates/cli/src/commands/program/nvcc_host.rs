@@ -75,11 +75,25 @@ extern __host__ cudaError_t CUDARTAPI cudaProfilerStop(void);
 #endif
 ";
 
-/// Writes the headers that NVIDIA's compiler wheels lack into `dir` ([`PROFILER_API_H`]).
+/// The cuBLAS headers of warpcheck's shims, which declare what the runtime implements
+/// with NVIDIA's names and values: NVIDIA's cuBLAS headers come in a wheel of their own,
+/// and when the program's include path has them, those are found first. The shims'
+/// `cuda_runtime_api.h` and `library_types.h`, which these include, are NVIDIA's then.
+const CUBLAS_HEADERS: &[&str] = &["cublas_v2.h", "cublas_api.h", "cublasLt.h"];
+
+/// Writes the headers that NVIDIA's compiler wheels lack into `dir` ([`PROFILER_API_H`],
+/// [`CUBLAS_HEADERS`]).
 fn write_fallback_headers(dir: &Path) -> Result<(), CliError> {
+    let fail = |e: std::io::Error| CliError::msg(format!("cannot write {}: {e}", dir.display()));
     std::fs::create_dir_all(dir)
         .and_then(|()| std::fs::write(dir.join("cuda_profiler_api.h"), PROFILER_API_H))
-        .map_err(|e| CliError::msg(format!("cannot write {}: {e}", dir.display())))
+        .map_err(fail)?;
+    for (name, text) in warpcheck_front::embedded_headers() {
+        if CUBLAS_HEADERS.contains(name) {
+            std::fs::write(dir.join(name), text).map_err(fail)?;
+        }
+    }
+    Ok(())
 }
 
 /// nvcc's compilation of one file to an object.
