@@ -19,6 +19,9 @@
 
 use warpcheck_ir::modifiers::RoundingMode;
 
+/// The quiet bit of an f64 NaN (the top bit of the fraction).
+pub const QUIET_BIT64: u64 = 1 << 51;
+
 /// Flushes an f32 subnormal to a zero of the same sign (`.ftz`).
 #[inline(always)]
 pub fn ftz32(x: f32) -> f32 {
