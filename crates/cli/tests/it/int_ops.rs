@@ -13,41 +13,21 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-/// Ops whose results still differ from the H100's, by kind. A listed op that agrees
-/// fails the test, so the list stays honest.
+/// Ops whose results differ from the H100's. A listed op that agrees fails the test, so
+/// the list stays honest.
 ///
-/// * clang's PTX is not nvcc's here: clang writes `-x` and `fabsf` as `xor.b32`/`and.b32`
-///   on the bits (which keep a NaN's payload, on a GPU too) and `copysignf` as `abs.f32`,
-///   `neg.f32` and `selp`, where nvcc (whose PTX the H100 ran) writes `neg.f32`,
-///   `abs.f32` and `copysign.f32`. With `--compiler nvcc` these four agree.
-/// * the NaN an f64 operation returns (which operand's payload, and its sign under
-///   `sub`), and f64 directed rounding of `mul`, `div`, `sqrt`, `fma` with subnormals.
+/// All six are clang's PTX not being nvcc's (the H100 ran nvcc's), not the emulator: clang
+/// writes `-x`, `fabsf`, `-d` and `fabs` as `xor`/`and` on the bits (which keep a NaN's
+/// payload and flip or clear its sign, on a GPU too), and `copysignf` as `abs.f32`,
+/// `neg.f32` and `selp`, where nvcc writes `neg`, `abs` and `copysign.f32`, which give
+/// the H100's canonical or quietened NaN. With `--compiler nvcc` all 260 ops agree.
 const KNOWN_DIFFERENCES: &[&str] = &[
     "fabsf",
     "fneg",
     "fneg_of_add",
     "copysignf",
-    "gen_dsub_narrow_rz",
-    "dadd_rz",
-    "dadd_ru",
-    "dadd_rd",
-    "dsub_rn",
-    "dsub_rz",
-    "dsub_ru",
-    "dsub_rd",
-    "dmul_rz",
-    "dmul_ru",
-    "dmul_rd",
-    "fma_rn",
-    "fma_rz",
-    "fma_ru",
-    "fma_rd",
-    "ddiv_rz",
-    "ddiv_ru",
-    "ddiv_rd",
-    "dsqrt_rz",
-    "dsqrt_ru",
-    "dsqrt_rd",
+    "dabs",
+    "dneg",
 ];
 
 fn root() -> PathBuf {

@@ -976,7 +976,7 @@ fn binary(f: BinOp, regs: &mut [Lanes], d: Slot, a: Slot, b: Slot, mask: u32) {
             bin_lanes(regs, d, a, b, mask, |x, y| bits32(f32_of(x) + f32_of(y)))
         }
         BinOp::FAdd(spec) if spec.is_plain(FTy::F64) => bin_lanes(regs, d, a, b, mask, |x, y| {
-            (f64_of(x) + f64_of(y)).to_bits()
+            add64_rn(f64_of(x), f64_of(y)).to_bits()
         }),
         BinOp::FAdd(spec) => bin_lanes(regs, d, a, b, mask, |x, y| {
             float_bin(spec, x, y, add32, add64)
@@ -990,14 +990,14 @@ fn binary(f: BinOp, regs: &mut [Lanes], d: Slot, a: Slot, b: Slot, mask: u32) {
                 x,
                 y,
                 |p, q, m| add32(p, -q, m),
-                |p, q, m| add64(p, -q, m),
+                sub64,
             )
         }),
         BinOp::FMul(spec) if spec.is_plain(FTy::F32) => {
             bin_lanes(regs, d, a, b, mask, |x, y| bits32(f32_of(x) * f32_of(y)))
         }
         BinOp::FMul(spec) if spec.is_plain(FTy::F64) => bin_lanes(regs, d, a, b, mask, |x, y| {
-            (f64_of(x) * f64_of(y)).to_bits()
+            mul64_rn(f64_of(x), f64_of(y)).to_bits()
         }),
         BinOp::FMul(spec) => bin_lanes(regs, d, a, b, mask, |x, y| {
             float_bin(spec, x, y, mul32, mul64)
@@ -1107,7 +1107,7 @@ fn ternary(f: TernOp, regs: &mut [Lanes], d: Slot, a: Slot, b: Slot, c: Slot, ma
         }
         TernOp::Fma(spec) if spec.is_plain(FTy::F64) => {
             tern_lanes(regs, d, a, b, c, mask, |x, y, z| {
-                f64_of(x).mul_add(f64_of(y), f64_of(z)).to_bits()
+                fma64_rn(f64_of(x), f64_of(y), f64_of(z)).to_bits()
             })
         }
         TernOp::Fma(spec) => {
