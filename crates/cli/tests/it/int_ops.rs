@@ -21,14 +21,7 @@ use std::process::Command;
 /// payload and flip or clear its sign, on a GPU too), and `copysignf` as `abs.f32`,
 /// `neg.f32` and `selp`, where nvcc writes `neg`, `abs` and `copysign.f32`, which give
 /// the H100's canonical or quietened NaN. With `--compiler nvcc` all 260 ops agree.
-const KNOWN_DIFFERENCES: &[&str] = &[
-    "fabsf",
-    "fneg",
-    "fneg_of_add",
-    "copysignf",
-    "dabs",
-    "dneg",
-];
+const KNOWN_DIFFERENCES: &[&str] = &["fabsf", "fneg", "fneg_of_add", "copysignf", "dabs", "dneg"];
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")

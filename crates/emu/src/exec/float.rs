@@ -193,21 +193,33 @@ fn nan_operand64(r: f64, operands: &[f64]) -> f64 {
 #[inline(always)]
 pub fn add64_rn(a: f64, b: f64) -> f64 {
     let s = a + b;
-    if s.is_nan() { nan_operand64(s, &[b, a]) } else { s }
+    if s.is_nan() {
+        nan_operand64(s, &[b, a])
+    } else {
+        s
+    }
 }
 
 /// A round-to-nearest f64 product with the H100's NaN.
 #[inline(always)]
 pub fn mul64_rn(a: f64, b: f64) -> f64 {
     let p = a * b;
-    if p.is_nan() { nan_operand64(p, &[b, a]) } else { p }
+    if p.is_nan() {
+        nan_operand64(p, &[b, a])
+    } else {
+        p
+    }
 }
 
 /// A round-to-nearest f64 fma with the H100's NaN.
 #[inline(always)]
 pub fn fma64_rn(a: f64, b: f64, c: f64) -> f64 {
     let r = a.mul_add(b, c);
-    if r.is_nan() { nan_operand64(r, &[b, c, a]) } else { r }
+    if r.is_nan() {
+        nan_operand64(r, &[b, c, a])
+    } else {
+        r
+    }
 }
 
 /// `mode` as APFloat's rounding direction.
@@ -291,7 +303,11 @@ pub fn div32(a: f32, b: f32, mode: RoundingMode) -> f32 {
 pub fn div64(a: f64, b: f64, mode: RoundingMode) -> f64 {
     if mode == RoundingMode::Rn || !(a.is_finite() && b.is_finite()) || b == 0.0 {
         let q = a / b;
-        return if q.is_nan() { nan_operand64(q, &[a, b]) } else { q };
+        return if q.is_nan() {
+            nan_operand64(q, &[a, b])
+        } else {
+            q
+        };
     }
     from_ap(to_ap(a).div_r(to_ap(b), apfloat_round(mode)).value)
 }
@@ -526,25 +542,115 @@ mod tests {
     /// Rows of the H100's record (`tools/gpu/int_ops.cu`: op, index, operands, result).
     fn h100_rows() -> Vec<(&'static str, usize, Vec<u64>, u64)> {
         vec![
-            ("dadd_rz", 133, vec![0x7ff8000000000000, 0xfff8000000000123], 0xfff8000000000123),
-            ("dadd_rz", 134, vec![0x7ff8000000000000, 0x7ff0000000000001], 0x7ff8000000000001),
-            ("dadd_rz", 135, vec![0x7ff8000000000000, 0x7ff00000deadbeef], 0x7ff80000deadbeef),
-            ("dsub_rn", 5, vec![0, 0xfff8000000000123], 0xfff8000000000123),
-            ("dsub_rn", 6, vec![0, 0x7ff0000000000001], 0x7ff8000000000001),
-            ("dmul_rd", 265, vec![0x1, 0x800fffffffffffff], 0x8000000000000001),
-            ("dmul_rd", 270, vec![0x1, 0xc004000000000000], 0x8000000000000003),
-            ("dmul_rd", 272, vec![0x1, 0x41dfffffffe00000], 0x000000007fffffff),
+            (
+                "dadd_rz",
+                133,
+                vec![0x7ff8000000000000, 0xfff8000000000123],
+                0xfff8000000000123,
+            ),
+            (
+                "dadd_rz",
+                134,
+                vec![0x7ff8000000000000, 0x7ff0000000000001],
+                0x7ff8000000000001,
+            ),
+            (
+                "dadd_rz",
+                135,
+                vec![0x7ff8000000000000, 0x7ff00000deadbeef],
+                0x7ff80000deadbeef,
+            ),
+            (
+                "dsub_rn",
+                5,
+                vec![0, 0xfff8000000000123],
+                0xfff8000000000123,
+            ),
+            (
+                "dsub_rn",
+                6,
+                vec![0, 0x7ff0000000000001],
+                0x7ff8000000000001,
+            ),
+            (
+                "dmul_rd",
+                265,
+                vec![0x1, 0x800fffffffffffff],
+                0x8000000000000001,
+            ),
+            (
+                "dmul_rd",
+                270,
+                vec![0x1, 0xc004000000000000],
+                0x8000000000000003,
+            ),
+            (
+                "dmul_rd",
+                272,
+                vec![0x1, 0x41dfffffffe00000],
+                0x000000007fffffff,
+            ),
             ("dmul_ru", 264, vec![0x1, 0x1], 0x1),
-            ("dmul_rz", 301, vec![0x800fffffffffffff, 0x3fe0000000000000], 0x8007ffffffffffff),
-            ("dmul_rz", 302, vec![0x800fffffffffffff, 0xc004000000000000], 0x0023fffffffffffe),
-            ("ddiv_rz", 287, vec![0x1, 0x380fffffffffffff], 0x04b0000000000000),
-            ("ddiv_rz", 319, vec![0x800fffffffffffff, 0x380fffffffffffff], 0x87effffffffffffe),
-            ("ddiv_ru", 1169, vec![0x8007c90bb3dba5e5, 0xbf5851ca87987819], 0x00947cf7385ef2e5),
-            ("ddiv_rd", 329, vec![0x0010000000000000, 0x800fffffffffffff], 0xbff0000000000002),
-            ("dsqrt_rz", 1026, vec![0x00005ed085431261], 0x1fd3797c2b582979),
-            ("dsqrt_rd", 1092, vec![0x000919bc2172ab98], 0x1ff82237c7fcc129),
-            ("dsqrt_ru", 1094, vec![0x000634d02e9139c9], 0x1ff3ee11da8b7b91),
-            ("fma_rn", 128, vec![0x7ff8000000000000, 0, 0xfff8000000000123], 0xfff8000000000123),
+            (
+                "dmul_rz",
+                301,
+                vec![0x800fffffffffffff, 0x3fe0000000000000],
+                0x8007ffffffffffff,
+            ),
+            (
+                "dmul_rz",
+                302,
+                vec![0x800fffffffffffff, 0xc004000000000000],
+                0x0023fffffffffffe,
+            ),
+            (
+                "ddiv_rz",
+                287,
+                vec![0x1, 0x380fffffffffffff],
+                0x04b0000000000000,
+            ),
+            (
+                "ddiv_rz",
+                319,
+                vec![0x800fffffffffffff, 0x380fffffffffffff],
+                0x87effffffffffffe,
+            ),
+            (
+                "ddiv_ru",
+                1169,
+                vec![0x8007c90bb3dba5e5, 0xbf5851ca87987819],
+                0x00947cf7385ef2e5,
+            ),
+            (
+                "ddiv_rd",
+                329,
+                vec![0x0010000000000000, 0x800fffffffffffff],
+                0xbff0000000000002,
+            ),
+            (
+                "dsqrt_rz",
+                1026,
+                vec![0x00005ed085431261],
+                0x1fd3797c2b582979,
+            ),
+            (
+                "dsqrt_rd",
+                1092,
+                vec![0x000919bc2172ab98],
+                0x1ff82237c7fcc129,
+            ),
+            (
+                "dsqrt_ru",
+                1094,
+                vec![0x000634d02e9139c9],
+                0x1ff3ee11da8b7b91,
+            ),
+            (
+                "fma_rn",
+                128,
+                vec![0x7ff8000000000000, 0, 0xfff8000000000123],
+                0xfff8000000000123,
+            ),
             (
                 "fma_rn",
                 138,
@@ -563,7 +669,12 @@ mod tests {
                 vec![0x1, 0x800fffffffffffff, 0x43efffffffffffff],
                 0x43effffffffffffe,
             ),
-            ("fma_ru", 264, vec![0x1, 0x1, 0x3fe0000000000000], 0x3fe0000000000001),
+            (
+                "fma_ru",
+                264,
+                vec![0x1, 0x1, 0x3fe0000000000000],
+                0x3fe0000000000001,
+            ),
             (
                 "fma_rz",
                 269,

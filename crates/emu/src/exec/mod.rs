@@ -985,13 +985,7 @@ fn binary(f: BinOp, regs: &mut [Lanes], d: Slot, a: Slot, b: Slot, mask: u32) {
             bin_lanes(regs, d, a, b, mask, |x, y| bits32(f32_of(x) - f32_of(y)))
         }
         BinOp::FSub(spec) => bin_lanes(regs, d, a, b, mask, |x, y| {
-            float_bin(
-                spec,
-                x,
-                y,
-                |p, q, m| add32(p, -q, m),
-                sub64,
-            )
+            float_bin(spec, x, y, |p, q, m| add32(p, -q, m), sub64)
         }),
         BinOp::FMul(spec) if spec.is_plain(FTy::F32) => {
             bin_lanes(regs, d, a, b, mask, |x, y| bits32(f32_of(x) * f32_of(y)))
@@ -1682,7 +1676,7 @@ mod tests {
         assert_eq!(bfe_s(0x8000_0000, 0x20, 0x0100_0000), 0); // ptx_bfe_s 678
         assert_eq!(bfe_s(0xffff_fffe, 0x20, 0x0100_0000), 0); // ptx_bfe_s 742
         assert_eq!(bfe(0xffff_ffff, 4, 40, W::W32, false), 0x0fff_ffff);
-        assert_eq!(bfe(1 << 63, 60, 10, W::W64, true), u64::MAX);
+        assert_eq!(bfe(1 << 63, 60, 10, W::W64, true), !7);
         let b4e = |a, b, c| prmt(a, b, c, Some(PrmtMode::B4e));
         assert_eq!(b4e(0x0000_0020, 0x975d_c60e, 7), 0x2000_0000); // ptx_prmt_b4e 3003
         assert_eq!(b4e(0x584f_36d9, 0x0123_4567, 0x201), 0x2301_d936); // 3006
