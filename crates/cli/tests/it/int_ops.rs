@@ -67,11 +67,6 @@ fn integer_conversion_f64_and_warp_operations_equal_the_h100_bit_for_bit() {
     let out = Command::new(env!("CARGO_BIN_EXE_warpcheck"))
         .args(["run", "--compiler", "clang"])
         .arg(root().join("tools/gpu/int_ops.cu"))
-        // Run as from a shell: with the LD_LIBRARY_PATH cargo sets (the target directory
-        // and the Rust toolchain's libraries) `copysignf` gives other results, although
-        // the PTX and the libraries warpcheck and clang load are the same (FIXME: cause
-        // not found yet).
-        .env_remove("LD_LIBRARY_PATH")
         .output()
         .expect("warpcheck runs");
     assert!(
