@@ -11,69 +11,15 @@
 
 use super::op_truth::{hashes, run_program, truth};
 
-/// Ops whose results still differ from the H100's, by kind: `rem` by zero (the GPU gives
-/// all ones), `bfe.s` past the register's top (sign fill), `prmt.b4e`, f32 negation and
-/// absolute value of a NaN (the GPU gives the canonical NaN), float-to-integer
-/// conversions of NaN (`0x80000000…` for f64 sources and 64-bit f32 ones), the NaN an f64
-/// operation returns (which operand's payload, and its sign under `sub`), and f64
-/// directed rounding of `mul`, `div`, `sqrt`, `fma` with subnormals. A listed op that
-/// agrees fails the test, so the list stays honest.
-const KNOWN_DIFFERENCES: &[&str] = &[
-    "ptx_rem_u",
-    "ptx_rem_s",
-    "ptx_bfe_s",
-    "ptx_prmt_b4e",
-    "fabsf",
-    "fneg",
-    "fneg_of_add",
-    "float2ll_rn",
-    "float2ll_rz",
-    "float2ll_ru",
-    "float2ll_rd",
-    "float2ull_rn",
-    "float2ull_rz",
-    "float2ull_ru",
-    "float2ull_rd",
-    "gen_dsub_narrow_rz",
-    "double2int_rn",
-    "double2int_rz",
-    "double2int_ru",
-    "double2int_rd",
-    "double2uint_rn",
-    "double2uint_rz",
-    "double2uint_ru",
-    "double2uint_rd",
-    "double2ll_rn",
-    "double2ll_rz",
-    "double2ll_ru",
-    "double2ll_rd",
-    "double2ull_rn",
-    "double2ull_rz",
-    "double2ull_ru",
-    "double2ull_rd",
-    "dadd_rz",
-    "dadd_ru",
-    "dadd_rd",
-    "dsub_rn",
-    "dsub_rz",
-    "dsub_ru",
-    "dsub_rd",
-    "dmul_rz",
-    "dmul_ru",
-    "dmul_rd",
-    "fma_rn",
-    "fma_rz",
-    "fma_ru",
-    "fma_rd",
-    "ddiv_rz",
-    "ddiv_ru",
-    "ddiv_rd",
-    "dsqrt_rz",
-    "dsqrt_ru",
-    "dsqrt_rd",
-    "dabs",
-    "dneg",
-];
+/// Ops whose results differ from the H100's. A listed op that agrees fails the test, so
+/// the list stays honest.
+///
+/// All six are clang's PTX not being nvcc's (the H100 ran nvcc's), not the emulator: clang
+/// writes `-x`, `fabsf`, `-d` and `fabs` as `xor`/`and` on the bits (which keep a NaN's
+/// payload and flip or clear its sign, on a GPU too), and `copysignf` as `abs.f32`,
+/// `neg.f32` and `selp`, where nvcc writes `neg`, `abs` and `copysign.f32`, which give
+/// the H100's canonical or quietened NaN. With `--compiler nvcc` all 260 ops agree.
+const KNOWN_DIFFERENCES: &[&str] = &["fabsf", "fneg", "fneg_of_add", "copysignf", "dabs", "dneg"];
 
 #[test]
 fn integer_conversion_f64_and_warp_operations_equal_the_h100_bit_for_bit() {

@@ -3,8 +3,9 @@
 //!
 //! * float → integer: round to an integral value with the integer rounding modifier
 //!   (`.rni` nearest even, `.rzi` towards zero, `.rmi` down, `.rpi` up), then saturate to
-//!   the destination range; NaN converts to 0 (PTX saturates every float-to-integer
-//!   conversion).
+//!   the destination range (PTX saturates every float-to-integer conversion). NaN converts
+//!   to 0 from f32 to 32 bits and to the destination's sign bit from f64 or to 64 bits,
+//!   as on the H100 (`CvtSpec::nan_to_int`).
 //! * integer → float and float → narrower float: round with `.rn/.rz/.rm/.rp`.
 //! * float → same-size float with an integer rounding modifier: round to integral.
 //! * float → wider float: exact.
@@ -142,11 +143,23 @@ impl CvtSpec {
         }
     }
 
+    /// The integer a NaN converts to (H100, int_ops `float2int_*`, `float2ll_*`,
+    /// `double2int_*`, `double2ull_*`, every rounding mode, signed or not): 0 from f32 to
+    /// 32 bits, the destination's sign bit (`0x80000000`, `0x8000000000000000`) from f64 or
+    /// to 64 bits. Narrower destinations and half sources were not recorded and give 0.
+    fn nan_to_int(&self, bits: u8) -> u64 {
+        if bits == 64 || (bits == 32 && self.src == CTy::F64) {
+            1 << (bits - 1)
+        } else {
+            0
+        }
+    }
+
     fn convert_float(&self, v: f64, as_f32: Option<f32>) -> u64 {
         match self.dst {
             CTy::Int { bits, signed } => {
                 if v.is_nan() {
-                    return 0;
+                    return self.nan_to_int(bits);
                 }
                 let r = round_integral(v, self.rnd);
                 let (lo, hi): (i128, i128) = if signed {
@@ -272,6 +285,23 @@ mod tests {
         CvtSpec::new(dst, src, rnd, false, false, false)
             .unwrap()
             .apply(x)
+    }
+
+    /// H100 rows (int_ops op and index): NaN to 32 bits from f32 is 0, from f64 and to
+    /// 64 bits it is the destination's sign bit.
+    #[test]
+    fn nan_to_int_follows_the_h100() {
+        use RoundingMode::*;
+        let qnan32 = 0x7fc0_0000u64;
+        let qnan64 = 0x7ff8_0000_0000_0000u64;
+        for rnd in [Rn, Rz, Rm, Rp] {
+            assert_eq!(cvt(Type::U32, Type::F32, Some(rnd), qnan32), 0); // float2uint_* 128
+            assert_eq!(cvt(Type::S64, Type::F32, Some(rnd), qnan32), 1 << 63); // float2ll_* 128
+            assert_eq!(cvt(Type::U64, Type::F32, Some(rnd), 0x7f80_0001), 1 << 63);
+            assert_eq!(cvt(Type::S32, Type::F64, Some(rnd), qnan64), 1 << 31); // double2int_* 128
+            assert_eq!(cvt(Type::U32, Type::F64, Some(rnd), qnan64), 1 << 31); // double2uint_* 128
+            assert_eq!(cvt(Type::U64, Type::F64, Some(rnd), qnan64), 1 << 63); // double2ull_* 128
+        }
     }
 
     #[test]

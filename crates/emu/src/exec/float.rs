@@ -1,23 +1,33 @@
 //! IEEE-754 arithmetic with PTX's rounding modifiers, flush-to-zero and saturation
 //! (PTX ISA §9.7.3 "Floating-point instructions", §9.7.4 half precision).
 //!
-//! The host computes in round-to-nearest-even only. Directed rounding (`.rz`, `.rm`,
-//! `.rp`) is derived from the round-to-nearest result `r` and the *sign of the rounding
-//! error* `exact - r`, which error-free transformations give exactly:
-//! * addition: TwoSum (Knuth), `err = (a - (s - bb)) + (b - bb)`;
-//! * multiplication: `err = fma(a, b, -p)`;
-//! * division: the residual `a - q·b = fma(-q, b, a)`, whose sign times the sign of `b`
-//!   is the sign of the error;
-//! * square root: the residual `a - s² = fma(-s, s, a)`;
-//! * f32 fma: the product is exact in f64, TwoSum in f64 gives the exact sum as `s + e`.
+//! The host computes in round-to-nearest-even only, which stays the fast path. Directed
+//! rounding (`.rz`, `.rm`, `.rp`):
+//! * f32 and f64 addition: from the round-to-nearest result `r` and the *sign of the
+//!   rounding error* `exact - r`, which TwoSum (Knuth) gives exactly,
+//!   `err = (a - (s - bb)) + (b - bb)` (sums of subnormals are exact too);
+//! * f32 products, quotients, square roots and fma: through f64 (see [`mul32`], [`fma32`]);
+//! * f64 `mul`, `div`, `fma`: exactly, with `rustc_apfloat` (LLVM's APFloat in Rust);
+//! * f64 `sqrt`: from the sign of the residual `a - s² = fma(-s, s, a)`, exact once a
+//!   small `a` is scaled by an even power of two (APFloat has no square root).
 //!
 //! Given that sign, the correctly rounded directed result is `r` or its neighbour towards
-//! the error. The error terms are exact unless the result underflows into the subnormal
-//! range (then directed rounding of products may be off by one ulp; documented in the
-//! crate docs). Half-precision operations compute in f64, where sums and products of
+//! the error. Half-precision operations compute in f64, where sums and products of
 //! halves are exact, and round once.
+//!
+//! An f64 operation with a NaN operand returns one of its NaN operands, quietened, with
+//! its own sign and payload, whatever the rounding mode (H100, int_ops `dadd_*`,
+//! `dsub_*`, `dmul_*`, `ddiv_*`, `fma_*`): a signalling NaN has no priority, and the
+//! operand chosen is `b`'s, then `a`'s for `add`, `sub` (whose `-b` does not flip a NaN)
+//! and `mul`; `a`'s, then `b`'s for `div`; `b`'s, then `c`'s, then `a`'s for `fma`. An
+//! invalid operation on numbers gives `0xfff8000000000000`, the host's default NaN too.
 
+use rustc_apfloat::ieee::Double;
+use rustc_apfloat::{Float, Round};
 use warpcheck_ir::modifiers::RoundingMode;
+
+/// The quiet bit of an f64 NaN (the top bit of the fraction).
+pub const QUIET_BIT64: u64 = 1 << 51;
 
 /// Flushes an f32 subnormal to a zero of the same sign (`.ftz`).
 #[inline(always)]
@@ -162,9 +172,80 @@ pub fn add32(a: f32, b: f32, mode: RoundingMode) -> f32 {
     adjust32(s, err, mode, a.is_finite() && b.is_finite())
 }
 
-pub fn add64(a: f64, b: f64, mode: RoundingMode) -> f64 {
+/// `x` with its quiet bit set.
+#[inline(always)]
+fn quiet64(x: f64) -> f64 {
+    f64::from_bits(x.to_bits() | QUIET_BIT64)
+}
+
+/// The NaN an f64 operation returns: the first NaN of `operands` (in the order of
+/// precedence given in the module docs), quietened; `r` when none is a NaN.
+#[cold]
+#[inline(never)]
+fn nan_operand64(r: f64, operands: &[f64]) -> f64 {
+    operands
+        .iter()
+        .find(|x| x.is_nan())
+        .map_or(r, |&x| quiet64(x))
+}
+
+/// A round-to-nearest f64 sum with the H100's NaN (the hot path: one rarely taken branch).
+#[inline(always)]
+pub fn add64_rn(a: f64, b: f64) -> f64 {
     let s = a + b;
-    if mode == RoundingMode::Rn {
+    if s.is_nan() {
+        nan_operand64(s, &[b, a])
+    } else {
+        s
+    }
+}
+
+/// A round-to-nearest f64 product with the H100's NaN.
+#[inline(always)]
+pub fn mul64_rn(a: f64, b: f64) -> f64 {
+    let p = a * b;
+    if p.is_nan() {
+        nan_operand64(p, &[b, a])
+    } else {
+        p
+    }
+}
+
+/// A round-to-nearest f64 fma with the H100's NaN.
+#[inline(always)]
+pub fn fma64_rn(a: f64, b: f64, c: f64) -> f64 {
+    let r = a.mul_add(b, c);
+    if r.is_nan() {
+        nan_operand64(r, &[b, c, a])
+    } else {
+        r
+    }
+}
+
+/// `mode` as APFloat's rounding direction.
+fn apfloat_round(mode: RoundingMode) -> Round {
+    match mode {
+        RoundingMode::Rz => Round::TowardZero,
+        RoundingMode::Rm => Round::TowardNegative,
+        RoundingMode::Rp => Round::TowardPositive,
+        RoundingMode::Rna => Round::NearestTiesToAway,
+        _ => Round::NearestTiesToEven,
+    }
+}
+
+#[inline]
+fn to_ap(x: f64) -> Double {
+    Double::from_bits(x.to_bits() as u128)
+}
+
+#[inline]
+fn from_ap(x: Double) -> f64 {
+    f64::from_bits(x.to_bits() as u64)
+}
+
+pub fn add64(a: f64, b: f64, mode: RoundingMode) -> f64 {
+    let s = add64_rn(a, b);
+    if mode == RoundingMode::Rn || s.is_nan() {
         return s;
     }
     if s == 0.0 {
@@ -193,13 +274,21 @@ pub fn mul32(a: f32, b: f32, mode: RoundingMode) -> f32 {
     f64_to_f32(a as f64 * b as f64, mode)
 }
 
-pub fn mul64(a: f64, b: f64, mode: RoundingMode) -> f64 {
-    let p = a * b;
-    if mode == RoundingMode::Rn {
-        return p;
+/// `a - b`: the sum with `-b`, except that a NaN `b` keeps its sign.
+pub fn sub64(a: f64, b: f64, mode: RoundingMode) -> f64 {
+    if b.is_nan() {
+        return quiet64(b);
     }
-    let err = a.mul_add(b, -p);
-    adjust64(p, err, mode, a.is_finite() && b.is_finite())
+    add64(a, -b, mode)
+}
+
+/// f64 products: directed modes exactly with APFloat (subnormal results included);
+/// infinite and NaN operands need no rounding and take the native path.
+pub fn mul64(a: f64, b: f64, mode: RoundingMode) -> f64 {
+    if mode == RoundingMode::Rn || !(a.is_finite() && b.is_finite()) {
+        return mul64_rn(a, b);
+    }
+    from_ap(to_ap(a).mul_r(to_ap(b), apfloat_round(mode)).value)
 }
 
 pub fn div32(a: f32, b: f32, mode: RoundingMode) -> f32 {
@@ -209,15 +298,18 @@ pub fn div32(a: f32, b: f32, mode: RoundingMode) -> f32 {
     f64_to_f32(a as f64 / b as f64, mode)
 }
 
+/// f64 quotients: directed modes exactly with APFloat; division by zero and infinite or
+/// NaN operands take the native path (exact results or NaN).
 pub fn div64(a: f64, b: f64, mode: RoundingMode) -> f64 {
-    let q = a / b;
-    let overflow = q.is_infinite() && a.is_finite() && b != 0.0;
-    if mode == RoundingMode::Rn || (!q.is_finite() && !overflow) {
-        return q;
+    if mode == RoundingMode::Rn || !(a.is_finite() && b.is_finite()) || b == 0.0 {
+        let q = a / b;
+        return if q.is_nan() {
+            nan_operand64(q, &[a, b])
+        } else {
+            q
+        };
     }
-    let residual = (-q).mul_add(b, a);
-    let err = if b < 0.0 { -residual } else { residual };
-    adjust64(q, err, mode, a.is_finite() && b.is_finite() && b != 0.0)
+    from_ap(to_ap(a).div_r(to_ap(b), apfloat_round(mode)).value)
 }
 
 pub fn sqrt32(a: f32, mode: RoundingMode) -> f32 {
@@ -227,12 +319,26 @@ pub fn sqrt32(a: f32, mode: RoundingMode) -> f32 {
     f64_to_f32((a as f64).sqrt(), mode)
 }
 
+/// f64 square roots. In the directed modes the residual `a - s²` of the round-to-nearest
+/// root `s` must be exact, which it is not when `a` is small (it falls below the subnormal
+/// quantum): such an `a` is scaled by `2^200`, whose root `2^100` scales the result
+/// exactly (roots are never subnormal).
 pub fn sqrt64(a: f64, mode: RoundingMode) -> f64 {
+    if a.is_nan() {
+        return quiet64(a);
+    }
     let s = a.sqrt();
     if mode == RoundingMode::Rn || !s.is_finite() || s == 0.0 {
         return s;
     }
-    adjust64(s, (-s).mul_add(s, a), mode, true)
+    let small = a < pow2(-900);
+    let (a, s, unscale) = if small {
+        let a = a * pow2(200);
+        (a, a.sqrt(), pow2(-100))
+    } else {
+        (a, s, 1.0)
+    };
+    adjust64(s, (-s).mul_add(s, a), mode, true) * unscale
 }
 
 /// f32 fused multiply-add with any rounding mode (see the module docs).
@@ -258,23 +364,17 @@ pub fn fma32(a: f32, b: f32, c: f32, mode: RoundingMode) -> f32 {
     )
 }
 
-/// f64 fused multiply-add. Directed rounding of f64 fma would need wider arithmetic;
-/// the emulator rounds it from the round-to-nearest result and the sign of the
-/// two-product error, which is exact unless `c` cancels the product (documented).
+/// f64 fused multiply-add: round to nearest natively, the directed modes exactly with
+/// APFloat (cancellation, tiny products and the sign of an exact zero included);
+/// infinite and NaN operands take the native path.
 pub fn fma64(a: f64, b: f64, c: f64, mode: RoundingMode) -> f64 {
-    let r = a.mul_add(b, c);
-    if mode == RoundingMode::Rn || !r.is_finite() {
-        return r;
+    if mode == RoundingMode::Rn || !(a.is_finite() && b.is_finite() && c.is_finite()) {
+        return fma64_rn(a, b, c);
     }
-    // exact = a*b + c = (p + pe) + c; r ≈ exact. err = (p - r) + c + pe.
-    let p = a * b;
-    let pe = a.mul_add(b, -p);
-    let err = ((p - r) + c) + pe;
-    adjust64(
-        r,
-        err,
-        mode,
-        a.is_finite() && b.is_finite() && c.is_finite(),
+    from_ap(
+        to_ap(a)
+            .mul_add_r(to_ap(b), to_ap(c), apfloat_round(mode))
+            .value,
     )
 }
 
@@ -437,6 +537,175 @@ mod tests {
         assert_eq!(r, a.mul_add(a, -1.0));
         assert_eq!(fma32(1.0, 1.0, f32::EPSILON / 4.0, Rp), 1.0f32.next_up());
         assert_eq!(fma32(1.0, 1.0, f32::EPSILON / 4.0, Rz), 1.0);
+    }
+
+    /// Rows of the H100's record (`tools/gpu/int_ops.cu`: op, index, operands, result).
+    fn h100_rows() -> Vec<(&'static str, usize, Vec<u64>, u64)> {
+        vec![
+            (
+                "dadd_rz",
+                133,
+                vec![0x7ff8000000000000, 0xfff8000000000123],
+                0xfff8000000000123,
+            ),
+            (
+                "dadd_rz",
+                134,
+                vec![0x7ff8000000000000, 0x7ff0000000000001],
+                0x7ff8000000000001,
+            ),
+            (
+                "dadd_rz",
+                135,
+                vec![0x7ff8000000000000, 0x7ff00000deadbeef],
+                0x7ff80000deadbeef,
+            ),
+            (
+                "dsub_rn",
+                5,
+                vec![0, 0xfff8000000000123],
+                0xfff8000000000123,
+            ),
+            (
+                "dsub_rn",
+                6,
+                vec![0, 0x7ff0000000000001],
+                0x7ff8000000000001,
+            ),
+            (
+                "dmul_rd",
+                265,
+                vec![0x1, 0x800fffffffffffff],
+                0x8000000000000001,
+            ),
+            (
+                "dmul_rd",
+                270,
+                vec![0x1, 0xc004000000000000],
+                0x8000000000000003,
+            ),
+            (
+                "dmul_rd",
+                272,
+                vec![0x1, 0x41dfffffffe00000],
+                0x000000007fffffff,
+            ),
+            ("dmul_ru", 264, vec![0x1, 0x1], 0x1),
+            (
+                "dmul_rz",
+                301,
+                vec![0x800fffffffffffff, 0x3fe0000000000000],
+                0x8007ffffffffffff,
+            ),
+            (
+                "dmul_rz",
+                302,
+                vec![0x800fffffffffffff, 0xc004000000000000],
+                0x0023fffffffffffe,
+            ),
+            (
+                "ddiv_rz",
+                287,
+                vec![0x1, 0x380fffffffffffff],
+                0x04b0000000000000,
+            ),
+            (
+                "ddiv_rz",
+                319,
+                vec![0x800fffffffffffff, 0x380fffffffffffff],
+                0x87effffffffffffe,
+            ),
+            (
+                "ddiv_ru",
+                1169,
+                vec![0x8007c90bb3dba5e5, 0xbf5851ca87987819],
+                0x00947cf7385ef2e5,
+            ),
+            (
+                "ddiv_rd",
+                329,
+                vec![0x0010000000000000, 0x800fffffffffffff],
+                0xbff0000000000002,
+            ),
+            (
+                "dsqrt_rz",
+                1026,
+                vec![0x00005ed085431261],
+                0x1fd3797c2b582979,
+            ),
+            (
+                "dsqrt_rd",
+                1092,
+                vec![0x000919bc2172ab98],
+                0x1ff82237c7fcc129,
+            ),
+            (
+                "dsqrt_ru",
+                1094,
+                vec![0x000634d02e9139c9],
+                0x1ff3ee11da8b7b91,
+            ),
+            (
+                "fma_rn",
+                128,
+                vec![0x7ff8000000000000, 0, 0xfff8000000000123],
+                0xfff8000000000123,
+            ),
+            (
+                "fma_rn",
+                138,
+                vec![0x7ff8000000000000, 0x0010000000000000, 0x7ff00000deadbeef],
+                0x7ff80000deadbeef,
+            ),
+            (
+                "fma_rd",
+                44,
+                vec![0x8000000000000000, 0xbff0000000000000, 0x8000000000000000],
+                0x8000000000000000,
+            ),
+            (
+                "fma_rd",
+                265,
+                vec![0x1, 0x800fffffffffffff, 0x43efffffffffffff],
+                0x43effffffffffffe,
+            ),
+            (
+                "fma_ru",
+                264,
+                vec![0x1, 0x1, 0x3fe0000000000000],
+                0x3fe0000000000001,
+            ),
+            (
+                "fma_rz",
+                269,
+                vec![0x1, 0x3fe0000000000000, 0xc004000000000000],
+                0xc003ffffffffffff,
+            ),
+        ]
+    }
+
+    #[test]
+    fn f64_results_match_the_h100() {
+        for (op, index, x, expected) in h100_rows() {
+            let (name, mode) = op.split_once('_').unwrap();
+            let mode = match mode {
+                "rn" => Rn,
+                "rz" => Rz,
+                "rd" => Rm,
+                _ => Rp,
+            };
+            let f = |i: usize| f64::from_bits(x[i]);
+            let r = match name {
+                "dadd" => add64(f(0), f(1), mode),
+                "dsub" => sub64(f(0), f(1), mode),
+                "dmul" => mul64(f(0), f(1), mode),
+                "ddiv" => div64(f(0), f(1), mode),
+                "dsqrt" => sqrt64(f(0), mode),
+                "fma" => fma64(f(0), f(1), f(2), mode),
+                _ => unreachable!(),
+            };
+            assert_eq!(r.to_bits(), expected, "{op} {index}");
+        }
     }
 
     #[test]

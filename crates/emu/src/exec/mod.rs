@@ -218,8 +218,10 @@ fn float_un(spec: FSpec, a: u64, f32op: impl Fn(f32) -> f32, f64op: impl Fn(f64)
     }
 }
 
-/// Negation and absolute value are bit operations on the sign (also for NaN), except
-/// that `.ftz` flushes.
+/// Negation and absolute value are bit operations on the sign, except that `.ftz` flushes
+/// and a NaN operand is not negated (H100, int_ops `fneg`, `fabsf`, `dneg`, `dabs`): f32
+/// gives the canonical NaN `0x7fffffff`, f64 gives the operand's NaN, quietened, with its
+/// own sign. Half types flip the sign of a NaN too (not recorded on the GPU).
 fn sign_op(spec: FSpec, a: u64, neg: bool) -> u64 {
     let apply16 = |h: u64| if neg { h ^ 0x8000 } else { h & 0x7fff };
     match spec.ty {
@@ -229,14 +231,18 @@ fn sign_op(spec: FSpec, a: u64, neg: bool) -> u64 {
             } else {
                 a & 0xffff_ffff
             };
-            if neg {
+            if x & 0x7fff_ffff > 0x7f80_0000 {
+                0x7fff_ffff
+            } else if neg {
                 x ^ 0x8000_0000
             } else {
                 x & 0x7fff_ffff
             }
         }
         FTy::F64 => {
-            if neg {
+            if f64_of(a).is_nan() {
+                a | QUIET_BIT64
+            } else if neg {
                 a ^ (1 << 63)
             } else {
                 a & !(1 << 63)
@@ -912,11 +918,14 @@ fn binary(f: BinOp, regs: &mut [Lanes], d: Slot, a: Slot, b: Slot, mask: u32) {
             if signed {
                 match sext(x, w).checked_rem(sext(y, w)) {
                     Some(r) => (r as u64) & w.mask(),
-                    None if zext(y, w) == 0 => zext(x, w),
+                    // By zero: all ones, as for division (H100, int_ops `ptx_rem_s`:
+                    // every `rem.s32 x, 0` is 0xffffffff); MIN % -1 is 0.
+                    None if zext(y, w) == 0 => w.mask(),
                     None => 0,
                 }
             } else {
-                zext(x, w).checked_rem(zext(y, w)).unwrap_or(zext(x, w))
+                // By zero: all ones (H100, int_ops `ptx_rem_u`).
+                zext(x, w).checked_rem(zext(y, w)).unwrap_or(w.mask())
             }
         }),
         BinOp::IMin { w, signed } => bin_lanes(regs, d, a, b, mask, |x, y| {
@@ -968,7 +977,7 @@ fn binary(f: BinOp, regs: &mut [Lanes], d: Slot, a: Slot, b: Slot, mask: u32) {
             bin_lanes(regs, d, a, b, mask, |x, y| bits32(f32_of(x) + f32_of(y)))
         }
         BinOp::FAdd(spec) if spec.is_plain(FTy::F64) => bin_lanes(regs, d, a, b, mask, |x, y| {
-            (f64_of(x) + f64_of(y)).to_bits()
+            add64_rn(f64_of(x), f64_of(y)).to_bits()
         }),
         BinOp::FAdd(spec) => bin_lanes(regs, d, a, b, mask, |x, y| {
             float_bin(spec, x, y, add32, add64)
@@ -977,19 +986,13 @@ fn binary(f: BinOp, regs: &mut [Lanes], d: Slot, a: Slot, b: Slot, mask: u32) {
             bin_lanes(regs, d, a, b, mask, |x, y| bits32(f32_of(x) - f32_of(y)))
         }
         BinOp::FSub(spec) => bin_lanes(regs, d, a, b, mask, |x, y| {
-            float_bin(
-                spec,
-                x,
-                y,
-                |p, q, m| add32(p, -q, m),
-                |p, q, m| add64(p, -q, m),
-            )
+            float_bin(spec, x, y, |p, q, m| add32(p, -q, m), sub64)
         }),
         BinOp::FMul(spec) if spec.is_plain(FTy::F32) => {
             bin_lanes(regs, d, a, b, mask, |x, y| bits32(f32_of(x) * f32_of(y)))
         }
         BinOp::FMul(spec) if spec.is_plain(FTy::F64) => bin_lanes(regs, d, a, b, mask, |x, y| {
-            (f64_of(x) * f64_of(y)).to_bits()
+            mul64_rn(f64_of(x), f64_of(y)).to_bits()
         }),
         BinOp::FMul(spec) => bin_lanes(regs, d, a, b, mask, |x, y| {
             float_bin(spec, x, y, mul32, mul64)
@@ -1099,7 +1102,7 @@ fn ternary(f: TernOp, regs: &mut [Lanes], d: Slot, a: Slot, b: Slot, c: Slot, ma
         }
         TernOp::Fma(spec) if spec.is_plain(FTy::F64) => {
             tern_lanes(regs, d, a, b, c, mask, |x, y, z| {
-                f64_of(x).mul_add(f64_of(y), f64_of(z)).to_bits()
+                fma64_rn(f64_of(x), f64_of(y), f64_of(z)).to_bits()
             })
         }
         TernOp::Fma(spec) => {
@@ -1125,39 +1128,9 @@ fn ternary(f: TernOp, regs: &mut [Lanes], d: Slot, a: Slot, b: Slot, c: Slot, ma
                 })
             }
         }
-        TernOp::Bfe { w, signed } => tern_lanes(regs, d, a, b, c, mask, |x, p, n| {
-            let bits = w.bits() as u64;
-            let pos = p & 0xff;
-            let len = n & 0xff;
-            let x = zext(x, w);
-            let sign_bit = |i: u64| {
-                if i >= bits {
-                    (x >> (bits - 1)) & 1
-                } else {
-                    (x >> i) & 1
-                }
-            };
-            let mut r = 0u64;
-            if len > 0 {
-                let extracted = if pos >= bits { 0 } else { x >> pos };
-                let len_eff = len.min(64);
-                r = if len_eff >= 64 {
-                    extracted
-                } else {
-                    extracted & ((1u64 << len_eff) - 1)
-                };
-            }
-            if signed {
-                let sbit = if len == 0 { 0 } else { sign_bit(pos + len - 1) };
-                if sbit == 1 && len < bits {
-                    r |= !((1u64 << len.min(63)) - 1);
-                }
-                if pos >= bits && len > 0 {
-                    r = if sign_bit(bits) == 1 { u64::MAX } else { 0 };
-                }
-            }
-            r & w.mask()
-        }),
+        TernOp::Bfe { w, signed } => {
+            tern_lanes(regs, d, a, b, c, mask, |x, p, n| bfe(x, p, n, w, signed))
+        }
         TernOp::Prmt(mode) => tern_lanes(regs, d, a, b, c, mask, |x, y, z| {
             prmt(x as u32, y as u32, z as u32, mode) as u64
         }),
@@ -1332,6 +1305,34 @@ fn fma_f32_lanes_hw(
     });
 }
 
+/// `bfe` (§9.7.8.6), the manual's pseudocode: bit `i` of the result is bit `pos + i` of
+/// `a` while `i < len` and `pos + i` is inside the register, and the sign bit
+/// `a[min(pos + len - 1, msb)]` (0 when unsigned) everywhere else, also past the top of
+/// the register. A zero length gives 0, signed or not (the pseudocode's `a[pos - 1]` is
+/// not what the H100 does: int_ops `ptx_bfe_s` rows 678, 742).
+fn bfe(a: u64, pos: u64, len: u64, w: W, signed: bool) -> u64 {
+    let (pos, len) = (pos & 0xff, len & 0xff);
+    let msb = w.bits() as u64 - 1;
+    let a = zext(a, w);
+    if len == 0 {
+        return 0;
+    }
+    let sign = signed && (a >> (pos + len - 1).min(msb)) & 1 == 1;
+    // The field's bits that lie inside the register.
+    let field_len = if pos > msb { 0 } else { len.min(msb + 1 - pos) };
+    let field = if field_len == 0 {
+        0
+    } else {
+        (a >> pos) & (u64::MAX >> (64 - field_len))
+    };
+    let fill = if sign && field_len < 64 {
+        u64::MAX << field_len
+    } else {
+        0
+    };
+    (field | fill) & w.mask()
+}
+
 /// `prmt.b32` (§9.7.8.7).
 fn prmt(a: u32, b: u32, c: u32, mode: Option<PrmtMode>) -> u32 {
     let bytes = ((b as u64) << 32) | a as u64;
@@ -1342,7 +1343,7 @@ fn prmt(a: u32, b: u32, c: u32, mode: Option<PrmtMode>) -> u32 {
             let n = c & 3;
             match m {
                 PrmtMode::F4e => [n, n + 1, n + 2, n + 3].map(|x| x & 7),
-                PrmtMode::B4e => [8 - n, 7 - n, 6 - n, 5 - n].map(|x| x & 7),
+                PrmtMode::B4e => [n, n + 7, n + 6, n + 5].map(|x| x & 7),
                 PrmtMode::Rc8 => [n, n, n, n],
                 PrmtMode::Ecl => [n, n.max(1), n.max(2), 3].map(|x| x.min(3)),
                 PrmtMode::Ecr => [0, n.min(1), n.min(2), n].map(|x| x.min(3)),
@@ -1663,6 +1664,31 @@ mod tests {
         assert_eq!(r[0][0], 24);
         unary(UnOp::Brev(W::W32), &mut r, 0, 1, FULL);
         assert_eq!(r[0][0], 0x0f00_0000);
+    }
+
+    /// Rows of the H100's record (`tools/gpu/int_ops.cu`, op and index): `bfe.s32` fills
+    /// with the sign past the register's top and gives 0 for a zero length; `prmt.b4e`
+    /// takes bytes `n, n-1, n-2, n-3` (mod 8); `rem` by zero is all ones.
+    #[test]
+    fn bit_fields_permutes_and_remainders_match_the_h100() {
+        let bfe_s = |a, p, n| bfe(a, p, n, W::W32, true);
+        assert_eq!(bfe_s(0x8000_0000, 1, 0x00ff_ffff), 0xc000_0000); // ptx_bfe_s 673
+        assert_eq!(bfe_s(0x8000_0000, 2, 0xf0f0_f0f0), 0xe000_0000); // ptx_bfe_s 674
+        assert_eq!(bfe_s(0x8000_0000, 0x20, 0x0100_0000), 0); // ptx_bfe_s 678
+        assert_eq!(bfe_s(0xffff_fffe, 0x20, 0x0100_0000), 0); // ptx_bfe_s 742
+        assert_eq!(bfe(0xffff_ffff, 4, 40, W::W32, false), 0x0fff_ffff);
+        assert_eq!(bfe(1 << 63, 60, 10, W::W64, true), !7);
+        let b4e = |a, b, c| prmt(a, b, c, Some(PrmtMode::B4e));
+        assert_eq!(b4e(0x0000_0020, 0x975d_c60e, 7), 0x2000_0000); // ptx_prmt_b4e 3003
+        assert_eq!(b4e(0x584f_36d9, 0x0123_4567, 0x201), 0x2301_d936); // 3006
+        assert_eq!(b4e(0x8302_7273, 0xbe6e_fe5e, 0x6061_a0fc), 0xfe6e_be73); // 3007
+        assert_eq!(b4e(0x3c31_ff12, 0x7f67_5bbd, 0x16), 0x7f12_ff31); // 3026
+        let mut r = regs(&[0, 2, 0]);
+        for signed in [false, true] {
+            // ptx_rem_u 64, ptx_rem_s 64: 2 % 0.
+            binary(BinOp::IRem { w: W::W32, signed }, &mut r, 0, 1, 2, FULL);
+            assert_eq!(r[0][0], 0xffff_ffff);
+        }
     }
 
     #[test]
