@@ -92,12 +92,12 @@ fn race_free_outputs_equal_the_gpus() {
 /// attributed to an instruction (docs/DIFFTEST.md lists the open differences). A listed
 /// kernel that comes out equal fails the test, so the list stays honest.
 const KNOWN_DIFFERENCES: &[(u64, &str)] = &[
-    (1, "k6"),
+    // clang folds `__fmaf_rn` of a NaN constant at compile time into that NaN; the GPU,
+    // running nvcc's `fma.rn.f32`, gives the canonical one.
     (1, "k8"),
-    (2, "k3"),
-    (2, "k7"),
-    (2, "k9"),
-    (2, "k15"),
+    // Differs with clang's PTX since the emulator's f64 NaN rules follow the H100 on
+    // nvcc's PTX (which NaN operand an operation returns); not yet attributed.
+    (2, "k4"),
 ];
 
 #[test]
