@@ -460,25 +460,7 @@ impl Runtime {
             },
         )?;
         let epilogue = d_attr(DESC_EPILOGUE);
-        let (bias, activation, aux) = match epilogue {
-            EPILOGUE_DEFAULT => (false, Activation::None, false),
-            EPILOGUE_RELU => (false, Activation::Relu, false),
-            EPILOGUE_BIAS => (true, Activation::None, false),
-            EPILOGUE_RELU_BIAS => (true, Activation::Relu, false),
-            EPILOGUE_GELU => (false, Activation::Gelu, false),
-            EPILOGUE_GELU_BIAS => (true, Activation::Gelu, false),
-            EPILOGUE_GELU_AUX => (false, Activation::Gelu, true),
-            EPILOGUE_GELU_AUX_BIAS => (true, Activation::Gelu, true),
-            e => {
-                let name = OTHER_EPILOGUES
-                    .iter()
-                    .find(|o| o.0 == e)
-                    .map_or_else(|| format!("cublasLtEpilogue_t {e}"), |o| o.1.to_string());
-                return Err(BlasFail::NotSupported(format!(
-                    "cublasLtMatmul with {name}"
-                )));
-            }
-        };
+        let (bias, activation, aux) = epilogue_kind(epilogue)?;
         let typed = |attr| -> BlasResult<Elem> {
             match d_attr(attr) {
                 -1 => Ok(elem_d),
@@ -894,6 +876,29 @@ pub unsafe extern "C" fn cublasLtMatmul(
             rt.run_gemm::<f64>("cublasLtMatmul", &g)
         } else {
             rt.run_gemm::<f32>("cublasLtMatmul", &g)
+        }
+    })
+}
+
+/// What an epilogue adds: (a bias, the activation, an auxiliary output of its input).
+fn epilogue_kind(epilogue: i64) -> BlasResult<(bool, Activation, bool)> {
+    Ok(match epilogue {
+        EPILOGUE_DEFAULT => (false, Activation::None, false),
+        EPILOGUE_RELU => (false, Activation::Relu, false),
+        EPILOGUE_BIAS => (true, Activation::None, false),
+        EPILOGUE_RELU_BIAS => (true, Activation::Relu, false),
+        EPILOGUE_GELU => (false, Activation::Gelu, false),
+        EPILOGUE_GELU_BIAS => (true, Activation::Gelu, false),
+        EPILOGUE_GELU_AUX => (false, Activation::Gelu, true),
+        EPILOGUE_GELU_AUX_BIAS => (true, Activation::Gelu, true),
+        e => {
+            let name = OTHER_EPILOGUES
+                .iter()
+                .find(|o| o.0 == e)
+                .map_or_else(|| format!("cublasLtEpilogue_t {e}"), |o| o.1.to_string());
+            return Err(BlasFail::NotSupported(format!(
+                "cublasLtMatmul with {name}"
+            )));
         }
     })
 }
