@@ -626,24 +626,16 @@ impl RaceBlock {
             while lanes != 0 {
                 let l = lanes.trailing_zeros() as usize;
                 lanes &= lanes - 1;
+                let (word, thread) = (e.addresses[l] & !3, (w * 32 + l) as u32);
                 let acquire = Acquire {
-                    word: e.addresses[l] & !3,
+                    word,
                     seq: self.seq.fetch_add(1, Ordering::Relaxed),
+                    thread,
                     event: event << 5 | l as u32,
                 };
-                let thread =
-                    |a: &Acquire| (self.events[(a.event >> 5) as usize - 1].warp, a.event & 31);
-                let me = thread(&acquire);
-                let word = acquire.word;
-                let same = |x: &Acquire| x.word == word && thread(x) == me;
-                let i = self.acquires.iter().position(same);
-                match i {
-                    Some(i) => self.acquires[i] = acquire,
-                    None if self.acquires.len() < super::release::MAX_SYNC => {
-                        self.acquires.push(acquire)
-                    }
-                    None => {}
-                }
+                keep_latest(&mut self.acquires, acquire, |x| {
+                    x.word == word && x.thread == thread
+                });
             }
         }
     }

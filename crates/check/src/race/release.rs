@@ -60,6 +60,7 @@ pub(super) struct Release {
 pub(super) struct Acquire {
     pub(super) word: u64,
     pub(super) seq: u64,
+    pub(super) thread: u32,
     pub(super) event: u32,
 }
 

@@ -11,6 +11,7 @@
 use rustc_hash::FxHashMap as HashMap;
 use warpcheck_ir::modifiers::MemSpace;
 
+use super::release::SyncSet;
 use super::report::{Found, same_value};
 use super::{AccessKind, RaceBlock, RaceLaunch, Scope};
 use crate::Site;
@@ -313,15 +314,24 @@ impl RaceLaunch<'_> {
     /// Whether the launch's witness `p` and the access `c` of block `o`'s summary are
     /// ordered by a release and an acquire ([`super::release`]).
     fn synchronised(&self, p: u32, o: &RaceBlock, c: u32) -> bool {
-        let p_sync = self.witnesses[(p >> 10) as usize - 1].sync;
-        let c_sync = o.site_syncs[(c >> 10) as usize - 1];
-        if p_sync == 0 || c_sync == 0 {
-            return false;
+        match self.sync_pair(p, o, c) {
+            (Some(a), Some(b)) => super::release::ordered_between(a, b),
+            _ => false,
         }
-        super::release::ordered_between(
-            &self.sync_sets[p_sync as usize],
-            &o.sync_sets[c_sync as usize],
-        )
+    }
+
+    /// The synchronisation of the launch's witness `p` and of the access `c` of block
+    /// `o` (`None`: none).
+    fn sync_pair<'a>(
+        &'a self,
+        p: u32,
+        o: &'a RaceBlock,
+        c: u32,
+    ) -> (Option<&'a SyncSet>, Option<&'a SyncSet>) {
+        let p_sync = self.witnesses[(p >> 10) as usize - 1].sync as usize;
+        let c_sync = o.site_syncs[(c >> 10) as usize - 1] as usize;
+        let get = |sets: &'a [SyncSet], i: usize| (i != 0).then(|| sets.get(i)).flatten();
+        (get(&self.sync_sets, p_sync), get(&o.sync_sets, c_sync))
     }
 }
 
@@ -330,15 +340,13 @@ impl RaceLaunch<'_> {
     /// `address`, came after an acquire of another word (the flag): then a release
     /// did not publish the data.
     fn acquired_either(&self, p: u32, o: &RaceBlock, c: u32, address: u64) -> bool {
-        let p_sync = self.witnesses[(p >> 10) as usize - 1].sync as usize;
-        let c_sync = o.site_syncs[(c >> 10) as usize - 1] as usize;
-        let acquired = |sets: &[super::release::SyncSet], i: usize| {
-            i != 0
-                && sets.get(i).is_some_and(|s| {
-                    !s.acquired.is_empty() && s.acquired.iter().all(|&(w, _)| w != address & !3)
-                })
+        let acquired = |s: Option<&SyncSet>| {
+            s.is_some_and(|s| {
+                !s.acquired.is_empty() && s.acquired.iter().all(|&(w, _)| w != address & !3)
+            })
         };
-        acquired(&self.sync_sets, p_sync) || acquired(&o.sync_sets, c_sync)
+        let (a, b) = self.sync_pair(p, o, c);
+        acquired(a) || acquired(b)
     }
 }
 
