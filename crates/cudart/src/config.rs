@@ -17,6 +17,7 @@
 //! | `WARPCHECK_CUDART_PROFILE` | `1`: count executions per instruction, for the HTML report's heat (`check` only) | off |
 //! | `WARPCHECK_CUDART_CAPTURE` | a directory: write every launch there as a launch file and `.npy` inputs ([`crate::capture`]) | none |
 //! | `WARPCHECK_CUDART_KERNELS` | the kernels' parameter names and types (JSON, written by the CLI) for the capture | none: `argN`, bytes |
+//! | `WARPCHECK_CUDART_RERUN_IDENTICAL` | `1`: run every launch, also those identical to an earlier one ([`crate::identical`]) | off: identical launches are reused |
 //! | `WARPCHECK_CUDART_TIMINGS` | `1`: measure each launch's CPU time too ([`crate::timing`]) | off |
 //! | `WARPCHECK_CUDART_HEADERS` | `nvidia-13`: the host side was compiled against NVIDIA's CUDA 13 headers (nvcc), whose `cudaDeviceProp` layout differs from the shim's | the shim's layout |
 //! | `WARPCHECK_CUDART_REPLAY` | the compile options of the capture's replay command (`--compiler clang --arch … -I …`) | none |
@@ -40,6 +41,8 @@ pub struct Config {
     pub kernels: Option<String>,
     pub replay: Option<String>,
     pub timings: bool,
+    /// Run launches identical to an earlier one instead of reusing it.
+    pub rerun_identical: bool,
     /// The major version of NVIDIA's headers the host side was compiled with (nvcc);
     /// `None` for warpcheck's shim headers (clang).
     pub nvidia_headers: Option<u32>,
@@ -89,6 +92,7 @@ impl Config {
             kernels: var("WARPCHECK_CUDART_KERNELS"),
             replay: var("WARPCHECK_CUDART_REPLAY"),
             timings: var("WARPCHECK_CUDART_TIMINGS").as_deref() == Some("1"),
+            rerun_identical: var("WARPCHECK_CUDART_RERUN_IDENTICAL").as_deref() == Some("1"),
             nvidia_headers: var("WARPCHECK_CUDART_HEADERS")
                 .and_then(|h| h.strip_prefix("nvidia-")?.parse().ok()),
         }

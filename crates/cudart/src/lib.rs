@@ -69,6 +69,7 @@ pub mod fatbin;
 pub mod funcs;
 pub mod host_line;
 pub mod host_register;
+pub mod identical;
 pub mod launch;
 pub mod locate;
 pub mod managed;

@@ -191,6 +191,39 @@ impl Runtime {
                 });
             }
         }
+        if self.config.check.is_some() {
+            out.extend(self.reuse_notes());
+        }
+        out
+    }
+
+    /// One note per kernel some of whose launches reused an identical earlier launch, at
+    /// the first reused launch.
+    fn reuse_notes(&self) -> Vec<Finding> {
+        let mut out = Vec::new();
+        for (kernel, n) in &self.identical.reused {
+            let runs = self.launches.iter().filter(|l| &l.kernel == kernel).count();
+            let Some(first) = self
+                .launches
+                .iter()
+                .position(|l| l.reused && &l.kernel == kernel)
+            else {
+                continue;
+            };
+            let mut f = Finding::new(
+                Code::IdenticalLaunches,
+                Severity::Note,
+                format!(
+                    "{n} of {runs} launches of `{kernel}` repeated an earlier launch exactly (same configuration, arguments and device memory) and were not run again: their findings are the earlier launch's, and counts cover the {} launches that ran",
+                    runs - n
+                ),
+            )
+            .help("pass --rerun-identical to run every launch");
+            if let Some(at) = self.line(&self.launches[first].site) {
+                f = f.at(at, format!("launch {} is the first reused one", first + 1));
+            }
+            out.push(f);
+        }
         out
     }
 
@@ -257,6 +290,9 @@ impl Runtime {
             });
             if let Some(cpu) = l.cpu_seconds {
                 launch["cpu_seconds"] = serde_json::json!(cpu);
+            }
+            if l.reused {
+                launch["reused"] = serde_json::json!(true);
             }
             launches.push(launch);
         }

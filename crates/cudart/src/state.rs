@@ -103,6 +103,8 @@ pub struct LaunchRecord {
     pub seconds: f64,
     /// CPU seconds of the launch, all threads (`--timings` only).
     pub cpu_seconds: Option<f64>,
+    /// Whether an identical earlier launch was reused instead ([`crate::identical`]).
+    pub reused: bool,
 }
 
 pub struct Runtime {
@@ -147,6 +149,8 @@ pub struct Runtime {
     pub timings: crate::timing::Timings,
     /// cuBLAS and cuBLASLt handles and descriptors.
     pub blas: crate::blas::BlasState,
+    /// Launches that can be reused ([`crate::identical`]).
+    pub identical: crate::identical::Identical,
 }
 
 static RUNTIME: Mutex<Option<Runtime>> = Mutex::new(None);
@@ -189,6 +193,7 @@ impl Runtime {
             device: 0,
             leaks_checked: false,
             blas: Default::default(),
+            identical: Default::default(),
         }
     }
 

@@ -473,6 +473,20 @@ impl GlobalMemory {
         &self.allocations
     }
 
+    /// Every allocation's base address and bytes, in address order, borrowed while no
+    /// kernel runs (`&mut self` excludes a launch's atomic accesses).
+    pub fn contents(&mut self) -> impl Iterator<Item = (DeviceAddr, &[u8])> {
+        self.allocations.iter_mut().map(|a| {
+            // SAFETY: `&mut` excludes every other access to the words; `AtomicU64` has
+            // the layout of `u64`, so its bytes may be read as plain bytes; `size` is at
+            // most the words' byte length.
+            let bytes = unsafe {
+                std::slice::from_raw_parts(a.words.as_ptr() as *const u8, a.size as usize)
+            };
+            (a.base, bytes)
+        })
+    }
+
     /// The allocation containing `address`.
     #[inline]
     pub fn allocation_at(&self, address: DeviceAddr) -> Option<&Allocation> {

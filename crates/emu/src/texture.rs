@@ -141,7 +141,7 @@ impl Texture {
 }
 
 /// The textures bound in one device memory, by handle.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Textures {
     by_handle: HashMap<u64, Texture>,
     next_object: u64,

@@ -230,10 +230,12 @@ fn base_key(
         "absolute",
         std::path::absolute(path)?.as_os_str().as_encoded_bytes(),
     );
-    field(
-        "cwd",
-        std::env::current_dir()?.as_os_str().as_encoded_bytes(),
-    );
+    if depends_on_cwd(path, options) {
+        field(
+            "cwd",
+            std::env::current_dir()?.as_os_str().as_encoded_bytes(),
+        );
+    }
     field("language", format!("{language:?}").as_bytes());
     let mut options = options.clone();
     options.use_cache = true;
@@ -272,6 +274,32 @@ fn base_key(
         field(&name, &content);
     }
     Ok(hex(&h.finalize()))
+}
+
+/// Whether the working directory can change the compilation: through a relative path (the
+/// input's, an include directory's, one in an include-path variable) or pass-through
+/// flags, which may hold any path. Otherwise compilations from different directories
+/// share entries (test binaries run in their crates' directories, programs in scratch
+/// ones).
+fn depends_on_cwd(path: &Path, options: &CompileOptions) -> bool {
+    let relative_entry = |var: &str| {
+        std::env::var_os(var).is_some_and(|v| {
+            std::env::split_paths(&v).any(|p| p.as_os_str().is_empty() || p.is_relative())
+        })
+    };
+    path.is_relative()
+        || options.include_dirs.iter().any(|d| d.is_relative())
+        || !options.extra_args.is_empty()
+        || [
+            "CPATH",
+            "C_INCLUDE_PATH",
+            "CPLUS_INCLUDE_PATH",
+            "WARPCHECK_INCLUDE",
+        ]
+        .into_iter()
+        .any(relative_entry)
+        || std::env::var_os("NVCC_PREPEND_FLAGS").is_some()
+        || std::env::var_os("NVCC_APPEND_FLAGS").is_some()
 }
 
 /// What decides an nvcc compilation besides nvcc's own `--version`: the NVIDIA wheels it

@@ -39,6 +39,9 @@ pub struct LaunchRow {
     /// Where the program launched it (program mode).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub site: Option<Location>,
+    /// Whether the launch repeated an earlier one exactly and was reused, not run.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub reused: bool,
 }
 
 /// What one source line of a kernel cost, summed over the kernel's launches.
@@ -163,11 +166,15 @@ fn launches(out: &mut String, rows: &[LaunchRow]) {
     );
     for r in rows {
         let site = r.site.as_ref().map(location_text).unwrap_or_default();
+        let time = match r.reused {
+            true => "reused".to_string(),
+            false => format!("{:.3}", r.seconds * 1e3),
+        };
         let _ = writeln!(
             out,
             "<tr class=\"launch\"><td class=\"num\">{}</td><td class=\"mono\">{}</td>\
              <td class=\"mono\">{}</td><td class=\"mono\">{}</td><td class=\"num\">{}</td>\
-             <td class=\"num\">{}</td><td class=\"num time\">{:.3}</td>\
+             <td class=\"num\">{}</td><td class=\"num time\">{time}</td>\
              <td class=\"mono\">{site}</td></tr>",
             r.index,
             escape(&r.kernel),
@@ -175,13 +182,14 @@ fn launches(out: &mut String, rows: &[LaunchRow]) {
             dim3(r.block),
             r.shared,
             r.lane_instructions,
-            r.seconds * 1e3,
         );
     }
     out.push_str("</tbody>\n</table>\n");
     out.push_str(
         "<p class=\"legend\">Emulation time is the host's wall-clock time in warpcheck's \
-         emulator, not a GPU's time.</p>\n</section>\n",
+         emulator, not a GPU's time; a reused launch repeated an earlier launch exactly \
+         (same kernel, configuration, arguments and device memory) and was not run \
+         again.</p>\n</section>\n",
     );
 }
 

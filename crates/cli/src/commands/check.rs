@@ -130,6 +130,7 @@ pub fn run(args: Args) -> Result<Outcome, CliError> {
             lane_instructions: report.outcome.stats.lane_instructions,
             seconds: report.seconds,
             site: None,
+            reused: false,
         });
         stats.push((
             report.kernel.clone(),

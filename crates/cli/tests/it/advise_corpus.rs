@@ -26,7 +26,10 @@ const KNOWN_GAPS: &[(&str, &str, &str, &str)] = &[(
 )];
 
 fn corpus() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/kernels")
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests/kernels")
+        .canonicalize()
+        .expect("tests/kernels")
 }
 
 fn normalise(s: &str) -> String {

@@ -15,7 +15,10 @@ use warpcheck_corpus::{KernelFile, kernel_files};
 use warpcheck_report::Code;
 
 fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .canonicalize()
+        .expect("repository root")
 }
 
 /// The findings of `warpcheck check --compiler COMPILER` as marks, lines in `file` only.

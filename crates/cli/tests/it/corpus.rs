@@ -9,7 +9,10 @@ use std::sync::Mutex;
 use warpcheck_front::{CompileOptions, Compiler, CompilerChoice, compile_with};
 
 fn workspace_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .canonicalize()
+        .expect("repository root")
 }
 
 fn files_with_extensions(dir: &Path, exts: &[&str]) -> Vec<PathBuf> {

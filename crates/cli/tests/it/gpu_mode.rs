@@ -32,7 +32,10 @@ const KNOWN_REFUSED: &[(&str, &str)] = &[
 ];
 
 fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .canonicalize()
+        .expect("repository root")
 }
 
 /// Runs `warpcheck check FILE --from-header --format json` with `extra`; the inter-block

@@ -50,7 +50,10 @@ const UNDEFINED_RESULT_MARKERS: &[MarkerKind] = &[
 use warpcheck_corpus::{KernelFile, MarkerKind};
 
 fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .canonicalize()
+        .expect("repository root")
 }
 
 struct Buffer {

@@ -35,7 +35,10 @@ const DIFFERENT: &[(&str, &str)] = &[(
 type Counts = BTreeMap<(u32, String), u32>;
 
 fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .canonicalize()
+        .expect("repository root")
 }
 
 /// Records a finding's degree (the `degree` field of the JSON and of [`Finding`]).

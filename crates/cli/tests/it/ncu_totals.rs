@@ -81,7 +81,10 @@ const METRICS: [(&str, &str); 8] = [
 ];
 
 fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .canonicalize()
+        .expect("repository root")
 }
 
 /// stem -> kernel (mangled) -> metric -> total over the stem's launches of that kernel.

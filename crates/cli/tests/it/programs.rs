@@ -491,6 +491,68 @@ fn timings_account_for_the_program() {
     );
 }
 
+/// Identical launches: `scale`'s 18 repeats and the 8 repeats of the memset + accumulate
+/// rounds are reused (the JSON launches say which, and the note counts them), the program's
+/// output is the same as when `--rerun-identical` runs all 50 launches, printf lines
+/// included, and the accumulating launches, whose memory differs each time, all run.
+#[test]
+fn identical_launches_are_reused_unless_asked_to_rerun() {
+    let path = programs_dir().join("identical_launches.cu");
+    let tmp = tempfile::tempdir().unwrap();
+    let mut e = header(&std::fs::read_to_string(&path).unwrap(), tmp.path());
+    let reused = check(&path, &e, tmp.path());
+    e.flags.push("--rerun-identical".into());
+    let rerun = check(&path, &e, tmp.path());
+    assert_eq!(reused.stdout, rerun.stdout);
+    assert_eq!(reused.stdout.matches("scale launch").count(), 20);
+    let flags = |r: &Ran| -> Vec<(String, bool)> {
+        let launches = r.report["launches"].as_array().expect("launches");
+        launches
+            .iter()
+            .map(|l| {
+                let kernel = l["kernel"].as_str().unwrap_or_default().to_string();
+                (kernel, l["reused"].as_bool().unwrap_or(false))
+            })
+            .collect()
+    };
+    let (a, b) = (flags(&reused), flags(&rerun));
+    assert_eq!(a.len(), 50);
+    assert!(
+        b.iter().all(|(_, r)| !r),
+        "--rerun-identical reuses nothing"
+    );
+    let count = |k: &str| a.iter().filter(|(n, r)| n == k && *r).count();
+    assert_eq!((count("scale"), count("accumulate")), (18, 8), "{a:?}");
+    assert!(
+        a[20..40].iter().all(|(_, r)| !r),
+        "accumulating launches all run"
+    );
+    let notes: Vec<&str> = reused.report["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["code"] == "identical-launches")
+        .filter_map(|f| f["message"].as_str())
+        .collect();
+    assert!(
+        notes
+            .iter()
+            .any(|m| m.starts_with("18 of 20 launches of `scale`")),
+        "{notes:?}"
+    );
+    assert!(
+        notes
+            .iter()
+            .any(|m| m.starts_with("8 of 30 launches of `accumulate`")),
+        "{notes:?}"
+    );
+    assert!(
+        !rerun.report["findings"]
+            .to_string()
+            .contains("identical-launches")
+    );
+}
+
 /// cuBLAS from a C file: the shim headers are C as well as C++, and `-l` options link
 /// (`-lcublas` needs nothing more than the runtime; `-L DIR -lm` reaches the linker).
 #[test]

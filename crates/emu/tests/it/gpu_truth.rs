@@ -307,6 +307,8 @@ fn check_all_as(opt: u8, scheduling: Scheduling, nvcc: bool) {
         }
         let src = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
             .join("../../tests/kernels")
+            .canonicalize()
+            .expect("tests/kernels")
             .join(format!("{stem}.cu"));
         let clean = KernelFile::read(&src)
             .unwrap_or_else(|e| panic!("{e}"))

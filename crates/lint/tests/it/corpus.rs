@@ -119,7 +119,10 @@ fn parse_header(path: &Path) -> (Vec<LaunchLine>, Found) {
 }
 
 fn corpus_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/kernels")
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests/kernels")
+        .canonicalize()
+        .expect("tests/kernels")
 }
 
 /// Lints every launch of a file; `Err` explains a compile or lookup failure. Also returns

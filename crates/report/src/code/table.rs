@@ -150,6 +150,19 @@ warpcheck check big.cu --grid 4096,1,1 --block 256,1,1"#,
         fixed: r#"
 warpcheck check big.cu --grid 4096,1,1 --block 256,1,1 --race-blocks all"#,
     }
+    IdenticalLaunches {
+        name: "identical-launches",
+        severity: Note,
+        tools: [Runtime],
+        summary: "Launches that repeated an earlier launch exactly were reused, not run again.",
+        what: "Notes that some launches of a kernel had the same configuration, parameter bytes, constant memory, texture bindings and device memory as an earlier launch of it (a benchmark loop, typically). The emulator is deterministic, so such a launch would execute the same instructions: warpcheck applies the earlier launch's changes to device memory and prints its `printf` output instead of running it again.",
+        why: "The findings of a reused launch are those of the launch it repeats, which are reported; counts such as wavefronts, sectors and the HTML report's heat cover only the launches that ran. `--rerun-identical` runs every launch.",
+        lang: "sh",
+        example: r#"
+warpcheck check bench.cu -- --iterations 100"#,
+        fixed: r#"
+warpcheck check bench.cu --rerun-identical -- --iterations 100"#,
+    }
     RaceCheckIncomplete {
         name: "race-check-incomplete",
         severity: Note,

@@ -35,6 +35,7 @@ fn launches(seconds: f64) -> Vec<LaunchRow> {
                 line: 40,
                 column: 0,
             }),
+            reused: false,
         },
         LaunchRow {
             index: 2,
@@ -45,6 +46,7 @@ fn launches(seconds: f64) -> Vec<LaunchRow> {
             lane_instructions: 999,
             seconds,
             site: None,
+            reused: false,
         },
     ]
 }
@@ -183,6 +185,30 @@ fn the_launch_table_lists_every_launch() {
          <td class=\"num time\">2.500</td><td class=\"mono\">dir/k&lt;1&gt;.cu:40</td>"
     ));
     assert!(table.contains("<td class=\"mono\">(8,2,1)</td>"));
+}
+
+#[test]
+fn a_reused_launch_says_so_instead_of_a_time() {
+    let mut sources = Sources::new();
+    sources.insert(FILE, SOURCE);
+    let mut l = launches(0.5);
+    l[1].reused = true;
+    let (f, h) = (findings(), heat());
+    let page = Page {
+        title: "t".into(),
+        launches: &l,
+        findings: &f,
+        heat: &h,
+    };
+    let html = render(&page, &mut sources);
+    assert_eq!(
+        html.matches("<td class=\"num time\">500.000</td>").count(),
+        1
+    );
+    assert_eq!(
+        html.matches("<td class=\"num time\">reused</td>").count(),
+        1
+    );
 }
 
 #[test]

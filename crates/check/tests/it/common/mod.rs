@@ -21,6 +21,8 @@ use warpcheck_report::{Code, Finding, Location};
 pub fn corpus(file: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("../../tests/kernels")
+        .canonicalize()
+        .expect("tests/kernels")
         .join(file)
 }
 

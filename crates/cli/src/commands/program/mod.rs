@@ -109,6 +109,11 @@ pub struct ProgramArgs {
     /// the report) in total and per API call.
     #[arg(long)]
     pub timings: bool,
+    /// Run every launch, also one that repeats an earlier launch exactly (same kernel,
+    /// configuration, arguments and device memory), which is otherwise reused: its
+    /// memory changes and output applied without running it again.
+    #[arg(long)]
+    pub rerun_identical: bool,
     /// The program's arguments (after `--`).
     #[arg(last = true)]
     pub program_args: Vec<OsString>,
@@ -199,6 +204,9 @@ pub fn run_program(check: bool, args: ProgramArgs) -> Result<Outcome, CliError> 
     }
     if args.timings {
         cmd.env("WARPCHECK_CUDART_TIMINGS", "1");
+    }
+    if args.rerun_identical {
+        cmd.env("WARPCHECK_CUDART_RERUN_IDENTICAL", "1");
     }
     if let Some(capture) = &args.capture {
         let kernels = dir.path().join("kernels.json");

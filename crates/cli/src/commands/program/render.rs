@@ -87,6 +87,7 @@ fn launch_rows(value: &Value) -> Vec<LaunchRow> {
                 line: l["line"].as_u64().unwrap_or(0) as u32,
                 column: 0,
             }),
+            reused: l["reused"].as_bool().unwrap_or(false),
         })
         .collect()
 }

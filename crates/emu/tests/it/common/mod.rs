@@ -12,6 +12,8 @@ use warpcheck_ir::{FuncId, Program};
 pub fn corpus(file: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("../../tests/kernels")
+        .canonicalize()
+        .expect("tests/kernels")
         .join(file)
 }
 

@@ -1,0 +1,403 @@
+//! Identical launches are reused, not run again.
+//!
+//! Benchmark loops launch one kernel many times on the same inputs (NVIDIA's samples run a
+//! kernel 100 or 300 times to time it, llm.c's `dev/cuda` programs 100 times). The emulator
+//! is deterministic: a launch of the same kernel with the same configuration, parameter
+//! bytes, constant memory, texture bindings and device memory as an earlier launch executes
+//! the same instructions, so it leaves the same memory and `printf` output and has the same
+//! findings. Such a launch is *reused*: the earlier launch's changes to device memory are
+//! applied, its `printf` output printed again, and it counts as a launch in reports (with
+//! the earlier launch's lane-instructions); the emulated clock advances by the earlier
+//! launch's time.
+//!
+//! How a repeat is recognised: the first launch of a key (kernel, configuration, parameter
+//! bytes) only notes the key. A later one hashes device memory in [`CHUNK`]-byte chunks
+//! (XXH3, 128 bits) before it runs; when the key has a recorded launch whose memory hashed
+//! the same, that launch is reused. Otherwise the launch runs, memory is hashed again after
+//! it, and the chunks it changed become the key's recorded *effect*. After [`MAX_MISSES`]
+//! misses in a row a key is tried again only after 4, 8, 16, … further launches of it,
+//! and memory is hashed only when that is expected to cost at most a quarter of the key's
+//! last run, so programs whose launches do not repeat pay almost nothing. Effects are kept up to [`MAX_EFFECT_BYTES`] in total.
+//!
+//! Never reused: launches that faulted (their errors must recur), and every launch under
+//! `--rerun-identical`. Under `check` the checkers do not see a reused launch: its findings
+//! are those of the launch it repeats, already reported (the initialisation checker's
+//! state only grows, so a repeat cannot newly read unwritten bytes); counts (wavefronts,
+//! sectors, the HTML report's heat) cover the launches that ran, and a note says how many
+//! launches of which kernel were reused.
+
+use std::collections::HashMap;
+use std::time::Instant;
+
+use warpcheck_emu::GlobalMemory;
+use warpcheck_emu::texture::Textures;
+use warpcheck_ir::FuncId;
+use xxhash_rust::xxh3::{Xxh3, xxh3_128};
+
+/// Bytes hashed as one unit; the effect of a launch is kept chunk by chunk.
+pub const CHUNK: usize = 64 << 10;
+/// Misses in a row after which a key is no longer tried.
+pub const MAX_MISSES: u32 = 3;
+/// The effects kept, in bytes, over all keys.
+pub const MAX_EFFECT_BYTES: usize = 256 << 20;
+/// Keys remembered before the table starts again.
+const MAX_KEYS: usize = 1 << 16;
+
+/// What makes two launches the same, apart from memory.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct LaunchKey {
+    pub module: usize,
+    pub kernel: FuncId,
+    pub params: Vec<u8>,
+    pub grid: [u32; 3],
+    pub block: [u32; 3],
+    pub shared: u32,
+    pub cooperative: bool,
+}
+
+/// Device memory hashed chunk by chunk, with the state outside memory a launch reads.
+pub struct Snapshot {
+    /// (address, length, hash) of every chunk of every allocation, in address order.
+    chunks: Vec<(u64, u32, u128)>,
+    /// The module's constant bank (its `.const` initialisers) and the bound textures.
+    consts: u128,
+    textures: Textures,
+}
+
+impl Snapshot {
+    fn same_state(&self, other: &Snapshot) -> bool {
+        self.consts == other.consts && self.textures == other.textures && {
+            self.chunks.len() == other.chunks.len()
+                && self.chunks.iter().zip(&other.chunks).all(|(a, b)| a == b)
+        }
+    }
+}
+
+/// A launch that ran and can be reused.
+pub struct Recorded {
+    before: Snapshot,
+    /// The chunks the launch changed: address and bytes after the launch.
+    effect: Vec<(u64, Vec<u8>)>,
+    pub printf: String,
+    pub lane_instructions: u64,
+    pub seconds: f64,
+}
+
+impl Recorded {
+    fn effect_bytes(&self) -> usize {
+        self.effect.iter().map(|(_, b)| b.len()).sum()
+    }
+}
+
+#[derive(Default)]
+struct KeyState {
+    recorded: Option<Recorded>,
+    /// Wall-clock seconds of the key's last run.
+    last_seconds: f64,
+    misses: u32,
+    /// Launches of the key to let run before trying again (after [`MAX_MISSES`] misses).
+    skip: u64,
+    /// Order of the last recording, for dropping the oldest effects.
+    stamp: u64,
+}
+
+impl KeyState {
+    /// Whether this launch of the key is worth hashing memory for.
+    fn try_now(&mut self, hash_seconds: f64) -> bool {
+        if self.misses >= MAX_MISSES && self.skip > 0 {
+            self.skip -= 1;
+            return false;
+        }
+        hash_seconds <= self.last_seconds / 4.0
+    }
+
+    /// A recorded launch did not match this one.
+    fn missed(&mut self) {
+        self.misses += 1;
+        if self.misses >= MAX_MISSES {
+            self.skip = 1 << (self.misses - MAX_MISSES + 2).min(20);
+        }
+    }
+}
+
+/// The launches that can be reused, and how many were.
+#[derive(Default)]
+pub struct Identical {
+    keys: HashMap<LaunchKey, KeyState>,
+    effect_bytes: usize,
+    stamp: u64,
+    /// Hashing speed measured so far: (bytes, seconds).
+    hashed: (f64, f64),
+    /// Reused launches by kernel name, in first-reuse order.
+    pub reused: Vec<(String, usize)>,
+}
+
+/// What to do before a launch runs.
+pub enum Before {
+    /// Run it; nothing to record.
+    Run,
+    /// Run it and record it against this snapshot of memory.
+    Record(Snapshot),
+    /// Reuse this recorded launch (its effect is already applied).
+    Reuse {
+        printf: String,
+        lane_instructions: u64,
+        seconds: f64,
+    },
+}
+
+/// The module's constant bank: every `.const` variable's initial bytes.
+fn consts_hash(program: &warpcheck_ir::Program) -> u128 {
+    let mut h = Xxh3::new();
+    for &v in &program.globals {
+        let var = program.variable(v);
+        if var.space == warpcheck_ptx::ast::StateSpace::Const {
+            h.update(var.name.as_bytes());
+            if let Some(init) = &var.init {
+                h.update(&(init.bytes.len() as u64).to_le_bytes());
+                h.update(&init.bytes);
+            }
+        }
+    }
+    h.digest128()
+}
+
+impl Identical {
+    /// Bytes per second of hashing: measured, or a conservative first guess.
+    fn hash_rate(&self) -> f64 {
+        if self.hashed.1 > 0.01 {
+            self.hashed.0 / self.hashed.1
+        } else {
+            4e9
+        }
+    }
+
+    fn snapshot(&mut self, memory: &mut GlobalMemory, program: &warpcheck_ir::Program) -> Snapshot {
+        let start = Instant::now();
+        let mut chunks = Vec::new();
+        let mut bytes = 0usize;
+        for (base, data) in memory.contents() {
+            bytes += data.len();
+            for (i, c) in data.chunks(CHUNK).enumerate() {
+                chunks.push((base + (i * CHUNK) as u64, c.len() as u32, xxh3_128(c)));
+            }
+        }
+        self.hashed.0 += bytes as f64;
+        self.hashed.1 += start.elapsed().as_secs_f64();
+        Snapshot {
+            chunks,
+            consts: consts_hash(program),
+            textures: memory.textures().clone(),
+        }
+    }
+
+    /// Decides, before `key` runs, whether to reuse a recorded launch (applying its
+    /// effect to `memory`), to record this one, or just to run it.
+    pub fn before(
+        &mut self,
+        key: &LaunchKey,
+        memory: &mut GlobalMemory,
+        program: &warpcheck_ir::Program,
+    ) -> Before {
+        if self.keys.len() >= MAX_KEYS && !self.keys.contains_key(key) {
+            self.keys.clear();
+            self.effect_bytes = 0;
+        }
+        let total: usize = memory.allocations().iter().map(|a| a.size() as usize).sum();
+        let hash_seconds = total as f64 / self.hash_rate();
+        let Some(state) = self.keys.get_mut(key) else {
+            self.keys.insert(key.clone(), KeyState::default());
+            return Before::Run;
+        };
+        if !state.try_now(hash_seconds) {
+            return Before::Run;
+        }
+        let now = self.snapshot(memory, program);
+        let state = self.keys.get_mut(key).expect("looked up above");
+        match &state.recorded {
+            Some(r) if r.before.same_state(&now) => {
+                for (address, bytes) in &r.effect {
+                    // The chunks lie in allocations of the same layout (the snapshot
+                    // matched), so the writes cannot fail.
+                    let _ = memory.write(*address, bytes);
+                }
+                state.misses = 0;
+                Before::Reuse {
+                    printf: r.printf.clone(),
+                    lane_instructions: r.lane_instructions,
+                    seconds: r.seconds,
+                }
+            }
+            _ => Before::Record(now),
+        }
+    }
+
+    /// After a launch of `key` ran (`seconds` of wall clock): notes its time, and records
+    /// it against `before` when it may be reused.
+    #[allow(clippy::too_many_arguments)]
+    pub fn after(
+        &mut self,
+        key: &LaunchKey,
+        before: Option<Snapshot>,
+        memory: &mut GlobalMemory,
+        program: &warpcheck_ir::Program,
+        outcome: Option<&warpcheck_emu::RunOutcome>,
+        seconds: f64,
+    ) {
+        let reusable = outcome.filter(|o| o.faults.is_empty() && o.fault_count == 0);
+        let recording = match (before, reusable) {
+            (Some(b), Some(o)) => Some(self.recording(b, memory, program, o, seconds)),
+            _ => None,
+        };
+        self.stamp += 1;
+        let stamp = self.stamp;
+        let Some(state) = self.keys.get_mut(key) else {
+            return;
+        };
+        state.last_seconds = seconds;
+        if reusable.is_none() {
+            state.misses = MAX_MISSES;
+            state.skip = u64::MAX;
+        }
+        let Some(recorded) = recording.flatten() else {
+            return;
+        };
+        if state.recorded.is_some() {
+            state.missed();
+        }
+        if let Some(old) = state.recorded.take() {
+            self.effect_bytes -= old.effect_bytes();
+        }
+        self.effect_bytes += recorded.effect_bytes();
+        state.recorded = Some(recorded);
+        state.stamp = stamp;
+        self.evict();
+    }
+
+    /// The recorded launch: what changed between `before` and memory now; `None` when the
+    /// effect alone is over the limit or the allocations changed.
+    fn recording(
+        &mut self,
+        before: Snapshot,
+        memory: &mut GlobalMemory,
+        program: &warpcheck_ir::Program,
+        outcome: &warpcheck_emu::RunOutcome,
+        seconds: f64,
+    ) -> Option<Recorded> {
+        let after = self.snapshot(memory, program);
+        let same_layout = before.chunks.len() == after.chunks.len()
+            && before
+                .chunks
+                .iter()
+                .zip(&after.chunks)
+                .all(|(a, b)| a.0 == b.0 && a.1 == b.1);
+        if !same_layout {
+            return None;
+        }
+        let mut effect = Vec::new();
+        let mut bytes = 0usize;
+        for (b, a) in before.chunks.iter().zip(&after.chunks) {
+            if b.2 != a.2 {
+                bytes += a.1 as usize;
+                if bytes > MAX_EFFECT_BYTES / 4 {
+                    return None;
+                }
+                effect.push((a.0, memory.read(a.0, a.1 as u64).ok()?));
+            }
+        }
+        Some(Recorded {
+            before,
+            effect,
+            printf: outcome.printf.clone(),
+            lane_instructions: outcome.stats.lane_instructions,
+            seconds,
+        })
+    }
+
+    /// Drops the oldest recorded effects until the total is under the limit.
+    fn evict(&mut self) {
+        while self.effect_bytes > MAX_EFFECT_BYTES {
+            let oldest = self
+                .keys
+                .values_mut()
+                .filter(|s| s.recorded.as_ref().is_some_and(|r| !r.effect.is_empty()))
+                .min_by_key(|s| s.stamp);
+            let Some(state) = oldest else { return };
+            if let Some(r) = state.recorded.take() {
+                self.effect_bytes -= r.effect_bytes();
+            }
+        }
+    }
+
+    /// Counts a reused launch of `kernel`.
+    pub fn count(&mut self, kernel: &str) {
+        match self.reused.iter_mut().find(|(k, _)| k == kernel) {
+            Some((_, n)) => *n += 1,
+            None => self.reused.push((kernel.to_string(), 1)),
+        }
+    }
+}
+
+impl crate::state::Runtime {
+    /// The key of a launch, `None` when launches are never reused.
+    pub(crate) fn identical_key(
+        &self,
+        (module, kernel): (usize, FuncId),
+        params: &[u8],
+        config: &warpcheck_emu::LaunchConfig,
+    ) -> Option<LaunchKey> {
+        (!self.config.rerun_identical).then(|| LaunchKey {
+            module,
+            kernel,
+            params: params.to_vec(),
+            grid: config.grid,
+            block: config.block,
+            shared: config.dynamic_shared,
+            cooperative: config.cooperative,
+        })
+    }
+
+    /// Before launch `index` of `key` runs: reuses an identical earlier launch (filling in
+    /// the launch's record and printing its output; `Ok`), or returns what to record
+    /// after the run (`Err`).
+    pub(crate) fn reuse_identical(
+        &mut self,
+        key: Option<&LaunchKey>,
+        index: usize,
+    ) -> Result<(), Option<Snapshot>> {
+        let Some(key) = key else { return Err(None) };
+        let program = &self.modules[key.module].program;
+        match self.identical.before(key, &mut self.memory, program) {
+            Before::Run => Err(None),
+            Before::Record(s) => Err(Some(s)),
+            Before::Reuse {
+                printf,
+                lane_instructions,
+                seconds,
+            } => {
+                let record = &mut self.launches[index];
+                record.lane_instructions = lane_instructions;
+                record.reused = true;
+                self.clock_ms += seconds * 1e3;
+                let kernel = record.kernel.clone();
+                self.identical.count(&kernel);
+                crate::printf::write_stdout(&printf);
+                Ok(())
+            }
+        }
+    }
+
+    /// After a launch of `key` ran: records it for reuse when `before` was taken.
+    pub(crate) fn record_identical(
+        &mut self,
+        key: Option<&LaunchKey>,
+        before: Option<Snapshot>,
+        outcome: Option<&warpcheck_emu::RunOutcome>,
+        seconds: f64,
+    ) {
+        let Some(key) = key else { return };
+        let program = &self.modules[key.module].program;
+        self.identical
+            .after(key, before, &mut self.memory, program, outcome, seconds);
+    }
+}
