@@ -348,8 +348,13 @@ pub fn fma32(a: f32, b: f32, c: f32, mode: RoundingMode) -> f32 {
     }
     let p = a as f64 * b as f64;
     let s = p + c as f64;
-    if !s.is_finite() || s == 0.0 {
+    if !s.is_finite() {
         return a.mul_add(b, c);
+    }
+    if s == 0.0 {
+        // An exact zero: `p` and `c` cancel, or both are zeros. `p` is exact, and when it
+        // cancels `c` it is an f32 value, so `p as f32` keeps its sign and whether it is 0.
+        return zero_sum_sign32(a.mul_add(b, c), p as f32, c, mode);
     }
     let bb = s - p;
     let e = (p - (s - bb)) + (c as f64 - bb);
@@ -537,6 +542,15 @@ mod tests {
         assert_eq!(r, a.mul_add(a, -1.0));
         assert_eq!(fma32(1.0, 1.0, f32::EPSILON / 4.0, Rp), 1.0f32.next_up());
         assert_eq!(fma32(1.0, 1.0, f32::EPSILON / 4.0, Rz), 1.0);
+        // An exact zero is -0 rounding down, +0 otherwise, unless both terms are zeros of
+        // one sign (IEEE 754 §6.3; the H100 in differential tests).
+        let bits = |x: f32| x.to_bits();
+        assert_eq!(bits(fma32(1.0, 1.0, -1.0, Rm)), bits(-0.0));
+        assert_eq!(bits(fma32(1.0, 1.0, -1.0, Rp)), bits(0.0));
+        assert_eq!(bits(fma32(1.0, 1.0, -1.0, Rz)), bits(0.0));
+        assert_eq!(bits(fma32(0.0, 5.0, -0.0, Rm)), bits(-0.0));
+        assert_eq!(bits(fma32(0.0, 5.0, 0.0, Rm)), bits(0.0));
+        assert_eq!(bits(fma32(-0.0, 5.0, -0.0, Rp)), bits(-0.0));
     }
 
     /// Rows of the H100's record (`tools/gpu/int_ops.cu`: op, index, operands, result).
