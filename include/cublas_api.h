@@ -18,6 +18,16 @@
 #include <stdint.h>
 #include "cuda_runtime_api.h"
 #include "library_types.h"
+/* NVIDIA's cuBLAS headers bring in the half and bfloat16 types, which programs written
+ * against them use without including their headers (llm.c's dev/cuda/common.h). */
+#if defined(__cplusplus)
+#include "cuda_fp16.h"
+#if defined(__has_include)
+#if __has_include(<cuda_bf16.h>)
+#include <cuda_bf16.h>
+#endif
+#endif
+#endif
 
 #define CUBLAS_VER_MAJOR 12
 #define CUBLAS_VER_MINOR 0
