@@ -111,6 +111,12 @@ pub(crate) enum UnOp {
     },
     FNeg(FSpec),
     FAbs(FSpec),
+    /// An f32 `neg` (`abs` when not `neg`) that ptxas folds into its readers
+    /// (`translate::fold`): the sign bit of any value (`keep_nan`: a NaN unchanged).
+    FSignFolded {
+        neg: bool,
+        keep_nan: bool,
+    },
     FSqrt {
         spec: FSpec,
         approx: bool,
@@ -196,6 +202,8 @@ pub(crate) enum BinOp {
     },
     FAdd(FSpec),
     FSub(FSpec),
+    /// f64 `sub` whose first operand's NaN has priority (`translate::fold`).
+    FSubNanA(FSpec),
     FMul(FSpec),
     FDiv {
         spec: FSpec,

@@ -775,6 +775,16 @@ fn unary(f: UnOp, regs: &mut [Lanes], d: Slot, a: Slot, mask: u32) {
         }),
         UnOp::FNeg(spec) => un_lanes(regs, d, a, mask, |x| sign_op(spec, x, true)),
         UnOp::FAbs(spec) => un_lanes(regs, d, a, mask, |x| sign_op(spec, x, false)),
+        UnOp::FSignFolded { neg, keep_nan } => un_lanes(regs, d, a, mask, |x| {
+            let x = x & 0xffff_ffff;
+            if keep_nan && x & 0x7fff_ffff > 0x7f80_0000 {
+                x
+            } else if neg {
+                x ^ 0x8000_0000
+            } else {
+                x & 0x7fff_ffff
+            }
+        }),
         UnOp::FSqrt { spec, approx } => {
             if approx {
                 un_lanes(regs, d, a, mask, |x| {
@@ -987,6 +997,13 @@ fn binary(f: BinOp, regs: &mut [Lanes], d: Slot, a: Slot, b: Slot, mask: u32) {
         }
         BinOp::FSub(spec) => bin_lanes(regs, d, a, b, mask, |x, y| {
             float_bin(spec, x, y, |p, q, m| add32(p, -q, m), sub64)
+        }),
+        BinOp::FSubNanA(spec) => bin_lanes(regs, d, a, b, mask, |x, y| {
+            if f64_of(x).is_nan() {
+                x | QUIET_BIT64
+            } else {
+                float_bin(spec, x, y, |p, q, m| add32(p, -q, m), sub64)
+            }
         }),
         BinOp::FMul(spec) if spec.is_plain(FTy::F32) => {
             bin_lanes(regs, d, a, b, mask, |x, y| bits32(f32_of(x) * f32_of(y)))

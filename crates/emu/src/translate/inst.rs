@@ -59,6 +59,7 @@ pub(super) struct InstCx<'a, 'p> {
     pub(super) id: InstId,
     pub(super) is_kernel: bool,
     pub(super) contractions: &'a super::contract::Contractions,
+    pub(super) folds: &'a super::fold::SignFolds,
 }
 
 pub(super) fn unsupported<T>(what: impl Into<String>) -> Result<T, EmuError> {

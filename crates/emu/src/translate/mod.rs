@@ -30,6 +30,7 @@ use crate::fault::EmuError;
 use crate::ops::*;
 
 mod contract;
+mod fold;
 mod inst;
 mod order;
 use inst::InstCx;
@@ -600,6 +601,7 @@ impl Translator<'_> {
         self.funcs[fi as usize].base = base;
         let block_pc = |b: warpcheck_ir::BlockId| base + body.blocks[b].start.index() as u32;
         let contractions = contract::Contractions::analyse(body);
+        let folds = fold::SignFolds::analyse(body);
         for (id, inst) in body.insts.iter() {
             let mut cx = InstCx {
                 t: self,
@@ -608,6 +610,7 @@ impl Translator<'_> {
                 id,
                 is_kernel: func.is_kernel(),
                 contractions: &contractions,
+                folds: &folds,
             };
             let kind = cx
                 .translate(inst.op, body.operands_of(id), &block_pc)

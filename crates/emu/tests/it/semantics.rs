@@ -399,6 +399,57 @@ fn mul_and_add_without_rounding_modifiers_contract_like_ptxas() {
 }
 
 #[test]
+fn f32_sign_modifiers_and_f64_nans_follow_ptxas() {
+    // What ptxas makes of two NaN-sensitive patterns (translate::fold), each as the H100
+    // ran nvcc 13.0's PTX of a difftest kernel (`-O3 -arch=sm_90`):
+    // out[0]: neg.f32 folded into selp (FSEL d, -a, b) flips a NaN's sign: seed 41 `k49`,
+    //   -(0x7fffffff) -> 0xffffffff.
+    // out[1]: neg.f32 stored (FADD d, -a, -RZ): the canonical NaN (int_ops `fneg`).
+    // out[2], out[3]: neg.f32 and abs.f32 folded into cvt.f64.f32 (F2F.F64.F32 d, -a) keep
+    //   the NaN: seed 15 `k5`, (double)-(f0); seed 100 `k6`, (double)fabsf(f2); f0 = f2 =
+    //   0x7fc00000, rounded back to 0x7fc00000.
+    // out[4]: add.rn.f64 %fd4, %fd3, %fd2 returns the NaN of the higher-numbered register,
+    //   a's: seed 100 `k68`, (double)f3 + (double)f0, f3 = 0x7fffffff, f0 = 0x7fc00000,
+    //   narrowed with .rz to 0x7fffffff.
+    // out[5]: the same operands in register order: b's, the higher register's again
+    //   (int_ops `gen_dadd_narrow_rn`).
+    // out[6]: sub.rn.f64 %fd6, %fd3, %fd2: a's (seed 22 `k46`, 0x7fffffff).
+    // out[7]: mul.rn.f64 %fd7, %fd2, %fd3: b's (int_ops `gen_dmul_narrow_ru` order).
+    // out[8]: -|a| into selp, one FSEL d, -|a|, b: seed 17 `k11`, 0x7fc00000 -> 0xffc00000.
+    let body = ".visible .entry k(.param .u64 out, .param .f32 x, .param .f32 y) {\n .reg .pred %p<2>;\n .reg .b32 %r<2>;\n .reg .f32 %f<20>;\n .reg .f64 %fd<10>;\n .reg .b64 %rd<2>;\n ld.param.u64 %rd1, [out];\n ld.param.f32 %f1, [x];\n ld.param.f32 %f2, [y];\n mov.u32 %r1, %tid.x;\n setp.lt.u32 %p1, %r1, 271;\n neg.f32 %f3, %f1;\n selp.f32 %f4, %f3, %f2, %p1;\n st.global.f32 [%rd1], %f4;\n neg.f32 %f5, %f1;\n st.global.f32 [%rd1+4], %f5;\n neg.f32 %f6, %f2;\n cvt.f64.f32 %fd1, %f6;\n cvt.rn.f32.f64 %f7, %fd1;\n st.global.f32 [%rd1+8], %f7;\n abs.f32 %f8, %f2;\n cvt.f64.f32 %fd8, %f8;\n cvt.rn.f32.f64 %f9, %fd8;\n st.global.f32 [%rd1+12], %f9;\n cvt.f64.f32 %fd2, %f2;\n cvt.f64.f32 %fd3, %f1;\n add.rn.f64 %fd4, %fd3, %fd2;\n cvt.rz.f32.f64 %f10, %fd4;\n st.global.f32 [%rd1+16], %f10;\n add.rn.f64 %fd5, %fd2, %fd3;\n cvt.rn.f32.f64 %f11, %fd5;\n st.global.f32 [%rd1+20], %f11;\n sub.rn.f64 %fd6, %fd3, %fd2;\n cvt.rz.f32.f64 %f12, %fd6;\n st.global.f32 [%rd1+24], %f12;\n mul.rn.f64 %fd7, %fd2, %fd3;\n cvt.rp.f32.f64 %f13, %fd7;\n st.global.f32 [%rd1+28], %f13;\n abs.f32 %f14, %f2;\n neg.f32 %f15, %f14;\n selp.f32 %f16, %f15, %f1, %p1;\n st.global.f32 [%rd1+32], %f16;\n ret;\n}\n";
+    let p = lower_ptx(&format!("{HEADER}{body}"));
+    let k = kernel(&p, "k");
+    let mut m = GlobalMemory::new();
+    let out = buf_u32(&mut m, &[0; 9]);
+    let (x, y) = (f32::from_bits(0x7fff_ffff), f32::from_bits(0x7fc0_0000));
+    let prm = params(&p, k, &[A::Ptr(out), A::F32(x), A::F32(y)]);
+    let o = run(
+        &p,
+        k,
+        &prm,
+        &mut m,
+        &LaunchConfig::new([1, 1, 1], [1, 1, 1]),
+    )
+    .unwrap();
+    assert!(o.faults.is_empty());
+    let v = read_u32(&m, out, 9);
+    let want = [
+        0xffff_ffff,
+        0x7fff_ffff,
+        0x7fc0_0000,
+        0x7fc0_0000,
+        0x7fff_ffff,
+        0x7fff_ffff,
+        0x7fff_ffff,
+        0x7fff_ffff,
+        0xffc0_0000,
+    ];
+    for (i, (got, want)) in v.iter().zip(want).enumerate() {
+        assert_eq!(*got, want, "out[{i}]: {got:#010x}, want {want:#010x}");
+    }
+}
+
+#[test]
 fn sincos_writes_through_pointers() {
     let dir = std::env::temp_dir().join(format!("warpcheck-emu-sincos-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();

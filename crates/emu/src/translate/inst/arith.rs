@@ -13,6 +13,11 @@ use crate::fault::EmuError;
 use crate::ops::*;
 use crate::translate::{CARRY, SINK};
 
+/// A binary instruction's operands with its two sources exchanged.
+fn swap(ops: &[Operand]) -> [Operand; 3] {
+    [opnd(ops, 0), opnd(ops, 2), opnd(ops, 1)]
+}
+
 pub(super) fn int_w(ty: Type) -> W {
     W::from_bits(ty.bits())
 }
@@ -46,8 +51,14 @@ impl InstCx<'_, '_> {
         if let Some(fused) = self.contract(is_sub, m, ty, ops)? {
             return Ok(fused);
         }
+        let nan_a = super::super::fold::f64_nan_prefers_a(ty, &opnd(ops, 1), &opnd(ops, 2));
         let f = match (is_sub, ty.is_float(), m.sat) {
+            // a + b as b + a: the same sum, with a's NaN first (`translate::fold`).
+            (false, true, _) if nan_a => {
+                return self.bin(BinOp::FAdd(m.spec(ty)?), &swap(ops), ty, ty);
+            }
             (false, true, _) => BinOp::FAdd(m.spec(ty)?),
+            (true, true, _) if nan_a => BinOp::FSubNanA(m.spec(ty)?),
             (true, true, _) => BinOp::FSub(m.spec(ty)?),
             (false, false, true) => BinOp::AddSatS32,
             (true, false, true) => BinOp::SubSatS32,
@@ -78,7 +89,11 @@ impl InstCx<'_, '_> {
         ops: &[Operand],
     ) -> Result<OpKind, EmuError> {
         if ty.is_float() {
-            return self.bin(BinOp::FMul(m.spec(ty)?), ops, ty, ty);
+            let f = BinOp::FMul(m.spec(ty)?);
+            if super::super::fold::f64_nan_prefers_a(ty, &opnd(ops, 1), &opnd(ops, 2)) {
+                return self.bin(f, &swap(ops), ty, ty);
+            }
+            return self.bin(f, ops, ty, ty);
         }
         let w = int_w(ty);
         let signed = ty.is_signed();
@@ -201,6 +216,17 @@ impl InstCx<'_, '_> {
         ty: Type,
         ops: &[Operand],
     ) -> Result<OpKind, EmuError> {
+        if let Some(fold) = self.folds.at(self.id) {
+            let keep_nan = fold == super::super::fold::SignFold::Widen;
+            return self.un(
+                UnOp::FSignFolded {
+                    neg: is_neg,
+                    keep_nan,
+                },
+                ops,
+                ty,
+            );
+        }
         let f = match (is_neg, ty.is_float()) {
             (false, true) => UnOp::FAbs(fspec(ty, None, ftz, false)?),
             (true, true) => UnOp::FNeg(fspec(ty, None, ftz, false)?),
