@@ -95,9 +95,6 @@ const KNOWN_DIFFERENCES: &[(u64, &str)] = &[
     // clang folds `__fmaf_rn` of a NaN constant at compile time into that NaN; the GPU,
     // running nvcc's `fma.rn.f32`, gives the canonical one.
     (1, "k8"),
-    // Differs with clang's PTX since the emulator's f64 NaN rules follow the H100 on
-    // nvcc's PTX (which NaN operand an operation returns); not yet attributed.
-    (2, "k4"),
 ];
 
 #[test]
