@@ -66,10 +66,9 @@ pub struct Snapshot {
 
 impl Snapshot {
     fn same_state(&self, other: &Snapshot) -> bool {
-        self.consts == other.consts && self.textures == other.textures && {
-            self.chunks.len() == other.chunks.len()
-                && self.chunks.iter().zip(&other.chunks).all(|(a, b)| a == b)
-        }
+        self.consts == other.consts
+            && self.textures == other.textures
+            && self.chunks == other.chunks
     }
 }
 
@@ -120,16 +119,21 @@ impl KeyState {
     }
 }
 
-/// The launches that can be reused, and how many were.
+/// The launches that can be reused (which launches were is in their records,
+/// [`crate::state::LaunchRecord::reused`]).
 #[derive(Default)]
 pub struct Identical {
     keys: HashMap<LaunchKey, KeyState>,
     effect_bytes: usize,
     stamp: u64,
-    /// Hashing speed measured so far: (bytes, seconds).
-    hashed: (f64, f64),
-    /// Reused launches by kernel name, in first-reuse order.
-    pub reused: Vec<(String, usize)>,
+    hasher: Hasher,
+}
+
+/// Hashes memory and measures how fast it does.
+#[derive(Default)]
+struct Hasher {
+    bytes: f64,
+    seconds: f64,
 }
 
 /// What to do before a launch runs.
@@ -162,11 +166,11 @@ fn consts_hash(program: &warpcheck_ir::Program) -> u128 {
     h.digest128()
 }
 
-impl Identical {
+impl Hasher {
     /// Bytes per second of hashing: measured, or a conservative first guess.
-    fn hash_rate(&self) -> f64 {
-        if self.hashed.1 > 0.01 {
-            self.hashed.0 / self.hashed.1
+    fn rate(&self) -> f64 {
+        if self.seconds > 0.01 {
+            self.bytes / self.seconds
         } else {
             4e9
         }
@@ -182,15 +186,17 @@ impl Identical {
                 chunks.push((base + (i * CHUNK) as u64, c.len() as u32, xxh3_128(c)));
             }
         }
-        self.hashed.0 += bytes as f64;
-        self.hashed.1 += start.elapsed().as_secs_f64();
+        self.bytes += bytes as f64;
+        self.seconds += start.elapsed().as_secs_f64();
         Snapshot {
             chunks,
             consts: consts_hash(program),
             textures: memory.textures().clone(),
         }
     }
+}
 
+impl Identical {
     /// Decides, before `key` runs, whether to reuse a recorded launch (applying its
     /// effect to `memory`), to record this one, or just to run it.
     pub fn before(
@@ -204,7 +210,7 @@ impl Identical {
             self.effect_bytes = 0;
         }
         let total: usize = memory.allocations().iter().map(|a| a.size() as usize).sum();
-        let hash_seconds = total as f64 / self.hash_rate();
+        let hash_seconds = total as f64 / self.hasher.rate();
         let Some(state) = self.keys.get_mut(key) else {
             self.keys.insert(key.clone(), KeyState::default());
             return Before::Run;
@@ -212,8 +218,7 @@ impl Identical {
         if !state.try_now(hash_seconds) {
             return Before::Run;
         }
-        let now = self.snapshot(memory, program);
-        let state = self.keys.get_mut(key).expect("looked up above");
+        let now = self.hasher.snapshot(memory, program);
         match &state.recorded {
             Some(r) if r.before.same_state(&now) => {
                 for (address, bytes) in &r.effect {
@@ -234,7 +239,6 @@ impl Identical {
 
     /// After a launch of `key` ran (`seconds` of wall clock): notes its time, and records
     /// it against `before` when it may be reused.
-    #[allow(clippy::too_many_arguments)]
     pub fn after(
         &mut self,
         key: &LaunchKey,
@@ -284,7 +288,7 @@ impl Identical {
         outcome: &warpcheck_emu::RunOutcome,
         seconds: f64,
     ) -> Option<Recorded> {
-        let after = self.snapshot(memory, program);
+        let after = self.hasher.snapshot(memory, program);
         let same_layout = before.chunks.len() == after.chunks.len()
             && before
                 .chunks
@@ -326,14 +330,6 @@ impl Identical {
             if let Some(r) = state.recorded.take() {
                 self.effect_bytes -= r.effect_bytes();
             }
-        }
-    }
-
-    /// Counts a reused launch of `kernel`.
-    pub fn count(&mut self, kernel: &str) {
-        match self.reused.iter_mut().find(|(k, _)| k == kernel) {
-            Some((_, n)) => *n += 1,
-            None => self.reused.push((kernel.to_string(), 1)),
         }
     }
 }
@@ -379,8 +375,6 @@ impl crate::state::Runtime {
                 record.lane_instructions = lane_instructions;
                 record.reused = true;
                 self.clock_ms += seconds * 1e3;
-                let kernel = record.kernel.clone();
-                self.identical.count(&kernel);
                 crate::printf::write_stdout(&printf);
                 Ok(())
             }

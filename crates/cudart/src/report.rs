@@ -201,15 +201,20 @@ impl Runtime {
     /// the first reused launch.
     fn reuse_notes(&self) -> Vec<Finding> {
         let mut out = Vec::new();
-        for (kernel, n) in &self.identical.reused {
-            let runs = self.launches.iter().filter(|l| &l.kernel == kernel).count();
-            let Some(first) = self
-                .launches
-                .iter()
-                .position(|l| l.reused && &l.kernel == kernel)
-            else {
-                continue;
-            };
+        // The first reused launch of each kernel, in launch order.
+        let mut firsts: Vec<usize> = Vec::new();
+        for (i, l) in self.launches.iter().enumerate().filter(|(_, l)| l.reused) {
+            if !firsts.iter().any(|&f| self.launches[f].kernel == l.kernel) {
+                firsts.push(i);
+            }
+        }
+        for first in firsts {
+            let kernel = &self.launches[first].kernel;
+            let of_kernel = || self.launches.iter().filter(|l| &l.kernel == kernel);
+            let (runs, n) = (
+                of_kernel().count(),
+                of_kernel().filter(|l| l.reused).count(),
+            );
             let mut f = Finding::new(
                 Code::IdenticalLaunches,
                 Severity::Note,
