@@ -24,14 +24,14 @@ pub fn code(kind: &FaultKind) -> Code {
         FaultKind::AssertionFailed { .. } => Code::AssertionFailed,
         FaultKind::Deadlock { .. } => Code::Deadlock,
         // Threads spinning while others wait at a barrier for them: they wait forever.
-        FaultKind::BudgetExhausted { waiting, .. }
+        FaultKind::BudgetExhausted { waiting, .. } | FaultKind::Spin { waiting, .. }
             if waiting
                 .iter()
                 .any(|w| matches!(w.what, WaitKind::Barrier { .. })) =>
         {
             Code::Deadlock
         }
-        FaultKind::BudgetExhausted { .. } => Code::InstructionBudget,
+        FaultKind::BudgetExhausted { .. } | FaultKind::Spin { .. } => Code::InstructionBudget,
         FaultKind::LaunchLimit { .. } => Code::LaunchLimit,
         FaultKind::BadCallTarget { .. } => Code::BadCallTarget,
         FaultKind::StackOverflow { .. } => Code::StackOverflow,
@@ -72,6 +72,54 @@ pub fn explain_dynamic_shared(
         }
         _ => finding,
     }
+}
+
+/// An out-of-bounds global access past the end of a made-up buffer that could not grow
+/// to what the kernel reached (the buffer nearest below the address, when it has
+/// [`crate::Buffer::too_small`]): a `block-stopped` note that says so and which `--arg`
+/// sizes the buffer, not an error, since the size was made up.
+pub fn made_up_overrun(
+    cx: &ReportCx,
+    kernel: &str,
+    fault: &Fault,
+    buffers: &[crate::Buffer],
+) -> Option<Finding> {
+    let FaultKind::OutOfBounds {
+        space: MemSpace::Global,
+        address,
+        ..
+    } = fault.kind
+    else {
+        return None;
+    };
+    let b = buffers
+        .iter()
+        .filter(|b| b.address <= address)
+        .max_by_key(|b| b.address)?;
+    let small = b.too_small.as_ref()?;
+    let [bx, by, bz] = fault.block;
+    let mut f = Finding::new(
+        Code::BlockStopped,
+        Severity::Note,
+        format!(
+            "block ({bx},{by},{bz}) stopped: the kernel reached {} bytes past the end of made-up buffer `{}` ({} bytes, {}); its threads did not run on",
+            address.saturating_sub(b.address + b.size),
+            b.name,
+            b.size,
+            small.why
+        ),
+    )
+    .kernel(kernel);
+    let [tx, ty, tz] = fault.thread;
+    let who = format!("by thread ({tx},{ty},{tz})");
+    match cx.locate((fault.func, fault.inst)) {
+        Some(at) => f = f.at(at, who),
+        None => f = f.note(who),
+    }
+    Some(f.help(format!(
+        "give the buffer with the size the kernel needs: `{}`",
+        small.arg
+    )))
 }
 
 /// A kernel fault that no enabled checker reports, as a `block-stopped` note at the
@@ -116,8 +164,9 @@ pub fn finding(cx: &ReportCx, kernel: &str, fault: &Fault) -> Finding {
         Some(at) => f = f.at(at, format!("by {who}")),
         None => f = f.note(format!("by {who}")),
     }
-    if let FaultKind::Deadlock { waiting, .. } | FaultKind::BudgetExhausted { waiting, .. } =
-        &fault.kind
+    if let FaultKind::Deadlock { waiting, .. }
+    | FaultKind::BudgetExhausted { waiting, .. }
+    | FaultKind::Spin { waiting, .. } = &fault.kind
     {
         for w in waiting.iter().take(4) {
             let what = match w.what {

@@ -164,6 +164,18 @@ pub struct Buffer {
     pub name: String,
     pub address: u64,
     pub size: u64,
+    /// For a buffer the tool made up that could not grow to what the kernel reached.
+    /// Accesses past its end are artefacts of the made-up size, reported as notes
+    /// ([`fault::made_up_overrun`]), never as errors.
+    pub too_small: Option<TooSmall>,
+}
+
+/// Why a made-up buffer stayed smaller than the kernel reached, and the `--arg` that
+/// gives it the size reached.
+#[derive(Clone, Debug)]
+pub struct TooSmall {
+    pub arg: String,
+    pub why: &'static str,
 }
 
 /// What a checker needs to know about a launch.
@@ -398,7 +410,9 @@ impl Checker {
         let mut out = Vec::new();
         for ((kernel, outcome), info) in self.outcomes.iter().zip(&self.launches) {
             for f in &outcome.faults {
-                if tools.reports_fault(&f.kind) {
+                if let Some(note) = fault::made_up_overrun(cx, kernel, f, &info.buffers) {
+                    out.push(note);
+                } else if tools.reports_fault(&f.kind) {
                     let finding = fault::finding(cx, kernel, f);
                     out.push(fault::explain_dynamic_shared(cx, finding, f, info, outcome));
                 } else {

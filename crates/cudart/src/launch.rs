@@ -35,6 +35,7 @@ fn fault_error(kind: &FaultKind) -> CudaError {
         FaultKind::AssertionFailed { .. } => ASSERT,
         FaultKind::Trap => ILLEGAL_INSTRUCTION,
         FaultKind::BudgetExhausted { .. }
+        | FaultKind::Spin { .. }
         | FaultKind::Deadlock { .. }
         | FaultKind::LaunchLimit { .. } => LAUNCH_TIMEOUT,
         FaultKind::BadCallTarget { .. } | FaultKind::StackOverflow { .. } => LAUNCH_FAILURE,

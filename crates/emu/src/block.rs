@@ -155,6 +155,8 @@ pub(crate) struct Block<'a, O: Observer> {
     pub(crate) reported_lanes: u64,
     /// Where the running warp's quantum ends (in its executed warp-instructions).
     pub(crate) quantum_end: u64,
+    /// The search for a group that spins forever (`spin.rs`).
+    pub(crate) spin: crate::spin::SpinWatch,
 }
 
 /// Bytes of shared memory a block of the launch has.
@@ -202,6 +204,7 @@ pub(crate) fn run_block<O: Observer>(
         grid_arrived: 0,
         reported_lanes: 0,
         quantum_end: 0,
+        spin: Default::default(),
     };
     block.init_warps(threads);
     if O::ENABLED {
@@ -368,7 +371,14 @@ impl<O: Observer> Block<'_, O> {
                 return Err(self.deadlock());
             };
             current = w + 1;
+            self.spin.watching = self.lone_group().is_some();
+            if !self.spin.watching {
+                self.spin.restart(None);
+            }
             self.run_warp(w)?;
+            if self.spin.watching && self.its() {
+                self.look_for_spin(w)?;
+            }
             if let Some(limit) = self.cx.limit {
                 self.check_launch_limit(limit, w)?;
             }
@@ -447,6 +457,10 @@ impl<O: Observer> Block<'_, O> {
                 // A lock-step quantum is long: look at the launch-wide limit within it
                 // (see `Ev::Limit` in `end_group`), which leaves the schedule unchanged.
                 limit = limit.min(self.warps[w].executed + crate::limit::CHECK_EVERY_WARP);
+            }
+            if self.spin.watching && !self.its() {
+                // Likewise for a lone group that may spin forever (`spin.rs`).
+                limit = limit.min(self.warps[w].executed + crate::spin::LOOK_EVERY);
             }
             if !self.run_group(w, gi, limit)? {
                 return Ok(());
@@ -678,15 +692,17 @@ impl<O: Observer> Block<'_, O> {
                     };
                     return Err(self.fault_at(w, first_lane(mask) as u32, pc, kind));
                 }
-                if let Some(limit) = self.cx.limit
-                    && !self.its()
-                    && self.warps[w].executed < self.quantum_end
-                {
-                    // Within the quantum: the same group goes on after the look.
-                    self.check_launch_limit(limit, w)?;
-                    return Ok(true);
+                if self.its() || self.warps[w].executed >= self.quantum_end {
+                    return Ok(false);
                 }
-                Ok(false)
+                // Within the quantum: the same group goes on after the looks.
+                if let Some(limit) = self.cx.limit {
+                    self.check_launch_limit(limit, w)?;
+                }
+                if self.spin.watching {
+                    self.look_for_spin(w)?;
+                }
+                Ok(true)
             }
             Ev::Yield => Ok(false),
             Ev::Diverge {

@@ -72,6 +72,7 @@ fn run_phase<O: Observer>(cx: &LaunchCx<'_>, r: &mut Resident, obs: &mut O, step
         grid_arrived: r.grid_arrived,
         reported_lanes,
         quantum_end: 0,
+        spin: Default::default(),
     };
     let fault = match step {
         Step::Stuck => Some(block.grid_deadlock(true)),

@@ -48,9 +48,9 @@ impl Fault {
             self.thread[2]
         );
         let waiting = match &self.kind {
-            FaultKind::Deadlock { waiting, .. } | FaultKind::BudgetExhausted { waiting, .. } => {
-                waiting.as_slice()
-            }
+            FaultKind::Deadlock { waiting, .. }
+            | FaultKind::BudgetExhausted { waiting, .. }
+            | FaultKind::Spin { waiting, .. } => waiting.as_slice(),
             _ => &[],
         };
         for w in waiting {
@@ -103,6 +103,11 @@ pub enum FaultKind {
     /// other threads of the block wait at a barrier meanwhile, they are listed: the
     /// kernel would hang on a GPU (a spin loop waiting for them).
     BudgetExhausted { budget: u64, waiting: Vec<Waiter> },
+    /// A group of threads spins forever: it alone could run in its block, its loop sees no
+    /// memory outside the block, and its whole state came back after `period`
+    /// warp-instructions (proved, not guessed: see `spin.rs`). The threads that wait
+    /// meanwhile are listed.
+    Spin { period: u64, waiting: Vec<Waiter> },
     /// The launch reached its launch-wide limit ([`crate::LaunchConfig::launch_budget`]
     /// or [`crate::LaunchConfig::timeout`]) while this block ran; the fault is at the
     /// instruction one of its warps was at. How far the launch had got then:
@@ -208,6 +213,17 @@ impl fmt::Display for FaultKind {
                 }
                 Ok(())
             }
+            FaultKind::Spin { period, waiting } => {
+                write!(
+                    f,
+                    "these threads loop forever: nothing else in their block can run, the loop reads no memory outside the block, and their whole state came back after {period} instructions"
+                )?;
+                if !waiting.is_empty() {
+                    write!(f, ", while other threads wait: ")?;
+                    write_waiters(f, waiting)?;
+                }
+                Ok(())
+            }
             FaultKind::LaunchLimit {
                 limit,
                 lane_instructions,
@@ -253,6 +269,10 @@ fn write_waiters(f: &mut fmt::Formatter<'_>, waiting: &[Waiter]) -> fmt::Result 
             write!(f, ", ")?;
         }
         let n = w.lanes.count_ones();
+        // The source line where there is one, else the PTX instruction.
+        let place = w
+            .source
+            .map_or_else(|| w.inst.to_string(), |s| format!("line {}", s.line));
         match w.what {
             WaitKind::Barrier {
                 id,
@@ -260,19 +280,18 @@ fn write_waiters(f: &mut fmt::Formatter<'_>, waiting: &[Waiter]) -> fmt::Result 
                 expected,
             } => write!(
                 f,
-                "{n} threads of warp {} wait at barrier {id} ({}; {arrived} of {expected} arrived)",
-                w.warp, w.inst
+                "{n} threads of warp {} wait at barrier {id} ({place}; {arrived} of {expected} arrived)",
+                w.warp
             )?,
             WaitKind::WarpSync { mask } => write!(
                 f,
-                "{n} threads of warp {} wait at bar.warp.sync {mask:#010x} ({})",
-                w.warp, w.inst
+                "{n} threads of warp {} wait at bar.warp.sync {mask:#010x} ({place})",
+                w.warp
             )?,
             WaitKind::GridSync { cooperative } => write!(
                 f,
-                "{n} threads of warp {} wait at the grid-wide barrier ({}) {}",
+                "{n} threads of warp {} wait at the grid-wide barrier ({place}) {}",
                 w.warp,
-                w.inst,
                 grid_sync_reason(cooperative)
             )?,
         }

@@ -93,6 +93,9 @@ pub struct MadeUp {
     pub line: usize,
     /// Elements it was made up with, before growing.
     pub original_len: usize,
+    /// When it could not grow to what the kernel reached (it is at
+    /// [`crate::MADE_UP_BOUND`]): the elements the kernel reached.
+    pub too_small: Option<u64>,
 }
 
 /// The result of binding: the parameter block (buffer addresses still zero), the buffers,
@@ -121,10 +124,14 @@ impl Bound {
             init,
             line,
             original_len: from,
+            ..
         }) = b.made_up.clone()
         else {
             return Ok(());
         };
+        if let Some(m) = b.made_up.as_mut() {
+            m.too_small = at_bound.then_some(reached);
+        }
         let elem = b.value.elem;
         b.value = plan(
             &b.name,
@@ -149,6 +156,25 @@ impl Bound {
             b.name
         );
         Ok(())
+    }
+
+    /// Records that made-up buffer `i`, which an earlier launch made up with `len` elements
+    /// and placed (so it cannot grow), is too small for this launch: the kernel reached
+    /// `reached` elements.
+    pub fn too_small_earlier(&mut self, i: usize, len: usize, reached: u64) {
+        let b = &mut self.buffers[i];
+        let Some(m) = b.made_up.as_mut() else {
+            return;
+        };
+        m.too_small = Some(reached);
+        self.described[m.line] = format!(
+            "{} = {}[{len}]  (synthesised by an earlier launch, too small for this one: the kernel reached element {} or further; give it with `--arg {}={}[N]`)",
+            b.name,
+            b.value.elem,
+            reached.saturating_sub(1),
+            b.name,
+            b.value.elem
+        );
     }
 
     /// Writes each buffer's device address into its parameter's slot.
@@ -311,6 +337,7 @@ pub fn bind(
                     init: init.clone(),
                     line: described.len() - 1,
                     original_len: value.len,
+                    too_small: None,
                 });
                 buffers.push(BoundBuffer {
                     param: i,

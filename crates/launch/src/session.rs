@@ -35,12 +35,22 @@ pub struct NamedBuffer {
     pub elem: ElemType,
     pub len: usize,
     pub address: DeviceAddr,
+    /// Whether the tool made it up (the user did not give it).
+    pub made_up: bool,
+}
+
+impl NamedBuffer {
+    fn bytes(&self) -> u64 {
+        (self.len * self.elem.size()) as u64
+    }
 }
 
 /// What one launch did.
 pub struct LaunchReport {
     pub kernel: String,
     pub described: Vec<String>,
+    /// The launch's buffers as the checkers see them.
+    pub buffers: Vec<warpcheck_check::Buffer>,
     pub outcome: RunOutcome,
     pub seconds: f64,
     /// The CPU time the process spent meanwhile, all threads together (`None` where the
@@ -144,6 +154,12 @@ impl<'a> Session<'a> {
             config.scheduling = Scheduling::Independent { seed: l.seed };
         }
         self.size_made_up(kernel, &mut bound, &slots, &config, (l.seed, opts.limits))?;
+        let reused: Vec<String> = bound
+            .buffers
+            .iter()
+            .filter(|b| self.by_name.contains_key(&b.name))
+            .map(|b| b.name.clone())
+            .collect();
         for b in &mut bound.buffers {
             if let Some(&i) = self.by_name.get(&b.name) {
                 let earlier = &self.buffers[i];
@@ -166,12 +182,21 @@ impl<'a> Session<'a> {
                 elem: b.value.elem,
                 len: b.value.len,
                 address,
+                made_up: b.made_up.is_some(),
             });
         }
         bound.patch_addresses(&slots);
         config.progress = self.progress.clone();
         let start = std::time::Instant::now();
         let cpu_start = process_cpu_seconds();
+        let buffers: Vec<warpcheck_check::Buffer> = bound
+            .buffers
+            .iter()
+            .map(|b| {
+                let named = &self.buffers[self.by_name[&b.name]];
+                check_buffer(b, named.bytes(), reused.contains(&b.name))
+            })
+            .collect();
         let outcome = match checker {
             None => warpcheck_emu::run(
                 self.program,
@@ -181,15 +206,7 @@ impl<'a> Session<'a> {
                 &config,
             ),
             Some(checker) => {
-                let buffers = bound
-                    .buffers
-                    .iter()
-                    .map(|b| warpcheck_check::Buffer {
-                        name: b.name.clone(),
-                        address: b.address,
-                        size: b.value.byte_len() as u64,
-                    })
-                    .collect();
+                let buffers = buffers.clone();
                 let info = warpcheck_check::LaunchInfo {
                     kernel,
                     kernel_name: f.display_name().to_string(),
@@ -215,6 +232,7 @@ impl<'a> Session<'a> {
         Ok(LaunchReport {
             kernel: f.display_name().to_string(),
             described: bound.described,
+            buffers,
             outcome,
             seconds: start.elapsed().as_secs_f64(),
             cpu_seconds: cpu_start.zip(process_cpu_seconds()).map(|(a, b)| b - a),
@@ -226,8 +244,10 @@ impl<'a> Session<'a> {
     /// made-up buffer that an out-of-bounds access overran (the access lies after its
     /// start, before the next buffer) is doubled, or sized to the element reached if that
     /// is more, up to [`MADE_UP_BOUND`] bytes; again until no made-up buffer is overrun.
-    /// Only for launches whose buffers are all new: a buffer of an earlier launch holds
-    /// contents that a scratch run would not have.
+    /// Buffers of earlier launches take part with their current contents (copied into the
+    /// scratch memory, at most [`SCRATCH_COPY_BOUND`] bytes in all); one that was made up
+    /// cannot grow any more (its address is the earlier launch's), so an overrun of it is
+    /// recorded as too small, like one at the bound.
     fn size_made_up(
         &self,
         kernel: warpcheck_ir::FuncId,
@@ -236,19 +256,29 @@ impl<'a> Session<'a> {
         config: &LaunchConfig,
         seed_limits: (u64, Limits),
     ) -> Result<(), LaunchError> {
-        let any_made_up = bound.buffers.iter().any(|b| b.made_up.is_some());
-        let any_reused = bound
+        let earlier: Vec<Option<&NamedBuffer>> = bound
             .buffers
             .iter()
-            .any(|b| self.by_name.contains_key(&b.name));
-        if !any_made_up || any_reused {
+            .map(|b| self.by_name.get(&b.name).map(|&i| &self.buffers[i]))
+            .collect();
+        let copied: u64 = earlier.iter().flatten().map(|e| e.bytes()).sum();
+        let any_made_up = bound.buffers.iter().any(|b| b.made_up.is_some());
+        if !any_made_up || copied > SCRATCH_COPY_BOUND {
             return Ok(());
         }
         let mut reached = vec![0u64; bound.buffers.len()];
         loop {
             let mut scratch = GlobalMemory::new();
-            for b in &mut bound.buffers {
-                b.address = place(&mut scratch, b)?;
+            let mut extents = Vec::new();
+            for (b, e) in bound.buffers.iter_mut().zip(&earlier) {
+                b.address = match e {
+                    Some(e) => self.copy_into(&mut scratch, e)?,
+                    None => place(&mut scratch, b)?,
+                };
+                extents.push((
+                    b.address,
+                    e.map_or(b.value.byte_len() as u64, |e| e.bytes()),
+                ));
             }
             bound.patch_addresses(slots);
             let outcome = warpcheck_emu::run(
@@ -263,24 +293,45 @@ impl<'a> Session<'a> {
                 message: e.to_string(),
             })?;
             let mut grown = false;
-            for (i, end) in overruns(bound, &outcome.faults) {
+            for (i, end) in overruns(bound, &extents, &outcome.faults) {
                 let b = &bound.buffers[i];
                 let elem = b.value.elem.size() as u64;
                 let need = end.div_ceil(elem);
                 reached[i] = reached[i].max(need);
+                if let Some(e) = earlier[i] {
+                    bound.too_small_earlier(i, e.len, reached[i]);
+                    continue;
+                }
                 let cap = (MADE_UP_BOUND / elem) as usize;
                 let len = (b.value.len * 2).max(need as usize).min(cap);
-                if len > b.value.len {
-                    bound.grow(i, len, reached[i], false, seed_limits)?;
-                    grown = true;
-                } else {
-                    bound.grow(i, len, reached[i], true, seed_limits)?;
-                }
+                grown |= len > b.value.len;
+                bound.grow(i, len, reached[i], len <= b.value.len, seed_limits)?;
             }
             if !grown {
                 return Ok(());
             }
         }
+    }
+
+    /// Places a copy of an earlier launch's buffer, with its current contents, in
+    /// `scratch`.
+    fn copy_into(&self, scratch: &mut GlobalMemory, e: &NamedBuffer) -> Result<u64, LaunchError> {
+        let alloc_error = |m: String| LaunchError::Alloc {
+            name: e.name.clone(),
+            message: m,
+        };
+        let address = scratch
+            .alloc(e.bytes(), true)
+            .map_err(|x| alloc_error(x.to_string()))?;
+        let mut offset = 0u64;
+        self.read_chunks(e, |chunk: &[u8]| {
+            scratch
+                .write(address + offset, chunk)
+                .map_err(|x| alloc_error(x.to_string()))?;
+            offset += chunk.len() as u64;
+            Ok::<(), LaunchError>(())
+        })?;
+        Ok(address)
     }
 
     /// The current contents of a buffer.
@@ -314,8 +365,36 @@ impl<'a> Session<'a> {
     }
 }
 
+/// A bound buffer as the checkers see it: a made-up one that stayed too small says which
+/// `--arg` would give it the size the kernel reached.
+fn check_buffer(b: &launch::BoundBuffer, size: u64, earlier: bool) -> warpcheck_check::Buffer {
+    let too_small =
+        b.made_up
+            .as_ref()
+            .and_then(|m| m.too_small)
+            .map(|reached| warpcheck_check::TooSmall {
+                arg: format!("--arg {}={}[{reached}]", b.name, b.value.elem),
+                why: if earlier {
+                    "made up by an earlier launch, whose size it keeps"
+                } else {
+                    "the most a made-up buffer grows to"
+                },
+            });
+    warpcheck_check::Buffer {
+        name: b.name.clone(),
+        address: b.address,
+        size,
+        too_small,
+    }
+}
+
 /// The most a made-up buffer grows to (64 MiB).
 pub const MADE_UP_BOUND: u64 = 64 << 20;
+
+/// The most bytes of earlier launches' buffers copied into scratch memory to size the
+/// made-up buffers of a later launch (256 MiB); past it, that launch's made-up buffers
+/// keep their first size.
+const SCRATCH_COPY_BOUND: u64 = 256 << 20;
 
 /// Allocates a bound buffer in `memory` and writes its contents: generated a chunk at a
 /// time straight into the emulator's memory, so that no second copy of the buffer exists
@@ -344,8 +423,8 @@ fn place(memory: &mut GlobalMemory, b: &launch::BoundBuffer) -> Result<u64, Laun
 
 /// The made-up buffers that out-of-bounds global accesses overran, with the byte offset
 /// (from the buffer's start) each was reached to: an access at or past a buffer's end and
-/// before the next buffer's start.
-fn overruns(bound: &launch::Bound, faults: &[Fault]) -> Vec<(usize, u64)> {
+/// before the next buffer's start. `extents`: each buffer's address and bytes.
+fn overruns(bound: &launch::Bound, extents: &[(u64, u64)], faults: &[Fault]) -> Vec<(usize, u64)> {
     let mut out: Vec<(usize, u64)> = Vec::new();
     for f in faults {
         let warpcheck_emu::FaultKind::OutOfBounds {
@@ -357,17 +436,18 @@ fn overruns(bound: &launch::Bound, faults: &[Fault]) -> Vec<(usize, u64)> {
         else {
             continue;
         };
-        let below = bound
-            .buffers
+        let below = extents
             .iter()
             .enumerate()
-            .filter(|(_, b)| b.address <= address)
-            .max_by_key(|(_, b)| b.address);
-        let Some((i, b)) = below else { continue };
-        if b.made_up.is_none() || address < b.address + b.value.byte_len() as u64 {
+            .filter(|(_, (start, _))| *start <= address)
+            .max_by_key(|(_, (start, _))| *start);
+        let Some((i, &(start, bytes))) = below else {
+            continue;
+        };
+        if bound.buffers[i].made_up.is_none() || address < start + bytes {
             continue;
         }
-        let end = address + size as u64 - b.address;
+        let end = address + size as u64 - start;
         match out.iter_mut().find(|o| o.0 == i) {
             Some(o) => o.1 = o.1.max(end),
             None => out.push((i, end)),
@@ -408,13 +488,20 @@ pub fn location(program: &Program, loc: &SourceLoc) -> Location {
 
 /// A kernel fault as a finding ([`warpcheck_check::fault::finding`]), located as `check`
 /// locates findings, with file names as the reports show them ([`display_path`]).
-pub fn fault_finding(program: &Program, kernel: &str, fault: &Fault, ptx: PtxText) -> Finding {
+pub fn fault_finding(
+    program: &Program,
+    kernel: &str,
+    fault: &Fault,
+    ptx: PtxText,
+    buffers: &[warpcheck_check::Buffer],
+) -> Finding {
     let locate = |func, inst| site_location(program, ptx, func, inst);
     let cx = warpcheck_check::ReportCx {
         program,
         locate: &locate,
     };
-    let mut f = warpcheck_check::fault::finding(&cx, kernel, fault);
+    let mut f = warpcheck_check::fault::made_up_overrun(&cx, kernel, fault, buffers)
+        .unwrap_or_else(|| warpcheck_check::fault::finding(&cx, kernel, fault));
     for label in f.primary.iter_mut().chain(f.related.iter_mut()) {
         label.location.file = display_path(&label.location.file);
     }
@@ -461,15 +548,17 @@ pub fn site_location(
 
 /// Whether a path is one of the headers that implement the device API: warpcheck's shims,
 /// clang's CUDA wrappers, and NVIDIA's headers as the toolkit (`/usr/local/cuda/include`,
-/// `/usr/local/cuda-13.0/include`, a distribution's `/usr/include`) and the pip wheels
-/// (`…/nvidia/cu13/include`) install them.
+/// `/usr/local/cuda-13.0/include`, nvcc's own `/usr/local/cuda/bin/../targets/x86_64-linux/include`,
+/// a distribution's `/usr/include`) and the pip wheels (`…/nvidia/cu13/include`) install them.
 fn is_library_header(p: &str) -> bool {
     p.starts_with("/warpcheck-shims/")
-        || p.contains("/cuda/include/")
         || p.contains("/crt/")
         || p.contains("__clang_cuda")
         || (p.contains("/include/")
-            && (p.contains("/nvidia/") || p.contains("/cuda-") || p.starts_with("/usr/include/")))
+            && (p.contains("/nvidia/")
+                || p.contains("/cuda/")
+                || p.contains("/cuda-")
+                || p.starts_with("/usr/include/")))
 }
 
 /// Whether `kernel` or a device function of the program executes `tex`: its textures would
@@ -484,4 +573,29 @@ fn reads_textures(program: &warpcheck_ir::Program, kernel: warpcheck_ir::FuncId)
                     .any(|i| matches!(i.op, warpcheck_ir::Op::Tex { .. }))
             })
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_library_header;
+
+    #[test]
+    fn nvidia_headers_are_library_headers_wherever_nvcc_finds_them() {
+        for p in [
+            "/usr/local/cuda/include/sm_30_intrinsics.hpp",
+            "/usr/local/cuda/bin/../targets/x86_64-linux/include/sm_30_intrinsics.hpp",
+            "/usr/local/cuda-13.0/targets/x86_64-linux/include/cuda_fp16.hpp",
+            "/opt/venv/lib/python3.12/site-packages/nvidia/cu13/include/crt/math_functions.hpp",
+            "/usr/include/cuda_fp16.hpp",
+            "/warpcheck-shims/sm_30_intrinsics.h",
+        ] {
+            assert!(is_library_header(p), "{p}");
+        }
+        for p in [
+            "/home/me/cuda/kernel.cu",
+            "/home/me/project/include/util.cuh",
+        ] {
+            assert!(!is_library_header(p), "{p}");
+        }
+    }
 }

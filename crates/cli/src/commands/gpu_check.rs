@@ -309,6 +309,7 @@ pub fn run_deterministic(args: &crate::commands::run::Args) -> Result<Outcome, C
             elem,
             len,
             address: 0,
+            made_up: false,
         };
         let mut s = crate::commands::run::Summary::new(&nb);
         s.add(&p.named[name]);

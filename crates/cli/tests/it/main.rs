@@ -19,6 +19,7 @@ mod int_ops;
 mod launch_limits;
 mod lint_args;
 mod lint_vs_check;
+mod made_up;
 mod markers;
 mod ncu_totals;
 mod nvidia_wheels;

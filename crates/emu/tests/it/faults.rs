@@ -85,13 +85,14 @@ fn spin_loop_waiting_for_a_barrier_is_a_hang_with_both_locations() {
     );
     let prm = params(&p, k, &[A::Ptr(i), A::Ptr(o)]);
     let mut c = config([1, 1, 1], [64, 1, 1]);
-    c.budget = 100_000;
+    // Below the instructions the spin proof waits for (see the next test).
+    c.budget = 50_000;
     let out = run(&p, k, &prm, &mut m, &c).unwrap();
     let f = &out.faults[0];
     let FaultKind::BudgetExhausted { budget, waiting } = &f.kind else {
         panic!("{:?}", f.kind)
     };
-    assert_eq!(*budget, 100_000);
+    assert_eq!(*budget, 50_000);
     assert_eq!(line_of(f), 25, "the spinning loop");
     assert_eq!(waiting.len(), 1);
     assert_eq!(waiting[0].source.map(|s| s.line), Some(30), "the barrier");
@@ -106,6 +107,75 @@ fn spin_loop_waiting_for_a_barrier_is_a_hang_with_both_locations() {
         ),
         "{:?}",
         waiting[0].what
+    );
+}
+
+/// With the default budget the same hang is proved, not run out: the lone spinning warp's
+/// state comes back while warp 1 waits, in both scheduling models, after a few hundred
+/// thousand instructions instead of the budget's hundred million.
+#[test]
+fn a_spin_that_nothing_can_end_is_proved_at_once() {
+    let p = compile("spin_wait_bug_deadlock.cu", 3);
+    let k = kernel(&p, "producerConsumer");
+    for scheduling in [
+        warpcheck_emu::Scheduling::LockStep,
+        warpcheck_emu::Scheduling::Independent { seed: 9 },
+    ] {
+        let mut m = GlobalMemory::new();
+        let (i, o) = (
+            buf_f32(&mut m, &rand_f32(32, 1)),
+            buf_f32(&mut m, &[0.0; 32]),
+        );
+        let prm = params(&p, k, &[A::Ptr(i), A::Ptr(o)]);
+        let mut c = config([1, 1, 1], [64, 1, 1]);
+        c.scheduling = scheduling;
+        let out = run(&p, k, &prm, &mut m, &c).unwrap();
+        let f = &out.faults[0];
+        let FaultKind::Spin { period, waiting } = &f.kind else {
+            panic!("{scheduling:?}: {:?}", f.kind)
+        };
+        assert!(*period > 0);
+        assert_eq!(line_of(f), 25, "the spinning loop");
+        assert_eq!(waiting[0].source.map(|s| s.line), Some(30), "the barrier");
+        assert!(
+            out.stats.warp_instructions < 1_000_000,
+            "{scheduling:?}: {} warp-instructions",
+            out.stats.warp_instructions
+        );
+    }
+}
+
+/// What the proof must not call a hang: a long loop whose state changes every iteration
+/// (it ends), and a spin on global memory (another block or the host could end it).
+#[test]
+fn loops_that_may_end_are_not_called_endless() {
+    let count = ptx_kernel(
+        ".visible .entry count() {\n .reg .pred %p<2>;\n .reg .b32 %r<3>;\n .shared .b32 s;\n mov.u32 %r1, 0;\nL:\n add.u32 %r1, %r1, 1;\n st.shared.u32 [s], %r1;\n setp.lt.u32 %p1, %r1, 3000000;\n @%p1 bra L;\n ret;\n}\n",
+    );
+    let mut m = GlobalMemory::new();
+    let out = run(
+        &count,
+        kernel(&count, "count"),
+        &[],
+        &mut m,
+        &config([1, 1, 1], [32, 1, 1]),
+    )
+    .unwrap();
+    assert!(out.faults.is_empty(), "{:?}", out.faults);
+
+    let flag = ptx_kernel(
+        ".visible .entry flag(.param .u64 f) {\n .reg .pred %p<2>;\n .reg .b32 %r<3>;\n .reg .b64 %rd<2>;\n ld.param.u64 %rd1, [f];\nL:\n ld.volatile.global.u32 %r1, [%rd1];\n setp.eq.u32 %p1, %r1, 0;\n @%p1 bra L;\n ret;\n}\n",
+    );
+    let k = kernel(&flag, "flag");
+    let f = buf_f32(&mut m, &[0.0]);
+    let prm = params(&flag, k, &[A::Ptr(f)]);
+    let mut c = config([1, 1, 1], [32, 1, 1]);
+    c.budget = 2_000_000;
+    let out = run(&flag, k, &prm, &mut m, &c).unwrap();
+    assert!(
+        matches!(out.faults[0].kind, FaultKind::BudgetExhausted { .. }),
+        "{:?}",
+        out.faults[0].kind
     );
 }
 
@@ -139,6 +209,14 @@ fn trap_and_budget() {
     assert!(
         matches!(out.faults[0].kind, FaultKind::BudgetExhausted { budget: 1000, ref waiting } if waiting.is_empty())
     );
+    // With the default budget, the endless loop is proved endless long before it.
+    let out = run(&p, k, &[], &mut m, &config([1, 1, 1], [32, 1, 1])).unwrap();
+    assert!(
+        matches!(out.faults[0].kind, FaultKind::Spin { ref waiting, .. } if waiting.is_empty()),
+        "{:?}",
+        out.faults[0].kind
+    );
+    assert!(out.stats.warp_instructions < 1_000_000);
 }
 
 #[test]

@@ -141,6 +141,7 @@ impl Session {
             name: name.into(),
             address: a,
             size: bytes.len() as u64,
+            too_small: None,
         });
         a
     }
