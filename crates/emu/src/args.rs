@@ -307,7 +307,12 @@ pub fn parse_arg(text: &str) -> Result<Arg, String> {
         .split_once('=')
         .ok_or_else(|| format!("`{text}`: expected NAME=VALUE, e.g. n=1024 or a=f32[n]:rand"))?;
     let name = name.trim();
-    if name.is_empty() || !name.chars().all(|c| c.is_alphanumeric() || c == '_') {
+    // A struct field is named by its path: `p.n`, `p.inner.x`, `p.a[2]`.
+    let field_char = |c: char| c.is_alphanumeric() || matches!(c, '_' | '.' | '[' | ']');
+    if name.is_empty()
+        || !name.starts_with(|c: char| c.is_alphabetic() || c == '_')
+        || !name.chars().all(field_char)
+    {
         return Err(format!("`{text}`: `{name}` is not a parameter name"));
     }
     let spec = parse_spec(spec.trim()).map_err(|e| format!("`{text}`: {e}"))?;

@@ -67,8 +67,9 @@ pub use nvidia::{
 pub use options::{CompileOptions, CompilerChoice};
 pub use shims::{embedded_headers, write_shim_headers};
 pub use signature::{
-    AddressSpace, KernelParam, KernelSignature, ParamKind, Pointee, PointerParam, ScalarType,
-    SignatureOrigin, StructType, VectorType, base_name, demangle, signatures_from_ptx,
+    AddressSpace, KernelParam, KernelSignature, MAX_FIELD_ELEMENTS, ParamKind, Pointee,
+    PointerParam, ScalarType, SignatureOrigin, StructField, StructType, VectorType, base_name,
+    demangle, signatures_from_ptx,
 };
 pub use toolchain::{
     Compiler, CompilerKind, MAX_CLANG_MAJOR, MIN_CLANG_MAJOR, Version, nvcc_host_compiler,

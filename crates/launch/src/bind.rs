@@ -254,12 +254,21 @@ pub fn bind(
             return Err(LaunchError::ArgGivenTwice(a.name.clone()));
         }
     }
+    let mut fields: HashMap<usize, Vec<(&str, &Arg)>> = HashMap::new();
     for a in args {
-        let known = slots
+        // `p.n=4` gives field `n` of struct parameter `p`.
+        let (param, field) = match a.name.split_once('.') {
+            Some((p, f)) => (p, Some(f)),
+            None => (a.name.as_str(), None),
+        };
+        let slot = slots
             .iter()
             .enumerate()
-            .any(|(i, s)| s.name == a.name || a.name == format!("arg{i}"));
-        if !known {
+            .position(|(i, s)| s.name == param || param == format!("arg{i}"));
+        if let (Some(i), Some(f)) = (slot, field) {
+            fields.entry(i).or_default().push((f, a));
+        }
+        if slot.is_none() {
             return Err(LaunchError::NoSuchParam {
                 name: a.name.clone(),
                 params: describe_params(slots),
@@ -280,12 +289,25 @@ pub fn bind(
         let given = by_name
             .get(slot.name.as_str())
             .or_else(|| by_name.get(positional.as_str()));
+        if let Some(given_fields) = fields.get(&i) {
+            if given.is_some() {
+                return Err(LaunchError::ArgGivenTwice(slot.name.clone()));
+            }
+            described.push(bind_fields(slot, given_fields, &mut param_block)?);
+            continue;
+        }
         if given.is_none()
             && let Some(what) = zeroed_by_value(slot)
         {
             // Made up as zeros: the parameter block starts zeroed.
+            let how = match &slot.kind {
+                Some(ParamKind::Struct(st)) if !st.fields.is_empty() => {
+                    format!("give its fields with `--arg {}.FIELD=VALUE`", slot.name)
+                }
+                _ => format!("{what} cannot be given on the command line yet"),
+            };
             described.push(format!(
-                "{} = zeroed {} ({} bytes)  (synthesised: {what} cannot be given on the command line yet)",
+                "{} = zeroed {} ({} bytes)  (synthesised: {how})",
                 slot.name, slot.c_type, slot.size
             ));
             continue;
@@ -484,6 +506,83 @@ fn check_pointer(slot: &ParamSlot, elem: ElemType) -> Result<(), LaunchError> {
     }
 }
 
+/// Writes the fields given for struct parameter `slot` (`--arg p.n=4`) into its bytes of
+/// the parameter block (the other fields stay zero); returns its line for the output.
+fn bind_fields(
+    slot: &ParamSlot,
+    given: &[(&str, &Arg)],
+    block: &mut [u8],
+) -> Result<String, LaunchError> {
+    let Some(ParamKind::Struct(st)) = &slot.kind else {
+        return Err(LaunchError::NotAStruct {
+            name: slot.name.clone(),
+            c_type: slot.c_type.clone(),
+            arg: given[0].1.name.clone(),
+        });
+    };
+    let no_field = |field: &str| LaunchError::NoSuchField {
+        name: slot.name.clone(),
+        c_type: slot.c_type.clone(),
+        field: field.to_string(),
+        fields: describe_fields(st),
+    };
+    let mut parts = Vec::new();
+    for &(field, arg) in given {
+        let f = st
+            .fields
+            .iter()
+            .find(|f| f.name == field)
+            .filter(|f| f.offset + f.scalar.size() <= slot.size)
+            .ok_or_else(|| no_field(field))?;
+        let bad = |message: String| LaunchError::BadScalar {
+            name: arg.name.clone(),
+            c_type: format!("{:?}", f.scalar).to_lowercase(),
+            message,
+        };
+        let ArgSpec::Scalar(n) = arg.spec else {
+            return Err(bad("a field takes a number".into()));
+        };
+        let elem = elem_of_scalar(f.scalar).ok_or_else(|| bad("not passable yet".into()))?;
+        let mut bytes = Vec::new();
+        elem.encode(wrap_unsigned(n, elem), &mut bytes)
+            .map_err(bad)?;
+        let at = (slot.offset + f.offset) as usize;
+        block[at..at + bytes.len()].copy_from_slice(&bytes);
+        parts.push(format!("{field}={n}"));
+    }
+    Ok(format!(
+        "{} = {} {{ {} }}  (other fields zero)",
+        slot.name,
+        slot.c_type,
+        parts.join(", ")
+    ))
+}
+
+/// The fields of a struct that can be given, for messages.
+fn describe_fields(st: &warpcheck_front::StructType) -> String {
+    if st.fields.is_empty() {
+        return format!(
+            "the layout of `{}` is not known (its declaration was not seen, or it is a union, holds pointers, arrays of more than {} elements or types warpcheck does not understand)",
+            st.name,
+            warpcheck_front::MAX_FIELD_ELEMENTS
+        );
+    }
+    let names: Vec<&str> = st.fields.iter().take(16).map(|f| f.name.as_str()).collect();
+    let more = if st.fields.len() > 16 { ", …" } else { "" };
+    format!("its fields are {}{more}", names.join(", "))
+}
+
+/// A negative number for an unsigned type, as its two's complement (as C converts it).
+fn wrap_unsigned(n: Number, elem: ElemType) -> Number {
+    match (n, elem) {
+        (Number::Int(i), ElemType::U8 | ElemType::U16 | ElemType::U32 | ElemType::U64) if i < 0 => {
+            let bits = elem.size() * 8;
+            Number::Int(i.rem_euclid(1i128 << bits))
+        }
+        _ => n,
+    }
+}
+
 /// Encodes a scalar by the parameter's C type (or PTX type when that is all there is).
 fn encode_scalar(slot: &ParamSlot, n: Number) -> Result<Vec<u8>, LaunchError> {
     let elem = match &slot.kind {
@@ -532,15 +631,7 @@ fn encode_scalar(slot: &ParamSlot, n: Number) -> Result<Vec<u8>, LaunchError> {
             }
         }
     };
-    // A negative number for an unsigned parameter is taken as its two's complement, as C
-    // converts it.
-    let n = match (n, elem) {
-        (Number::Int(i), ElemType::U8 | ElemType::U16 | ElemType::U32 | ElemType::U64) if i < 0 => {
-            let bits = elem.size() * 8;
-            Number::Int(i.rem_euclid(1i128 << bits))
-        }
-        _ => n,
-    };
+    let n = wrap_unsigned(n, elem);
     let mut out = Vec::new();
     elem.encode(n, &mut out)
         .map_err(|message| LaunchError::BadScalar {
@@ -640,6 +731,7 @@ mod tests {
         let params = ParamKind::Struct(warpcheck_front::StructType {
             name: "Params".into(),
             size: Some(16),
+            fields: Vec::new(),
         });
         let callback = ParamKind::Unsupported {
             reason: "a function pointer".into(),

@@ -69,9 +69,27 @@ pub enum LaunchError {
     ScalarNotPassable { name: String, c_type: String },
     /// A struct or vector passed by value, or an unclassified type.
     #[error(
-        "parameter `{name}` has type `{c_type}`; passing it from the command line is not supported yet"
+        "parameter `{name}` has type `{c_type}`; give a struct's fields one by one (`--arg {name}.FIELD=VALUE`); other by-value types cannot be given from the command line yet"
     )]
     ByValueNotSupported { name: String, c_type: String },
+    /// A field given for a struct parameter that has no such field, or whose fields are
+    /// not known.
+    #[error("parameter `{name}` ({c_type}) has no field `{field}` that can be given: {fields}")]
+    NoSuchField {
+        name: String,
+        c_type: String,
+        field: String,
+        fields: String,
+    },
+    /// A field value given for a parameter that is not a struct passed by value.
+    #[error(
+        "parameter `{name}` ({c_type}) is not a struct passed by value: `{arg}` names a field of it"
+    )]
+    NotAStruct {
+        name: String,
+        c_type: String,
+        arg: String,
+    },
     /// A parameter whose C type (from the source) is wider or narrower than its PTX
     /// `.param` (the source and the PTX disagree, e.g. a stale `--launches` file).
     #[error(

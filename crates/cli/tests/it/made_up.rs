@@ -152,3 +152,64 @@ fn a_made_up_buffer_beside_an_earlier_launchs_buffer_grows() {
     assert!(stdout.contains("grown from 32 elements"), "{stdout}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A struct passed by value is given field by field (`--arg p.n=4`, nested records,
+/// arrays and vector lanes by their paths); the fields left out are zero; a field that
+/// does not exist is a clear error naming the fields there are (exit 2).
+#[test]
+fn struct_fields_are_given_one_by_one() {
+    const SOURCE: &str = "struct Inner { float x; int k[2]; };
+struct Params { int n; float scale; Inner in; float4 v; };
+__global__ void apply(float* out, Params p)
+{
+    int i = threadIdx.x;
+    if (i < p.n) out[i] = p.scale * i + p.in.x + p.in.k[1] + p.v.w;
+}
+";
+    let dir = scratch("fields");
+    std::fs::write(dir.join("s.cu"), SOURCE).expect("write source");
+    let launch = [
+        "run",
+        "s.cu",
+        "--kernel",
+        "apply",
+        "--grid",
+        "1",
+        "--block",
+        "8",
+        "--arg",
+        "out=f32[8]",
+    ];
+    let mut args = launch.to_vec();
+    args.extend([
+        "--arg",
+        "p.n=4",
+        "--arg",
+        "p.scale=2",
+        "--arg",
+        "p.in.k[1]=10",
+        "--arg",
+        "p.v.w=0.5",
+        "--dump",
+        "out",
+    ]);
+    let (out, stdout, stderr) = warpcheck(&dir, &args);
+    assert_eq!(out.status.code(), Some(0), "{stdout}{stderr}");
+    assert!(
+        stdout.contains("p = Params { n=4, scale=2, in.k[1]=10, v.w=0.5 }  (other fields zero)"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("[10.5, 12.5, 14.5, 16.5, 0, 0, 0, 0]"),
+        "{stdout}"
+    );
+    let mut args = launch.to_vec();
+    args.extend(["--arg", "p.q=1"]);
+    let (out, stdout, stderr) = warpcheck(&dir, &args);
+    assert_eq!(out.status.code(), Some(2), "{stdout}{stderr}");
+    assert!(
+        stderr.contains("has no field `q` that can be given: its fields are n, scale, in.x, in.k[0], in.k[1], v.x, v.y, v.z, v.w"),
+        "{stderr}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -55,6 +55,8 @@ pub(crate) struct RecordInfo {
     /// `struct`, `class` or `union`.
     pub tag: String,
     pub field_types: Vec<String>,
+    /// The fields' names, in the order of `field_types` (empty for an unnamed field).
+    pub field_names: Vec<String>,
     /// The value of an `aligned(N)` attribute on the record.
     pub aligned: Option<u64>,
     pub packed: bool,
@@ -383,10 +385,12 @@ impl<'de> Visitor<'de> for RecordChildrenSeed<'_> {
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
         while let Some(child) = seq.next_element::<RecordChild>()? {
             match child.kind.as_str() {
-                "FieldDecl" => self
-                    .record
-                    .field_types
-                    .push(child.qual_type.unwrap_or_default()),
+                "FieldDecl" => {
+                    self.record
+                        .field_types
+                        .push(child.qual_type.unwrap_or_default());
+                    self.record.field_names.push(child.name.unwrap_or_default());
+                }
                 "AlignedAttr" => self.record.aligned = child.value.and_then(|v| v.parse().ok()),
                 "PackedAttr" => self.record.packed = true,
                 _ => {}
@@ -400,6 +404,7 @@ impl<'de> Visitor<'de> for RecordChildrenSeed<'_> {
 /// (the evaluated alignment of `aligned(N)`).
 struct RecordChild {
     kind: String,
+    name: Option<String>,
     qual_type: Option<String>,
     value: Option<String>,
 }
@@ -415,12 +420,14 @@ impl<'de> de::Deserialize<'de> for RecordChild {
             fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<RecordChild, A::Error> {
                 let mut child = RecordChild {
                     kind: String::new(),
+                    name: None,
                     qual_type: None,
                     value: None,
                 };
                 while let Some(key) = map.next_key::<Key>()? {
                     match key {
                         Key::Kind => child.kind = map.next_value()?,
+                        Key::Name => child.name = map.next_value()?,
                         Key::Type if child.kind == "FieldDecl" => {
                             let ty: TypeField = map.next_value()?;
                             child.qual_type = ty.desugared_qual_type.or(ty.qual_type);
@@ -536,6 +543,7 @@ mod tests {
         );
         let record = &facts.records["P"];
         assert_eq!(record.field_types, vec!["int", "double[3]"]);
+        assert_eq!(record.field_names, vec!["n", "w"]);
         assert_eq!(record.aligned, Some(16));
         assert!(facts.enums.contains("Mode"));
         assert_eq!(facts.records["Image"].field_types, vec!["int"]);

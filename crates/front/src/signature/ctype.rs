@@ -12,7 +12,10 @@
 //! pointers 8 bytes).
 
 use super::ast_json::AstFacts;
-use super::{AddressSpace, ParamKind, Pointee, PointerParam, ScalarType, StructType, VectorType};
+use super::{
+    AddressSpace, MAX_FIELD_ELEMENTS, ParamKind, Pointee, PointerParam, ScalarType, StructField,
+    StructType, VectorType,
+};
 
 /// Typedef chains longer than this are treated as unresolvable (they would be cycles).
 const MAX_TYPEDEF_DEPTH: usize = 32;
@@ -150,15 +153,21 @@ fn resolve(base: &str, vector_lanes: Option<u32>, facts: &AstFacts, depth: usize
     let lookup = name.rsplit("::").next().unwrap_or(name);
     if facts.records.contains_key(lookup) || keyword.is_some_and(|k| k != "enum") {
         let layout = record_layout(lookup, facts, depth);
+        let mut fields = Vec::new();
+        if layout.is_some() && !record_fields(lookup, facts, depth, "", 0, &mut fields) {
+            fields.clear();
+        }
         return Resolved::Struct(StructType {
             name: name.to_string(),
             size: layout.map(|l| l.size),
+            fields,
         });
     }
     if facts.assume_unknown_names_are_records && !name.is_empty() && !name.contains(' ') {
         return Resolved::Struct(StructType {
             name: name.to_string(),
             size: None,
+            fields: Vec::new(),
         });
     }
     Resolved::Unknown(format!("unknown type `{base}`"))
@@ -286,6 +295,103 @@ fn record_layout(name: &str, facts: &AstFacts, depth: usize) -> Option<Layout> {
         size: size.div_ceil(align) * align,
         align,
     })
+}
+
+/// Appends the scalar fields of record `name` to `out`, at `base` plus their offsets, named
+/// `prefix` + field name (nested records, vectors and arrays flattened, see
+/// [`StructType::fields`]). False when a field cannot be listed: an unnamed field, a union
+/// (whose fields overlap), an array over [`MAX_FIELD_ELEMENTS`], a type not understood.
+fn record_fields(
+    name: &str,
+    facts: &AstFacts,
+    depth: usize,
+    prefix: &str,
+    base: u64,
+    out: &mut Vec<StructField>,
+) -> bool {
+    let Some(record) = facts.records.get(name) else {
+        return false;
+    };
+    if depth > MAX_TYPEDEF_DEPTH
+        || record.tag == "union"
+        || record.field_names.len() != record.field_types.len()
+    {
+        return false;
+    }
+    let mut offset = 0u64;
+    for (ty, field) in record.field_types.iter().zip(&record.field_names) {
+        let Some(layout) = storage_layout(ty, facts, depth + 1) else {
+            return false;
+        };
+        let align = if record.packed { 1 } else { layout.align };
+        offset = offset.div_ceil(align) * align;
+        let path = format!("{prefix}{field}");
+        if field.is_empty() || !field_elements(ty, facts, depth, &path, base + offset, out) {
+            return false;
+        }
+        offset += layout.size;
+    }
+    true
+}
+
+/// Appends the scalars of one field of type `ty` at `at` (see [`record_fields`]).
+fn field_elements(
+    ty: &str,
+    facts: &AstFacts,
+    depth: usize,
+    path: &str,
+    at: u64,
+    out: &mut Vec<StructField>,
+) -> bool {
+    let ty = ty.trim();
+    if let Some(open) = ty.rfind('[')
+        && ty.ends_with(']')
+    {
+        let (element, count) = (&ty[..open], ty[open + 1..ty.len() - 1].trim());
+        let Ok(count) = count.parse::<u64>() else {
+            return false;
+        };
+        let Some(size) = storage_layout(element, facts, depth + 1).map(|l| l.size) else {
+            return false;
+        };
+        return count <= MAX_FIELD_ELEMENTS
+            && (0..count).all(|i| {
+                field_elements(
+                    element,
+                    facts,
+                    depth + 1,
+                    &format!("{path}[{i}]"),
+                    at + i * size,
+                    out,
+                )
+            });
+    }
+    if ParsedType::parse(ty).is_ok_and(|p| p.pointee.is_some()) {
+        return false;
+    }
+    match classify_at(ty, facts, depth + 1) {
+        ParamKind::Scalar(scalar) => out.push(StructField {
+            name: path.to_string(),
+            offset: at,
+            scalar,
+        }),
+        ParamKind::Vector(v) => {
+            for (lane, c) in (0..v.lanes.min(4)).zip(["x", "y", "z", "w"]) {
+                out.push(StructField {
+                    name: format!("{path}.{c}"),
+                    offset: at + u64::from(lane) * v.element.size(),
+                    scalar: v.element,
+                });
+            }
+        }
+        ParamKind::Struct(st) => {
+            let (_, name) = split_tag_keyword(&st.name);
+            let name = name.rsplit("::").next().unwrap_or(name);
+            return record_fields(name, facts, depth + 1, &format!("{path}."), at, out);
+        }
+        _ => return false,
+    }
+    true
 }
 
 /// Size and alignment of a field type, arrays included (`float[4]`, `int[2][3]`).
@@ -536,6 +642,7 @@ mod tests {
             RecordInfo {
                 tag: "struct".into(),
                 field_types: vec!["char".into()],
+                field_names: vec!["c".into()],
                 aligned: Some(16),
                 packed: false,
             },
@@ -570,7 +677,8 @@ mod tests {
                 p.pointee,
                 Pointee::Struct(StructType {
                     name: "R0".into(),
-                    size: Some(8 + 12 * 8)
+                    size: Some(8 + 12 * 8),
+                    fields: Vec::new(),
                 })
             ),
             other => panic!("{other:?}"),
@@ -618,7 +726,8 @@ mod tests {
             p.pointee,
             Pointee::Struct(StructType {
                 name: "Params".into(),
-                size: Some(32)
+                size: Some(32),
+                fields: Vec::new(),
             })
         );
         assert!(p.is_const);
@@ -658,14 +767,20 @@ mod tests {
             classify("Params", &f),
             ParamKind::Struct(StructType {
                 name: "Params".into(),
-                size: Some(32)
+                size: Some(32),
+                fields: Vec::new(),
             })
         );
         assert_eq!(
             classify("Aligned", &f),
             ParamKind::Struct(StructType {
                 name: "Aligned".into(),
-                size: Some(16)
+                size: Some(16),
+                fields: vec![StructField {
+                    name: "c".into(),
+                    offset: 0,
+                    scalar: ScalarType::I8
+                }],
             })
         );
         match classify("float3", &f) {
@@ -688,5 +803,61 @@ mod tests {
             classify("Mystery", &f),
             ParamKind::Unsupported { .. }
         ));
+    }
+
+    #[test]
+    fn struct_fields_are_listed_at_their_offsets_nested_records_arrays_and_vectors_flattened() {
+        let mut facts = facts();
+        facts.records.insert(
+            "Inner".into(),
+            RecordInfo {
+                tag: "struct".into(),
+                field_types: vec!["float".into(), "int[2]".into()],
+                field_names: vec!["x".into(), "k".into()],
+                ..Default::default()
+            },
+        );
+        facts.records.insert(
+            "Outer".into(),
+            RecordInfo {
+                tag: "struct".into(),
+                field_types: vec![
+                    "char".into(),
+                    "Inner".into(),
+                    "double".into(),
+                    "float4".into(),
+                ],
+                field_names: vec!["c".into(), "in".into(), "d".into(), "v".into()],
+                ..Default::default()
+            },
+        );
+        let ParamKind::Struct(st) = classify("Outer", &facts) else {
+            panic!("not a struct")
+        };
+        let got: Vec<(&str, u64)> = st
+            .fields
+            .iter()
+            .map(|f| (f.name.as_str(), f.offset))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                ("c", 0),
+                ("in.x", 4),
+                ("in.k[0]", 8),
+                ("in.k[1]", 12),
+                ("d", 16),
+                ("v.x", 32),
+                ("v.y", 36),
+                ("v.z", 40),
+                ("v.w", 44)
+            ]
+        );
+        assert_eq!(st.size, Some(48));
+        // Without field names (or with a union inside) the fields are not listed.
+        let ParamKind::Struct(p) = classify("Params", &facts) else {
+            panic!("not a struct")
+        };
+        assert!(p.fields.is_empty());
     }
 }

@@ -213,7 +213,24 @@ pub struct StructType {
     /// Its size in bytes: from the PTX for a by-value parameter, else computed from its
     /// fields with the natural C layout; `None` when a field's type is not understood.
     pub size: Option<u64>,
+    /// Its scalar fields at their byte offsets, nested records, vectors and arrays (of at
+    /// most [`MAX_FIELD_ELEMENTS`] elements) flattened to `inner.x`, `v.y`, `a[2]`; empty
+    /// when the layout is not known (no declaration, or a field type not understood).
+    #[serde(default)]
+    pub fields: Vec<StructField>,
 }
+
+/// A scalar field of a struct, at its byte offset (see [`StructType::fields`]).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StructField {
+    /// Its path from the struct: `n`, `inner.x`, `v.y`, `a[2]`.
+    pub name: String,
+    pub offset: u64,
+    pub scalar: ScalarType,
+}
+
+/// The most elements of an array field that [`StructType::fields`] lists one by one.
+pub const MAX_FIELD_ELEMENTS: u64 = 64;
 
 pub use ptx_params::signatures_from_ptx;
 

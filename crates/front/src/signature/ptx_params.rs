@@ -290,7 +290,8 @@ mod tests {
             k.params[1].kind,
             ParamKind::Struct(super::super::StructType {
                 name: "Params".into(),
-                size: Some(24)
+                size: Some(24),
+                fields: Vec::new(),
             })
         );
         assert_eq!(k.params[2].name, "arg2");

@@ -85,21 +85,9 @@ fn cuda_signatures() {
             );
             let ps = pointer(&particles.params[0].kind);
             // float3 (12 bytes, align 4) + float + int = 20 bytes.
-            assert_eq!(
-                ps.pointee,
-                Pointee::Struct(StructType {
-                    name: "Particle".into(),
-                    size: Some(20)
-                })
-            );
+            assert_eq!(ps.pointee, Pointee::Struct(particle()));
             assert!(ps.is_const);
-            assert_eq!(
-                particles.params[1].kind,
-                ParamKind::Struct(StructType {
-                    name: "Particle".into(),
-                    size: Some(20)
-                })
-            );
+            assert_eq!(particles.params[1].kind, ParamKind::Struct(particle()));
             assert_eq!(particles.params[1].ptx_size, Some(20));
             assert_eq!(particles.params[2].c_type, "real_t *");
             assert_eq!(
@@ -118,7 +106,8 @@ fn cuda_signatures() {
                 particles.params[4].kind,
                 ParamKind::Struct(StructType {
                     name: "Aligned".into(),
-                    size: Some(16)
+                    size: Some(16),
+                    fields: vec![field("x", 0, ScalarType::F32)],
                 })
             );
             assert_eq!(particles.params[5].kind, ParamKind::Scalar(ScalarType::I32));
@@ -193,7 +182,8 @@ fn c_functions_all_get_signatures() {
             pointer(&blur.params[0].kind).pointee,
             Pointee::Struct(StructType {
                 name: "Image".into(),
-                size: Some(16)
+                size: Some(16),
+                fields: Vec::new(),
             })
         );
         let smooth = kernel(&module.signatures, "smooth");
@@ -237,4 +227,28 @@ fn signatures_can_come_from_the_ptx_alone() {
     assert_eq!(step.origin, SignatureOrigin::Ptx);
     assert_eq!(step.name, "step");
     assert_eq!(names(step), ["arg0", "arg1", "arg2"]);
+}
+
+fn field(name: &str, offset: u64, scalar: ScalarType) -> warpcheck_front::StructField {
+    warpcheck_front::StructField {
+        name: name.into(),
+        offset,
+        scalar,
+    }
+}
+
+/// `struct Particle { float3 position; float mass; int id; }` as the signature gives it:
+/// 20 bytes, its fields settable one by one (`--arg p.position.y=2`).
+fn particle() -> StructType {
+    StructType {
+        name: "Particle".into(),
+        size: Some(20),
+        fields: vec![
+            field("position.x", 0, ScalarType::F32),
+            field("position.y", 4, ScalarType::F32),
+            field("position.z", 8, ScalarType::F32),
+            field("mass", 12, ScalarType::F32),
+            field("id", 16, ScalarType::I32),
+        ],
+    }
 }
