@@ -56,6 +56,9 @@ pub mod kernels;
 pub mod passes;
 pub mod report;
 pub mod rewrite;
+pub mod shared;
+pub mod shared_ptx;
+pub mod shared_run;
 
 pub use analysis::{Plan, Site, SiteKind, Target};
 pub use cuda::CudaExecutor;
@@ -63,6 +66,7 @@ pub use emu_exec::EmuExecutor;
 pub use exec::{Arg, DeviceBuffer, DeviceLaunch, Executor, KernelRun, Metered, Param, Traffic};
 pub use passes::{CheckOptions, Launch, LaunchBuffer, Profile, Race, RaceKind, Verdict};
 pub use rewrite::Variant;
+pub use shared::{SharedPlan, SharedScope};
 
 use warpcheck_ir::{FuncId, Program};
 use warpcheck_ptx::ast::Module;
@@ -99,6 +103,9 @@ pub struct Instrumented {
     pub plain: String,
     /// The privatised kernel with site maps, as PTX text.
     pub attribution: String,
+    /// The kernel with its shared memory privatised per warp ([`Variant::Shared`]), when
+    /// its shared memory is checked.
+    pub shared: Option<String>,
     pub plan: Plan,
 }
 
@@ -140,6 +147,10 @@ pub fn instrument_with(
         kernel: name.clone(),
         plain: print(Variant::Plain)?,
         attribution: print(Variant::Attribution)?,
+        shared: match plan.shared {
+            SharedScope::Checked(_) => Some(print(Variant::Shared)?),
+            _ => None,
+        },
         plan,
     })
 }
