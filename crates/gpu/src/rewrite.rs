@@ -161,18 +161,26 @@ fn entry<'m>(module: &'m mut Module, kernel: &str) -> Result<&'m mut Function, G
         .ok_or_else(|| GpuError::Internal(format!("kernel `{kernel}` not in the module")))
 }
 
-/// Puts `snippet`'s body before the first instruction, label or block of `statements`
-/// (after the declarations).
+/// Puts `snippet`'s body before the first instruction, label or block of `statements`,
+/// but after the declarations that precede the first instruction (clang puts a label
+/// before the kernel's `.shared` declarations, which the prologue names).
 fn insert_prologue(statements: &mut Vec<Statement>, snippet: Function) {
-    let at = statements
+    let code = |s: &Statement| {
+        matches!(
+            s,
+            Statement::Instruction(_) | Statement::Label(_) | Statement::Block(_)
+        )
+    };
+    let first_inst = statements
         .iter()
-        .position(|s| {
-            matches!(
-                s,
-                Statement::Instruction(_) | Statement::Label(_) | Statement::Block(_)
-            )
-        })
+        .position(|s| matches!(s, Statement::Instruction(_) | Statement::Block(_)))
         .unwrap_or(statements.len());
+    let after_decls = statements[..first_inst]
+        .iter()
+        .rposition(|s| matches!(s, Statement::Variable(_)))
+        .map_or(0, |i| i + 1);
+    let first_code = statements.iter().position(code).unwrap_or(statements.len());
+    let at = first_code.max(after_decls);
     let prologue = snippet.body.map(|b| b.statements).unwrap_or_default();
     statements.splice(at..at, prologue);
 }

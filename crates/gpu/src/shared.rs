@@ -137,8 +137,9 @@ pub fn analyse(program: &Program, kernel: FuncId) -> SharedScope {
     if !accesses(body) {
         return SharedScope::Unused;
     }
-    let elsewhere = program.functions.iter().any(|(id, g)| {
-        id != kernel
+    // Other kernels of the module are not called; device functions may be.
+    let elsewhere = program.functions.values().any(|g| {
+        !g.is_kernel()
             && g.body.as_ref().is_some_and(|b| {
                 accesses(b) || b.insts.values().any(|i| matches!(i.op, Op::Barrier { .. }))
             })
@@ -170,7 +171,8 @@ fn variables(program: &Program, body: &Body) -> Vec<VarId> {
                 },
                 _ => continue,
             };
-            if program.variable(v).space == warpcheck_ptx::ast::StateSpace::Shared && !out.contains(&v)
+            if program.variable(v).space == warpcheck_ptx::ast::StateSpace::Shared
+                && !out.contains(&v)
             {
                 out.push(v);
             }
@@ -387,8 +389,7 @@ impl Cx<'_> {
             .bytes
             .ok_or_else(|| format!("{} has no fixed access size", self.where_(id)))?;
         let (var, base) = self.target(id, address, var_index)?;
-        plan.edits
-            .insert(key, SharedEdit::Access(plan.sites.len()));
+        plan.edits.insert(key, SharedEdit::Access(plan.sites.len()));
         plan.sites.push(SharedSite {
             inst: id,
             store,

@@ -325,4 +325,3 @@ pub fn final_kernel(plan: &SharedPlan) -> String {
         claim_loop(0)
     )
 }
-

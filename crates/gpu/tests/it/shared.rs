@@ -4,8 +4,7 @@
 
 use warpcheck_gpu::passes::{self, CheckOptions};
 use warpcheck_gpu::{
-    Arg, EmuExecutor, GpuError, Instrumented, Launch, LaunchBuffer, RaceKind, SharedScope,
-    Verdict,
+    Arg, EmuExecutor, GpuError, Instrumented, Launch, LaunchBuffer, RaceKind, SharedScope, Verdict,
 };
 
 /// A kernel over `out` (u32) with `s`, 1024 bytes of shared memory; `%r2` is the block,
@@ -84,8 +83,13 @@ fn check(ptx: &str, grid: u32, block: u32, elems: usize) -> (Instrumented, Verdi
         inst.plan.shared
     );
     let mut l = launch(grid, block, elems);
-    let v = passes::check(&mut EmuExecutor::new(), &inst, &mut l, CheckOptions::default())
-        .unwrap();
+    let v = passes::check(
+        &mut EmuExecutor::new(),
+        &inst,
+        &mut l,
+        CheckOptions::default(),
+    )
+    .unwrap();
     (inst, v, words(&l.buffers[0].bytes))
 }
 
@@ -155,7 +159,12 @@ fn warps_writing_one_word_with_different_values_are_a_write_write_race() {
         .iter()
         .filter(|r| r.kind == RaceKind::WriteWrite)
         .collect();
-    assert_eq!(ww.len(), 1, "one record per pair of sites: {:?}", v.shared.races);
+    assert_eq!(
+        ww.len(),
+        1,
+        "one record per pair of sites: {:?}",
+        v.shared.races
+    );
     assert_eq!(ww[0].region, 1);
     // Warp 0 writes 0 to `s[0]`, the value already there: not a write by value.
     assert!(ww[0].first.warp < ww[0].second.warp && ww[0].second.warp < 3);
