@@ -220,6 +220,38 @@ fn halo_race_is_reported_with_both_lines_and_the_block_pair() {
 }
 
 #[test]
+fn a_missing_barrier_in_a_shared_reduction_is_a_shared_race_between_warps_at_its_line() {
+    let file = root().join("tests/kernels/reduce_shared_bug_missing_sync.cu");
+    let out = Command::new(env!("CARGO_BIN_EXE_warpcheck"))
+        .arg("check")
+        .arg(&file)
+        .args(["--from-header", "--gpu", "--gpu-executor", "emu"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains(
+            "error[shared-race]: data race on shared memory (read-after-write) at `sdata` + "
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains("between warps of one block in the kernel's last region"),
+        "{text}"
+    );
+    assert!(
+        text.contains("reduce_shared_bug_missing_sync.cu:32"),
+        "{text}"
+    );
+    assert!(text.contains("(1) write by block (0,0,0) warp"), "{text}");
+    assert!(
+        !text.contains("nor on shared memory"),
+        "shared memory is checked: {text}"
+    );
+}
+
+#[test]
 fn without_a_gpu_the_cuda_executor_says_so_and_exits_2() {
     if std::path::Path::new("/dev/nvidiactl").exists() {
         return; // A machine with a GPU: the CUDA executor would run.
