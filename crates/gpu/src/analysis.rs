@@ -89,8 +89,10 @@ pub struct Plan {
     /// Whether the kernel (or any function of its module) has a block barrier: warps of
     /// a block then communicate legitimately, and buffers are privatised per block only.
     pub has_barriers: bool,
-    /// Whether the kernel accesses shared memory (not privatised in GPU mode).
+    /// Whether the kernel accesses shared memory.
     pub uses_shared: bool,
+    /// Whether and how its shared memory is checked ([`crate::shared`]).
+    pub shared: crate::shared::SharedScope,
 }
 
 /// Derivation state of one register.
@@ -170,6 +172,7 @@ pub fn analyse(
             i.op.memory_access()
                 .is_some_and(|a| a.space == MemSpace::Shared)
         }),
+        shared: crate::shared::analyse(program, kernel),
     };
     for id in body.insts.keys() {
         cx.visit(id, &index_of, &name, &mut plan)?;

@@ -8,9 +8,22 @@
 //!   stores (a *target*) gets private copies; the PTX is rewritten so that each *unit*'s
 //!   accesses to the buffer go to its copy ([`rewrite`], after the pointer analysis in
 //!   [`analysis`]). A unit is a warp, or a block in kernels with block barriers (warps of
-//!   a block legitimately exchange data across a barrier; merging per-warp copies at every
-//!   barrier inside the kernel is not implemented). Each unit finds its copy in a
-//!   unit-to-copy table the host writes.
+//!   a block legitimately exchange data across a barrier; global buffers are not merged
+//!   at barriers inside the kernel). Each unit finds its copy in a unit-to-copy table the
+//!   host writes.
+//! * **Shared memory** (§4.4: barriers delimit regions; [`shared`], [`shared_ptx`],
+//!   [`shared_run`]): one more run of a third variant gives every warp a private copy of
+//!   the block's `__shared__` variables (in global memory); its `ld.shared`/`st.shared`
+//!   go to its copy and mark the site in a read or write map. After every block barrier
+//!   the block's threads compare the copies byte by byte with the region's stale
+//!   contents: two warps writing a byte (by value) with different values are a
+//!   write-write race, equal values a benign one; a warp that read a byte another warp
+//!   wrote in the region is a read-write race. The writes are merged (the highest warp
+//!   wins), every copy refreshed, the maps cleared. A separate kernel compares the last
+//!   region after the kernel ends. Reads are recorded rather than found by re-running
+//!   the region as LD's pass 2 would: a re-run needs the warp's registers saved at every
+//!   barrier and cannot repeat regions with atomics, global read-modify-writes or
+//!   `printf`, while a read map is one store per load and checks every region.
 //! * **Two passes** (§4.1–4.3, [`passes`]): pass 1 runs with every copy holding the stale
 //!   (original) contents; a copy's writes are the bytes where it differs from the stale
 //!   contents. Two copies writing one byte with different values are a write-write race;
@@ -39,12 +52,17 @@
 //! through the normal lowering and emulator (what the tests use), [`CudaExecutor`] loads
 //! `libcuda.so` at run time and lets the driver JIT-compile the PTX (no toolkit needed).
 //!
-//! Not checked: races between lanes of a warp (a warp is the smallest unit), races on
-//! shared memory (not privatised), races between warps of a block in kernels with barriers,
+//! Not checked: races between lanes of a warp (a warp is the smallest unit); races between
+//! warps of a block on global buffers in kernels with barriers; shared memory of kernels
+//! that use it in ways [`shared`] lists (shared atomics, `cp.async`, volatile accesses,
+//! addresses traced to no single variable, named or counted barriers, device functions
+//! with shared accesses or barriers), or whose per-warp copies exceed the memory limit;
 //! buffers reached through pointers loaded from memory, and device-function callees that
-//! receive a target pointer (refused). Value-based checking misses races whose writes
-//! leave the value unchanged (§4.7: a write undone before the end, a write of the value
-//! already there; atomics likewise).
+//! receive a target pointer (refused). Each is said in a `gpu-scope-unchecked` note.
+//! Value-based checking misses races whose writes leave the value unchanged (§4.7: a
+//! write undone before the end, a write of the value already there, such as zero into
+//! shared memory at the kernel's start, where the copies start from zero; atomics
+//! likewise).
 
 pub mod analysis;
 mod attribution;
@@ -56,6 +74,9 @@ pub mod kernels;
 pub mod passes;
 pub mod report;
 pub mod rewrite;
+pub mod shared;
+pub mod shared_ptx;
+pub mod shared_run;
 
 pub use analysis::{Plan, Site, SiteKind, Target};
 pub use cuda::CudaExecutor;
@@ -63,6 +84,7 @@ pub use emu_exec::EmuExecutor;
 pub use exec::{Arg, DeviceBuffer, DeviceLaunch, Executor, KernelRun, Metered, Param, Traffic};
 pub use passes::{CheckOptions, Launch, LaunchBuffer, Profile, Race, RaceKind, Verdict};
 pub use rewrite::Variant;
+pub use shared::{SharedPlan, SharedScope};
 
 use warpcheck_ir::{FuncId, Program};
 use warpcheck_ptx::ast::Module;
@@ -99,6 +121,9 @@ pub struct Instrumented {
     pub plain: String,
     /// The privatised kernel with site maps, as PTX text.
     pub attribution: String,
+    /// The kernel with its shared memory privatised per warp ([`Variant::Shared`]), when
+    /// its shared memory is checked.
+    pub shared: Option<String>,
     pub plan: Plan,
 }
 
@@ -140,6 +165,10 @@ pub fn instrument_with(
         kernel: name.clone(),
         plain: print(Variant::Plain)?,
         attribution: print(Variant::Attribution)?,
+        shared: match plan.shared {
+            SharedScope::Checked(_) => Some(print(Variant::Shared)?),
+            _ => None,
+        },
         plan,
     })
 }

@@ -147,6 +147,8 @@ pub struct Verdict {
     /// Whether a unit is a warp (kernels without block barriers) or a block.
     pub per_warp: bool,
     pub rounds: Vec<RoundInfo>,
+    /// Races between warps of a block on shared memory ([`crate::shared`]).
+    pub shared: crate::shared_run::SharedOutcome,
     /// Where the time went, and what crossed between host and device.
     pub profile: Profile,
 }
@@ -437,6 +439,15 @@ pub fn check_with(
     let mut exec = Metered::new(exec);
     let mut profile = Profile::default();
     let res = profile.time("upload", || Resident::upload(&mut exec, launch))?;
+    match profile.time("shared", || {
+        crate::shared_run::check(&mut exec, inst, launch, &res, opts)
+    }) {
+        Ok(s) => verdict.shared = s,
+        Err(e) => {
+            res.allocs.free(&mut exec);
+            return Err(e);
+        }
+    }
     let cx = Cx {
         inst,
         layout: &layout,

@@ -8,6 +8,7 @@ use warpcheck_report::race::{Scope, hazard};
 use warpcheck_report::{Code, Finding, Location, Severity};
 
 use crate::passes::{Race, RaceKind, Side};
+use crate::shared::{SharedRace, SharedScope, SharedSide};
 use crate::{Instrumented, Verdict};
 
 /// Linear block index to `(x,y,z)`.
@@ -49,7 +50,7 @@ pub fn findings(
             None => groups.push((key, r, vec![pair])),
         }
     }
-    let mut out = Vec::new();
+    let mut out = shared_findings(inst, verdict, grid, kernel, locate);
     for ((kind, _, l1, l2), r, pairs) in groups {
         let n = pairs.len() as u64;
         let who = |s: &Side, what: &str| match s.warp {
@@ -117,6 +118,87 @@ pub fn findings(
     out
 }
 
+/// The findings of the shared-memory races: one per kind and pair of source lines.
+fn shared_findings(
+    inst: &Instrumented,
+    verdict: &Verdict,
+    grid: [u32; 3],
+    kernel: &str,
+    locate: &dyn Fn(InstId) -> Option<Location>,
+) -> Vec<Finding> {
+    let SharedScope::Checked(plan) = &inst.plan.shared else {
+        return Vec::new();
+    };
+    if let Some(why) = &verdict.shared.skipped {
+        return vec![
+            Finding::new(
+                Code::GpuScopeUnchecked,
+                Severity::Note,
+                format!("GPU mode did not look for races on shared memory in this launch: {why}"),
+            )
+            .kernel(kernel.to_string()),
+        ];
+    }
+    let site_loc = |s: &SharedSide| s.site.and_then(|i| locate(plan.sites[i].inst));
+    type Key = (RaceKind, Option<Location>, Option<Location>);
+    let mut groups: Vec<(Key, &SharedRace, u64)> = Vec::new();
+    for r in &verdict.shared.races {
+        let key = (r.kind, site_loc(&r.first), site_loc(&r.second));
+        match groups.iter_mut().find(|g| g.0 == key) {
+            Some(g) => g.2 += 1,
+            None => groups.push((key, r, 1)),
+        }
+    }
+    groups
+        .into_iter()
+        .map(|((kind, l1, l2), r, n)| {
+            let mut f = shared_finding(kind, r, kernel);
+            let who = |s: &SharedSide, what: &str| {
+                format!("{what} by block {} warp {}", block_index(grid, r.block), s.warp)
+            };
+            let first = who(&r.first, "(1) write");
+            let second = who(&r.second, if r.second.write { "(2) write" } else { "(2) read" });
+            f = match (l2, l1) {
+                (Some(l2), Some(l1)) => f.at(l2, second).related(l1, first),
+                (Some(l2), None) => f.at(l2, second).note(first),
+                (None, Some(l1)) => f.at(l1, first).note(second),
+                (None, None) => f.note(first).note(second),
+            };
+            f.occurrences = n;
+            f.note("found by GPU mode: the warps' private copies of shared memory, compared at the barrier that ends the region (or at the kernel's end)")
+                .help(Scope::InterWarp.help())
+        })
+        .collect()
+}
+
+/// A shared race's finding without its locations.
+fn shared_finding(kind: RaceKind, r: &SharedRace, kernel: &str) -> Finding {
+    let at = format!("`{}` + {} bytes", r.var, r.offset);
+    let scope = Scope::InterWarp.describe();
+    let region = match r.region {
+        0 => "in the kernel's last region".to_string(),
+        k => format!("in the region ending at barrier {k}"),
+    };
+    let (code, severity, message) = match kind {
+        RaceKind::BenignWriteWrite => (
+            Code::BenignRace,
+            Severity::Warning,
+            format!(
+                "warps write the same value to shared memory at {at}, {scope} {region} (benign by value; still unordered)"
+            ),
+        ),
+        _ => (
+            Code::SharedRace,
+            Severity::Error,
+            format!(
+                "data race on shared memory ({}) at {at}, {scope} {region}",
+                hazard(true, r.second.write)
+            ),
+        ),
+    };
+    Finding::new(code, severity, message).kernel(kernel.to_string())
+}
+
 /// Notes on what GPU mode did not check in this kernel.
 pub fn limits(inst: &Instrumented, kernel: &str) -> Vec<Finding> {
     let mut out = Vec::new();
@@ -125,8 +207,10 @@ pub fn limits(inst: &Instrumented, kernel: &str) -> Vec<Finding> {
     if plan.has_barriers {
         scopes.push("between warps of one block on global buffers (the kernel has barriers: copies are per block)");
     }
-    if plan.uses_shared {
-        scopes.push("on shared memory");
+    let shared_why;
+    if let SharedScope::Unchecked(why) = &plan.shared {
+        shared_why = format!("on shared memory ({why})");
+        scopes.push(&shared_why);
     }
     out.push(
         Finding::new(

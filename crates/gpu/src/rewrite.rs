@@ -40,6 +40,8 @@ use warpcheck_ptx::ast::{
 
 use crate::GpuError;
 use crate::analysis::{Edit, Plan};
+use crate::shared::{SharedEdit, SharedPlan, SharedScope};
+use crate::shared_ptx;
 
 /// Which kernel the rewrite produces.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -48,6 +50,9 @@ pub enum Variant {
     Plain,
     /// Privatisation plus site maps: run to attribute a race to source lines.
     Attribution,
+    /// Shared memory privatised per warp and compared at barriers
+    /// ([`crate::shared_ptx`]); global buffers are not privatised.
+    Shared,
 }
 
 /// Register numbers of the added `%wcd` (64-bit) registers.
@@ -114,17 +119,11 @@ pub fn rewrite(
     plan: &Plan,
     variant: Variant,
 ) -> Result<Module, GpuError> {
+    if variant == Variant::Shared {
+        return rewrite_shared(module, kernel, plan);
+    }
     let mut out = module.clone();
-    let f = out
-        .items
-        .iter_mut()
-        .find_map(|item| match item {
-            Item::Function(f) if f.name.value == kernel && f.kind.value == FunctionKind::Entry => {
-                Some(f)
-            }
-            _ => None,
-        })
-        .ok_or_else(|| GpuError::Internal(format!("kernel `{kernel}` not in the module")))?;
+    let f = entry(&mut out, kernel)?;
     let regs = Regs {
         targets: plan.targets.len(),
     };
@@ -136,31 +135,150 @@ pub fn rewrite(
     params.push(format!(".param .u64 {}", LAUNCH_PARAMS[0]));
     params.push(format!(".param .u32 {}", LAUNCH_PARAMS[1]));
     let snippet = parse_snippet(&params.join(",\n"), &prologue(plan, &regs, variant))?;
-    f.params.extend(snippet.params);
+    f.params.extend(snippet.params.clone());
     let body = f
         .body
         .as_mut()
         .ok_or_else(|| GpuError::Internal(format!("kernel `{kernel}` has no body")))?;
     let statements = std::mem::take(&mut body.statements);
     let mut rewritten = rewrite_statements(statements, plan, &regs, variant)?;
-    let at = rewritten
-        .iter()
-        .position(|s| {
-            matches!(
-                s,
-                Statement::Instruction(_) | Statement::Label(_) | Statement::Block(_)
-            )
-        })
-        .unwrap_or(rewritten.len());
-    let prologue = snippet.body.map(|b| b.statements).unwrap_or_default();
-    rewritten.splice(at..at, prologue);
+    insert_prologue(&mut rewritten, snippet);
     body.statements = rewritten;
     Ok(out)
 }
 
+/// The entry `kernel` of `module`.
+fn entry<'m>(module: &'m mut Module, kernel: &str) -> Result<&'m mut Function, GpuError> {
+    module
+        .items
+        .iter_mut()
+        .find_map(|item| match item {
+            Item::Function(f) if f.name.value == kernel && f.kind.value == FunctionKind::Entry => {
+                Some(&mut **f)
+            }
+            _ => None,
+        })
+        .ok_or_else(|| GpuError::Internal(format!("kernel `{kernel}` not in the module")))
+}
+
+/// Puts `snippet`'s body before the first instruction, label or block of `statements`,
+/// but after the declarations that precede the first instruction (clang puts a label
+/// before the kernel's `.shared` declarations, which the prologue names).
+fn insert_prologue(statements: &mut Vec<Statement>, snippet: Function) {
+    let code = |s: &Statement| {
+        matches!(
+            s,
+            Statement::Instruction(_) | Statement::Label(_) | Statement::Block(_)
+        )
+    };
+    let first_inst = statements
+        .iter()
+        .position(|s| matches!(s, Statement::Instruction(_) | Statement::Block(_)))
+        .unwrap_or(statements.len());
+    let after_decls = statements[..first_inst]
+        .iter()
+        .rposition(|s| matches!(s, Statement::Variable(_)))
+        .map_or(0, |i| i + 1);
+    let first_code = statements.iter().position(code).unwrap_or(statements.len());
+    let at = first_code.max(after_decls);
+    let prologue = snippet.body.map(|b| b.statements).unwrap_or_default();
+    statements.splice(at..at, prologue);
+}
+
+/// [`Variant::Shared`]: shared accesses redirected to the warp's copy, the comparison
+/// after every barrier, and the kernel [`shared_ptx::FINAL`] added to the module.
+fn rewrite_shared(module: &Module, kernel: &str, plan: &Plan) -> Result<Module, GpuError> {
+    let SharedScope::Checked(sp) = &plan.shared else {
+        return Err(GpuError::Internal(
+            "shared variant of a kernel whose shared memory is not checked".into(),
+        ));
+    };
+    let mut out = module.clone();
+    let f = entry(&mut out, kernel)?;
+    check_names(f)?;
+    let snippet = parse_snippet(
+        &shared_ptx::param_decls().join(",\n"),
+        &shared_ptx::prologue(sp),
+    )?;
+    f.params.extend(snippet.params.clone());
+    let body = f
+        .body
+        .as_mut()
+        .ok_or_else(|| GpuError::Internal(format!("kernel `{kernel}` has no body")))?;
+    let statements = std::mem::take(&mut body.statements);
+    let mut rewritten = shared_statements(statements, sp)?;
+    insert_prologue(&mut rewritten, snippet);
+    body.statements = rewritten;
+    let text = format!(
+        ".version 7.0\n.target sm_80\n.address_size 64\n{}",
+        shared_ptx::final_kernel(sp)
+    );
+    let parsed = warpcheck_ptx::parse(&text);
+    if let Some(e) = parsed.errors.first() {
+        return Err(GpuError::Internal(format!(
+            "the shared comparison kernel does not parse: {e:?}"
+        )));
+    }
+    out.items.extend(
+        parsed
+            .module
+            .items
+            .into_iter()
+            .filter(|i| matches!(i, Item::Function(_))),
+    );
+    Ok(out)
+}
+
+/// Rewrites a statement list for [`Variant::Shared`] (recursing into nested blocks).
+fn shared_statements(
+    statements: Vec<Statement>,
+    plan: &SharedPlan,
+) -> Result<Vec<Statement>, GpuError> {
+    let mut out = Vec::with_capacity(statements.len());
+    for s in statements {
+        match s {
+            Statement::Instruction(inst) => match plan.edits.get(&inst.span.start) {
+                Some(&SharedEdit::Access(site)) => out.extend(shared_access(inst, plan, site)?),
+                Some(&SharedEdit::Barrier(k)) => {
+                    out.push(Statement::Instruction(inst));
+                    let f = parse_snippet("", &shared_ptx::barrier(k))?;
+                    out.extend(f.body.map(|b| b.statements).unwrap_or_default());
+                }
+                None => out.push(Statement::Instruction(inst)),
+            },
+            Statement::Block(mut b) => {
+                let inner = std::mem::take(&mut b.statements);
+                b.statements = shared_statements(inner, plan)?;
+                out.push(Statement::Block(b));
+            }
+            other => out.push(other),
+        }
+    }
+    Ok(out)
+}
+
+/// A shared access redirected to the warp's copy in global memory, after the marking
+/// of its site.
+fn shared_access(
+    mut inst: Instruction,
+    plan: &SharedPlan,
+    site: usize,
+) -> Result<Vec<Statement>, GpuError> {
+    let (base, offset) = address_of(&inst)?;
+    let mut code = guarded(&shared_ptx::access(plan, site, &base, offset), &inst)?;
+    *address_base(&mut inst)? = "%wcs9".to_string();
+    for m in &mut inst.modifiers {
+        if m.value == "shared" || m.value == "shared::cta" {
+            m.value = "global".to_string();
+        }
+    }
+    code.push(Statement::Instruction(inst));
+    Ok(code)
+}
+
 /// Refuses kernels that already use the rewrite's names.
 fn check_names(f: &Function) -> Result<(), GpuError> {
-    let clash = |s: &str| s.starts_with("%wcd") || s.starts_with("%wcr") || s.starts_with("__wc_");
+    let clash = |s: &str| s.starts_with("%wc") || s.starts_with("__wc_");
     let mut bad = f
         .params
         .iter()

@@ -1,8 +1,10 @@
 //! GPU mode (`check --gpu`) on the corpus, with the emulator as executor (CI has no GPU):
 //! for every kernel file with launch lines, the global races between blocks and between
-//! warps of a block that GPU mode reports must be exactly those the CPU race checker
-//! reports (the same pairs of source lines), except where listed below with the reason;
-//! kernels GPU mode refuses must be listed with the construct its error names.
+//! warps of a block, and the shared-memory races between warps of a block, that GPU mode
+//! reports must be exactly those the CPU race checker reports (the same pairs of source
+//! lines), except where listed below with the reason; kernels GPU mode refuses must be
+//! listed with the construct its error names. Races between lanes of one warp are not
+//! compared: GPU mode cannot see lanes.
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -38,10 +40,10 @@ fn root() -> PathBuf {
         .expect("repository root")
 }
 
-/// Runs `warpcheck check FILE --from-header --format json` with `extra`; the inter-block
-/// global-race line pairs (sorted within a pair), the finding codes, or the error text.
-/// Global-race line pairs between blocks (`'b'`) and between warps of a block (`'w'`),
-/// and all finding codes of one run.
+/// Runs `warpcheck check FILE --from-header --format json` with `extra`: the race line
+/// pairs (sorted within a pair) of global races between blocks (`'b'`) and between warps
+/// of a block (`'w'`) and of shared-memory races between warps (`'s'`), and all finding
+/// codes; or the error text.
 type Races = (BTreeSet<(char, u64, u64)>, Vec<String>);
 
 fn races(file: &Path, extra: &[&str]) -> Result<Races, String> {
@@ -62,16 +64,12 @@ fn races(file: &Path, extra: &[&str]) -> Result<Races, String> {
         let code = f["code"].as_str().unwrap_or_default();
         codes.push(code.to_string());
         let message = f["message"].as_str().unwrap_or_default();
-        let scope = if message.contains("between blocks") {
-            'b'
-        } else if message.contains("between warps") {
-            'w'
-        } else {
-            continue;
+        let scope = match (code, message) {
+            ("global-race", m) if m.contains("between blocks") => 'b',
+            ("global-race", m) if m.contains("between warps") => 'w',
+            ("shared-race", m) if m.contains("between warps") => 's',
+            _ => continue,
         };
-        if code != "global-race" {
-            continue;
-        }
         let line = |l: &serde_json::Value| l["location"]["line"].as_u64().unwrap_or(0);
         let a = line(&f["primary"]);
         let b = f["related"]
@@ -95,27 +93,37 @@ fn corpus() -> Vec<PathBuf> {
 }
 
 /// Compares GPU mode with the CPU checker on one file; a failure message, or `None`.
-/// Also returns whether the CPU checker found inter-block races.
-fn compare(file: &Path) -> (Option<String>, bool) {
+/// Also returns the scopes of the races the CPU checker found.
+fn compare(file: &Path) -> (Option<String>, BTreeSet<char>) {
     let name = file.file_name().unwrap().to_string_lossy().to_string();
     let known = KNOWN_DIFFERENCES.iter().find(|k| k.0 == name);
     let refused = KNOWN_REFUSED.iter().find(|k| k.0 == name);
     let gpu = match (races(file, &["--gpu", "--gpu-executor", "emu"]), refused) {
-        (Err(e), Some((_, word))) if e.contains(word) => return (None, false),
-        (Err(e), _) => return (Some(format!("{name}: GPU mode failed: {e}")), false),
+        (Err(e), Some((_, word))) if e.contains(word) => return (None, BTreeSet::new()),
+        (Err(e), _) => {
+            return (
+                Some(format!("{name}: GPU mode failed: {e}")),
+                BTreeSet::new(),
+            );
+        }
         (Ok(_), Some(_)) => {
             return (
                 Some(format!("{name}: listed as refused but checked")),
-                false,
+                BTreeSet::new(),
             );
         }
         (Ok((gpu, _)), None) => gpu,
     };
     let cpu = match races(file, &["--tool", "race", "--race-blocks", "all"]) {
         Ok((p, _)) => p,
-        Err(e) => return (Some(format!("{name}: CPU checker failed: {e}")), false),
+        Err(e) => {
+            return (
+                Some(format!("{name}: CPU checker failed: {e}")),
+                BTreeSet::new(),
+            );
+        }
     };
-    let racy = !cpu.is_empty();
+    let racy = cpu.iter().map(|p| p.0).collect();
     let failure = match (gpu == cpu, known) {
         (true, None) | (false, Some(_)) => None,
         (true, Some(_)) => Some(format!("{name}: listed as a known difference but agrees")),
@@ -125,7 +133,7 @@ fn compare(file: &Path) -> (Option<String>, bool) {
 }
 
 #[test]
-fn gpu_mode_finds_the_inter_block_and_inter_warp_races_the_cpu_checker_finds() {
+fn gpu_mode_finds_the_global_and_shared_races_the_cpu_checker_finds() {
     let files = corpus();
     let next = std::sync::atomic::AtomicUsize::new(0);
     let results = std::sync::Mutex::new(Vec::new());
@@ -144,10 +152,21 @@ fn gpu_mode_finds_the_inter_block_and_inter_warp_races_the_cpu_checker_finds() {
     let results = results.into_inner().unwrap();
     let failures: Vec<String> = results.iter().filter_map(|r| r.0.clone()).collect();
     assert!(failures.is_empty(), "{}", failures.join("\n"));
-    let racy = results.iter().filter(|r| r.1).count();
+    let with = |scopes: &[char]| {
+        results
+            .iter()
+            .filter(|r| scopes.iter().any(|s| r.1.contains(s)))
+            .count()
+    };
     assert!(
-        racy >= 2,
-        "the corpus has kernels with inter-block races ({racy} found)"
+        with(&['b', 'w']) >= 2,
+        "the corpus has kernels with global races ({} found)",
+        with(&['b', 'w'])
+    );
+    assert!(
+        with(&['s']) >= 7,
+        "the corpus has kernels with shared races between warps ({} found)",
+        with(&['s'])
     );
 }
 
@@ -198,6 +217,38 @@ fn halo_race_is_reported_with_both_lines_and_the_block_pair() {
     );
     assert!(text.contains("(1) write by block (0,0,0)"), "{text}");
     assert!(text.contains("(2) write by block (1,0,0)"), "{text}");
+}
+
+#[test]
+fn a_missing_barrier_in_a_shared_reduction_is_a_shared_race_between_warps_at_its_line() {
+    let file = root().join("tests/kernels/reduce_shared_bug_missing_sync.cu");
+    let out = Command::new(env!("CARGO_BIN_EXE_warpcheck"))
+        .arg("check")
+        .arg(&file)
+        .args(["--from-header", "--gpu", "--gpu-executor", "emu"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains(
+            "error[shared-race]: data race on shared memory (read-after-write) at `sdata` + "
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains("between warps of one block in the kernel's last region"),
+        "{text}"
+    );
+    assert!(
+        text.contains("reduce_shared_bug_missing_sync.cu:32"),
+        "{text}"
+    );
+    assert!(text.contains("(1) write by block (0,0,0) warp"), "{text}");
+    assert!(
+        !text.contains("nor on shared memory"),
+        "shared memory is checked: {text}"
+    );
 }
 
 #[test]

@@ -3,5 +3,6 @@
 //! compiled once for all of them.
 
 mod compare_kernels;
+mod shared;
 mod traffic;
 mod two_pass;
