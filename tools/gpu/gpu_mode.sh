@@ -25,7 +25,7 @@
 # per file: whole-process wall seconds, the launches' own time in the launcher
 # (`native_launch_ms`: launch to synchronisation, no copies), GPU mode's checking time
 # (`gpu_check_s`: every run, copy and comparison, no start-up or compilation), exit codes
-# and the `global-race` line pairs each warpcheck run reported, `b:` between blocks, `w:`
+# and the race line pairs each warpcheck run reported (`pairs()` below), `b:` between blocks, `w:`
 # between warps of a block. OUT/gpu_phases.tsv: per launch of each `--gpu` run, where
 # GPU mode's checking time went (`WARPCHECK_GPU_PROFILE=1`: upload, copies, pass 1, merge,
 # pass 2, bisect, atomic reads, attribution, write-back, in seconds) and the launches and
@@ -41,7 +41,7 @@ RODINIA_COPIES=${RODINIA_COPIES:-$ROOT/target/gpu-rodinia}
 [ -x "$WC" ] || { echo "no warpcheck binary at $WC (build it with cargo build --release -p warpcheck and carry it)" >&2; exit 2; }
 
 corpus_files() {
-  grep -l "global-race" "$ROOT"/tests/kernels/*.cu
+  grep -l "global-race\|shared-race" "$ROOT"/tests/kernels/*.cu
   for f in vector_add saxpy reduce_two_level stencil_1d_shared matmul_tiled transpose_tiled histogram_global_atomics histogram_bug_nonatomic; do
     [ -f "$ROOT/tests/kernels/$f.cu" ] && echo "$ROOT/tests/kernels/$f.cu"
   done
@@ -75,7 +75,9 @@ timed() {
   if [ "$RC" = 124 ]; then T=">$limit"; fi
 }
 
-# Global-race line pairs of a warpcheck JSON report, "b:L1-L2,w:..." (sorted).
+# Race line pairs of a warpcheck JSON report, "b:L1-L2,w:...,sw:..." (sorted): global
+# races between blocks (b) and warps (w); shared races between warps (sw) and between
+# lanes of one warp (sl, which GPU mode does not see).
 pairs() {
   python3 - "$1" <<'PY'
 import json, sys
@@ -86,9 +88,13 @@ except Exception:
 out = set()
 for f in d.get("findings", []):
     m = f.get("message", "")
-    if f.get("code") != "global-race":
+    code = f.get("code")
+    if code == "global-race":
+        scope = "b" if "between blocks" in m else "w" if "between warps" in m else None
+    elif code == "shared-race":
+        scope = "sw" if "between warps" in m else "sl"
+    else:
         continue
-    scope = "b" if "between blocks" in m else "w" if "between warps" in m else None
     if scope is None:
         continue
     ls = [f["primary"]["location"]["line"]] + [r["location"]["line"] for r in f.get("related", [])]

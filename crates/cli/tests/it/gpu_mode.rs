@@ -373,3 +373,76 @@ fn run_gpu_without_deterministic_is_refused() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("needs --deterministic"));
 }
+
+/// The race line pairs of a JSON report as `tools/gpu/gpu_mode.sh` writes them:
+/// `b:L1-L2` (global, between blocks), `w:` (global, between warps), `sw:` (shared, between
+/// warps), `sl:` (shared, within a warp); each finding's primary and related lines sorted,
+/// the set sorted and comma-joined, or `none`.
+fn pairs_as_recorded(json: &serde_json::Value) -> String {
+    let mut out = BTreeSet::new();
+    for f in json["findings"].as_array().into_iter().flatten() {
+        let message = f["message"].as_str().unwrap_or_default();
+        let scope = match f["code"].as_str().unwrap_or_default() {
+            "global-race" if message.contains("between blocks") => "b",
+            "global-race" if message.contains("between warps") => "w",
+            "shared-race" if message.contains("between warps") => "sw",
+            "shared-race" => "sl",
+            _ => continue,
+        };
+        let line = |l: &serde_json::Value| l["location"]["line"].as_u64().unwrap_or(0);
+        let mut lines: Vec<u64> = std::iter::once(line(&f["primary"]))
+            .chain(f["related"].as_array().into_iter().flatten().map(line))
+            .collect();
+        lines.sort_unstable();
+        let lines: Vec<String> = lines.iter().map(u64::to_string).collect();
+        out.insert(format!("{scope}:{}", lines.join("-")));
+    }
+    if out.is_empty() {
+        return "none".into();
+    }
+    out.into_iter().collect::<Vec<_>>().join(",")
+}
+
+/// CI has no GPU: the instrumented PTX of every corpus kernel that `gpu_mode.sh` ran on an
+/// H100 (`tests/gpu-mode/gpu_mode.tsv`, its `gpu_pairs` column) runs here in the emulator
+/// and must report the same races at the same lines as it did on the GPU.
+#[test]
+fn the_instrumented_kernels_report_in_the_emulator_what_they_reported_on_the_h100() {
+    let tsv = std::fs::read_to_string(root().join("tests/gpu-mode/gpu_mode.tsv")).expect("tsv");
+    let header: Vec<&str> = tsv.lines().next().expect("header").split('\t').collect();
+    let column = |name: &str| header.iter().position(|c| *c == name).expect("column");
+    let (emu_col, gpu_col) = (column("gpu_emu_s"), column("gpu_pairs"));
+    let mut compared = 0;
+    let mut failures = Vec::new();
+    for row in tsv.lines().skip(1) {
+        let cells: Vec<&str> = row.split('\t').collect();
+        // Corpus rows only (the big launches have no emulator run).
+        if cells.get(emu_col) == Some(&"-") {
+            continue;
+        }
+        let stem = cells[0];
+        let file = ["tests/kernels", "tests/gpu-mode"]
+            .iter()
+            .map(|d| root().join(d).join(format!("{stem}.cu")))
+            .find(|p| p.exists())
+            .unwrap_or_else(|| panic!("{stem}.cu"));
+        let out = Command::new(env!("CARGO_BIN_EXE_warpcheck"))
+            .arg("check")
+            .arg(&file)
+            .args(["--from-header", "--gpu", "--gpu-executor", "emu"])
+            .args(["--format", "json", "--print-limit", "0"])
+            .output()
+            .expect("warpcheck runs");
+        let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap_or_default();
+        let here = pairs_as_recorded(&json);
+        if here != cells[gpu_col] {
+            failures.push(format!("{stem}: H100 {}, emulator {here}", cells[gpu_col]));
+        }
+        compared += 1;
+    }
+    assert!(
+        compared >= 20,
+        "only {compared} corpus rows in gpu_mode.tsv"
+    );
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
