@@ -16,6 +16,9 @@
 //! the same, that launch is reused. Otherwise the launch runs, memory is hashed again after
 //! it, and the chunks it changed become the key's recorded *effect*. After [`MAX_MISSES`]
 //! misses in a row a key is tried again only after 4, 8, 16, … further launches of it,
+//! memory's hashes are kept between snapshots and only the chunks that host writes changed
+//! since are hashed again (a kernel that ran, or allocations that changed, mean all;
+//! [`GlobalMemory::take_written`]), a reused launch's effect updates them without hashing,
 //! and memory is hashed only when that is expected to cost at most a quarter of the key's
 //! last run, so programs whose launches do not repeat pay almost nothing. Effects are kept up to [`MAX_EFFECT_BYTES`] in total.
 //!
@@ -75,8 +78,8 @@ impl Snapshot {
 /// A launch that ran and can be reused.
 pub struct Recorded {
     before: Snapshot,
-    /// The chunks the launch changed: address and bytes after the launch.
-    effect: Vec<(u64, Vec<u8>)>,
+    /// The chunks the launch changed: address, bytes and their hash after the launch.
+    effect: Vec<(u64, Vec<u8>, u128)>,
     pub printf: String,
     pub lane_instructions: u64,
     pub seconds: f64,
@@ -84,7 +87,7 @@ pub struct Recorded {
 
 impl Recorded {
     fn effect_bytes(&self) -> usize {
-        self.effect.iter().map(|(_, b)| b.len()).sum()
+        self.effect.iter().map(|(_, b, _)| b.len()).sum()
     }
 }
 
@@ -129,11 +132,14 @@ pub struct Identical {
     hasher: Hasher,
 }
 
-/// Hashes memory and measures how fast it does.
+/// Hashes memory and measures how fast it does. It keeps the chunk hashes of its last
+/// snapshot and, when memory says which ranges host writes changed since
+/// ([`GlobalMemory::take_written`]), hashes only the chunks they touch.
 #[derive(Default)]
 struct Hasher {
     bytes: f64,
     seconds: f64,
+    cached: Option<Vec<(u64, u32, u128)>>,
 }
 
 /// What to do before a launch runs.
@@ -178,14 +184,12 @@ impl Hasher {
 
     fn snapshot(&mut self, memory: &mut GlobalMemory, program: &warpcheck_ir::Program) -> Snapshot {
         let start = Instant::now();
-        let mut chunks = Vec::new();
-        let mut bytes = 0usize;
-        for (base, data) in memory.contents() {
-            bytes += data.len();
-            for (i, c) in data.chunks(CHUNK).enumerate() {
-                chunks.push((base + (i * CHUNK) as u64, c.len() as u32, xxh3_128(c)));
-            }
-        }
+        let written = memory.take_written();
+        let (chunks, bytes) = match (self.cached.take(), written) {
+            (Some(cached), Some(ranges)) => rehash(cached, &ranges, memory),
+            _ => hash_all(memory),
+        };
+        self.cached = Some(chunks.clone());
         self.bytes += bytes as f64;
         self.seconds += start.elapsed().as_secs_f64();
         Snapshot {
@@ -194,6 +198,67 @@ impl Hasher {
             textures: memory.textures().clone(),
         }
     }
+
+    /// Seconds a snapshot of `memory` is expected to take now.
+    fn cost(&self, memory: &GlobalMemory) -> f64 {
+        let bytes = match (&self.cached, memory.written_bytes()) {
+            (Some(_), Some(written)) => written as usize,
+            _ => memory.allocations().iter().map(|a| a.size() as usize).sum(),
+        };
+        bytes as f64 / self.rate()
+    }
+
+    /// After `effect` (whose chunks hash to `hashes`) was written over the memory of the
+    /// last snapshot: the cached hashes become the effect's, without hashing.
+    fn applied(&mut self, memory: &mut GlobalMemory, effect: &[(u64, Vec<u8>, u128)]) {
+        let (Some(cached), Some(_)) = (&mut self.cached, memory.take_written()) else {
+            self.cached = None;
+            return;
+        };
+        for (address, _, hash) in effect {
+            match cached.binary_search_by_key(address, |c| c.0) {
+                Ok(i) => cached[i].2 = *hash,
+                Err(_) => {
+                    self.cached = None;
+                    return;
+                }
+            }
+        }
+    }
+}
+
+/// Every chunk of every allocation, hashed; and the bytes hashed.
+fn hash_all(memory: &mut GlobalMemory) -> (Vec<(u64, u32, u128)>, usize) {
+    let mut chunks = Vec::new();
+    let mut bytes = 0usize;
+    for (base, data) in memory.contents() {
+        bytes += data.len();
+        for (i, c) in data.chunks(CHUNK).enumerate() {
+            chunks.push((base + (i * CHUNK) as u64, c.len() as u32, xxh3_128(c)));
+        }
+    }
+    (chunks, bytes)
+}
+
+/// `cached` with the chunks that `ranges` overlap hashed again; and the bytes hashed.
+fn rehash(
+    mut cached: Vec<(u64, u32, u128)>,
+    ranges: &[(u64, u64)],
+    memory: &mut GlobalMemory,
+) -> (Vec<(u64, u32, u128)>, usize) {
+    let allocations: Vec<(u64, &[u8])> = memory.contents().collect();
+    let mut bytes = 0usize;
+    for &(start, len) in ranges {
+        let first = cached.partition_point(|c| c.0 + u64::from(c.1) <= start);
+        for chunk in cached[first..].iter_mut().take_while(|c| c.0 < start + len) {
+            let i = allocations.partition_point(|a| a.0 <= chunk.0) - 1;
+            let (base, data) = allocations[i];
+            let at = (chunk.0 - base) as usize;
+            chunk.2 = xxh3_128(&data[at..at + chunk.1 as usize]);
+            bytes += chunk.1 as usize;
+        }
+    }
+    (cached, bytes)
 }
 
 impl Identical {
@@ -209,8 +274,7 @@ impl Identical {
             self.keys.clear();
             self.effect_bytes = 0;
         }
-        let total: usize = memory.allocations().iter().map(|a| a.size() as usize).sum();
-        let hash_seconds = total as f64 / self.hasher.rate();
+        let hash_seconds = self.hasher.cost(memory);
         let Some(state) = self.keys.get_mut(key) else {
             self.keys.insert(key.clone(), KeyState::default());
             return Before::Run;
@@ -221,11 +285,12 @@ impl Identical {
         let now = self.hasher.snapshot(memory, program);
         match &state.recorded {
             Some(r) if r.before.same_state(&now) => {
-                for (address, bytes) in &r.effect {
+                for (address, bytes, _) in &r.effect {
                     // The chunks lie in allocations of the same layout (the snapshot
                     // matched), so the writes cannot fail.
                     let _ = memory.write(*address, bytes);
                 }
+                self.hasher.applied(memory, &r.effect);
                 state.misses = 0;
                 Before::Reuse {
                     printf: r.printf.clone(),
@@ -306,7 +371,7 @@ impl Identical {
                 if bytes > MAX_EFFECT_BYTES / 4 {
                     return None;
                 }
-                effect.push((a.0, memory.read(a.0, a.1 as u64).ok()?));
+                effect.push((a.0, memory.read(a.0, a.1 as u64).ok()?, a.2));
             }
         }
         Some(Recorded {

@@ -270,6 +270,8 @@ pub fn run_observed<F: ObserverFactory>(
     config: &LaunchConfig,
     observers: &mut F,
 ) -> Result<RunOutcome, EmuError> {
+    // The kernel writes through shared references: any byte may change.
+    memory.note_any_written();
     let flat = prepare(program, kernel, params, memory, config)?;
     let memory: &GlobalMemory = memory;
     let limit = crate::limit::LaunchLimit::new(config);

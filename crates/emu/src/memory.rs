@@ -314,7 +314,14 @@ pub struct GlobalMemory {
     symbols: HashMap<String, DeviceAddr>,
     /// Textures bound by handle (`crate::texture`).
     textures: crate::texture::Textures,
+    /// The ranges host writes changed since [`GlobalMemory::take_written`], or `None` when
+    /// any byte may have changed (a kernel ran, an allocation came or went, too many
+    /// ranges): what a caller that caches hashes of the contents must hash again.
+    written: Option<Vec<(DeviceAddr, u64)>>,
 }
+
+/// The most ranges [`GlobalMemory::take_written`] keeps before saying "anything".
+const MAX_WRITTEN_RANGES: usize = 4096;
 
 /// The largest single allocation (16 GiB).
 pub const MAX_ALLOCATION: u64 = 16 << 30;
@@ -326,6 +333,36 @@ impl GlobalMemory {
             next: GLOBAL_BASE,
             symbols: HashMap::new(),
             textures: crate::texture::Textures::default(),
+            written: None,
+        }
+    }
+
+    /// The ranges host writes changed since the last call (then starts a new log), or
+    /// `None` when any byte may have changed since: a kernel ran (it writes through shared
+    /// references, unseen here), allocations changed, or the log overflowed.
+    pub fn take_written(&mut self) -> Option<Vec<(DeviceAddr, u64)>> {
+        self.written.replace(Vec::new())
+    }
+
+    /// Bytes in the ranges [`GlobalMemory::take_written`] would return, or `None`.
+    pub fn written_bytes(&self) -> Option<u64> {
+        self.written.as_ref().map(|w| w.iter().map(|r| r.1).sum())
+    }
+
+    /// Forgets the log: any byte may have changed (see [`GlobalMemory::take_written`]).
+    pub fn note_any_written(&mut self) {
+        self.written = None;
+    }
+
+    fn log_write(&mut self, address: DeviceAddr, len: u64) {
+        if let Some(w) = &mut self.written {
+            match w.last_mut() {
+                Some(last) if last.0 + last.1 == address => last.1 += len,
+                _ => w.push((address, len)),
+            }
+            if w.len() > MAX_WRITTEN_RANGES {
+                self.written = None;
+            }
         }
     }
 
@@ -353,6 +390,7 @@ impl GlobalMemory {
         initialized: bool,
         label: Option<String>,
     ) -> Result<DeviceAddr, MemoryError> {
+        self.written = None;
         if bytes > MAX_ALLOCATION {
             return Err(MemoryError::TooLarge(bytes));
         }
@@ -393,6 +431,7 @@ impl GlobalMemory {
         initialized: bool,
         label: Option<String>,
     ) -> Result<DeviceAddr, MemoryError> {
+        self.written = None;
         if bytes > MAX_ALLOCATION {
             return Err(MemoryError::TooLarge(bytes));
         }
@@ -424,6 +463,7 @@ impl GlobalMemory {
     /// is out of bounds rather than into another buffer). Returns the freed size, or
     /// `None` when no allocation starts there.
     pub fn free(&mut self, address: DeviceAddr) -> Option<u64> {
+        self.written = None;
         let i = self.allocations.partition_point(|a| a.base < address);
         if self.allocations.get(i)?.base != address {
             return None;
@@ -451,6 +491,7 @@ impl GlobalMemory {
         }
         let offset = address - a.base;
         a.write_bytes(offset, bytes);
+        self.log_write(address, len);
         Ok(())
     }
 
@@ -633,6 +674,28 @@ pub(crate) enum AtomType {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Host writes are logged (adjacent ones merged) for callers that cache hashes;
+    /// anything a log cannot describe (allocations changing) makes it say "anything".
+    #[test]
+    fn host_writes_are_logged_until_allocations_change() {
+        let mut m = GlobalMemory::new();
+        let a = m.alloc(4096, true).unwrap();
+        assert_eq!(m.take_written(), None, "a new allocation: anything changed");
+        m.write(a, &[1; 16]).unwrap();
+        m.write(a + 16, &[2; 16]).unwrap();
+        m.write(a + 100, &[3; 4]).unwrap();
+        assert_eq!(m.written_bytes(), Some(36));
+        assert_eq!(m.take_written(), Some(vec![(a, 32), (a + 100, 4)]));
+        assert_eq!(m.take_written(), Some(vec![]));
+        m.note_any_written();
+        assert_eq!(m.take_written(), None);
+        let b = m.alloc(64, true).unwrap();
+        m.write(b, &[0; 8]).unwrap();
+        assert_eq!(m.take_written(), None);
+        m.free(b);
+        assert_eq!(m.take_written(), None);
+    }
 
     #[test]
     fn allocations_are_aligned_separated_and_never_null() {
