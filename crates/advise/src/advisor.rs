@@ -51,7 +51,14 @@ use crate::model::*;
 use crate::range::{self, Bound, alternatives, smax, smin};
 use crate::source::{self, StructLayout};
 
+mod bound;
 mod shared;
+
+pub use bound::{
+    AnalysisBudget, DEFAULT_STEPS_PER_NEST, FUNCTION_FACTOR, MAX_VALUE_NODES, TOTAL_FACTOR,
+};
+use bound::{Phase, Tracker};
+use warpcheck_sym::budget;
 
 /// What the advisor is told besides the program.
 #[derive(Clone, Debug, Default)]
@@ -65,6 +72,8 @@ pub struct AdviseOptions {
     /// Run-time values: `n`, `in_image->width`, `blockDim.x`, and loop counts written
     /// `loop:i` (solved for the parameters, §6.1).
     pub values: BTreeMap<String, i128>,
+    /// The steps the analyses may spend ([`bound`]).
+    pub budget: AnalysisBudget,
 }
 
 /// Why there is no advice.
@@ -83,8 +92,13 @@ const DEFAULT_BLOCK_1D: i128 = 256;
 const DEFAULT_BLOCK_2D: [i128; 2] = [32, 8];
 /// At most this many iterations are enumerated for instantiated sections (§6.2).
 const MAX_ENUMERATED: u64 = 4_000_000;
+/// At most this many undecided pairs of accesses are listed per loop (then a count).
+const MAX_UNDECIDED_LISTED: usize = 8;
 
-/// Advises on every outermost loop of `func`.
+/// Advises on every outermost loop of `func`, within `options.budget` (see [`bound`]:
+/// the function's interpretation and each nest have budgets of their own, and a caller
+/// that advises on several functions bounds them together with
+/// [`AnalysisBudget::run`]).
 pub fn advise(
     program: &Program,
     func: FuncId,
@@ -96,19 +110,33 @@ pub fn advise(
         .as_deref()
         .map(source::parse_structs)
         .unwrap_or_default();
-    let facts = facts::collect(
-        program,
-        func,
-        &options.param_names,
-        &options.param_types,
-        &structs,
-    )
-    .ok_or_else(|| AdviseError::NoBody(name.clone()))?;
-    let advisor = Advisor::new(&facts, options)?;
+    let waited = budget::exhausted();
+    let collected = budget::metered(options.budget.per_function(), || {
+        facts::collect(
+            program,
+            func,
+            &options.param_names,
+            &options.param_types,
+            &structs,
+            Some(MAX_VALUE_NODES),
+        )
+    });
+    let interpretation_steps = collected.spent;
+    let facts = collected
+        .value
+        .ok_or_else(|| AdviseError::NoBody(name.clone()))?;
+    // An interpretation cut short leaves incomplete values: no nest is analysed on them.
+    let cut = collected
+        .exhausted
+        .then(|| bound::interpretation_reached(&facts, options.budget, waited));
+    let advisor = Advisor::new(&facts, options, cut.is_none())?;
     let mut nests = Vec::new();
     for l in &facts.loops {
         if l.parent.is_none() {
-            nests.push(advisor.nest(l.index));
+            nests.push(match &cut {
+                None => advisor.bounded_nest(l.index),
+                Some(why) => advisor.unknown_nest(l.index, why, false),
+            });
         }
     }
     let in_loops: BTreeSet<BlockId> = facts
@@ -133,6 +161,7 @@ pub fn advise(
             .map(|(k, v)| (k.clone(), *v))
             .collect(),
         solved: advisor.solved.clone(),
+        interpretation_steps,
     })
 }
 
@@ -144,6 +173,9 @@ struct Advisor<'f, 'a> {
     values: BTreeMap<String, i128>,
     solved: Vec<String>,
     block: Option<[i128; 2]>,
+    budget: AnalysisBudget,
+    /// What the current nest's analysis is doing (for the note when its budget runs out).
+    tracker: Tracker,
 }
 
 /// A normalised loop for the analyses.
@@ -153,7 +185,14 @@ struct LoopView {
 }
 
 impl<'f, 'a> Advisor<'f, 'a> {
-    fn new(f: &'f Facts<'a>, options: &'f AdviseOptions) -> Result<Self, AdviseError> {
+    /// The advisor for `f`; `interpreted` is false when the function's interpretation
+    /// was cut short by the budget, and then names in the values are not checked (the
+    /// facts that would know them are incomplete) and loop counts are not solved.
+    fn new(
+        f: &'f Facts<'a>,
+        options: &'f AdviseOptions,
+        interpreted: bool,
+    ) -> Result<Self, AdviseError> {
         let mut a = Advisor {
             f,
             source: options.source.as_deref(),
@@ -161,6 +200,8 @@ impl<'f, 'a> Advisor<'f, 'a> {
             values: BTreeMap::new(),
             solved: Vec::new(),
             block: None,
+            budget: options.budget,
+            tracker: Tracker::default(),
         };
         let known = a.known_names();
         let mut loop_counts = Vec::new();
@@ -172,7 +213,7 @@ impl<'f, 'a> Advisor<'f, 'a> {
                 bx = Some(*v);
             } else if k == "blockDim.y" {
                 by = Some(*v);
-            } else if known.contains(k) {
+            } else if known.contains(k) || !interpreted {
                 a.values.insert(k.clone(), *v);
             } else {
                 return Err(AdviseError::UnknownValue(k.clone()));
@@ -180,6 +221,9 @@ impl<'f, 'a> Advisor<'f, 'a> {
         }
         if bx.is_some() || by.is_some() {
             a.block = Some([bx.unwrap_or(DEFAULT_BLOCK_2D[0]), by.unwrap_or(1)]);
+        }
+        if !interpreted {
+            return Ok(a);
         }
         for (var, count) in loop_counts {
             a.solve_loop_count(&var, count)?;
@@ -352,10 +396,80 @@ impl<'f, 'a> Advisor<'f, 'a> {
     // ---------------------------------------------------------------------------------
     // The nest.
 
-    fn nest(&self, outer: usize) -> NestAdvice {
+    /// The advice for the nest of outer loop `outer`; `None` when the budget ran out
+    /// before its verdict was decided. Run out after it, the verdict stands and the rest
+    /// of the advice is left out (see [`bound`]).
+    fn nest(&self, outer: usize) -> Option<NestAdvice> {
         let lf = &self.f.loops[outer];
         let mut assumptions: BTreeSet<String> = self.f.assumed.iter().cloned().collect();
-        let outer_reasons = self.dependences(outer, &mut assumptions);
+        let (verdict, dims) = self.verdict(outer, &mut assumptions);
+        if budget::exhausted() {
+            return None;
+        }
+        let parallel = verdict.parallel.clone();
+        let loops: Vec<LoopDesc> = dims.iter().map(|&d| self.describe_loop(d)).collect();
+        let (inbound, outbound) = self.parameters(outer, &mut assumptions);
+        let mut calls: Vec<String> = self
+            .f
+            .calls
+            .iter()
+            .filter(|c| lf.contains(c.block))
+            .map(|c| c.callee.clone())
+            .collect();
+        calls.sort();
+        calls.dedup();
+        let (coalescing, mapping) = if parallel == "no" {
+            (Vec::new(), None)
+        } else {
+            self.coalescing(&dims, &mut assumptions)
+        };
+        let shared = if parallel == "no" {
+            Vec::new()
+        } else {
+            self.shared(&dims, &mapping, &mut assumptions)
+        };
+        let rewrite = self.rewrites(outer, &verdict.reasons);
+        if self
+            .f
+            .accs
+            .iter()
+            .any(|a| a.loops.contains(&outer) && matches!(a.base, Base::Pointer(_)))
+            && self.f.pointers.len() > 1
+        {
+            assumptions.insert("pointer parameters do not overlap (as if restrict)".into());
+        }
+        let mut nest = NestAdvice {
+            lines: [lf.line, lf.last_line],
+            loops,
+            verdict,
+            inbound,
+            outbound,
+            calls,
+            coalescing,
+            mapping,
+            shared,
+            rewrite,
+            assumptions: assumptions.into_iter().collect(),
+            bound: None,
+            analysis_steps: 0,
+        };
+        if budget::exhausted() {
+            // What was computed after the budget ran out is not exact: left out (the
+            // note is written by `bounded_nest`).
+            nest.inbound.clear();
+            nest.outbound.clear();
+            nest.coalescing.clear();
+            nest.mapping = None;
+            nest.shared.clear();
+        }
+        Some(nest)
+    }
+
+    /// §4.1 for the nest of `outer`: the verdict and the loops mapped to the grid (the
+    /// outer loop and, when it qualifies, its only child).
+    fn verdict(&self, outer: usize, assumptions: &mut BTreeSet<String>) -> (Verdict, Vec<usize>) {
+        let lf = &self.f.loops[outer];
+        let outer_reasons = self.dependences(outer, assumptions);
         let mut dims = vec![outer];
         let mut sequential_inner = Vec::new();
         let kids = self.children(outer);
@@ -364,7 +478,7 @@ impl<'f, 'a> Advisor<'f, 'a> {
                 .trip
                 .as_ref()
                 .is_some_and(|t| !t.depends_on(&lf.counter));
-            let inner_reasons = self.dependences(*inner, &mut assumptions);
+            let inner_reasons = self.dependences(*inner, assumptions);
             if inner_trip_ok && inner_reasons.is_empty() {
                 dims.push(*inner);
             } else {
@@ -403,56 +517,13 @@ impl<'f, 'a> Advisor<'f, 'a> {
         } else {
             "no"
         };
-        let loops: Vec<LoopDesc> = dims.iter().map(|&d| self.describe_loop(d)).collect();
         let verdict = Verdict {
             parallel: parallel.into(),
-            dims: loops.iter().map(|l| l.var.clone()).collect(),
-            reasons: outer_reasons.clone(),
+            dims: dims.iter().map(|&d| self.view(d).var).collect(),
+            reasons: outer_reasons,
             sequential_inner,
         };
-        let (inbound, outbound) = self.parameters(outer, &mut assumptions);
-        let mut calls: Vec<String> = self
-            .f
-            .calls
-            .iter()
-            .filter(|c| lf.contains(c.block))
-            .map(|c| c.callee.clone())
-            .collect();
-        calls.sort();
-        calls.dedup();
-        let (coalescing, mapping) = if parallel == "no" {
-            (Vec::new(), None)
-        } else {
-            self.coalescing(&dims, &mut assumptions)
-        };
-        let shared = if parallel == "no" {
-            Vec::new()
-        } else {
-            self.shared(&dims, &mapping, &mut assumptions)
-        };
-        let rewrite = self.rewrites(outer, &outer_reasons);
-        if self
-            .f
-            .accs
-            .iter()
-            .any(|a| a.loops.contains(&outer) && matches!(a.base, Base::Pointer(_)))
-            && self.f.pointers.len() > 1
-        {
-            assumptions.insert("pointer parameters do not overlap (as if restrict)".into());
-        }
-        NestAdvice {
-            lines: [lf.line, lf.last_line],
-            loops,
-            verdict,
-            inbound,
-            outbound,
-            calls,
-            coalescing,
-            mapping,
-            shared,
-            rewrite,
-            assumptions: assumptions.into_iter().collect(),
-        }
+        (verdict, dims)
     }
 
     fn describe_loop(&self, l: usize) -> LoopDesc {
@@ -539,6 +610,8 @@ impl<'f, 'a> Advisor<'f, 'a> {
                 globals.join(" and ")
             ));
         }
+        // Values too big to keep (a macro expanding to a huge expression).
+        reasons.extend(self.widened_values(l));
         // Memory.
         reasons.extend(self.memory_dependences(l, assumptions));
         // Scalars.
@@ -592,6 +665,17 @@ impl<'f, 'a> Advisor<'f, 'a> {
                     continue; // store pairs once
                 }
                 if w.base != y.base || matches!(w.base, Base::Global { .. }) {
+                    continue;
+                }
+                let lines = [w.line, y.line];
+                if !self.at(Phase::Pair {
+                    loop_index: l,
+                    lines,
+                }) {
+                    return out; // not used: the budget ran out
+                }
+                // A value too big to keep is reported as such (`widened_values`).
+                if self.widened(&w.offset).is_some() || self.widened(&y.offset).is_some() {
                     continue;
                 }
                 // An index read from memory (`a[idx[i]]`) may differ in every iteration.
@@ -746,6 +830,14 @@ impl<'f, 'a> Advisor<'f, 'a> {
         out.dedup();
         unknown.sort();
         unknown.dedup();
+        // Many references make many undecided pairs: the first few say what they are.
+        if unknown.len() > MAX_UNDECIDED_LISTED {
+            let more = unknown.len() - MAX_UNDECIDED_LISTED;
+            unknown.truncate(MAX_UNDECIDED_LISTED);
+            unknown.push(format!(
+                "unknown: {more} more pairs of accesses the static test cannot decide"
+            ));
+        }
         out.extend(unknown);
         out
     }
@@ -859,6 +951,17 @@ impl<'f, 'a> Advisor<'f, 'a> {
         let lf = &self.f.loops[l];
         let a = &self.f.analysis;
         let body = a.body;
+        if !self.at(Phase::Scalars { loop_index: l }) {
+            return Vec::new();
+        }
+        // The cell accesses of each instruction.
+        let mut by_inst: BTreeMap<
+            warpcheck_ir::InstId,
+            Vec<&warpcheck_lint::analysis::CellAccess>,
+        > = BTreeMap::new();
+        for c in &a.cell_accesses {
+            by_inst.entry(c.inst).or_default().push(c);
+        }
         let own: BTreeSet<Loc> = a.loops[l]
             .inductions
             .iter()
@@ -879,7 +982,7 @@ impl<'f, 'a> Advisor<'f, 'a> {
         entry.insert(header, Some(BTreeSet::new()));
         let per_block = |b: BlockId, mut set: BTreeSet<Loc>, exposed: &mut BTreeSet<Loc>| {
             for inst in body.blocks[b].insts() {
-                for c in a.cell_accesses.iter().filter(|c| c.inst == inst) {
+                for c in by_inst.get(&inst).into_iter().flatten() {
                     match c.kind {
                         AccessKind::Load if !set.contains(&c.loc) => {
                             exposed.insert(c.loc);
@@ -900,6 +1003,10 @@ impl<'f, 'a> Advisor<'f, 'a> {
                 let Some(Some(set)) = entry.get(&b).cloned() else {
                     continue;
                 };
+                // A step per cell the block's entry set holds.
+                if !budget::charge(1 + set.len() as u64) {
+                    return Vec::new(); // not used: the budget ran out
+                }
                 let out = per_block(b, set, &mut BTreeSet::new());
                 for &s in body.cfg.succs(b) {
                     if s == header || !lf.contains(s) {
@@ -1088,6 +1195,9 @@ impl<'f, 'a> Advisor<'f, 'a> {
         let mut hi: Option<Expr> = None;
         let mut failed = false;
         for a in list {
+            if !self.at(Phase::Section { line: a.line }) {
+                break; // not used: the budget ran out
+            }
             let loops: Vec<usize> = a.loops.iter().copied().skip_while(|&x| x != l).collect();
             let Some(b) = self.bounds(&loops) else {
                 failed = true;
@@ -1128,8 +1238,11 @@ impl<'f, 'a> Advisor<'f, 'a> {
         let data_dependent = list
             .iter()
             .any(|a| a.offset.mentions(&|s| matches!(s, Symbol::Opaque(_))));
+        let widened = list.iter().any(|a| self.widened(&a.offset).is_some());
         let section_note = (!exact).then(|| {
-            if data_dependent {
+            if widened {
+                format!("static bounds unknown: an index has more than {MAX_VALUE_NODES} nodes")
+            } else if data_dependent {
                 "static bounds unknown: an index is loaded from memory".to_string()
             } else if failed {
                 "static bounds unknown (an index is not monotonic in the loop variables)".to_string()
@@ -1183,7 +1296,12 @@ impl<'f, 'a> Advisor<'f, 'a> {
                 let max = t.eval(&|_| None).map(|r| r.floor()).unwrap_or(1 << 20);
                 total = total.saturating_mul(max.max(1) as u64);
             }
-            if total > MAX_ENUMERATED {
+            // The points are paid for before they are visited, and the enumeration is
+            // skipped (the section stays symbolic) when the budget cannot pay for them.
+            if total > MAX_ENUMERATED
+                || !self.at(Phase::Enumerating { line: a.line })
+                || !budget::try_charge(total)
+            {
                 return None;
             }
             let offset = self.instantiate(&a.offset);
@@ -1293,6 +1411,9 @@ impl<'f, 'a> Advisor<'f, 'a> {
         for a in self.accs_in(outer) {
             if !matches!(a.base, Base::Pointer(_)) {
                 continue;
+            }
+            if !self.at(Phase::Coalescing { line: a.line }) {
+                break; // not used: the budget ran out
             }
             // Loads of the pointers themselves (c->data) are per-kernel constants.
             if a.offset.as_integer().is_some()

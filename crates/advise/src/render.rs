@@ -111,6 +111,12 @@ fn nest_text(out: &mut String, n: &NestAdvice) {
     for s in &v.sequential_inner {
         let _ = writeln!(out, "    sequential inside each thread: {s}");
     }
+    // Unless the verdict already says it (`unknown: the analysis bound …`).
+    if let Some(b) = &n.bound
+        && !v.reasons.iter().any(|r| r.contains(b.as_str()))
+    {
+        let _ = writeln!(out, "  bound: {b}");
+    }
     let ins: Vec<String> = n.inbound.iter().map(param_text).collect();
     let _ = writeln!(
         out,

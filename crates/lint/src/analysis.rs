@@ -217,6 +217,8 @@ pub(crate) enum Key {
     Cell(BlockId, Loc),
     /// A callee's argument (parameter index, byte offset) too big to bind as it is.
     Arg(u32, i64),
+    /// A value too big to keep ([`AnalysisOptions::widen_above`]), written to a location.
+    Widened(InstId, Loc),
 }
 
 #[derive(Clone, Debug, Default)]
@@ -233,6 +235,9 @@ pub(crate) struct Symbols {
     /// Pointers read from global or constant memory (8-byte loads whose value is used
     /// as an address): the opaque symbol's id and a description of where it was read.
     read_pointers: HashMap<u32, String>,
+    /// Values replaced because they outgrew [`AnalysisOptions::widen_above`]: the opaque
+    /// symbol's id, the instruction that computed the value and its size in nodes.
+    widened: HashMap<u32, (InstId, usize)>,
 }
 
 impl Symbols {
@@ -264,6 +269,7 @@ impl Symbols {
             created_in: HashMap::new(),
             bases: self.bases.clone(),
             read_pointers: self.read_pointers.clone(),
+            widened: HashMap::new(),
         }
     }
 }
@@ -283,6 +289,12 @@ pub(crate) struct State {
 pub struct AnalysisOptions {
     /// Source names of the kernel's parameters, by position.
     pub param_names: Vec<String>,
+    /// A value bigger than this many nodes ([`Val::size`]) is replaced, where an
+    /// instruction writes it, by an opaque value with its dependence, and recorded
+    /// ([`Analysis::widened`]): a bound on the memory a long chain of arithmetic (a
+    /// macro that expands to a huge polynomial) can make the values take. `None`: no
+    /// bound (kernels; a call-site context has its own, [`crate::calls::MAX_VALUE_SIZE`]).
+    pub widen_above: Option<usize>,
 }
 
 /// A value that outgrew a call-site context's limit: where it was computed and its size.
@@ -333,9 +345,15 @@ pub struct Analysis<'a> {
     value_limit: Option<usize>,
     /// The size of a value the current instruction computed past `value_limit`.
     oversized: Option<usize>,
+    /// The instruction being stepped and its block (for naming widened values).
+    pub(crate) stepping: Option<(InstId, BlockId)>,
     /// Set when a value outgrew `value_limit`: the pass stopped there, so the results
     /// are incomplete and not used.
     pub(crate) gave_up: Option<Oversized>,
+    /// Set when the symbolic engine's work budget ran out ([`warpcheck_sym::budget`],
+    /// opened by a caller such as the porting advisor): the pass stopped after this
+    /// instruction, so the results are incomplete and must not be used as exact.
+    pub out_of_budget: Option<InstId>,
     pub(crate) syms: Symbols,
     options: AnalysisOptions,
     classes: Vec<BTreeMap<Loc, Carried>>,
@@ -430,7 +448,9 @@ pub(crate) fn analyze_with<'a>(
         iteration_offset,
         value_limit: context.as_ref().map(|_| crate::calls::MAX_VALUE_SIZE),
         oversized: None,
+        stepping: None,
         gave_up: None,
+        out_of_budget: None,
         syms: context
             .as_ref()
             .map_or_else(Symbols::default, |c| c.symbols.clone()),
@@ -458,7 +478,7 @@ pub(crate) fn analyze_with<'a>(
     for _ in 0..MAX_ROUNDS {
         let escaped_before = a.local_address_escaped;
         a.run_pass();
-        if a.gave_up.is_some() {
+        if a.gave_up.is_some() || a.out_of_budget.is_some() {
             return Some(a);
         }
         // An escape found late in a pass changes what earlier calls may have written.
@@ -478,6 +498,9 @@ pub(crate) fn analyze_with<'a>(
         }
         a.run_pass();
         a.unstable = true;
+        if a.out_of_budget.is_some() {
+            return Some(a);
+        }
     }
     a.finish_loops();
     Some(a)
@@ -604,6 +627,38 @@ impl<'a> Analysis<'a> {
         })
     }
 
+    /// For a value that outgrew [`AnalysisOptions::widen_above`] and was replaced by the
+    /// opaque `symbol`: the instruction that computed it and its size in nodes.
+    pub fn widened(&self, symbol: &Symbol) -> Option<(InstId, usize)> {
+        match symbol {
+            Symbol::Opaque(o) => self.syms.widened.get(&o.id).copied(),
+            _ => None,
+        }
+    }
+
+    /// Replaces `v`, just computed by the instruction being stepped, by an opaque value
+    /// with its dependence when it is bigger than [`AnalysisOptions::widen_above`].
+    pub(crate) fn widen(&mut self, loc: Loc, v: Val) -> Val {
+        let (Some(limit), Some((inst, b))) = (self.options.widen_above, self.stepping) else {
+            return v;
+        };
+        let size = v.size();
+        if size <= limit {
+            return v;
+        }
+        let name = format!("big@{}", self.line_of(inst));
+        let deps = v.deps();
+        let key = Key::Widened(inst, loc);
+        let widened = match v {
+            Val::Int(_) => Val::Int(self.opaque(key.clone(), deps, name, Some(b))),
+            Val::Pred(_) => Val::Pred(self.opaque_cond(key.clone(), deps, name, Some(b))),
+        };
+        let id = self.syms.id(key, Some(b));
+        let entry = self.syms.widened.entry(id).or_insert((inst, size));
+        entry.1 = entry.1.max(size);
+        widened
+    }
+
     /// Whether `symbol` is the trip count of a loop (a loop counter's value after the loop).
     pub fn is_trip_count(&self, symbol: &Symbol) -> bool {
         let Symbol::Opaque(o) = symbol else {
@@ -683,9 +738,16 @@ impl<'a> Analysis<'a> {
             self.block_in[b.index()] = Some(state.clone());
             let block = self.body.blocks[b].clone();
             for inst in block.insts() {
+                self.stepping = Some((inst, b));
                 self.step(&mut state, inst, b, &cond);
                 if let Some(size) = self.oversized {
                     self.gave_up = Some(Oversized { inst, size });
+                    return;
+                }
+                // One step per instruction, so that a long function counts even where
+                // its values are small (free unless a caller opened a budget).
+                if !warpcheck_sym::budget::charge(1) {
+                    self.out_of_budget = Some(inst);
                     return;
                 }
             }
@@ -756,7 +818,12 @@ impl<'a> Analysis<'a> {
         for (_, s, _) in incoming {
             locs.extend(s.vals.keys().copied());
         }
-        let mut out = State::default();
+        // Every location's value is looked up in every way in: a step each (see
+        // `run_pass`), and one for the location.
+        let lookups = locs.len().saturating_mul(incoming.len() + 1);
+        warpcheck_sym::budget::charge(lookups as u64);
+        // The first way in's values, shared (persistent map), changed where they differ.
+        let mut out = incoming[0].1.clone();
         let mut control: Option<Deps> = None;
         for loc in locs {
             let vals: Vec<&Val> = incoming
@@ -765,7 +832,9 @@ impl<'a> Analysis<'a> {
                 .collect();
             let first = vals[0];
             if vals.iter().all(|v| *v == first) {
-                out.vals.insert(loc, first.clone());
+                if out.vals.get(&loc) != Some(first) {
+                    out.vals.insert(loc, first.clone());
+                }
                 continue;
             }
             // Two ways in: select by the condition of the first one, without the
@@ -883,6 +952,9 @@ impl<'a> Analysis<'a> {
     fn enter_loop(&mut self, l: usize, state: &mut State, header: BlockId) {
         let mut carried: BTreeSet<Loc> = self.reg_writes[l].clone();
         carried.extend(self.cell_writes[l].iter().copied());
+        warpcheck_sym::budget::charge(carried.len() as u64);
+        // Registers are named after the loop's first source line, not the PTX register.
+        let source_line = self.loop_source_line(l);
         let mut header_vals = Vals::new();
         let mut inits = Vals::new();
         for loc in carried {
@@ -902,8 +974,7 @@ impl<'a> Analysis<'a> {
                 .cloned()
                 .unwrap_or(Carried::Placeholder);
             let line = match loc {
-                // Named after the loop's first source line, not the PTX register.
-                Loc::Reg(_) => format!("rec@{}", self.loop_source_line(l)),
+                Loc::Reg(_) => format!("rec@{source_line}"),
                 Loc::Cell(v, off) => format!("{}+{off}", self.program.variable(v).name),
             };
             let v = match (&init, class) {

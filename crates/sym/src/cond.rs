@@ -215,6 +215,7 @@ impl Cond {
     }
 
     fn junction(cs: Vec<Cond>, is_and: bool) -> Cond {
+        crate::budget::charge(cs.len() as u64);
         let mut out = Vec::new();
         for c in cs {
             match c {
@@ -227,9 +228,9 @@ impl Cond {
         }
         out.sort();
         out.dedup();
-        // `c` together with its negation.
+        // `c` together with its negation (`out` is sorted).
         for c in &out {
-            if out.contains(&c.not()) {
+            if out.binary_search(&c.not()).is_ok() {
                 return Cond::Const(!is_and);
             }
         }
