@@ -365,10 +365,16 @@ pub struct Analysis<'a> {
     reg_writes: Vec<BTreeSet<Loc>>,
     pass_exits: Vec<Vec<LoopExit>>,
     out_edges: HashMap<(BlockId, BlockId), (State, Cond)>,
-    block_in: Vec<Option<State>>,
+    /// Per block: whether the current pass reached it. (Not its entry state: a copy kept
+    /// here would make every write in the block copy the persistent map's path.)
+    reached: Vec<bool>,
 }
 
 const MAX_ROUNDS: usize = 8;
+
+/// The steps ([`warpcheck_sym::budget`]) a write to a state costs: the persistent map
+/// copies the nodes on the written path when they are shared, up to 64 values each.
+pub(crate) const WRITE_STEPS: u64 = 16;
 
 /// Runs the analysis on a function with a body.
 pub fn analyze<'a>(
@@ -464,7 +470,7 @@ pub(crate) fn analyze_with<'a>(
         reg_writes,
         pass_exits: vec![Vec::new(); nl],
         out_edges: HashMap::new(),
-        block_in: vec![None; n],
+        reached: vec![false; n],
     };
     match a.context.clone() {
         // The kernel's pointer parameters are what the bound arguments point into.
@@ -725,7 +731,7 @@ impl<'a> Analysis<'a> {
         let n = self.body.blocks.len();
         self.block_cond = vec![Cond::Const(false); n];
         self.branch_cond = vec![None; n];
-        self.block_in = vec![None; n];
+        self.reached = vec![false; n];
         let rpo: Vec<BlockId> = self.body.dominators.reverse_postorder().to_vec();
         for &b in &rpo {
             let Some((mut state, cond)) = self.entry_of(b) else {
@@ -735,8 +741,11 @@ impl<'a> Analysis<'a> {
             if let Some(l) = self.header_loop(b) {
                 self.enter_loop(l, &mut state, b);
             }
-            self.block_in[b.index()] = Some(state.clone());
+            self.reached[b.index()] = true;
             let block = self.body.blocks[b].clone();
+            // Every instruction copies the block's condition into its own (see `step`).
+            let copies = block.insts().len().saturating_mul(cond.size());
+            warpcheck_sym::budget::charge(copies as u64);
             for inst in block.insts() {
                 self.stepping = Some((inst, b));
                 self.step(&mut state, inst, b, &cond);
@@ -784,12 +793,23 @@ impl<'a> Analysis<'a> {
         }
         let preds: Vec<BlockId> = self.body.cfg.preds(b).to_vec();
         let mut incoming: Vec<(BlockId, State, Cond)> = Vec::new();
-        for p in preds {
+        for (i, &p) in preds.iter().enumerate() {
             if self.is_back_edge(p, b) {
                 continue;
             }
-            if let Some((s, c)) = self.out_edges.get(&(p, b)) {
-                incoming.push((p, s.clone(), c.clone()));
+            // An edge's state is taken, not copied: this block is its only reader in a
+            // pass, and a state kept alive would make every write here copy its path. A
+            // predecessor listed twice (two edges here) reads it again.
+            let edge = if preds[..i].contains(&p) {
+                incoming
+                    .iter()
+                    .find(|(q, _, _)| *q == p)
+                    .map(|(_, s, c)| (s.clone(), c.clone()))
+            } else {
+                self.out_edges.remove(&(p, b))
+            };
+            if let Some((s, c)) = edge {
+                incoming.push((p, s, c));
             }
         }
         if incoming.is_empty() {
@@ -799,7 +819,7 @@ impl<'a> Analysis<'a> {
         let cond = match self.body.idom(b) {
             Some(d)
                 if self.body.post_dominators.post_dominates(b, d)
-                    && self.block_in[d.index()].is_some() =>
+                    && self.reached[d.index()] =>
             {
                 self.block_cond[d.index()].clone()
             }
@@ -814,16 +834,25 @@ impl<'a> Analysis<'a> {
     }
 
     fn join(&mut self, b: BlockId, incoming: &[(BlockId, State, Cond)]) -> State {
+        // The first way in's values, shared (persistent map), changed where another way
+        // in differs. The states share most of their structure, and the persistent map's
+        // difference skips shared subtrees: a join costs what the paths changed, not the
+        // number of locations.
+        let Some(((_, first_state, _), others)) = incoming.split_first() else {
+            return State::default();
+        };
         let mut locs: BTreeSet<Loc> = BTreeSet::new();
-        for (_, s, _) in incoming {
-            locs.extend(s.vals.keys().copied());
+        for (_, s, _) in others {
+            locs.extend(first_state.vals.diff(&s.vals).map(|d| match d {
+                imbl::ordmap::DiffItem::Add(k, _) | imbl::ordmap::DiffItem::Remove(k, _) => *k,
+                imbl::ordmap::DiffItem::Update { new: (k, _), .. } => *k,
+            }));
         }
-        // Every location's value is looked up in every way in: a step each (see
-        // `run_pass`), and one for the location.
-        let lookups = locs.len().saturating_mul(incoming.len() + 1);
-        warpcheck_sym::budget::charge(lookups as u64);
-        // The first way in's values, shared (persistent map), changed where they differ.
-        let mut out = incoming[0].1.clone();
+        // Every differing location's value is looked up in every way in: a step each (see
+        // `run_pass`), and written.
+        let steps = (locs.len() as u64).saturating_mul(incoming.len() as u64 + WRITE_STEPS);
+        warpcheck_sym::budget::charge(steps + incoming.len() as u64);
+        let mut out = first_state.clone();
         let mut control: Option<Deps> = None;
         for loc in locs {
             let vals: Vec<&Val> = incoming
@@ -1237,6 +1266,7 @@ impl<'a> Analysis<'a> {
         let mut renames: HashMap<Symbol, Expr> = HashMap::new();
         renames.insert(counter, trip);
         let mut syms = BTreeSet::new();
+        warpcheck_sym::budget::charge(state.vals.len() as u64);
         for v in state.vals.values() {
             match v {
                 Val::Int(e) => syms.extend(e.symbols()),

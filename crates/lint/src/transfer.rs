@@ -279,6 +279,7 @@ impl<'a> Analysis<'a> {
         };
         self.check_size(&v);
         let v = self.widen(loc, v);
+        warpcheck_sym::budget::charge(crate::analysis::WRITE_STEPS);
         state.vals.insert(loc, v);
     }
 

@@ -141,17 +141,7 @@ impl Cond {
         if e.is_unknown() {
             return Cond::Cmp(op, e);
         }
-        let e = match op {
-            CmpOp::Eq | CmpOp::Ne
-                if e.terms()
-                    .iter()
-                    .next_back()
-                    .is_some_and(|t| t.coef.is_negative()) =>
-            {
-                e.neg()
-            }
-            _ => e,
-        };
+        let e = Cond::oriented(op, e);
         let r = sign::builtin_range(&e);
         let zero = Rational::ZERO;
         let below = r.hi.is_some_and(|h| h < zero);
@@ -173,6 +163,37 @@ impl Cond {
             Some(b) => Cond::Const(b),
             None => Cond::Cmp(op, e),
         }
+    }
+
+    /// `e` as `e OP 0` stores it: equalities with a positive leading coefficient.
+    fn oriented(op: CmpOp, e: Expr) -> Expr {
+        match op {
+            CmpOp::Eq | CmpOp::Ne
+                if e.terms()
+                    .iter()
+                    .next_back()
+                    .is_some_and(|t| t.coef.is_negative()) =>
+            {
+                e.neg()
+            }
+            _ => e,
+        }
+    }
+
+    /// The negation of a comparison or an opaque condition without asking the ranges
+    /// whether it folds: what [`Cond::not`] gives unless that is a constant. Others:
+    /// `None`.
+    fn negation_unfolded(&self) -> Option<Cond> {
+        let (op, e) = match self {
+            Cond::Cmp(CmpOp::Eq, e) => (CmpOp::Ne, e.clone()),
+            Cond::Cmp(CmpOp::Ne, e) => (CmpOp::Eq, e.clone()),
+            Cond::Cmp(CmpOp::Lt, e) => (CmpOp::Le, e.neg()),
+            Cond::Cmp(CmpOp::Le, e) => (CmpOp::Lt, e.neg()),
+            Cond::Not(c) => return Some((**c).clone()),
+            Cond::Opaque(_) => return Some(Cond::Not(Box::new(self.clone()))),
+            _ => return None,
+        };
+        Some(Cond::Cmp(op, Cond::oriented(op, e)))
     }
 
     pub fn as_const(&self) -> Option<bool> {
@@ -228,9 +249,17 @@ impl Cond {
         }
         out.sort();
         out.dedup();
-        // `c` together with its negation (`out` is sorted).
+        // `c` together with its negation (`out` is sorted, and holds no constants and no
+        // junction of its own kind: those were flattened). The negation of a comparison
+        // is first looked up unfolded, which is cheap: the folded one is either that or
+        // a constant, so only a hit needs the real one. The negation of a junction of
+        // the other kind (`¬(a ∨ b)` in a conjunction) is a junction of this kind or a
+        // constant, so it is never among `out`.
         for c in &out {
-            if out.binary_search(&c.not()).is_ok() {
+            let Some(unfolded) = c.negation_unfolded() else {
+                continue;
+            };
+            if out.binary_search(&unfolded).is_ok() && out.binary_search(&c.not()).is_ok() {
                 return Cond::Const(!is_and);
             }
         }
