@@ -818,8 +818,7 @@ impl<'a> Analysis<'a> {
         // Condition: inherit the immediate dominator's when this block post-dominates it.
         let cond = match self.body.idom(b) {
             Some(d)
-                if self.body.post_dominators.post_dominates(b, d)
-                    && self.reached[d.index()] =>
+                if self.body.post_dominators.post_dominates(b, d) && self.reached[d.index()] =>
             {
                 self.block_cond[d.index()].clone()
             }
