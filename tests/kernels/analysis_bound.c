@@ -15,7 +15,7 @@
 //   (Before the bound this took minutes.)
 //
 // warpcheck-advise:
-// warpcheck-expect-advice: parallel: unknown (`the analysis bound (4000000 steps per nest) was reached testing the dependences of loop i between lines 28 and 31`; `parallel: yes (1-D nest k`; `the index of h on line 44 is an expression of 4233 nodes (computed on line 44), more than the 2048 the analysis keeps`; `parallel: yes (1-D nest i`; `the analysis bound (8000000 steps per function) was reached interpreting the function at line 59`)
+// warpcheck-expect-advice: parallel: unknown (`the analysis bound (4000000 steps per nest) was reached testing the dependences of loop i between lines 28 and`; `parallel: yes (1-D nest k`; `the index of h on line 44 is an expression of 4233 nodes (computed on line 44), more than the 2048 the analysis keeps`; `parallel: yes (1-D nest i`; `the analysis bound (16000000 steps per function) was reached interpreting the function at line 59`)
 
 #define ROW(t) a[i * m * 9 + j * ((t) % 7 + 1) + (t)] = a[i * m * 9 + j * ((t) * 3 % 5 + 1) + 2 * (t)] + 1.0f;
 #define ROW4(t) ROW(t) ROW((t) + 1) ROW((t) + 2) ROW((t) + 3)

@@ -635,27 +635,17 @@ impl<'f, 'a> Advisor<'f, 'a> {
 
     fn memory_dependences(&self, l: usize, assumptions: &mut BTreeSet<String>) -> Vec<String> {
         let lf = &self.f.loops[l];
-        let k = &lf.counter;
-        let var = self.loop_var(lf);
+        let inner: Vec<usize> = self.descendants(l);
+        let scope = PairLoop {
+            index: l,
+            var: self.loop_var(lf),
+            counter: &lf.counter,
+            bounds: self.pair_bounds(l, &inner),
+            inner: &inner,
+        };
         let accs = self.accs_in(l);
         let mut out = Vec::new();
         let mut unknown = Vec::new();
-        // Counters of the loops inside l, and their renamed copies for the second access.
-        let inner: Vec<usize> = self.descendants(l);
-        let mut outer_chain = Vec::new();
-        let mut p = lf.parent;
-        while let Some(x) = p {
-            outer_chain.push(x);
-            p = self.f.loops[x].parent;
-        }
-        let rename = |e: &Expr| {
-            e.subst(&|s| {
-                inner
-                    .iter()
-                    .find(|&&i| self.f.loops[i].counter == *s)
-                    .map(|&i| Expr::sym(Symbol::var(&format!("{}'", self.f.loops[i].counter))))
-            })
-        };
         for (i, w) in accs.iter().enumerate() {
             if w.kind != AccessKind::Store {
                 continue;
@@ -678,151 +668,10 @@ impl<'f, 'a> Advisor<'f, 'a> {
                 if self.widened(&w.offset).is_some() || self.widened(&y.offset).is_some() {
                     continue;
                 }
-                // An index read from memory (`a[idx[i]]`) may differ in every iteration.
-                let opaque = |e: &Expr| e.mentions(&|s| matches!(s, Symbol::Opaque(_)));
-                if opaque(&w.offset) || opaque(&y.offset) {
-                    unknown.push(format!(
-                        "unknown: {} on lines {} and {} is indexed by a value read from memory; run the dynamic test (--emit-cuda with --values)",
-                        w.base.name(),
-                        w.line,
-                        y.line
-                    ));
-                    continue;
-                }
-                if w.base == Base::Unknown {
-                    unknown.push(format!(
-                        "unknown: a store on line {} through a pointer the analysis cannot name",
-                        w.line
-                    ));
-                    continue;
-                }
-                let (Some(sw), Some(sy)) = (affine_in(&w.offset, k), affine_in(&y.offset, k))
-                else {
-                    unknown.push(format!(
-                        "unknown: {} on lines {} and {} is not indexed affinely by {var}",
-                        w.base.name(),
-                        w.line,
-                        y.line
-                    ));
-                    continue;
-                };
-                let rw = w.offset.without_symbol(k);
-                let ry = rename(&y.offset.without_symbol(k));
-                let d = ry.sub(&rw);
-                let mut box_: Vec<Bound> = Vec::new();
-                for &i in &inner {
-                    let Some(t) = &self.f.loops[i].trip else {
-                        continue;
-                    };
-                    let c = &self.f.loops[i].counter;
-                    box_.push(Bound {
-                        symbol: c.clone(),
-                        lo: Expr::zero(),
-                        hi: t.sub(&Expr::one()),
-                    });
-                    let c2 = Symbol::var(&format!("{c}'"));
-                    box_.push(Bound {
-                        symbol: c2,
-                        lo: Expr::zero(),
-                        hi: rename(t).sub(&Expr::one()),
-                    });
-                }
-                if let Some(b) = self.bounds(&outer_chain) {
-                    box_.extend(b);
-                }
-                let (bw, by) = (Expr::int(w.bytes as i128), Expr::int(y.bytes as i128));
-                if sw == sy {
-                    let s = sw;
-                    let sign = self.ctx.sign(&s);
-                    let positive = sign.value.is_positive();
-                    let negative = sign.value.is_negative();
-                    for a in &sign.assuming {
-                        assumptions.insert(a.to_string());
-                    }
-                    if !positive && !negative {
-                        if d.is_zero() && s.is_zero() {
-                            out.push(self.dep_text(w, y, &var, Some(0)));
-                        } else {
-                            unknown.push(format!(
-                                "unknown: the stride of {} in {var} has no known sign",
-                                w.base.name()
-                            ));
-                        }
-                        continue;
-                    }
-                    let (s_abs, d_dir) = if positive {
-                        (s.clone(), d.clone())
-                    } else {
-                        (s.neg(), d.neg())
-                    };
-                    if rw == y.offset.without_symbol(k)
-                        && self.delinearised(
-                            &w.offset,
-                            l,
-                            &inner,
-                            w.bytes.max(y.bytes),
-                            assumptions,
-                        )
-                    {
-                        continue;
-                    }
-                    let ctx = range::with_bounds(&self.ctx, &box_);
-                    if let Some(r) = range::range(&d_dir, &box_, &self.ctx) {
-                        for a in &r.assuming {
-                            assumptions.insert(a.to_string());
-                        }
-                        let lo_ok =
-                            ctx.decide(Relation::Ge, &r.lo, &bw.sub(&s_abs)).value == Some(true);
-                        let hi_ok =
-                            ctx.decide(Relation::Le, &r.hi, &s_abs.sub(&by)).value == Some(true);
-                        if lo_ok && hi_ok {
-                            continue;
-                        }
-                        // §6.2: decided by the values where the symbols cannot be.
-                        let holds = |e: &Expr| self.eval(e).is_some_and(|v| v >= 0);
-                        if holds(&r.lo.sub(&bw.sub(&s_abs))) && holds(&s_abs.sub(&by).sub(&r.hi)) {
-                            assumptions.insert(format!(
-                                "{} on lines {} and {}: independent iterations of {var} shown with the given values only",
-                                w.base.name(), w.line, y.line
-                            ));
-                            continue;
-                        }
-                    }
-                    // A constant difference: the distance.
-                    if let (Some(dc), Some(sc)) = (d.as_integer(), s.as_integer())
-                        && sc != 0
-                        && dc % sc == 0
-                    {
-                        out.push(self.dep_text(w, y, &var, Some(-dc / sc)));
-                    } else if let (Some(dc), Some(sc)) = (d.as_integer(), s.as_integer())
-                        && sc != 0
-                        && dc.abs() % sc.abs() >= w.bytes.max(y.bytes) as i128
-                        && sc.abs() - dc.abs() % sc.abs() >= w.bytes.max(y.bytes) as i128
-                    {
-                        // Misaligned by more than the widths: never the same bytes.
-                    } else {
-                        unknown.push(format!(
-                            "unknown: {} written on line {} may be accessed on line {} by another iteration of {var}",
-                            w.base.name(), w.line, y.line
-                        ));
-                    }
-                } else if let (Some(a), Some(b), Some(dc)) =
-                    (sw.as_integer(), sy.as_integer(), d.as_integer())
-                {
-                    // GCD test: a·k − b·k' = D has no integer solution.
-                    let g = warpcheck_sym::gcd_i128(a, b);
-                    if g != 0 && dc % g != 0 && w.bytes == 1 && y.bytes == 1 {
-                        continue;
-                    }
-                    unknown.push(format!(
-                        "unknown: {} is accessed with different strides in {var} on lines {} and {}",
-                        w.base.name(), w.line, y.line
-                    ));
-                } else {
-                    unknown.push(format!(
-                        "unknown: {} is accessed with different strides in {var} on lines {} and {}",
-                        w.base.name(), w.line, y.line
-                    ));
+                match self.pair_test(&scope, w, y, assumptions) {
+                    Pair::Independent => {}
+                    Pair::Dependent(why) => out.push(why),
+                    Pair::Undecided(why) => unknown.push(why),
                 }
             }
         }
@@ -840,6 +689,194 @@ impl<'f, 'a> Advisor<'f, 'a> {
         }
         out.extend(unknown);
         out
+    }
+
+    /// The box of the counters a pair of accesses in loop `l` is tested over: each loop
+    /// inside `l` twice (the second access's counters renamed apart, `k'`), and the
+    /// loops around `l`.
+    fn pair_bounds(&self, l: usize, inner: &[usize]) -> Vec<Bound> {
+        let mut bounds: Vec<Bound> = Vec::new();
+        for &i in inner {
+            let Some(t) = &self.f.loops[i].trip else {
+                continue;
+            };
+            let c = &self.f.loops[i].counter;
+            bounds.push(Bound {
+                symbol: c.clone(),
+                lo: Expr::zero(),
+                hi: t.sub(&Expr::one()),
+            });
+            bounds.push(Bound {
+                symbol: Symbol::var(&format!("{c}'")),
+                lo: Expr::zero(),
+                hi: self.renamed_apart(t, inner).sub(&Expr::one()),
+            });
+        }
+        let mut outer_chain = Vec::new();
+        let mut p = self.f.loops[l].parent;
+        while let Some(x) = p {
+            outer_chain.push(x);
+            p = self.f.loops[x].parent;
+        }
+        if let Some(b) = self.bounds(&outer_chain) {
+            bounds.extend(b);
+        }
+        bounds
+    }
+
+    /// `e` with the counters of the loops `inner` renamed apart (`k` becomes `k'`).
+    fn renamed_apart(&self, e: &Expr, inner: &[usize]) -> Expr {
+        e.subst(&|s| {
+            inner
+                .iter()
+                .find(|&&i| self.f.loops[i].counter == *s)
+                .map(|&i| Expr::sym(Symbol::var(&format!("{}'", self.f.loops[i].counter))))
+        })
+    }
+
+    /// The static test (module documentation) of store `w` against access `y` of the
+    /// same array in the iterations of the loop `scope`.
+    fn pair_test(
+        &self,
+        scope: &PairLoop<'_>,
+        w: &Acc,
+        y: &Acc,
+        assumptions: &mut BTreeSet<String>,
+    ) -> Pair {
+        let (k, var) = (scope.counter, &scope.var);
+        // An index read from memory (`a[idx[i]]`) may differ in every iteration.
+        let opaque = |e: &Expr| e.mentions(&|s| matches!(s, Symbol::Opaque(_)));
+        if opaque(&w.offset) || opaque(&y.offset) {
+            return Pair::Undecided(format!(
+                "unknown: {} on lines {} and {} is indexed by a value read from memory; run the dynamic test (--emit-cuda with --values)",
+                w.base.name(),
+                w.line,
+                y.line
+            ));
+        }
+        if w.base == Base::Unknown {
+            return Pair::Undecided(format!(
+                "unknown: a store on line {} through a pointer the analysis cannot name",
+                w.line
+            ));
+        }
+        let (Some(sw), Some(sy)) = (affine_in(&w.offset, k), affine_in(&y.offset, k)) else {
+            return Pair::Undecided(format!(
+                "unknown: {} on lines {} and {} is not indexed affinely by {var}",
+                w.base.name(),
+                w.line,
+                y.line
+            ));
+        };
+        let rw = w.offset.without_symbol(k);
+        let d = self
+            .renamed_apart(&y.offset.without_symbol(k), scope.inner)
+            .sub(&rw);
+        if sw == sy {
+            return self.same_stride_test(scope, w, y, &sw, &d, assumptions);
+        }
+        // GCD test: a·k − b·k' = D has no integer solution.
+        if let (Some(a), Some(b), Some(dc)) = (sw.as_integer(), sy.as_integer(), d.as_integer()) {
+            let g = warpcheck_sym::gcd_i128(a, b);
+            if g != 0 && dc % g != 0 && w.bytes == 1 && y.bytes == 1 {
+                return Pair::Independent;
+            }
+        }
+        Pair::Undecided(format!(
+            "unknown: {} is accessed with different strides in {var} on lines {} and {}",
+            w.base.name(),
+            w.line,
+            y.line
+        ))
+    }
+
+    /// The bound test for two accesses with the same stride `s` in the loop's counter and
+    /// the difference `d` of the rest (module documentation).
+    fn same_stride_test(
+        &self,
+        scope: &PairLoop<'_>,
+        w: &Acc,
+        y: &Acc,
+        s: &Expr,
+        d: &Expr,
+        assumptions: &mut BTreeSet<String>,
+    ) -> Pair {
+        let (k, var) = (scope.counter, &scope.var);
+        let (bw, by) = (Expr::int(w.bytes as i128), Expr::int(y.bytes as i128));
+        let sign = self.ctx.sign(s);
+        let positive = sign.value.is_positive();
+        let negative = sign.value.is_negative();
+        for a in &sign.assuming {
+            assumptions.insert(a.to_string());
+        }
+        if !positive && !negative {
+            return if d.is_zero() && s.is_zero() {
+                Pair::Dependent(self.dep_text(w, y, var, Some(0)))
+            } else {
+                Pair::Undecided(format!(
+                    "unknown: the stride of {} in {var} has no known sign",
+                    w.base.name()
+                ))
+            };
+        }
+        let (s_abs, d_dir) = if positive {
+            (s.clone(), d.clone())
+        } else {
+            (s.neg(), d.neg())
+        };
+        if w.offset.without_symbol(k) == y.offset.without_symbol(k)
+            && self.delinearised(
+                &w.offset,
+                scope.index,
+                scope.inner,
+                w.bytes.max(y.bytes),
+                assumptions,
+            )
+        {
+            return Pair::Independent;
+        }
+        let box_ = &scope.bounds;
+        let ctx = range::with_bounds(&self.ctx, box_);
+        if let Some(r) = range::range(&d_dir, box_, &self.ctx) {
+            for a in &r.assuming {
+                assumptions.insert(a.to_string());
+            }
+            let lo_ok = ctx.decide(Relation::Ge, &r.lo, &bw.sub(&s_abs)).value == Some(true);
+            let hi_ok = ctx.decide(Relation::Le, &r.hi, &s_abs.sub(&by)).value == Some(true);
+            if lo_ok && hi_ok {
+                return Pair::Independent;
+            }
+            // §6.2: decided by the values where the symbols cannot be.
+            let holds = |e: &Expr| self.eval(e).is_some_and(|v| v >= 0);
+            if holds(&r.lo.sub(&bw.sub(&s_abs))) && holds(&s_abs.sub(&by).sub(&r.hi)) {
+                assumptions.insert(format!(
+                    "{} on lines {} and {}: independent iterations of {var} shown with the given values only",
+                    w.base.name(), w.line, y.line
+                ));
+                return Pair::Independent;
+            }
+        }
+        let width = w.bytes.max(y.bytes) as i128;
+        match (d.as_integer(), s.as_integer()) {
+            // A constant difference: the distance.
+            (Some(dc), Some(sc)) if sc != 0 && dc % sc == 0 => {
+                Pair::Dependent(self.dep_text(w, y, var, Some(-dc / sc)))
+            }
+            // Misaligned by more than the widths: never the same bytes.
+            (Some(dc), Some(sc))
+                if sc != 0
+                    && dc.abs() % sc.abs() >= width
+                    && sc.abs() - dc.abs() % sc.abs() >= width =>
+            {
+                Pair::Independent
+            }
+            _ => Pair::Undecided(format!(
+                "unknown: {} written on line {} may be accessed on line {} by another iteration of {var}",
+                w.base.name(),
+                w.line,
+                y.line
+            )),
+        }
     }
 
     /// Whether `offset`, one index expression accessed by every iteration of loop `l`, is
@@ -1540,6 +1577,26 @@ impl<'f, 'a> Advisor<'f, 'a> {
             }),
         )
     }
+}
+
+/// What the static dependence test says of a pair of accesses.
+enum Pair {
+    Independent,
+    /// A dependence, described.
+    Dependent(String),
+    /// Undecided, with why (`unknown: …`).
+    Undecided(String),
+}
+
+/// The loop a pair of accesses is tested in.
+struct PairLoop<'l> {
+    index: usize,
+    var: String,
+    counter: &'l Symbol,
+    /// The loops inside it.
+    inner: &'l [usize],
+    /// Their counters' box, twice (renamed apart), and the outer loops' ([`Advisor::pair_bounds`]).
+    bounds: Vec<Bound>,
 }
 
 /// A visitor of one point of an iteration space (counter values); `false` stops.

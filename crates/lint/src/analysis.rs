@@ -370,6 +370,48 @@ pub struct Analysis<'a> {
     reached: Vec<bool>,
 }
 
+/// Adds to `out` the locations whose values differ between `a` and `b` (present in one
+/// only, or different), by one ordered pass over both; a value stored in storage the two
+/// share is the same object and is not compared. Returns the number of entries visited.
+fn differing(a: &Vals, b: &Vals, out: &mut BTreeSet<Loc>) -> usize {
+    if a.ptr_eq(b) {
+        return 0;
+    }
+    let (mut x, mut y) = (a.iter().peekable(), b.iter().peekable());
+    let mut visited = 0;
+    loop {
+        visited += 1;
+        match (x.peek(), y.peek()) {
+            (Some((kx, vx)), Some((ky, vy))) => match kx.cmp(ky) {
+                std::cmp::Ordering::Less => {
+                    out.insert(**kx);
+                    x.next();
+                }
+                std::cmp::Ordering::Greater => {
+                    out.insert(**ky);
+                    y.next();
+                }
+                std::cmp::Ordering::Equal => {
+                    if !std::ptr::eq(*vx, *vy) && vx != vy {
+                        out.insert(**kx);
+                    }
+                    x.next();
+                    y.next();
+                }
+            },
+            (Some((k, _)), None) => {
+                out.insert(**k);
+                x.next();
+            }
+            (None, Some((k, _))) => {
+                out.insert(**k);
+                y.next();
+            }
+            (None, None) => return visited,
+        }
+    }
+}
+
 const MAX_ROUNDS: usize = 8;
 
 /// The steps ([`warpcheck_sym::budget`]) a write to a state costs: the persistent map
@@ -834,23 +876,20 @@ impl<'a> Analysis<'a> {
 
     fn join(&mut self, b: BlockId, incoming: &[(BlockId, State, Cond)]) -> State {
         // The first way in's values, shared (persistent map), changed where another way
-        // in differs. The states share most of their structure, and the persistent map's
-        // difference skips shared subtrees: a join costs what the paths changed, not the
-        // number of locations.
+        // in differs.
         let Some(((_, first_state, _), others)) = incoming.split_first() else {
             return State::default();
         };
         let mut locs: BTreeSet<Loc> = BTreeSet::new();
+        let mut scanned = 0;
         for (_, s, _) in others {
-            locs.extend(first_state.vals.diff(&s.vals).map(|d| match d {
-                imbl::ordmap::DiffItem::Add(k, _) | imbl::ordmap::DiffItem::Remove(k, _) => *k,
-                imbl::ordmap::DiffItem::Update { new: (k, _), .. } => *k,
-            }));
+            scanned += differing(&first_state.vals, &s.vals, &mut locs);
         }
-        // Every differing location's value is looked up in every way in: a step each (see
-        // `run_pass`), and written.
+        // A step per eight locations scanned (a pointer comparison where the states share
+        // their storage, which is most of it), and for every differing location a lookup
+        // in every way in and a write (see `run_pass`).
         let steps = (locs.len() as u64).saturating_mul(incoming.len() as u64 + WRITE_STEPS);
-        warpcheck_sym::budget::charge(steps + incoming.len() as u64);
+        warpcheck_sym::budget::charge(steps + scanned as u64 / 8);
         let mut out = first_state.clone();
         let mut control: Option<Deps> = None;
         for loc in locs {

@@ -51,7 +51,7 @@ use crate::model::{NestAdvice, Verdict};
 /// Steps one loop nest's analysis may spend by default (see the module documentation).
 pub const DEFAULT_STEPS_PER_NEST: u64 = 4_000_000;
 /// Interpreting one function may spend this many times the per-nest budget.
-pub const FUNCTION_FACTOR: u64 = 2;
+pub const FUNCTION_FACTOR: u64 = 4;
 /// A whole run may spend this many times the per-nest budget.
 pub const TOTAL_FACTOR: u64 = 16;
 /// The largest value, in nodes ([`warpcheck_sym::Expr::size`]), the interpretation keeps.

@@ -56,7 +56,7 @@ pub struct Args {
     pub no_cache: bool,
     /// Steps of symbolic work each loop nest's analysis may spend (a step is about one
     /// term of an expression visited or built; counted, not timed, so reports do not
-    /// depend on the host). Interpreting a function may spend 2 times as many and the
+    /// depend on the host). Interpreting a function may spend 4 times as many and the
     /// whole run 16 times. A nest that reaches its bound before its verdict is `unknown`,
     /// with the test that was running; after it, its verdict stands and the rest of its
     /// advice is left out. The JSON report gives each nest's `analysis_steps`.

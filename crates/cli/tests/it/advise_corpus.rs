@@ -513,8 +513,8 @@ fn a_verdict_decided_before_the_bound_stands() {
     assert_eq!(nest["coalescing"], serde_json::json!([]));
 }
 
-/// With a small `--analysis-budget`, interpreting the function reaches its bound (twice
-/// the per-nest budget) and every nest of the function is `unknown` with the line the
+/// With a small `--analysis-budget`, interpreting the function reaches its bound (four
+/// times the per-nest budget) and every nest of the function is `unknown` with the line the
 /// interpretation reached; a budget of 0 is refused.
 #[test]
 fn a_small_budget_bounds_the_interpretation() {
@@ -529,7 +529,7 @@ fn a_small_budget_bounds_the_interpretation() {
     let verdict = section(&report, "parallel");
     assert!(
         verdict.contains(
-            "parallel: unknown (unknown: the analysis bound (2000 steps per function) was reached interpreting the function at line"
+            "parallel: unknown (unknown: the analysis bound (4000 steps per function) was reached interpreting the function at line"
         ),
         "{report}"
     );
