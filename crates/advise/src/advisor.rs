@@ -110,7 +110,12 @@ pub fn advise(
         .as_deref()
         .map(source::parse_structs)
         .unwrap_or_default();
-    let waited = budget::exhausted();
+    // What the run's total leaves this function (all of its own budget, or less).
+    let limit = match budget::remaining() {
+        _ if budget::exhausted() => 0,
+        Some(rest) => rest.min(options.budget.per_function()),
+        None => options.budget.per_function(),
+    };
     let collected = budget::metered(options.budget.per_function(), || {
         facts::collect(
             program,
@@ -128,7 +133,7 @@ pub fn advise(
     // An interpretation cut short leaves incomplete values: no nest is analysed on them.
     let cut = collected
         .exhausted
-        .then(|| bound::interpretation_reached(&facts, options.budget, waited));
+        .then(|| bound::interpretation_reached(&facts, options.budget, limit));
     let advisor = Advisor::new(&facts, options, cut.is_none())?;
     let mut nests = Vec::new();
     for l in &facts.loops {

@@ -545,3 +545,46 @@ fn a_small_budget_bounds_the_interpretation() {
         .expect("runs");
     assert_eq!(out.status.code(), Some(2));
 }
+
+/// The whole run has a total, 16 times the per-nest budget: each function below spends
+/// its own bound (4 times the per-nest budget) interpreting, so four of them spend the
+/// total and the rest are `unknown` without being analysed.
+#[test]
+fn the_run_has_a_total_bound() {
+    let dir = std::env::temp_dir().join(format!("warpcheck-advise-total-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let c = dir.join("six.c");
+    let mut text = String::new();
+    for f in 0..6 {
+        text.push_str(&format!(
+            "void scale{f}(float *a, const float *b, int n)\n{{\n    for (int i = 0; i < n; i++) {{\n        a[i] = 2.0f * b[i] + a[i];\n    }}\n}}\n"
+        ));
+    }
+    std::fs::write(&c, text).expect("write");
+    let c = c.to_str().unwrap_or_default();
+    let (report, code) = advise_json(&[c, "--analysis-budget", "100"]);
+    assert_eq!(code, Some(0));
+    let reasons: Vec<String> = report["functions"]
+        .as_array()
+        .map(|fs| {
+            fs.iter()
+                .map(|f| f["nests"][0]["verdict"]["reasons"][0].to_string())
+                .collect()
+        })
+        .unwrap_or_default();
+    assert_eq!(reasons.len(), 6, "{report}");
+    let own = "the analysis bound (400 steps per function) was reached interpreting the function";
+    let total =
+        "the run's total analysis bound (1600 steps) was reached before this function was analysed";
+    assert_eq!(
+        reasons.iter().filter(|r| r.contains(own)).count(),
+        4,
+        "{reasons:#?}"
+    );
+    assert_eq!(
+        reasons.iter().filter(|r| r.contains(total)).count(),
+        2,
+        "{reasons:#?}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
