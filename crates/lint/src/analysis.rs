@@ -49,6 +49,15 @@
 //! iteration of its loops: a block that post-dominates its immediate dominator inherits
 //! the dominator's condition; any other block joins its incoming edge conditions.
 //! Accesses are recorded with their block's condition and their guard.
+//!
+//! # Budget
+//!
+//! Inside a caller's [`warpcheck_sym::budget`] scope (the porting advisor opens one; the
+//! lints do not), the analysis pays steps for its own work besides the engine's: one per
+//! instruction, a copy of the block's condition per instruction, a write to a state
+//! (`WRITE_STEPS`), and at a join the locations that differ between the ways in. When
+//! the steps run out the pass stops ([`Analysis::out_of_budget`]) and the results are
+//! incomplete. A caller may also bound the size of values ([`AnalysisOptions::widen_above`]).
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 

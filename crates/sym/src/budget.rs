@@ -25,6 +25,9 @@
 //!   each interval evaluation again; with the meter spent it answers "any value";
 //! * a junction of conditions charges its operands.
 //!
+//! Callers charge their own work in the same unit (`warpcheck-lint`'s abstract
+//! interpretation: instructions, state writes, joins; the advisor: enumerated points).
+//!
 //! Outside every scope, [`charge`] is free and always succeeds: the engine behaves as if
 //! unmetered, which is how the kernel lints and checkers use it.
 //!
