@@ -51,7 +51,14 @@ use crate::model::*;
 use crate::range::{self, Bound, alternatives, smax, smin};
 use crate::source::{self, StructLayout};
 
+mod bound;
 mod shared;
+
+pub use bound::{
+    AnalysisBudget, DEFAULT_STEPS_PER_NEST, FUNCTION_FACTOR, MAX_VALUE_NODES, TOTAL_FACTOR,
+};
+use bound::{Phase, Tracker};
+use warpcheck_sym::budget;
 
 /// What the advisor is told besides the program.
 #[derive(Clone, Debug, Default)]
@@ -65,6 +72,8 @@ pub struct AdviseOptions {
     /// Run-time values: `n`, `in_image->width`, `blockDim.x`, and loop counts written
     /// `loop:i` (solved for the parameters, §6.1).
     pub values: BTreeMap<String, i128>,
+    /// The steps the analyses may spend ([`bound`]).
+    pub budget: AnalysisBudget,
 }
 
 /// Why there is no advice.
@@ -83,8 +92,13 @@ const DEFAULT_BLOCK_1D: i128 = 256;
 const DEFAULT_BLOCK_2D: [i128; 2] = [32, 8];
 /// At most this many iterations are enumerated for instantiated sections (§6.2).
 const MAX_ENUMERATED: u64 = 4_000_000;
+/// At most this many undecided pairs of accesses are listed per loop (then a count).
+const MAX_UNDECIDED_LISTED: usize = 8;
 
-/// Advises on every outermost loop of `func`.
+/// Advises on every outermost loop of `func`, within `options.budget` (see [`bound`]:
+/// the function's interpretation and each nest have budgets of their own, and a caller
+/// that advises on several functions bounds them together with
+/// [`AnalysisBudget::run`]).
 pub fn advise(
     program: &Program,
     func: FuncId,
@@ -96,19 +110,38 @@ pub fn advise(
         .as_deref()
         .map(source::parse_structs)
         .unwrap_or_default();
-    let facts = facts::collect(
-        program,
-        func,
-        &options.param_names,
-        &options.param_types,
-        &structs,
-    )
-    .ok_or_else(|| AdviseError::NoBody(name.clone()))?;
-    let advisor = Advisor::new(&facts, options)?;
+    // What the run's total leaves this function (all of its own budget, or less).
+    let limit = match budget::remaining() {
+        _ if budget::exhausted() => 0,
+        Some(rest) => rest.min(options.budget.per_function()),
+        None => options.budget.per_function(),
+    };
+    let collected = budget::metered(options.budget.per_function(), || {
+        facts::collect(
+            program,
+            func,
+            &options.param_names,
+            &options.param_types,
+            &structs,
+            Some(MAX_VALUE_NODES),
+        )
+    });
+    let interpretation_steps = collected.spent;
+    let facts = collected
+        .value
+        .ok_or_else(|| AdviseError::NoBody(name.clone()))?;
+    // An interpretation cut short leaves incomplete values: no nest is analysed on them.
+    let cut = collected
+        .exhausted
+        .then(|| bound::interpretation_reached(&facts, options.budget, limit));
+    let advisor = Advisor::new(&facts, options, cut.is_none())?;
     let mut nests = Vec::new();
     for l in &facts.loops {
         if l.parent.is_none() {
-            nests.push(advisor.nest(l.index));
+            nests.push(match &cut {
+                None => advisor.bounded_nest(l.index),
+                Some(why) => advisor.unknown_nest(l.index, why, false),
+            });
         }
     }
     let in_loops: BTreeSet<BlockId> = facts
@@ -133,6 +166,7 @@ pub fn advise(
             .map(|(k, v)| (k.clone(), *v))
             .collect(),
         solved: advisor.solved.clone(),
+        interpretation_steps,
     })
 }
 
@@ -144,6 +178,9 @@ struct Advisor<'f, 'a> {
     values: BTreeMap<String, i128>,
     solved: Vec<String>,
     block: Option<[i128; 2]>,
+    budget: AnalysisBudget,
+    /// What the current nest's analysis is doing (for the note when its budget runs out).
+    tracker: Tracker,
 }
 
 /// A normalised loop for the analyses.
@@ -153,7 +190,14 @@ struct LoopView {
 }
 
 impl<'f, 'a> Advisor<'f, 'a> {
-    fn new(f: &'f Facts<'a>, options: &'f AdviseOptions) -> Result<Self, AdviseError> {
+    /// The advisor for `f`; `interpreted` is false when the function's interpretation
+    /// was cut short by the budget, and then names in the values are not checked (the
+    /// facts that would know them are incomplete) and loop counts are not solved.
+    fn new(
+        f: &'f Facts<'a>,
+        options: &'f AdviseOptions,
+        interpreted: bool,
+    ) -> Result<Self, AdviseError> {
         let mut a = Advisor {
             f,
             source: options.source.as_deref(),
@@ -161,6 +205,8 @@ impl<'f, 'a> Advisor<'f, 'a> {
             values: BTreeMap::new(),
             solved: Vec::new(),
             block: None,
+            budget: options.budget,
+            tracker: Tracker::default(),
         };
         let known = a.known_names();
         let mut loop_counts = Vec::new();
@@ -172,7 +218,7 @@ impl<'f, 'a> Advisor<'f, 'a> {
                 bx = Some(*v);
             } else if k == "blockDim.y" {
                 by = Some(*v);
-            } else if known.contains(k) {
+            } else if known.contains(k) || !interpreted {
                 a.values.insert(k.clone(), *v);
             } else {
                 return Err(AdviseError::UnknownValue(k.clone()));
@@ -180,6 +226,9 @@ impl<'f, 'a> Advisor<'f, 'a> {
         }
         if bx.is_some() || by.is_some() {
             a.block = Some([bx.unwrap_or(DEFAULT_BLOCK_2D[0]), by.unwrap_or(1)]);
+        }
+        if !interpreted {
+            return Ok(a);
         }
         for (var, count) in loop_counts {
             a.solve_loop_count(&var, count)?;
@@ -352,10 +401,80 @@ impl<'f, 'a> Advisor<'f, 'a> {
     // ---------------------------------------------------------------------------------
     // The nest.
 
-    fn nest(&self, outer: usize) -> NestAdvice {
+    /// The advice for the nest of outer loop `outer`; `None` when the budget ran out
+    /// before its verdict was decided. Run out after it, the verdict stands and the rest
+    /// of the advice is left out (see [`bound`]).
+    fn nest(&self, outer: usize) -> Option<NestAdvice> {
         let lf = &self.f.loops[outer];
         let mut assumptions: BTreeSet<String> = self.f.assumed.iter().cloned().collect();
-        let outer_reasons = self.dependences(outer, &mut assumptions);
+        let (verdict, dims) = self.verdict(outer, &mut assumptions);
+        if budget::exhausted() {
+            return None;
+        }
+        let parallel = verdict.parallel.clone();
+        let loops: Vec<LoopDesc> = dims.iter().map(|&d| self.describe_loop(d)).collect();
+        let (inbound, outbound) = self.parameters(outer, &mut assumptions);
+        let mut calls: Vec<String> = self
+            .f
+            .calls
+            .iter()
+            .filter(|c| lf.contains(c.block))
+            .map(|c| c.callee.clone())
+            .collect();
+        calls.sort();
+        calls.dedup();
+        let (coalescing, mapping) = if parallel == "no" {
+            (Vec::new(), None)
+        } else {
+            self.coalescing(&dims, &mut assumptions)
+        };
+        let shared = if parallel == "no" {
+            Vec::new()
+        } else {
+            self.shared(&dims, &mapping, &mut assumptions)
+        };
+        let rewrite = self.rewrites(outer, &verdict.reasons);
+        if self
+            .f
+            .accs
+            .iter()
+            .any(|a| a.loops.contains(&outer) && matches!(a.base, Base::Pointer(_)))
+            && self.f.pointers.len() > 1
+        {
+            assumptions.insert("pointer parameters do not overlap (as if restrict)".into());
+        }
+        let mut nest = NestAdvice {
+            lines: [lf.line, lf.last_line],
+            loops,
+            verdict,
+            inbound,
+            outbound,
+            calls,
+            coalescing,
+            mapping,
+            shared,
+            rewrite,
+            assumptions: assumptions.into_iter().collect(),
+            bound: None,
+            analysis_steps: 0,
+        };
+        if budget::exhausted() {
+            // What was computed after the budget ran out is not exact: left out (the
+            // note is written by `bounded_nest`).
+            nest.inbound.clear();
+            nest.outbound.clear();
+            nest.coalescing.clear();
+            nest.mapping = None;
+            nest.shared.clear();
+        }
+        Some(nest)
+    }
+
+    /// §4.1 for the nest of `outer`: the verdict and the loops mapped to the grid (the
+    /// outer loop and, when it qualifies, its only child).
+    fn verdict(&self, outer: usize, assumptions: &mut BTreeSet<String>) -> (Verdict, Vec<usize>) {
+        let lf = &self.f.loops[outer];
+        let outer_reasons = self.dependences(outer, assumptions);
         let mut dims = vec![outer];
         let mut sequential_inner = Vec::new();
         let kids = self.children(outer);
@@ -364,7 +483,7 @@ impl<'f, 'a> Advisor<'f, 'a> {
                 .trip
                 .as_ref()
                 .is_some_and(|t| !t.depends_on(&lf.counter));
-            let inner_reasons = self.dependences(*inner, &mut assumptions);
+            let inner_reasons = self.dependences(*inner, assumptions);
             if inner_trip_ok && inner_reasons.is_empty() {
                 dims.push(*inner);
             } else {
@@ -403,56 +522,13 @@ impl<'f, 'a> Advisor<'f, 'a> {
         } else {
             "no"
         };
-        let loops: Vec<LoopDesc> = dims.iter().map(|&d| self.describe_loop(d)).collect();
         let verdict = Verdict {
             parallel: parallel.into(),
-            dims: loops.iter().map(|l| l.var.clone()).collect(),
-            reasons: outer_reasons.clone(),
+            dims: dims.iter().map(|&d| self.view(d).var).collect(),
+            reasons: outer_reasons,
             sequential_inner,
         };
-        let (inbound, outbound) = self.parameters(outer, &mut assumptions);
-        let mut calls: Vec<String> = self
-            .f
-            .calls
-            .iter()
-            .filter(|c| lf.contains(c.block))
-            .map(|c| c.callee.clone())
-            .collect();
-        calls.sort();
-        calls.dedup();
-        let (coalescing, mapping) = if parallel == "no" {
-            (Vec::new(), None)
-        } else {
-            self.coalescing(&dims, &mut assumptions)
-        };
-        let shared = if parallel == "no" {
-            Vec::new()
-        } else {
-            self.shared(&dims, &mapping, &mut assumptions)
-        };
-        let rewrite = self.rewrites(outer, &outer_reasons);
-        if self
-            .f
-            .accs
-            .iter()
-            .any(|a| a.loops.contains(&outer) && matches!(a.base, Base::Pointer(_)))
-            && self.f.pointers.len() > 1
-        {
-            assumptions.insert("pointer parameters do not overlap (as if restrict)".into());
-        }
-        NestAdvice {
-            lines: [lf.line, lf.last_line],
-            loops,
-            verdict,
-            inbound,
-            outbound,
-            calls,
-            coalescing,
-            mapping,
-            shared,
-            rewrite,
-            assumptions: assumptions.into_iter().collect(),
-        }
+        (verdict, dims)
     }
 
     fn describe_loop(&self, l: usize) -> LoopDesc {
@@ -539,6 +615,8 @@ impl<'f, 'a> Advisor<'f, 'a> {
                 globals.join(" and ")
             ));
         }
+        // Values too big to keep (a macro expanding to a huge expression).
+        reasons.extend(self.widened_values(l));
         // Memory.
         reasons.extend(self.memory_dependences(l, assumptions));
         // Scalars.
@@ -562,27 +640,17 @@ impl<'f, 'a> Advisor<'f, 'a> {
 
     fn memory_dependences(&self, l: usize, assumptions: &mut BTreeSet<String>) -> Vec<String> {
         let lf = &self.f.loops[l];
-        let k = &lf.counter;
-        let var = self.loop_var(lf);
+        let inner: Vec<usize> = self.descendants(l);
+        let scope = PairLoop {
+            index: l,
+            var: self.loop_var(lf),
+            counter: &lf.counter,
+            bounds: self.pair_bounds(l, &inner),
+            inner: &inner,
+        };
         let accs = self.accs_in(l);
         let mut out = Vec::new();
         let mut unknown = Vec::new();
-        // Counters of the loops inside l, and their renamed copies for the second access.
-        let inner: Vec<usize> = self.descendants(l);
-        let mut outer_chain = Vec::new();
-        let mut p = lf.parent;
-        while let Some(x) = p {
-            outer_chain.push(x);
-            p = self.f.loops[x].parent;
-        }
-        let rename = |e: &Expr| {
-            e.subst(&|s| {
-                inner
-                    .iter()
-                    .find(|&&i| self.f.loops[i].counter == *s)
-                    .map(|&i| Expr::sym(Symbol::var(&format!("{}'", self.f.loops[i].counter))))
-            })
-        };
         for (i, w) in accs.iter().enumerate() {
             if w.kind != AccessKind::Store {
                 continue;
@@ -594,151 +662,21 @@ impl<'f, 'a> Advisor<'f, 'a> {
                 if w.base != y.base || matches!(w.base, Base::Global { .. }) {
                     continue;
                 }
-                // An index read from memory (`a[idx[i]]`) may differ in every iteration.
-                let opaque = |e: &Expr| e.mentions(&|s| matches!(s, Symbol::Opaque(_)));
-                if opaque(&w.offset) || opaque(&y.offset) {
-                    unknown.push(format!(
-                        "unknown: {} on lines {} and {} is indexed by a value read from memory; run the dynamic test (--emit-cuda with --values)",
-                        w.base.name(),
-                        w.line,
-                        y.line
-                    ));
+                let lines = [w.line, y.line];
+                if !self.at(Phase::Pair {
+                    loop_index: l,
+                    lines,
+                }) {
+                    return out; // not used: the budget ran out
+                }
+                // A value too big to keep is reported as such (`widened_values`).
+                if self.widened(&w.offset).is_some() || self.widened(&y.offset).is_some() {
                     continue;
                 }
-                if w.base == Base::Unknown {
-                    unknown.push(format!(
-                        "unknown: a store on line {} through a pointer the analysis cannot name",
-                        w.line
-                    ));
-                    continue;
-                }
-                let (Some(sw), Some(sy)) = (affine_in(&w.offset, k), affine_in(&y.offset, k))
-                else {
-                    unknown.push(format!(
-                        "unknown: {} on lines {} and {} is not indexed affinely by {var}",
-                        w.base.name(),
-                        w.line,
-                        y.line
-                    ));
-                    continue;
-                };
-                let rw = w.offset.without_symbol(k);
-                let ry = rename(&y.offset.without_symbol(k));
-                let d = ry.sub(&rw);
-                let mut box_: Vec<Bound> = Vec::new();
-                for &i in &inner {
-                    let Some(t) = &self.f.loops[i].trip else {
-                        continue;
-                    };
-                    let c = &self.f.loops[i].counter;
-                    box_.push(Bound {
-                        symbol: c.clone(),
-                        lo: Expr::zero(),
-                        hi: t.sub(&Expr::one()),
-                    });
-                    let c2 = Symbol::var(&format!("{c}'"));
-                    box_.push(Bound {
-                        symbol: c2,
-                        lo: Expr::zero(),
-                        hi: rename(t).sub(&Expr::one()),
-                    });
-                }
-                if let Some(b) = self.bounds(&outer_chain) {
-                    box_.extend(b);
-                }
-                let (bw, by) = (Expr::int(w.bytes as i128), Expr::int(y.bytes as i128));
-                if sw == sy {
-                    let s = sw;
-                    let sign = self.ctx.sign(&s);
-                    let positive = sign.value.is_positive();
-                    let negative = sign.value.is_negative();
-                    for a in &sign.assuming {
-                        assumptions.insert(a.to_string());
-                    }
-                    if !positive && !negative {
-                        if d.is_zero() && s.is_zero() {
-                            out.push(self.dep_text(w, y, &var, Some(0)));
-                        } else {
-                            unknown.push(format!(
-                                "unknown: the stride of {} in {var} has no known sign",
-                                w.base.name()
-                            ));
-                        }
-                        continue;
-                    }
-                    let (s_abs, d_dir) = if positive {
-                        (s.clone(), d.clone())
-                    } else {
-                        (s.neg(), d.neg())
-                    };
-                    if rw == y.offset.without_symbol(k)
-                        && self.delinearised(
-                            &w.offset,
-                            l,
-                            &inner,
-                            w.bytes.max(y.bytes),
-                            assumptions,
-                        )
-                    {
-                        continue;
-                    }
-                    let ctx = range::with_bounds(&self.ctx, &box_);
-                    if let Some(r) = range::range(&d_dir, &box_, &self.ctx) {
-                        for a in &r.assuming {
-                            assumptions.insert(a.to_string());
-                        }
-                        let lo_ok =
-                            ctx.decide(Relation::Ge, &r.lo, &bw.sub(&s_abs)).value == Some(true);
-                        let hi_ok =
-                            ctx.decide(Relation::Le, &r.hi, &s_abs.sub(&by)).value == Some(true);
-                        if lo_ok && hi_ok {
-                            continue;
-                        }
-                        // §6.2: decided by the values where the symbols cannot be.
-                        let holds = |e: &Expr| self.eval(e).is_some_and(|v| v >= 0);
-                        if holds(&r.lo.sub(&bw.sub(&s_abs))) && holds(&s_abs.sub(&by).sub(&r.hi)) {
-                            assumptions.insert(format!(
-                                "{} on lines {} and {}: independent iterations of {var} shown with the given values only",
-                                w.base.name(), w.line, y.line
-                            ));
-                            continue;
-                        }
-                    }
-                    // A constant difference: the distance.
-                    if let (Some(dc), Some(sc)) = (d.as_integer(), s.as_integer())
-                        && sc != 0
-                        && dc % sc == 0
-                    {
-                        out.push(self.dep_text(w, y, &var, Some(-dc / sc)));
-                    } else if let (Some(dc), Some(sc)) = (d.as_integer(), s.as_integer())
-                        && sc != 0
-                        && dc.abs() % sc.abs() >= w.bytes.max(y.bytes) as i128
-                        && sc.abs() - dc.abs() % sc.abs() >= w.bytes.max(y.bytes) as i128
-                    {
-                        // Misaligned by more than the widths: never the same bytes.
-                    } else {
-                        unknown.push(format!(
-                            "unknown: {} written on line {} may be accessed on line {} by another iteration of {var}",
-                            w.base.name(), w.line, y.line
-                        ));
-                    }
-                } else if let (Some(a), Some(b), Some(dc)) =
-                    (sw.as_integer(), sy.as_integer(), d.as_integer())
-                {
-                    // GCD test: a·k − b·k' = D has no integer solution.
-                    let g = warpcheck_sym::gcd_i128(a, b);
-                    if g != 0 && dc % g != 0 && w.bytes == 1 && y.bytes == 1 {
-                        continue;
-                    }
-                    unknown.push(format!(
-                        "unknown: {} is accessed with different strides in {var} on lines {} and {}",
-                        w.base.name(), w.line, y.line
-                    ));
-                } else {
-                    unknown.push(format!(
-                        "unknown: {} is accessed with different strides in {var} on lines {} and {}",
-                        w.base.name(), w.line, y.line
-                    ));
+                match self.pair_test(&scope, w, y, assumptions) {
+                    Pair::Independent => {}
+                    Pair::Dependent(why) => out.push(why),
+                    Pair::Undecided(why) => unknown.push(why),
                 }
             }
         }
@@ -746,8 +684,204 @@ impl<'f, 'a> Advisor<'f, 'a> {
         out.dedup();
         unknown.sort();
         unknown.dedup();
+        // Many references make many undecided pairs: the first few say what they are.
+        if unknown.len() > MAX_UNDECIDED_LISTED {
+            let more = unknown.len() - MAX_UNDECIDED_LISTED;
+            unknown.truncate(MAX_UNDECIDED_LISTED);
+            unknown.push(format!(
+                "unknown: {more} more pairs of accesses the static test cannot decide"
+            ));
+        }
         out.extend(unknown);
         out
+    }
+
+    /// The box of the counters a pair of accesses in loop `l` is tested over: each loop
+    /// inside `l` twice (the second access's counters renamed apart, `k'`), and the
+    /// loops around `l`.
+    fn pair_bounds(&self, l: usize, inner: &[usize]) -> Vec<Bound> {
+        let mut bounds: Vec<Bound> = Vec::new();
+        for &i in inner {
+            let Some(t) = &self.f.loops[i].trip else {
+                continue;
+            };
+            let c = &self.f.loops[i].counter;
+            bounds.push(Bound {
+                symbol: c.clone(),
+                lo: Expr::zero(),
+                hi: t.sub(&Expr::one()),
+            });
+            bounds.push(Bound {
+                symbol: Symbol::var(&format!("{c}'")),
+                lo: Expr::zero(),
+                hi: self.renamed_apart(t, inner).sub(&Expr::one()),
+            });
+        }
+        let mut outer_chain = Vec::new();
+        let mut p = self.f.loops[l].parent;
+        while let Some(x) = p {
+            outer_chain.push(x);
+            p = self.f.loops[x].parent;
+        }
+        if let Some(b) = self.bounds(&outer_chain) {
+            bounds.extend(b);
+        }
+        bounds
+    }
+
+    /// `e` with the counters of the loops `inner` renamed apart (`k` becomes `k'`).
+    fn renamed_apart(&self, e: &Expr, inner: &[usize]) -> Expr {
+        e.subst(&|s| {
+            inner
+                .iter()
+                .find(|&&i| self.f.loops[i].counter == *s)
+                .map(|&i| Expr::sym(Symbol::var(&format!("{}'", self.f.loops[i].counter))))
+        })
+    }
+
+    /// The static test (module documentation) of store `w` against access `y` of the
+    /// same array in the iterations of the loop `scope`.
+    fn pair_test(
+        &self,
+        scope: &PairLoop<'_>,
+        w: &Acc,
+        y: &Acc,
+        assumptions: &mut BTreeSet<String>,
+    ) -> Pair {
+        let (k, var) = (scope.counter, &scope.var);
+        // An index read from memory (`a[idx[i]]`) may differ in every iteration.
+        let opaque = |e: &Expr| e.mentions(&|s| matches!(s, Symbol::Opaque(_)));
+        if opaque(&w.offset) || opaque(&y.offset) {
+            return Pair::Undecided(format!(
+                "unknown: {} on lines {} and {} is indexed by a value read from memory; run the dynamic test (--emit-cuda with --values)",
+                w.base.name(),
+                w.line,
+                y.line
+            ));
+        }
+        if w.base == Base::Unknown {
+            return Pair::Undecided(format!(
+                "unknown: a store on line {} through a pointer the analysis cannot name",
+                w.line
+            ));
+        }
+        let (Some(sw), Some(sy)) = (affine_in(&w.offset, k), affine_in(&y.offset, k)) else {
+            return Pair::Undecided(format!(
+                "unknown: {} on lines {} and {} is not indexed affinely by {var}",
+                w.base.name(),
+                w.line,
+                y.line
+            ));
+        };
+        let rw = w.offset.without_symbol(k);
+        let d = self
+            .renamed_apart(&y.offset.without_symbol(k), scope.inner)
+            .sub(&rw);
+        if sw == sy {
+            return self.same_stride_test(scope, w, y, &sw, &d, assumptions);
+        }
+        // GCD test: a·k − b·k' = D has no integer solution.
+        if let (Some(a), Some(b), Some(dc)) = (sw.as_integer(), sy.as_integer(), d.as_integer()) {
+            let g = warpcheck_sym::gcd_i128(a, b);
+            if g != 0 && dc % g != 0 && w.bytes == 1 && y.bytes == 1 {
+                return Pair::Independent;
+            }
+        }
+        Pair::Undecided(format!(
+            "unknown: {} is accessed with different strides in {var} on lines {} and {}",
+            w.base.name(),
+            w.line,
+            y.line
+        ))
+    }
+
+    /// The bound test for two accesses with the same stride `s` in the loop's counter and
+    /// the difference `d` of the rest (module documentation).
+    fn same_stride_test(
+        &self,
+        scope: &PairLoop<'_>,
+        w: &Acc,
+        y: &Acc,
+        s: &Expr,
+        d: &Expr,
+        assumptions: &mut BTreeSet<String>,
+    ) -> Pair {
+        let (k, var) = (scope.counter, &scope.var);
+        let (bw, by) = (Expr::int(w.bytes as i128), Expr::int(y.bytes as i128));
+        let sign = self.ctx.sign(s);
+        let positive = sign.value.is_positive();
+        let negative = sign.value.is_negative();
+        for a in &sign.assuming {
+            assumptions.insert(a.to_string());
+        }
+        if !positive && !negative {
+            return if d.is_zero() && s.is_zero() {
+                Pair::Dependent(self.dep_text(w, y, var, Some(0)))
+            } else {
+                Pair::Undecided(format!(
+                    "unknown: the stride of {} in {var} has no known sign",
+                    w.base.name()
+                ))
+            };
+        }
+        let (s_abs, d_dir) = if positive {
+            (s.clone(), d.clone())
+        } else {
+            (s.neg(), d.neg())
+        };
+        if w.offset.without_symbol(k) == y.offset.without_symbol(k)
+            && self.delinearised(
+                &w.offset,
+                scope.index,
+                scope.inner,
+                w.bytes.max(y.bytes),
+                assumptions,
+            )
+        {
+            return Pair::Independent;
+        }
+        let box_ = &scope.bounds;
+        let ctx = range::with_bounds(&self.ctx, box_);
+        if let Some(r) = range::range(&d_dir, box_, &self.ctx) {
+            for a in &r.assuming {
+                assumptions.insert(a.to_string());
+            }
+            let lo_ok = ctx.decide(Relation::Ge, &r.lo, &bw.sub(&s_abs)).value == Some(true);
+            let hi_ok = ctx.decide(Relation::Le, &r.hi, &s_abs.sub(&by)).value == Some(true);
+            if lo_ok && hi_ok {
+                return Pair::Independent;
+            }
+            // §6.2: decided by the values where the symbols cannot be.
+            let holds = |e: &Expr| self.eval(e).is_some_and(|v| v >= 0);
+            if holds(&r.lo.sub(&bw.sub(&s_abs))) && holds(&s_abs.sub(&by).sub(&r.hi)) {
+                assumptions.insert(format!(
+                    "{} on lines {} and {}: independent iterations of {var} shown with the given values only",
+                    w.base.name(), w.line, y.line
+                ));
+                return Pair::Independent;
+            }
+        }
+        let width = w.bytes.max(y.bytes) as i128;
+        match (d.as_integer(), s.as_integer()) {
+            // A constant difference: the distance.
+            (Some(dc), Some(sc)) if sc != 0 && dc % sc == 0 => {
+                Pair::Dependent(self.dep_text(w, y, var, Some(-dc / sc)))
+            }
+            // Misaligned by more than the widths: never the same bytes.
+            (Some(dc), Some(sc))
+                if sc != 0
+                    && dc.abs() % sc.abs() >= width
+                    && sc.abs() - dc.abs() % sc.abs() >= width =>
+            {
+                Pair::Independent
+            }
+            _ => Pair::Undecided(format!(
+                "unknown: {} written on line {} may be accessed on line {} by another iteration of {var}",
+                w.base.name(),
+                w.line,
+                y.line
+            )),
+        }
     }
 
     /// Whether `offset`, one index expression accessed by every iteration of loop `l`, is
@@ -859,6 +993,17 @@ impl<'f, 'a> Advisor<'f, 'a> {
         let lf = &self.f.loops[l];
         let a = &self.f.analysis;
         let body = a.body;
+        if !self.at(Phase::Scalars { loop_index: l }) {
+            return Vec::new();
+        }
+        // The cell accesses of each instruction.
+        let mut by_inst: BTreeMap<
+            warpcheck_ir::InstId,
+            Vec<&warpcheck_lint::analysis::CellAccess>,
+        > = BTreeMap::new();
+        for c in &a.cell_accesses {
+            by_inst.entry(c.inst).or_default().push(c);
+        }
         let own: BTreeSet<Loc> = a.loops[l]
             .inductions
             .iter()
@@ -879,7 +1024,7 @@ impl<'f, 'a> Advisor<'f, 'a> {
         entry.insert(header, Some(BTreeSet::new()));
         let per_block = |b: BlockId, mut set: BTreeSet<Loc>, exposed: &mut BTreeSet<Loc>| {
             for inst in body.blocks[b].insts() {
-                for c in a.cell_accesses.iter().filter(|c| c.inst == inst) {
+                for c in by_inst.get(&inst).into_iter().flatten() {
                     match c.kind {
                         AccessKind::Load if !set.contains(&c.loc) => {
                             exposed.insert(c.loc);
@@ -900,6 +1045,10 @@ impl<'f, 'a> Advisor<'f, 'a> {
                 let Some(Some(set)) = entry.get(&b).cloned() else {
                     continue;
                 };
+                // A step per cell the block's entry set holds.
+                if !budget::charge(1 + set.len() as u64) {
+                    return Vec::new(); // not used: the budget ran out
+                }
                 let out = per_block(b, set, &mut BTreeSet::new());
                 for &s in body.cfg.succs(b) {
                     if s == header || !lf.contains(s) {
@@ -1088,6 +1237,9 @@ impl<'f, 'a> Advisor<'f, 'a> {
         let mut hi: Option<Expr> = None;
         let mut failed = false;
         for a in list {
+            if !self.at(Phase::Section { line: a.line }) {
+                break; // not used: the budget ran out
+            }
             let loops: Vec<usize> = a.loops.iter().copied().skip_while(|&x| x != l).collect();
             let Some(b) = self.bounds(&loops) else {
                 failed = true;
@@ -1128,8 +1280,11 @@ impl<'f, 'a> Advisor<'f, 'a> {
         let data_dependent = list
             .iter()
             .any(|a| a.offset.mentions(&|s| matches!(s, Symbol::Opaque(_))));
+        let widened = list.iter().any(|a| self.widened(&a.offset).is_some());
         let section_note = (!exact).then(|| {
-            if data_dependent {
+            if widened {
+                format!("static bounds unknown: an index has more than {MAX_VALUE_NODES} nodes")
+            } else if data_dependent {
                 "static bounds unknown: an index is loaded from memory".to_string()
             } else if failed {
                 "static bounds unknown (an index is not monotonic in the loop variables)".to_string()
@@ -1183,7 +1338,12 @@ impl<'f, 'a> Advisor<'f, 'a> {
                 let max = t.eval(&|_| None).map(|r| r.floor()).unwrap_or(1 << 20);
                 total = total.saturating_mul(max.max(1) as u64);
             }
-            if total > MAX_ENUMERATED {
+            // The points are paid for before they are visited, and the enumeration is
+            // skipped (the section stays symbolic) when the budget cannot pay for them.
+            if total > MAX_ENUMERATED
+                || !self.at(Phase::Enumerating { line: a.line })
+                || !budget::try_charge(total)
+            {
                 return None;
             }
             let offset = self.instantiate(&a.offset);
@@ -1293,6 +1453,9 @@ impl<'f, 'a> Advisor<'f, 'a> {
         for a in self.accs_in(outer) {
             if !matches!(a.base, Base::Pointer(_)) {
                 continue;
+            }
+            if !self.at(Phase::Coalescing { line: a.line }) {
+                break; // not used: the budget ran out
             }
             // Loads of the pointers themselves (c->data) are per-kernel constants.
             if a.offset.as_integer().is_some()
@@ -1419,6 +1582,26 @@ impl<'f, 'a> Advisor<'f, 'a> {
             }),
         )
     }
+}
+
+/// What the static dependence test says of a pair of accesses.
+enum Pair {
+    Independent,
+    /// A dependence, described.
+    Dependent(String),
+    /// Undecided, with why (`unknown: …`).
+    Undecided(String),
+}
+
+/// The loop a pair of accesses is tested in.
+struct PairLoop<'l> {
+    index: usize,
+    var: String,
+    counter: &'l Symbol,
+    /// The loops inside it.
+    inner: &'l [usize],
+    /// Their counters' box, twice (renamed apart), and the outer loops' ([`Advisor::pair_bounds`]).
+    bounds: Vec<Bound>,
 }
 
 /// A visitor of one point of an iteration space (counter values); `false` stops.

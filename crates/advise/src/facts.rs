@@ -132,19 +132,22 @@ impl<'a> Facts<'a> {
     }
 }
 
-/// Reads the facts of function `func`.
+/// Reads the facts of function `func`; values bigger than `widen_above` nodes become
+/// opaque ([`warpcheck_lint::AnalysisOptions::widen_above`]).
 pub fn collect<'a>(
     program: &'a Program,
     func: FuncId,
     param_names: &[String],
     param_types: &[String],
     structs: &[StructLayout],
+    widen_above: Option<usize>,
 ) -> Option<Facts<'a>> {
     let analysis = warpcheck_lint::analyze(
         program,
         func,
         warpcheck_lint::AnalysisOptions {
             param_names: param_names.to_vec(),
+            widen_above,
         },
     )?;
     let mut pointers = param_pointers(&analysis, param_names, param_types, structs);

@@ -26,5 +26,5 @@ pub mod range;
 pub mod render;
 pub mod source;
 
-pub use advisor::{AdviseError, AdviseOptions, advise};
+pub use advisor::{AdviseError, AdviseOptions, AnalysisBudget, DEFAULT_STEPS_PER_NEST, advise};
 pub use model::FunctionAdvice;

@@ -18,6 +18,9 @@ pub struct FunctionAdvice {
     pub values: Vec<(String, i128)>,
     /// How values were derived (`n = 200 from 100 iterations of loop i`).
     pub solved: Vec<String>,
+    /// The steps of symbolic work interpreting the function spent (see
+    /// `--analysis-budget`; each nest's own are in its `analysis_steps`).
+    pub interpretation_steps: u64,
 }
 
 /// One loop of a nest, normalised to `k = 0 .. trip_count − 1` (Juravle §4.1).
@@ -146,4 +149,9 @@ pub struct NestAdvice {
     pub rewrite: Vec<String>,
     /// Assumptions the analyses made (`N > 0`, pointer parameters do not overlap).
     pub assumptions: Vec<String>,
+    /// The analysis bound that was reached for this nest, and where; what it left out
+    /// (the whole verdict is `unknown` when the bound came before it).
+    pub bound: Option<String>,
+    /// The steps of symbolic work the nest's analysis spent (see `--analysis-budget`).
+    pub analysis_steps: u64,
 }

@@ -111,12 +111,24 @@ fn nest_text(out: &mut String, n: &NestAdvice) {
     for s in &v.sequential_inner {
         let _ = writeln!(out, "    sequential inside each thread: {s}");
     }
+    // Unless the verdict already says it (`unknown: the analysis bound …`).
+    if let Some(b) = &n.bound
+        && !v.reasons.iter().any(|r| r.contains(b.as_str()))
+    {
+        let _ = writeln!(out, "  bound: {b}");
+    }
+    // A nest that reached its bound has no parameters because they were not analysed.
+    let none = if n.bound.is_some() {
+        "not analysed (analysis bound)"
+    } else {
+        "none"
+    };
     let ins: Vec<String> = n.inbound.iter().map(param_text).collect();
     let _ = writeln!(
         out,
         "  inbound: {}",
         if ins.is_empty() {
-            "none".into()
+            none.into()
         } else {
             ins.join(", ")
         }
@@ -126,7 +138,7 @@ fn nest_text(out: &mut String, n: &NestAdvice) {
         out,
         "  outbound: {}",
         if outs.is_empty() {
-            "none".into()
+            none.into()
         } else {
             outs.join(", ")
         }

@@ -85,6 +85,7 @@ fn main() {
             k,
             warpcheck_lint::AnalysisOptions {
                 param_names: names.clone(),
+                widen_above: None,
             },
         )
     {

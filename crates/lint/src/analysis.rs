@@ -49,6 +49,15 @@
 //! iteration of its loops: a block that post-dominates its immediate dominator inherits
 //! the dominator's condition; any other block joins its incoming edge conditions.
 //! Accesses are recorded with their block's condition and their guard.
+//!
+//! # Budget
+//!
+//! Inside a caller's [`warpcheck_sym::budget`] scope (the porting advisor opens one; the
+//! lints do not), the analysis pays steps for its own work besides the engine's: one per
+//! instruction, a copy of the block's condition per instruction, a write to a state
+//! (`WRITE_STEPS`), and at a join the locations that differ between the ways in. When
+//! the steps run out the pass stops ([`Analysis::out_of_budget`]) and the results are
+//! incomplete. A caller may also bound the size of values ([`AnalysisOptions::widen_above`]).
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
@@ -217,6 +226,8 @@ pub(crate) enum Key {
     Cell(BlockId, Loc),
     /// A callee's argument (parameter index, byte offset) too big to bind as it is.
     Arg(u32, i64),
+    /// A value too big to keep ([`AnalysisOptions::widen_above`]), written to a location.
+    Widened(InstId, Loc),
 }
 
 #[derive(Clone, Debug, Default)]
@@ -233,6 +244,9 @@ pub(crate) struct Symbols {
     /// Pointers read from global or constant memory (8-byte loads whose value is used
     /// as an address): the opaque symbol's id and a description of where it was read.
     read_pointers: HashMap<u32, String>,
+    /// Values replaced because they outgrew [`AnalysisOptions::widen_above`]: the opaque
+    /// symbol's id, the instruction that computed the value and its size in nodes.
+    widened: HashMap<u32, (InstId, usize)>,
 }
 
 impl Symbols {
@@ -264,6 +278,7 @@ impl Symbols {
             created_in: HashMap::new(),
             bases: self.bases.clone(),
             read_pointers: self.read_pointers.clone(),
+            widened: HashMap::new(),
         }
     }
 }
@@ -283,6 +298,12 @@ pub(crate) struct State {
 pub struct AnalysisOptions {
     /// Source names of the kernel's parameters, by position.
     pub param_names: Vec<String>,
+    /// A value bigger than this many nodes ([`Val::size`]) is replaced, where an
+    /// instruction writes it, by an opaque value with its dependence, and recorded
+    /// ([`Analysis::widened`]): a bound on the memory a long chain of arithmetic (a
+    /// macro that expands to a huge polynomial) can make the values take. `None`: no
+    /// bound (kernels; a call-site context has its own, [`crate::calls::MAX_VALUE_SIZE`]).
+    pub widen_above: Option<usize>,
 }
 
 /// A value that outgrew a call-site context's limit: where it was computed and its size.
@@ -333,9 +354,15 @@ pub struct Analysis<'a> {
     value_limit: Option<usize>,
     /// The size of a value the current instruction computed past `value_limit`.
     oversized: Option<usize>,
+    /// The instruction being stepped and its block (for naming widened values).
+    pub(crate) stepping: Option<(InstId, BlockId)>,
     /// Set when a value outgrew `value_limit`: the pass stopped there, so the results
     /// are incomplete and not used.
     pub(crate) gave_up: Option<Oversized>,
+    /// Set when the symbolic engine's work budget ran out ([`warpcheck_sym::budget`],
+    /// opened by a caller such as the porting advisor): the pass stopped after this
+    /// instruction, so the results are incomplete and must not be used as exact.
+    pub out_of_budget: Option<InstId>,
     pub(crate) syms: Symbols,
     options: AnalysisOptions,
     classes: Vec<BTreeMap<Loc, Carried>>,
@@ -347,10 +374,58 @@ pub struct Analysis<'a> {
     reg_writes: Vec<BTreeSet<Loc>>,
     pass_exits: Vec<Vec<LoopExit>>,
     out_edges: HashMap<(BlockId, BlockId), (State, Cond)>,
-    block_in: Vec<Option<State>>,
+    /// Per block: whether the current pass reached it. (Not its entry state: a copy kept
+    /// here would make every write in the block copy the persistent map's path.)
+    reached: Vec<bool>,
+}
+
+/// Adds to `out` the locations whose values differ between `a` and `b` (present in one
+/// only, or different), by one ordered pass over both; a value stored in storage the two
+/// share is the same object and is not compared. Returns the number of entries visited.
+fn differing(a: &Vals, b: &Vals, out: &mut BTreeSet<Loc>) -> usize {
+    if a.ptr_eq(b) {
+        return 0;
+    }
+    let (mut x, mut y) = (a.iter().peekable(), b.iter().peekable());
+    let mut visited = 0;
+    loop {
+        visited += 1;
+        match (x.peek(), y.peek()) {
+            (Some((kx, vx)), Some((ky, vy))) => match kx.cmp(ky) {
+                std::cmp::Ordering::Less => {
+                    out.insert(**kx);
+                    x.next();
+                }
+                std::cmp::Ordering::Greater => {
+                    out.insert(**ky);
+                    y.next();
+                }
+                std::cmp::Ordering::Equal => {
+                    if !std::ptr::eq(*vx, *vy) && vx != vy {
+                        out.insert(**kx);
+                    }
+                    x.next();
+                    y.next();
+                }
+            },
+            (Some((k, _)), None) => {
+                out.insert(**k);
+                x.next();
+            }
+            (None, Some((k, _))) => {
+                out.insert(**k);
+                y.next();
+            }
+            (None, None) => return visited,
+        }
+    }
 }
 
 const MAX_ROUNDS: usize = 8;
+
+/// The steps ([`warpcheck_sym::budget`]) a write to a state costs: the persistent map
+/// copies the nodes on the written path when they are shared, up to 64 values each.
+pub(crate) const WRITE_STEPS: u64 = 16;
 
 /// Runs the analysis on a function with a body.
 pub fn analyze<'a>(
@@ -430,7 +505,9 @@ pub(crate) fn analyze_with<'a>(
         iteration_offset,
         value_limit: context.as_ref().map(|_| crate::calls::MAX_VALUE_SIZE),
         oversized: None,
+        stepping: None,
         gave_up: None,
+        out_of_budget: None,
         syms: context
             .as_ref()
             .map_or_else(Symbols::default, |c| c.symbols.clone()),
@@ -444,7 +521,7 @@ pub(crate) fn analyze_with<'a>(
         reg_writes,
         pass_exits: vec![Vec::new(); nl],
         out_edges: HashMap::new(),
-        block_in: vec![None; n],
+        reached: vec![false; n],
     };
     match a.context.clone() {
         // The kernel's pointer parameters are what the bound arguments point into.
@@ -458,7 +535,7 @@ pub(crate) fn analyze_with<'a>(
     for _ in 0..MAX_ROUNDS {
         let escaped_before = a.local_address_escaped;
         a.run_pass();
-        if a.gave_up.is_some() {
+        if a.gave_up.is_some() || a.out_of_budget.is_some() {
             return Some(a);
         }
         // An escape found late in a pass changes what earlier calls may have written.
@@ -478,6 +555,9 @@ pub(crate) fn analyze_with<'a>(
         }
         a.run_pass();
         a.unstable = true;
+        if a.out_of_budget.is_some() {
+            return Some(a);
+        }
     }
     a.finish_loops();
     Some(a)
@@ -604,6 +684,38 @@ impl<'a> Analysis<'a> {
         })
     }
 
+    /// For a value that outgrew [`AnalysisOptions::widen_above`] and was replaced by the
+    /// opaque `symbol`: the instruction that computed it and its size in nodes.
+    pub fn widened(&self, symbol: &Symbol) -> Option<(InstId, usize)> {
+        match symbol {
+            Symbol::Opaque(o) => self.syms.widened.get(&o.id).copied(),
+            _ => None,
+        }
+    }
+
+    /// Replaces `v`, just computed by the instruction being stepped, by an opaque value
+    /// with its dependence when it is bigger than [`AnalysisOptions::widen_above`].
+    pub(crate) fn widen(&mut self, loc: Loc, v: Val) -> Val {
+        let (Some(limit), Some((inst, b))) = (self.options.widen_above, self.stepping) else {
+            return v;
+        };
+        let size = v.size();
+        if size <= limit {
+            return v;
+        }
+        let name = format!("big@{}", self.line_of(inst));
+        let deps = v.deps();
+        let key = Key::Widened(inst, loc);
+        let widened = match v {
+            Val::Int(_) => Val::Int(self.opaque(key.clone(), deps, name, Some(b))),
+            Val::Pred(_) => Val::Pred(self.opaque_cond(key.clone(), deps, name, Some(b))),
+        };
+        let id = self.syms.id(key, Some(b));
+        let entry = self.syms.widened.entry(id).or_insert((inst, size));
+        entry.1 = entry.1.max(size);
+        widened
+    }
+
     /// Whether `symbol` is the trip count of a loop (a loop counter's value after the loop).
     pub fn is_trip_count(&self, symbol: &Symbol) -> bool {
         let Symbol::Opaque(o) = symbol else {
@@ -670,7 +782,7 @@ impl<'a> Analysis<'a> {
         let n = self.body.blocks.len();
         self.block_cond = vec![Cond::Const(false); n];
         self.branch_cond = vec![None; n];
-        self.block_in = vec![None; n];
+        self.reached = vec![false; n];
         let rpo: Vec<BlockId> = self.body.dominators.reverse_postorder().to_vec();
         for &b in &rpo {
             let Some((mut state, cond)) = self.entry_of(b) else {
@@ -680,12 +792,22 @@ impl<'a> Analysis<'a> {
             if let Some(l) = self.header_loop(b) {
                 self.enter_loop(l, &mut state, b);
             }
-            self.block_in[b.index()] = Some(state.clone());
+            self.reached[b.index()] = true;
             let block = self.body.blocks[b].clone();
+            // Every instruction copies the block's condition into its own (see `step`).
+            let copies = block.insts().len().saturating_mul(cond.size());
+            warpcheck_sym::budget::charge(copies as u64);
             for inst in block.insts() {
+                self.stepping = Some((inst, b));
                 self.step(&mut state, inst, b, &cond);
                 if let Some(size) = self.oversized {
                     self.gave_up = Some(Oversized { inst, size });
+                    return;
+                }
+                // One step per instruction, so that a long function counts even where
+                // its values are small (free unless a caller opened a budget).
+                if !warpcheck_sym::budget::charge(1) {
+                    self.out_of_budget = Some(inst);
                     return;
                 }
             }
@@ -722,12 +844,23 @@ impl<'a> Analysis<'a> {
         }
         let preds: Vec<BlockId> = self.body.cfg.preds(b).to_vec();
         let mut incoming: Vec<(BlockId, State, Cond)> = Vec::new();
-        for p in preds {
+        for (i, &p) in preds.iter().enumerate() {
             if self.is_back_edge(p, b) {
                 continue;
             }
-            if let Some((s, c)) = self.out_edges.get(&(p, b)) {
-                incoming.push((p, s.clone(), c.clone()));
+            // An edge's state is taken, not copied: this block is its only reader in a
+            // pass, and a state kept alive would make every write here copy its path. A
+            // predecessor listed twice (two edges here) reads it again.
+            let edge = if preds[..i].contains(&p) {
+                incoming
+                    .iter()
+                    .find(|(q, _, _)| *q == p)
+                    .map(|(_, s, c)| (s.clone(), c.clone()))
+            } else {
+                self.out_edges.remove(&(p, b))
+            };
+            if let Some((s, c)) = edge {
+                incoming.push((p, s, c));
             }
         }
         if incoming.is_empty() {
@@ -736,8 +869,7 @@ impl<'a> Analysis<'a> {
         // Condition: inherit the immediate dominator's when this block post-dominates it.
         let cond = match self.body.idom(b) {
             Some(d)
-                if self.body.post_dominators.post_dominates(b, d)
-                    && self.block_in[d.index()].is_some() =>
+                if self.body.post_dominators.post_dominates(b, d) && self.reached[d.index()] =>
             {
                 self.block_cond[d.index()].clone()
             }
@@ -752,11 +884,22 @@ impl<'a> Analysis<'a> {
     }
 
     fn join(&mut self, b: BlockId, incoming: &[(BlockId, State, Cond)]) -> State {
+        // The first way in's values, shared (persistent map), changed where another way
+        // in differs.
+        let Some(((_, first_state, _), others)) = incoming.split_first() else {
+            return State::default();
+        };
         let mut locs: BTreeSet<Loc> = BTreeSet::new();
-        for (_, s, _) in incoming {
-            locs.extend(s.vals.keys().copied());
+        let mut scanned = 0;
+        for (_, s, _) in others {
+            scanned += differing(&first_state.vals, &s.vals, &mut locs);
         }
-        let mut out = State::default();
+        // A step per eight locations scanned (a pointer comparison where the states share
+        // their storage, which is most of it), and for every differing location a lookup
+        // in every way in and a write (see `run_pass`).
+        let steps = (locs.len() as u64).saturating_mul(incoming.len() as u64 + WRITE_STEPS);
+        warpcheck_sym::budget::charge(steps + scanned as u64 / 8);
+        let mut out = first_state.clone();
         let mut control: Option<Deps> = None;
         for loc in locs {
             let vals: Vec<&Val> = incoming
@@ -765,7 +908,9 @@ impl<'a> Analysis<'a> {
                 .collect();
             let first = vals[0];
             if vals.iter().all(|v| *v == first) {
-                out.vals.insert(loc, first.clone());
+                if out.vals.get(&loc) != Some(first) {
+                    out.vals.insert(loc, first.clone());
+                }
                 continue;
             }
             // Two ways in: select by the condition of the first one, without the
@@ -883,6 +1028,9 @@ impl<'a> Analysis<'a> {
     fn enter_loop(&mut self, l: usize, state: &mut State, header: BlockId) {
         let mut carried: BTreeSet<Loc> = self.reg_writes[l].clone();
         carried.extend(self.cell_writes[l].iter().copied());
+        warpcheck_sym::budget::charge(carried.len() as u64);
+        // Registers are named after the loop's first source line, not the PTX register.
+        let source_line = self.loop_source_line(l);
         let mut header_vals = Vals::new();
         let mut inits = Vals::new();
         for loc in carried {
@@ -902,8 +1050,7 @@ impl<'a> Analysis<'a> {
                 .cloned()
                 .unwrap_or(Carried::Placeholder);
             let line = match loc {
-                // Named after the loop's first source line, not the PTX register.
-                Loc::Reg(_) => format!("rec@{}", self.loop_source_line(l)),
+                Loc::Reg(_) => format!("rec@{source_line}"),
                 Loc::Cell(v, off) => format!("{}+{off}", self.program.variable(v).name),
             };
             let v = match (&init, class) {
@@ -1166,6 +1313,7 @@ impl<'a> Analysis<'a> {
         let mut renames: HashMap<Symbol, Expr> = HashMap::new();
         renames.insert(counter, trip);
         let mut syms = BTreeSet::new();
+        warpcheck_sym::budget::charge(state.vals.len() as u64);
         for v in state.vals.values() {
             match v {
                 Val::Int(e) => syms.extend(e.symbols()),
@@ -1216,5 +1364,61 @@ impl<'a> Analysis<'a> {
             state.vals.insert(loc, v);
         }
         *cond = cond.subst(&f);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn int(v: i128) -> Val {
+        Val::Int(Expr::int(v))
+    }
+
+    /// The naive answer: every location whose values are not the same in both.
+    fn naive(a: &Vals, b: &Vals) -> BTreeSet<Loc> {
+        let keys: BTreeSet<Loc> = a.keys().chain(b.keys()).copied().collect();
+        keys.into_iter().filter(|k| a.get(k) != b.get(k)).collect()
+    }
+
+    /// States derived from one another, over many generations, share storage at every
+    /// level of the persistent map; the ordered pass finds exactly the locations that
+    /// differ between any two, whatever they share. (The map's own `diff`, which skips
+    /// shared subtrees, misses some of these.)
+    #[test]
+    fn differing_finds_every_difference_in_shared_states() {
+        let mut seed: u64 = 0x2545_f491_4f6c_dd1d;
+        let mut next = move |n: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % n
+        };
+        let mut states = vec![Vals::new()];
+        for i in 0..3000 {
+            states[0].insert(Loc::Reg(Reg::new(i)), int(i as i128));
+        }
+        for _ in 0..40 {
+            let mut s = states[next(states.len() as u64) as usize].clone();
+            for _ in 0..1 + next(40) {
+                let loc = Loc::Reg(Reg::new(next(3500) as usize));
+                match next(4) {
+                    0 => {
+                        s.remove(&loc);
+                    }
+                    v => {
+                        s.insert(loc, int(v as i128));
+                    }
+                }
+            }
+            states.push(s);
+        }
+        for a in &states {
+            for b in &states {
+                let mut found = BTreeSet::new();
+                differing(a, b, &mut found);
+                assert_eq!(found, naive(a, b));
+            }
+        }
     }
 }

@@ -86,6 +86,7 @@ pub fn lint_kernel_timed(
     let mut timings = LintTimings::default();
     let opts = AnalysisOptions {
         param_names: options.param_names.clone(),
+        widen_above: None,
     };
     let start = Instant::now();
     let Some(a) = analyze(program, kernel, opts) else {

@@ -264,7 +264,8 @@ impl<'a> Analysis<'a> {
     }
 
     /// Writes `v` to `loc` (under `guard`, selecting against the old value), checking its
-    /// size in a call-site context ([`Analysis::check_size`]).
+    /// size in a call-site context ([`Analysis::check_size`]) and replacing it when it is
+    /// too big to keep ([`Analysis::widen`]).
     fn set(&mut self, state: &mut State, loc: Loc, v: Val, guard: &Option<Cond>) {
         let v = match (guard, state.vals.get(&loc)) {
             (Some(g), Some(old)) => match (&v, old) {
@@ -277,6 +278,8 @@ impl<'a> Analysis<'a> {
             _ => v,
         };
         self.check_size(&v);
+        let v = self.widen(loc, v);
+        warpcheck_sym::budget::charge(crate::analysis::WRITE_STEPS);
         state.vals.insert(loc, v);
     }
 

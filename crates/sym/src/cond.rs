@@ -141,17 +141,7 @@ impl Cond {
         if e.is_unknown() {
             return Cond::Cmp(op, e);
         }
-        let e = match op {
-            CmpOp::Eq | CmpOp::Ne
-                if e.terms()
-                    .iter()
-                    .next_back()
-                    .is_some_and(|t| t.coef.is_negative()) =>
-            {
-                e.neg()
-            }
-            _ => e,
-        };
+        let e = Cond::oriented(op, e);
         let r = sign::builtin_range(&e);
         let zero = Rational::ZERO;
         let below = r.hi.is_some_and(|h| h < zero);
@@ -173,6 +163,37 @@ impl Cond {
             Some(b) => Cond::Const(b),
             None => Cond::Cmp(op, e),
         }
+    }
+
+    /// `e` as `e OP 0` stores it: equalities with a positive leading coefficient.
+    fn oriented(op: CmpOp, e: Expr) -> Expr {
+        match op {
+            CmpOp::Eq | CmpOp::Ne
+                if e.terms()
+                    .iter()
+                    .next_back()
+                    .is_some_and(|t| t.coef.is_negative()) =>
+            {
+                e.neg()
+            }
+            _ => e,
+        }
+    }
+
+    /// The negation of a comparison or an opaque condition without asking the ranges
+    /// whether it folds: what [`Cond::not`] gives unless that is a constant. Others:
+    /// `None`.
+    fn negation_unfolded(&self) -> Option<Cond> {
+        let (op, e) = match self {
+            Cond::Cmp(CmpOp::Eq, e) => (CmpOp::Ne, e.clone()),
+            Cond::Cmp(CmpOp::Ne, e) => (CmpOp::Eq, e.clone()),
+            Cond::Cmp(CmpOp::Lt, e) => (CmpOp::Le, e.neg()),
+            Cond::Cmp(CmpOp::Le, e) => (CmpOp::Lt, e.neg()),
+            Cond::Not(c) => return Some((**c).clone()),
+            Cond::Opaque(_) => return Some(Cond::Not(Box::new(self.clone()))),
+            _ => return None,
+        };
+        Some(Cond::Cmp(op, Cond::oriented(op, e)))
     }
 
     pub fn as_const(&self) -> Option<bool> {
@@ -215,6 +236,7 @@ impl Cond {
     }
 
     fn junction(cs: Vec<Cond>, is_and: bool) -> Cond {
+        crate::budget::charge(cs.len() as u64);
         let mut out = Vec::new();
         for c in cs {
             match c {
@@ -227,9 +249,17 @@ impl Cond {
         }
         out.sort();
         out.dedup();
-        // `c` together with its negation.
+        // `c` together with its negation (`out` is sorted, and holds no constants and no
+        // junction of its own kind: those were flattened). The negation of a comparison
+        // is first looked up unfolded, which is cheap: the folded one is either that or
+        // a constant, so only a hit needs the real one. The negation of a junction of
+        // the other kind (`¬(a ∨ b)` in a conjunction) is a junction of this kind or a
+        // constant, so it is never among `out`.
         for c in &out {
-            if out.contains(&c.not()) {
+            let Some(unfolded) = c.negation_unfolded() else {
+                continue;
+            };
+            if out.binary_search(&unfolded).is_ok() && out.binary_search(&c.not()).is_ok() {
                 return Cond::Const(!is_and);
             }
         }
@@ -312,5 +342,98 @@ impl Cond {
             d = Deps::ALL;
         }
         d
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::symbol::Axis;
+
+    /// The junction as it was written first: every operand's negation folded and looked
+    /// for among the operands.
+    fn junction_reference(cs: Vec<Cond>, is_and: bool) -> Cond {
+        let mut out = Vec::new();
+        for c in cs {
+            match c {
+                Cond::Const(b) if b == is_and => {}
+                Cond::Const(_) => return Cond::Const(!is_and),
+                Cond::And(xs) if is_and => out.extend(xs),
+                Cond::Or(xs) if !is_and => out.extend(xs),
+                c => out.push(c),
+            }
+        }
+        out.sort();
+        out.dedup();
+        for c in &out {
+            if out.contains(&c.not()) {
+                return Cond::Const(!is_and);
+            }
+        }
+        match out.len() {
+            0 => Cond::Const(is_and),
+            1 => out.pop().unwrap_or(Cond::Const(is_and)),
+            _ if is_and => Cond::And(out),
+            _ => Cond::Or(out),
+        }
+    }
+
+    /// The junction that looks negations up unfolded, and skips junctions of the other
+    /// kind, gives what the reference gives, on random conditions over thread indices
+    /// (whose built-in ranges fold some comparisons), parameters and opaque conditions.
+    #[test]
+    fn junctions_agree_with_the_reference() {
+        let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
+        let mut next = move |n: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % n
+        };
+        let atoms = [
+            Expr::sym(Symbol::ThreadIdx(Axis::X)),
+            Expr::sym(Symbol::BlockDim(Axis::X)),
+            Expr::sym(Symbol::param("n")),
+            Expr::sym(Symbol::param("m")),
+        ];
+        let mut pool: Vec<Cond> = Vec::new();
+        let mut complements = 0;
+        for _ in 0..6000 {
+            let c = match next(7) {
+                0..=2 => {
+                    let a = atoms[next(4) as usize].scale(Rational::int(next(3) as i128 - 1));
+                    let b = atoms[next(4) as usize].add(&Expr::int(next(5) as i128 - 2));
+                    let rel =
+                        [Relation::Lt, Relation::Le, Relation::Eq, Relation::Ne][next(4) as usize];
+                    Cond::compare(rel, &a, &b)
+                }
+                3 => match Symbol::opaque(next(3) as u32, Deps::NONE, "p") {
+                    Symbol::Opaque(o) => Cond::Opaque(o),
+                    _ => Cond::truth(),
+                },
+                _ if pool.is_empty() => Cond::truth(),
+                _ => {
+                    let k = 1 + next(3) as usize;
+                    let parts: Vec<Cond> = (0..k)
+                        .map(|_| {
+                            let c = pool[next(pool.len() as u64) as usize].clone();
+                            if next(2) == 0 { c.not() } else { c }
+                        })
+                        .collect();
+                    let is_and = next(2) == 0;
+                    let constants = parts.iter().any(|p| p.as_const().is_some());
+                    let fast = Cond::junction(parts.clone(), is_and);
+                    assert_eq!(fast, junction_reference(parts, is_and));
+                    if fast.as_const().is_some() && !constants {
+                        complements += 1;
+                    }
+                    fast
+                }
+            };
+            if c.size() < 40 {
+                pool.push(c);
+            }
+        }
+        assert!(complements >= 10, "{complements} junctions of complements");
     }
 }

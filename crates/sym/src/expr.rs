@@ -258,6 +258,7 @@ impl Expr {
 
     /// Builds a canonical expression from unsorted terms.
     fn from_terms(mut terms: Vec<Term>) -> Expr {
+        crate::budget::charge(terms.len() as u64);
         if terms
             .iter()
             .any(|t| matches!(t.mono.0.first(), Some((Atom::Unknown, _))))
@@ -362,7 +363,13 @@ impl Expr {
         if let Some(c) = self.as_constant() {
             return other.scale(c);
         }
-        let mut terms = Vec::with_capacity(self.terms.len() * other.terms.len());
+        // Paid for before it is built: a product the budget cannot pay for is never
+        // allocated (see [`crate::budget`]).
+        let count = self.terms.len().saturating_mul(other.terms.len());
+        if !crate::budget::charge(count as u64) {
+            return Expr::unknown();
+        }
+        let mut terms = Vec::with_capacity(count);
         for a in &self.terms {
             for b in &other.terms {
                 match a.coef.checked_mul(b.coef) {
@@ -680,9 +687,15 @@ impl Expr {
         }
         rest.sort();
         rest.dedup();
-        // Drop arguments another argument dominates.
+        // Drop arguments another argument dominates (when the budget pays for comparing
+        // every pair; otherwise all are kept, which is as exact, only longer).
         let mut keep = vec![true; rest.len()];
+        let pairs = (rest.len() as u64).saturating_mul(rest.len() as u64);
+        let compare = crate::budget::charge(pairs);
         for i in 0..rest.len() {
+            if !compare {
+                break;
+            }
             for j in 0..rest.len() {
                 if i == j || !keep[i] || !keep[j] {
                     continue;

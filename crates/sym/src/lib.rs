@@ -14,6 +14,8 @@
 //! * Instantiation: [`Expr::subst`] replaces symbols by expressions (numbers included)
 //!   and re-simplifies; [`Expr::eval`] computes a value directly.
 //! * Printing in C-like notation (`4·n + 8`).
+//! * [`budget`]: a deterministic bound on the engine's work (counted steps), for callers
+//!   that must finish on every input.
 //!
 //! The domain is the integers embedded in the rationals: symbols and atoms take integer
 //! values, coefficients may be rational (the advisor divides). Machine overflow is not
@@ -38,6 +40,7 @@
 //! assert_eq!(sign.assuming[0].to_string(), "n > 0");
 //! ```
 
+pub mod budget;
 mod cond;
 mod expr;
 mod func;

@@ -534,6 +534,10 @@ impl Context {
         if let Some(c) = e.as_constant() {
             return Interval::point(c);
         }
+        // With the budget spent, any value (see [`crate::budget`]).
+        if !crate::budget::charge(1 + e.terms().len() as u64) {
+            return Interval::FULL;
+        }
         let lo = self.eliminate(e, false, assume, used);
         let hi = self.eliminate(e, true, assume, used);
         Interval::new(
@@ -549,6 +553,9 @@ impl Context {
         for _round in 0..8 {
             let mut changed = false;
             for s in e.symbols() {
+                if !crate::budget::charge(1 + e.terms().len() as u64) {
+                    return e;
+                }
                 let Some((lo, hi)) = self.symbolic_bounds(&s) else {
                     continue;
                 };
@@ -582,7 +589,7 @@ impl Context {
 
     /// Interval arithmetic over the numeric ranges of the symbols.
     fn interval(&self, e: &Expr, assume: bool, used: &mut BTreeSet<Symbol>) -> Interval {
-        if e.is_unknown() {
+        if e.is_unknown() || !crate::budget::charge(e.terms().len() as u64) {
             return Interval::FULL;
         }
         let mut sum = Interval::point(Rational::ZERO);

@@ -9,7 +9,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use warpcheck_ir::access::AccessKind;
 use warpcheck_sym::{Expr, Rational, Symbol};
 
-use super::{Advisor, DEFAULT_BLOCK_1D, DEFAULT_BLOCK_2D};
+use super::{Advisor, DEFAULT_BLOCK_1D, DEFAULT_BLOCK_2D, Phase};
 use crate::facts::{Acc, Base};
 use crate::model::{Mapping, SharedOpportunity};
 use crate::range::{self, Bound, alternatives, smax, smin};
@@ -98,6 +98,9 @@ impl Advisor<'_, '_> {
             };
             if a.kind != AccessKind::Load {
                 continue;
+            }
+            if !self.at(Phase::Footprint { line: a.line }) {
+                break; // not used: the budget ran out
             }
             if a.offset.as_integer().is_some()
                 && self

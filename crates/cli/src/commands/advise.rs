@@ -54,6 +54,19 @@ pub struct Args {
     /// Compile afresh: neither read nor write the compile cache.
     #[arg(long)]
     pub no_cache: bool,
+    /// Steps of symbolic work each loop nest's analysis may spend (a step is about one
+    /// term of an expression visited or built; counted, not timed, so reports do not
+    /// depend on the host). Interpreting a function may spend 4 times as many and the
+    /// whole run 16 times. A nest that reaches its bound before its verdict is `unknown`,
+    /// with the test that was running; after it, its verdict stands and the rest of its
+    /// advice is left out. The JSON report gives each nest's `analysis_steps`.
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = warpcheck_advise::DEFAULT_STEPS_PER_NEST,
+        value_parser = clap::value_parser!(u64).range(1..)
+    )]
+    pub analysis_budget: u64,
 }
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -138,26 +151,11 @@ pub fn run(args: Args) -> Result<Outcome, CliError> {
         ));
     }
     let file = args.file.display().to_string();
-    let mut advices = Vec::new();
-    let mut emitted_for = None;
-    for f in functions {
-        let name = &program.function(f).name;
-        let sig = signatures.iter().find(|s| &s.mangled_name == name);
-        let options = warpcheck_advise::AdviseOptions {
-            param_names: sig
-                .map(|s| s.params.iter().map(|p| p.name.clone()).collect())
-                .unwrap_or_default(),
-            param_types: sig
-                .map(|s| s.params.iter().map(|p| p.c_type.clone()).collect())
-                .unwrap_or_default(),
-            source: Some(source.clone()),
-            values: values.clone(),
-        };
-        let advice = warpcheck_advise::advise(&program, f, &options)
-            .map_err(|e| CliError::msg(e.to_string()))?;
-        emitted_for = Some((options.param_names, options.param_types));
-        advices.push(advice);
-    }
+    let budget = warpcheck_advise::AnalysisBudget {
+        per_nest: args.analysis_budget,
+    };
+    let (advices, emitted_for) =
+        budget.run(|| advise_all(&program, &functions, &signatures, &source, &values, budget))?;
     // The dynamic dependence test: with --emit-cuda (one function) or with --values alone
     // (when the file has one function with loops).
     let verification = match (&emitted_for, advices.as_slice()) {
@@ -210,6 +208,43 @@ pub fn run(args: Args) -> Result<Outcome, CliError> {
         }
     }
     Ok(Outcome::Clean)
+}
+
+/// The parameter names and C types of the function advised on last.
+type Named = Option<(Vec<String>, Vec<String>)>;
+
+/// The advice on each of `functions` (call within the run's total budget,
+/// [`warpcheck_advise::AnalysisBudget::run`]).
+fn advise_all(
+    program: &warpcheck_ir::Program,
+    functions: &[warpcheck_ir::FuncId],
+    signatures: &[warpcheck_front::KernelSignature],
+    source: &str,
+    values: &BTreeMap<String, i128>,
+    budget: warpcheck_advise::AnalysisBudget,
+) -> Result<(Vec<warpcheck_advise::FunctionAdvice>, Named), CliError> {
+    let mut advices = Vec::new();
+    let mut named = None;
+    for &f in functions {
+        let name = &program.function(f).name;
+        let sig = signatures.iter().find(|s| &s.mangled_name == name);
+        let options = warpcheck_advise::AdviseOptions {
+            param_names: sig
+                .map(|s| s.params.iter().map(|p| p.name.clone()).collect())
+                .unwrap_or_default(),
+            param_types: sig
+                .map(|s| s.params.iter().map(|p| p.c_type.clone()).collect())
+                .unwrap_or_default(),
+            source: Some(source.to_string()),
+            values: values.clone(),
+            budget,
+        };
+        let advice = warpcheck_advise::advise(program, f, &options)
+            .map_err(|e| CliError::msg(e.to_string()))?;
+        named = Some((options.param_names, options.param_types));
+        advices.push(advice);
+    }
+    Ok((advices, named))
 }
 
 /// What the emitted kernel is made from.

@@ -132,7 +132,7 @@ fn advisor_corpus_expectations_hold() {
         .filter(|p| p.extension().is_some_and(|e| e == "c"))
         .collect();
     files.sort();
-    assert_eq!(files.len(), 9, "the nine advisor files of tests/kernels");
+    assert_eq!(files.len(), 10, "the ten advisor files of tests/kernels");
     let mut problems = Vec::new();
     let mut gaps_seen = Vec::new();
     for f in &files {
@@ -434,4 +434,157 @@ fn a_loop_writing_to_a_file_gets_a_verdict() {
         verdict.contains("parallel: no") && verdict.contains("fprintf"),
         "{report}"
     );
+}
+
+/// `advise --format json` on `args`: the report and the exit status.
+fn advise_json(args: &[&str]) -> (serde_json::Value, Option<i32>) {
+    let out = Command::new(env!("CARGO_BIN_EXE_warpcheck"))
+        .arg("advise")
+        .args(args)
+        .args(["--format", "json"])
+        .output()
+        .expect("runs");
+    let json = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!(
+            "{args:?}: {e}: {}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        )
+    });
+    (json, out.status.code())
+}
+
+/// The analysis bound is counted in steps, not timed: the same input spends the same
+/// steps and gets the same report, a nest never spends more than its budget, and the
+/// nest that reaches it says so while the nest beside it is analysed in full.
+#[test]
+fn the_analysis_bound_is_counted_and_per_nest() {
+    let file = corpus().join("analysis_bound.c");
+    let file = file.to_str().unwrap_or_default();
+    let (first, code) = advise_json(&[file, "--function", "update"]);
+    assert_eq!(code, Some(0));
+    let (again, _) = advise_json(&[file, "--function", "update"]);
+    assert_eq!(first, again, "the same report on every run");
+    let nests = &first["functions"][0]["nests"];
+    let budget = warpcheck_advise::DEFAULT_STEPS_PER_NEST;
+    assert_eq!(nests[0]["analysis_steps"], budget, "{first}");
+    assert_eq!(nests[0]["verdict"]["parallel"], "unknown");
+    let bound = nests[0]["bound"].as_str().unwrap_or_default();
+    assert!(
+        bound.starts_with(&format!(
+            "the analysis bound ({budget} steps per nest) was reached testing the dependences of loop i"
+        )),
+        "{bound}"
+    );
+    assert_eq!(nests[1]["verdict"]["parallel"], "yes", "{first}");
+    assert!(nests[1]["bound"].is_null());
+    assert!(nests[1]["analysis_steps"].as_u64().unwrap_or(u64::MAX) < 10_000);
+}
+
+/// A nest that reaches its bound after its verdict was decided keeps the verdict; the
+/// sections, coalescing and shared-memory advice, computed after the bound, are left
+/// out and the report says so.
+#[test]
+fn a_verdict_decided_before_the_bound_stands() {
+    let file = corpus().join("analysis_bound.c");
+    let file = file.to_str().unwrap_or_default();
+    // What the nest needs in full, then one step less.
+    let (full, _) = advise_json(&[
+        file,
+        "--function",
+        "update",
+        "--analysis-budget",
+        "100000000",
+    ]);
+    let nest = &full["functions"][0]["nests"][0];
+    assert!(nest["bound"].is_null(), "{nest}");
+    let verdict = nest["verdict"].clone();
+    let needed = nest["analysis_steps"].as_u64().unwrap_or_default();
+    let less = (needed - 1).to_string();
+    let (cut, _) = advise_json(&[file, "--function", "update", "--analysis-budget", &less]);
+    let nest = &cut["functions"][0]["nests"][0];
+    assert_eq!(nest["verdict"], verdict, "{nest}");
+    let bound = nest["bound"].as_str().unwrap_or_default();
+    assert!(
+        bound.contains("the verdict was decided before it, the sections, coalescing and shared-memory advice are left out"),
+        "{bound}"
+    );
+    assert_eq!(nest["inbound"], serde_json::json!([]));
+    assert_eq!(nest["coalescing"], serde_json::json!([]));
+}
+
+/// With a small `--analysis-budget`, interpreting the function reaches its bound (four
+/// times the per-nest budget) and every nest of the function is `unknown` with the line the
+/// interpretation reached; a budget of 0 is refused.
+#[test]
+fn a_small_budget_bounds_the_interpretation() {
+    let out = Command::new(env!("CARGO_BIN_EXE_warpcheck"))
+        .arg("advise")
+        .arg(corpus().join("matrix_add_mapping.c"))
+        .args(["--analysis-budget", "1000"])
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(0));
+    let report = String::from_utf8_lossy(&out.stdout);
+    let verdict = section(&report, "parallel");
+    assert!(
+        verdict.contains(
+            "parallel: unknown (unknown: the analysis bound (4000 steps per function) was reached interpreting the function at line"
+        ),
+        "{report}"
+    );
+    assert!(
+        report.contains("inbound: not analysed (analysis bound)"),
+        "{report}"
+    );
+    let out = Command::new(env!("CARGO_BIN_EXE_warpcheck"))
+        .arg("advise")
+        .arg(corpus().join("matrix_add_mapping.c"))
+        .args(["--analysis-budget", "0"])
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(2));
+}
+
+/// The whole run has a total, 16 times the per-nest budget: each function below spends
+/// its own bound (4 times the per-nest budget) interpreting, so four of them spend the
+/// total and the rest are `unknown` without being analysed.
+#[test]
+fn the_run_has_a_total_bound() {
+    let dir = std::env::temp_dir().join(format!("warpcheck-advise-total-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let c = dir.join("six.c");
+    let mut text = String::new();
+    for f in 0..6 {
+        text.push_str(&format!(
+            "void scale{f}(float *a, const float *b, int n)\n{{\n    for (int i = 0; i < n; i++) {{\n        a[i] = 2.0f * b[i] + a[i];\n    }}\n}}\n"
+        ));
+    }
+    std::fs::write(&c, text).expect("write");
+    let c = c.to_str().unwrap_or_default();
+    let (report, code) = advise_json(&[c, "--analysis-budget", "100"]);
+    assert_eq!(code, Some(0));
+    let reasons: Vec<String> = report["functions"]
+        .as_array()
+        .map(|fs| {
+            fs.iter()
+                .map(|f| f["nests"][0]["verdict"]["reasons"][0].to_string())
+                .collect()
+        })
+        .unwrap_or_default();
+    assert_eq!(reasons.len(), 6, "{report}");
+    let own = "the analysis bound (400 steps per function) was reached interpreting the function";
+    let total =
+        "the run's total analysis bound (1600 steps) was reached before this function was analysed";
+    assert_eq!(
+        reasons.iter().filter(|r| r.contains(own)).count(),
+        4,
+        "{reasons:#?}"
+    );
+    assert_eq!(
+        reasons.iter().filter(|r| r.contains(total)).count(),
+        2,
+        "{reasons:#?}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
 }
