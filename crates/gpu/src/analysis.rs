@@ -277,13 +277,7 @@ impl Cx<'_> {
     }
 
     fn where_(&self, id: InstId) -> String {
-        let line = self.body.inst_locs[id.index()].map_or(0, |l| l.line);
-        let op = self.body.inst(id).op.name();
-        if line > 0 {
-            format!("`{op}` at line {line}")
-        } else {
-            format!("`{op}` (PTX instruction {})", id.index())
-        }
+        describe_inst(self.body, id)
     }
 
     /// Checks one instruction's uses of target pointers and records its edit.
@@ -474,4 +468,15 @@ fn value_regs(body: &Body, id: InstId) -> Vec<Reg> {
         }
     }
     out
+}
+
+/// An instruction as refusals name it: its op and source line, or its index in the PTX.
+pub(crate) fn describe_inst(body: &Body, id: InstId) -> String {
+    let line = body.inst_locs[id.index()].map_or(0, |l| l.line);
+    let op = body.inst(id).op.name();
+    if line > 0 {
+        format!("`{op}` at line {line}")
+    } else {
+        format!("`{op}` (PTX instruction {})", id.index())
+    }
 }

@@ -128,6 +128,26 @@ pub(crate) struct SiteMaps {
     pub(crate) atomic: DeviceBuffer,
 }
 
+/// Resets the working buffers to the launch's contents; the launch's parameters with its
+/// buffers as the working ones.
+pub(crate) fn reset_working(
+    exec: &mut dyn Executor,
+    launch: &Launch,
+    res: &Resident,
+) -> Result<Vec<Param>, GpuError> {
+    for (i, &n) in res.sizes.iter().enumerate() {
+        exec.copy((res.working[i], 0), (res.original[i], 0), n)?;
+    }
+    Ok(launch
+        .args
+        .iter()
+        .map(|a| match a {
+            Arg::Bytes(b) => Param::Bytes(b.clone()),
+            Arg::Buffer(i) => Param::ptr(res.working[*i]),
+        })
+        .collect())
+}
+
 /// Runs one variant over the working buffers (reset to the launch's contents first),
 /// with `copies` (per target) as the private copies and `map` (unit to copy, on the
 /// device) as the table. The attribution variant needs `maps`.
@@ -142,17 +162,7 @@ pub(crate) fn run_variant(
     copies: &[DeviceBuffer],
     maps: Option<&[SiteMaps]>,
 ) -> Result<(), GpuError> {
-    for (i, &n) in res.sizes.iter().enumerate() {
-        exec.copy((res.working[i], 0), (res.original[i], 0), n)?;
-    }
-    let mut params: Vec<Param> = launch
-        .args
-        .iter()
-        .map(|a| match a {
-            Arg::Bytes(b) => Param::Bytes(b.clone()),
-            Arg::Buffer(i) => Param::ptr(res.working[*i]),
-        })
-        .collect();
+    let mut params = reset_working(exec, launch, res)?;
     for (t, l) in layout.targets.iter().enumerate() {
         params.push(Param::ptr(copies[t]));
         params.push(Param::u64(l.stride as u64));

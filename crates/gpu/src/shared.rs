@@ -325,13 +325,7 @@ struct Cx<'a> {
 
 impl Cx<'_> {
     fn where_(&self, id: InstId) -> String {
-        let line = self.body.inst_locs[id.index()].map_or(0, |l| l.line);
-        let op = self.body.inst(id).op.name();
-        if line > 0 {
-            format!("`{op}` at line {line}")
-        } else {
-            format!("`{op}` (PTX instruction {})", id.index())
-        }
+        crate::analysis::describe_inst(self.body, id)
     }
 
     /// Records one instruction's edit, or refuses it.

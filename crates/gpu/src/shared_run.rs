@@ -3,7 +3,7 @@
 //! (a few hundred bytes) come back.
 
 use crate::device::{Allocs, Resident};
-use crate::exec::{Arg, DeviceBuffer, DeviceLaunch, Executor, Param};
+use crate::exec::{DeviceBuffer, DeviceLaunch, Executor, Param};
 use crate::passes::{CheckOptions, Launch, RaceKind};
 use crate::shared::{SharedPlan, SharedRace, SharedScope, SharedSide};
 use crate::shared_ptx::{FINAL, MAX_RECORDS, RECORD, RECORDS_AT, RES_BYTES};
@@ -86,17 +86,7 @@ fn run(
         ctr,
         result,
     ];
-    for (i, &n) in res.sizes.iter().enumerate() {
-        exec.copy((res.working[i], 0), (res.original[i], 0), n)?;
-    }
-    let mut params: Vec<Param> = launch
-        .args
-        .iter()
-        .map(|a| match a {
-            Arg::Bytes(b) => Param::Bytes(b.clone()),
-            Arg::Buffer(i) => Param::ptr(res.working[*i]),
-        })
-        .collect();
+    let mut params = crate::device::reset_working(exec, launch, res)?;
     params.extend(bufs.iter().map(|&b| Param::ptr(b)));
     params.push(Param::u32(shape.size as u32));
     exec.launch(&DeviceLaunch {
