@@ -414,15 +414,7 @@ impl<'f, 'a> Advisor<'f, 'a> {
         let parallel = verdict.parallel.clone();
         let loops: Vec<LoopDesc> = dims.iter().map(|&d| self.describe_loop(d)).collect();
         let (inbound, outbound) = self.parameters(outer, &mut assumptions);
-        let mut calls: Vec<String> = self
-            .f
-            .calls
-            .iter()
-            .filter(|c| lf.contains(c.block))
-            .map(|c| c.callee.clone())
-            .collect();
-        calls.sort();
-        calls.dedup();
+        let calls = self.calls_in(outer);
         let (coalescing, mapping) = if parallel == "no" {
             (Vec::new(), None)
         } else {

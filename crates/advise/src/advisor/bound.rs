@@ -253,10 +253,8 @@ impl Advisor<'_, '_> {
         nest
     }
 
-    /// The advice for a nest whose verdict could not be decided within the budget:
-    /// `unknown` with `why`, and nothing else that needs the analysis. `interpreted`:
-    /// whether the function's interpretation finished (its loops' trip counts are exact).
-    pub(super) fn unknown_nest(&self, outer: usize, why: &str, interpreted: bool) -> NestAdvice {
+    /// The functions called in loop nest `outer`, sorted, each once.
+    pub(super) fn calls_in(&self, outer: usize) -> Vec<String> {
         let lf = &self.f.loops[outer];
         let mut calls: Vec<String> = self
             .f
@@ -267,6 +265,15 @@ impl Advisor<'_, '_> {
             .collect();
         calls.sort();
         calls.dedup();
+        calls
+    }
+
+    /// The advice for a nest whose verdict could not be decided within the budget:
+    /// `unknown` with `why`, and nothing else that needs the analysis. `interpreted`:
+    /// whether the function's interpretation finished (its loops' trip counts are exact).
+    pub(super) fn unknown_nest(&self, outer: usize, why: &str, interpreted: bool) -> NestAdvice {
+        let lf = &self.f.loops[outer];
+        let calls = self.calls_in(outer);
         let mut description = self.describe_loop(outer);
         if !interpreted {
             description.normalised = None;
