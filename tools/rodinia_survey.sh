@@ -14,6 +14,9 @@
 # that come from make variables (see EXTRA_FLAGS). A .cu file that another file #includes
 # (e.g. kernels pulled into main.cu) is not a translation unit of its own: it is reported as
 # compiled as part of its includer.
+#
+# hybridsort's bucketsort.cu includes OpenGL's headers (<GL/glew.h>, <GL/glut.h>), as its own
+# build does: install them first (Debian/Ubuntu: apt-get install libglew-dev freeglut3-dev).
 set -euo pipefail
 
 if [[ $# -lt 1 || ! -d "$1/cuda" ]]; then
@@ -69,6 +72,9 @@ compile_one() {
   fi
 }
 
+if [[ ! -f /usr/include/GL/glew.h || ! -f /usr/include/GL/glut.h ]]; then
+  echo "$0: warning: OpenGL headers missing (apt-get install libglew-dev freeglut3-dev): hybridsort's bucketsort.cu will not compile" >&2
+fi
 mapfile -t FILES < <(find "$RODINIA/cuda" -name '*.cu' | sort)
 echo "| file | compiles | notes |"
 echo "|---|---|---|"

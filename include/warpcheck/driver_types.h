@@ -261,6 +261,21 @@ struct cudaPitchedPtr {
 struct cudaArray;
 typedef struct cudaArray *cudaArray_t;
 typedef const struct cudaArray *cudaArray_const_t;
+/* Graphics interoperability (OpenGL, Vulkan, ...): resources registered from another API. */
+struct cudaGraphicsResource;
+typedef struct cudaGraphicsResource *cudaGraphicsResource_t;
+enum cudaGraphicsRegisterFlags {
+  cudaGraphicsRegisterFlagsNone = 0,
+  cudaGraphicsRegisterFlagsReadOnly = 1,
+  cudaGraphicsRegisterFlagsWriteDiscard = 2,
+  cudaGraphicsRegisterFlagsSurfaceLoadStore = 4,
+  cudaGraphicsRegisterFlagsTextureGather = 8
+};
+enum cudaGraphicsMapFlags {
+  cudaGraphicsMapFlagsNone = 0,
+  cudaGraphicsMapFlagsReadOnly = 1,
+  cudaGraphicsMapFlagsWriteDiscard = 2
+};
 struct cudaMipmappedArray;
 typedef struct cudaMipmappedArray *cudaMipmappedArray_t;
 

@@ -108,6 +108,21 @@ __host__ cudaError_t cudaFreeHost(void *ptr);
 __host__ cudaError_t cudaFreeArray(cudaArray_t array);
 __host__ cudaError_t cudaFreeAsync(void *devPtr, cudaStream_t stream);
 __host__ cudaError_t cudaMemGetInfo(size_t *free, size_t *total);
+/* Graphics interoperability: declared so that programs using it compile; the runtime
+ * reports each call as not supported (there is no graphics API to share resources with). */
+__host__ cudaError_t cudaGraphicsUnregisterResource(cudaGraphicsResource_t resource);
+__host__ cudaError_t cudaGraphicsResourceSetMapFlags(cudaGraphicsResource_t resource,
+                                                     unsigned int flags);
+__host__ cudaError_t cudaGraphicsMapResources(int count, cudaGraphicsResource_t *resources,
+                                              cudaStream_t stream __WARPCHECK_DEFAULT(0));
+__host__ cudaError_t cudaGraphicsUnmapResources(int count, cudaGraphicsResource_t *resources,
+                                                cudaStream_t stream __WARPCHECK_DEFAULT(0));
+__host__ cudaError_t cudaGraphicsResourceGetMappedPointer(void **devPtr, size_t *size,
+                                                          cudaGraphicsResource_t resource);
+__host__ cudaError_t cudaGraphicsSubResourceGetMappedArray(cudaArray_t *array,
+                                                           cudaGraphicsResource_t resource,
+                                                           unsigned int arrayIndex,
+                                                           unsigned int mipLevel);
 __host__ cudaError_t cudaMemcpy(void *dst, const void *src, size_t count,
                                 enum cudaMemcpyKind kind);
 __host__ cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count,

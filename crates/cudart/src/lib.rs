@@ -37,7 +37,8 @@
 //! Exported, returning `cudaErrorNotSupported`, and reported once by name
 //! (`api-not-supported`): see [`unsupported::NOT_SUPPORTED_FUNCTIONS`] (CUDA arrays, 3D
 //! copies, peer copies, registered and mapped host memory, graphs and stream capture,
-//! texture objects over CUDA arrays, surfaces, IPC), surface references, and
+//! texture objects over CUDA arrays, surfaces, IPC, OpenGL and graphics interoperability),
+//! surface references, and
 //! `cudaGetSymbolAddress` of a `__constant__` variable. cuBLAS and cuBLASLt functions
 //! outside the table that are exported (see
 //! [`blas::unsupported::NOT_SUPPORTED_FUNCTIONS`]: level-1 BLAS, pointer-array batches,

@@ -143,6 +143,13 @@ impl Runtime {
             return Ok(());
         }
         let d = self.device_range(call, "destination", dst, count)?;
+        if let Mem::Device(a) = d
+            && self.memory.holds_fill(a, count, value as u8)
+        {
+            // Set to this value by an earlier memset and not written since.
+            self.host_wrote(a, count);
+            return Ok(());
+        }
         // A chunk at a time from one small buffer: a memset of a large buffer (llm.c's
         // benchmarks clear 50 MB before every launch) must not allocate its size.
         const CHUNK: u64 = 1 << 16;
@@ -164,6 +171,9 @@ impl Runtime {
                 Mem::Host(p) => self.write_mem(Mem::Host(p + done as usize), &fill[..n]),
             }
             done += n as u64;
+        }
+        if let Mem::Device(a) = d {
+            self.memory.note_filled(a, count, value as u8);
         }
         Ok(())
     }
