@@ -270,8 +270,20 @@ pub fn run_observed<F: ObserverFactory>(
     config: &LaunchConfig,
     observers: &mut F,
 ) -> Result<RunOutcome, EmuError> {
-    // The kernel writes through shared references: any byte may change.
-    memory.note_any_written();
+    let outcome = run_blocks(program, kernel, params, memory, config, observers);
+    // The kernel wrote through shared references: the allocations it wrote are logged.
+    memory.note_kernel_ran();
+    outcome
+}
+
+fn run_blocks<F: ObserverFactory>(
+    program: &Program,
+    kernel: FuncId,
+    params: &[u8],
+    memory: &mut GlobalMemory,
+    config: &LaunchConfig,
+    observers: &mut F,
+) -> Result<RunOutcome, EmuError> {
     let flat = prepare(program, kernel, params, memory, config)?;
     let memory: &GlobalMemory = memory;
     let limit = crate::limit::LaunchLimit::new(config);

@@ -39,7 +39,7 @@
 //! accesses never reach memory: they are faults first.
 
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicU8, AtomicU16, AtomicU32, AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU16, AtomicU32, AtomicU64, Ordering::Relaxed};
 
 use warpcheck_ir::modifiers::AtomOp;
 
@@ -99,6 +99,11 @@ pub struct Allocation {
     words: Box<[AtomicU64]>,
     initialized: bool,
     label: Option<String>,
+    /// Set by the first kernel store or atomic into the allocation (the only writes
+    /// through shared references), cleared by [`GlobalMemory::note_kernel_ran`], which
+    /// logs the allocation as written: what lets a caller that caches hashes or fill
+    /// records keep those of the allocations a launch did not write.
+    kernel_wrote: AtomicBool,
 }
 
 impl Allocation {
@@ -119,6 +124,15 @@ impl Allocation {
     /// The name given to the allocation (a kernel argument or a module variable).
     pub fn label(&self) -> Option<&str> {
         self.label.as_deref()
+    }
+
+    /// Notes a kernel write (see `kernel_wrote`): a load of a line the executing
+    /// thread already holds, and a store only for the first write.
+    #[inline(always)]
+    fn mark_written(&self) {
+        if !self.kernel_wrote.load(Relaxed) {
+            self.kernel_wrote.store(true, Relaxed);
+        }
     }
 
     #[inline]
@@ -152,6 +166,7 @@ impl Allocation {
     /// Stores the low `size` bytes of `value` at byte `offset` (same contract as `load`).
     #[inline]
     pub(crate) fn store(&self, offset: u64, size: u32, value: u64) {
+        self.mark_written();
         debug_assert!(offset + size as u64 <= self.size && offset.is_multiple_of(size as u64));
         let p = self.byte_ptr().wrapping_add(offset as usize);
         // SAFETY: as in `load`.
@@ -176,6 +191,7 @@ impl Allocation {
         size: u32,
         rmw: impl Fn(u64) -> Option<u64>,
     ) -> u64 {
+        self.mark_written();
         let p = self.byte_ptr().wrapping_add(offset as usize);
         // SAFETY: as in `load`.
         unsafe {
@@ -224,6 +240,7 @@ impl Allocation {
     /// The hot integer adds use `fetch_add` directly.
     #[inline]
     pub(crate) fn atomic_add_int(&self, offset: u64, size: u32, value: u64) -> u64 {
+        self.mark_written();
         let p = self.byte_ptr().wrapping_add(offset as usize);
         // SAFETY: as in `load`.
         unsafe {
@@ -314,15 +331,17 @@ pub struct GlobalMemory {
     symbols: HashMap<String, DeviceAddr>,
     /// Textures bound by handle (`crate::texture`).
     textures: crate::texture::Textures,
-    /// The ranges host writes changed since [`GlobalMemory::take_written`], or `None` when
-    /// any byte may have changed (a kernel ran, an allocation came or went, too many
+    /// The ranges host writes and kernels changed since [`GlobalMemory::take_written`]
+    /// (a kernel's as the whole allocations it wrote, see [`GlobalMemory::note_kernel_ran`]),
+    /// or `None` when any byte may have changed (an allocation came or went, too many
     /// ranges): what a caller that caches hashes of the contents must hash again.
     written: Option<Vec<(DeviceAddr, u64)>>,
     /// Ranges known to hold one byte value throughout, recorded by
     /// [`GlobalMemory::note_filled`] (a memset), so that setting them to it again needs
     /// no look at the bytes (llm.c's benchmarks clear 50 MB before every launch). Kept
-    /// under the rule `written` follows: a host write drops the records it overlaps, a
-    /// kernel run ([`GlobalMemory::note_any_written`]) drops them all, a free those inside.
+    /// under the rule `written` follows: a write logged there (host writes, and the
+    /// allocations a kernel wrote) drops the records it overlaps, a free those inside,
+    /// [`GlobalMemory::note_any_written`] all of them.
     fills: Vec<Fill>,
 }
 
@@ -355,9 +374,9 @@ impl GlobalMemory {
         }
     }
 
-    /// The ranges host writes changed since the last call (then starts a new log), or
-    /// `None` when any byte may have changed since: a kernel ran (it writes through shared
-    /// references, unseen here), allocations changed, or the log overflowed.
+    /// The ranges host writes and kernels changed since the last call (then starts a new
+    /// log), or `None` when any byte may have changed since: allocations changed, the log
+    /// overflowed, or a caller said so ([`GlobalMemory::note_any_written`]).
     pub fn take_written(&mut self) -> Option<Vec<(DeviceAddr, u64)>> {
         self.written.replace(Vec::new())
     }
@@ -371,6 +390,21 @@ impl GlobalMemory {
     pub fn note_any_written(&mut self) {
         self.written = None;
         self.fills.clear();
+    }
+
+    /// After a kernel ran: logs every allocation it stored into or changed with an
+    /// atomic as written (see [`GlobalMemory::take_written`]), since it wrote through
+    /// shared references that the log did not see.
+    pub fn note_kernel_ran(&mut self) {
+        let mut wrote = Vec::new();
+        for a in &mut self.allocations {
+            if std::mem::take(a.kernel_wrote.get_mut()) {
+                wrote.push((a.base, a.size.max(1)));
+            }
+        }
+        for (base, size) in wrote {
+            self.log_write(base, size);
+        }
     }
 
     /// Records that the `len` bytes at `address` were all just set to `value`.
@@ -455,6 +489,7 @@ impl GlobalMemory {
             words: data,
             initialized,
             label,
+            kernel_wrote: AtomicBool::new(false),
         });
         Ok(base)
     }
@@ -502,6 +537,7 @@ impl GlobalMemory {
             words: zeroed_words(size.div_ceil(8))?,
             initialized,
             label,
+            kernel_wrote: AtomicBool::new(false),
         });
         Ok(base)
     }
@@ -743,7 +779,7 @@ mod tests {
         m.write(a + 64, &[1]).unwrap();
         assert!(m.holds_fill(a, 64, 7) && !m.holds_fill(a + 64, 64, 7));
         m.note_any_written();
-        assert!(!m.holds_fill(a, 64, 7), "a kernel ran");
+        assert!(!m.holds_fill(a, 64, 7), "any byte may have changed");
         m.note_filled(a, 64, 7);
         m.free(a);
         assert!(!m.holds_fill(a, 64, 7), "freed");

@@ -487,3 +487,68 @@ fn sincos_writes_through_pointers() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A kernel run logs the allocations it wrote (stores and atomics) as written, and only
+/// those: callers that cache hashes of memory or memset records keep the others'.
+#[test]
+fn a_kernel_run_logs_the_allocations_it_wrote_and_no_others() {
+    let body = r#"
+.visible .entry k(.param .u64 out, .param .u64 in, .param .u64 count)
+{
+    .reg .b64 %rd<4>;
+    .reg .b32 %r<4>;
+    ld.param.u64 %rd1, [out];
+    ld.param.u64 %rd2, [in];
+    ld.param.u64 %rd3, [count];
+    ld.global.u32 %r1, [%rd2];
+    st.global.u32 [%rd1], %r1;
+    atom.global.add.u32 %r2, [%rd3], 1;
+    ret;
+}
+"#;
+    let p = lower_ptx(&format!("{HEADER}{body}"));
+    let k = kernel(&p, "k");
+    let mut m = GlobalMemory::new();
+    let out = buf_u32(&mut m, &[0; 64]);
+    let input = buf_u32(&mut m, &[5; 64]);
+    let count = buf_u32(&mut m, &[0; 64]);
+    let untouched = buf_u32(&mut m, &[0; 64]);
+    m.note_filled(untouched, 256, 0);
+    m.note_filled(out, 256, 0);
+    let _ = m.take_written();
+    let args = params(&p, k, &[A::Ptr(out), A::Ptr(input), A::Ptr(count)]);
+    let o = run(
+        &p,
+        k,
+        &args,
+        &mut m,
+        &LaunchConfig::new([1, 1, 1], [32, 1, 1]),
+    )
+    .unwrap();
+    assert!(o.faults.is_empty());
+    assert_eq!(read_u32(&m, out, 1), [5]);
+    assert_eq!(read_u32(&m, count, 1), [32]);
+    assert_eq!(m.take_written(), Some(vec![(out, 256), (count, 256)]));
+    assert!(
+        m.holds_fill(untouched, 256, 0),
+        "a buffer the kernel did not write"
+    );
+    assert!(
+        !m.holds_fill(out, 256, 0),
+        "a buffer the kernel stored into"
+    );
+    let o = run(
+        &p,
+        k,
+        &args,
+        &mut m,
+        &LaunchConfig::new([1, 1, 1], [32, 1, 1]),
+    )
+    .unwrap();
+    assert!(o.faults.is_empty());
+    assert_eq!(
+        m.take_written(),
+        Some(vec![(out, 256), (count, 256)]),
+        "the flags start afresh for each launch"
+    );
+}
