@@ -39,6 +39,12 @@
 //!   copies are shared by groups of units over `ceil(log_M N)` rounds, reshuffled so that
 //!   every two units are in different copies in some round; LD's Equation (1) after each
 //!   round ([`passes::probability`]).
+//! * **Sampling of units** ([`passes::unit_maps`]): when checking every unit would take
+//!   more than [`CheckOptions::max_rounds`] rounds, the units of a sample of blocks are
+//!   watched, chosen as the CPU race checker chooses them (`--race-blocks`: the first and
+//!   last blocks along each dimension and pairs of neighbours, Park, Sen, Iancu, ICS
+//!   2013); the other units share one copy, so races between two of them are missed
+//!   (said in a `race-check-sampled` note), races between them and watched units are not.
 //! * **Deterministic execution** (§4.6, [`passes::deterministic`]): one privatised pass
 //!   whose copies are merged in unit order (warp-id, then block-id), so a racy kernel gives
 //!   the same output on every run.
@@ -82,7 +88,7 @@ pub use analysis::{Plan, Site, SiteKind, Target};
 pub use cuda::CudaExecutor;
 pub use emu_exec::EmuExecutor;
 pub use exec::{Arg, DeviceBuffer, DeviceLaunch, Executor, KernelRun, Metered, Param, Traffic};
-pub use passes::{CheckOptions, Launch, LaunchBuffer, Profile, Race, RaceKind, Verdict};
+pub use passes::{CheckOptions, Launch, LaunchBuffer, Profile, Race, RaceKind, Sampled, Verdict};
 pub use rewrite::Variant;
 pub use shared::{SharedPlan, SharedScope};
 

@@ -87,7 +87,7 @@ impl BlockSample {
             let g = grid[d];
             let mut rng = SplitMix(seed ^ 0x9e37_79b9_7f4a_7c15);
             let mut out: Vec<u32> = Vec::new();
-            let mut seen = rustc_hash::FxHashSet::default();
+            let mut seen = std::collections::HashSet::new();
             let mut push = |c: u32, out: &mut Vec<u32>| {
                 if c < g && seen.insert(c) {
                     out.push(c);
