@@ -351,7 +351,9 @@ pub fn rounds(units: usize, max_copies: usize) -> Vec<Vec<u32>> {
 /// apart from every other watched unit and from the rest, in some round: races between
 /// two watched units and between a watched and an unwatched unit are found as in
 /// unsampled rounds. Unwatched units share one copy in every round, as units sharing a
-/// copy within a round do: races between two unwatched units are not checked.
+/// copy within a round do: races between two unwatched units are not checked. (On a GPU,
+/// such a race can still change the shared copy's result between the passes, so that the
+/// copy is reported in a read-write race whose partner is uncertain, as with rounds.)
 pub fn unit_maps(
     units: usize,
     upb: usize,
