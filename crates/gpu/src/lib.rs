@@ -59,7 +59,8 @@
 //! `libcuda.so` at run time and lets the driver JIT-compile the PTX (no toolkit needed).
 //!
 //! Not checked: races between lanes of a warp (a warp is the smallest unit); races between
-//! warps of a block on global buffers in kernels with barriers; shared memory of kernels
+//! warps of a block on global buffers in kernels with barriers; races between two blocks
+//! outside the sample of a sampled launch (a `race-check-sampled` note); shared memory of kernels
 //! that use it in ways [`shared`] lists (shared atomics, `cp.async`, volatile accesses,
 //! addresses traced to no single variable, named or counted barriers, device functions
 //! with shared accesses or barriers), or whose per-warp copies exceed the memory limit;
