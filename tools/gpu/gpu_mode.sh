@@ -8,7 +8,7 @@
 #   tools/gpu/gpu_mode.sh OUT [corpus|big|all]                  (there)
 #
 # `corpus` (default `all` = both): the race-carrying corpus kernels, clean corpus kernels,
-# tests/gpu-mode/*.cu, then the determinism and memory-round checks below. `big`: the
+# tests/gpu-mode/*.cu, then the determinism, memory-round and sampling checks below. `big`: the
 # benchmark kernels (benches/kernels) and the Rodinia copies under target/gpu-rodinia
 # (RODINIA_COPIES overrides), at their full launch sizes.
 #
@@ -150,6 +150,11 @@ if [ "$WHICH" != big ]; then
   # Memory-adaptive rounds on the GPU: two private copies, the race in round 4 of 4.
   "$WC" check "$ROOT/tests/gpu-mode/pair_race.cu" --from-header --gpu --gpu-memory 3K > "$OUT/rounds.txt" 2>&1
   echo "exit $?" >> "$OUT/rounds.txt"
+  # Sampling of units on the GPU: 1,024 warps in two copies would take 10 rounds, over
+  # --gpu-rounds 4; a sample of 16 blocks (6 rounds) finds the race of blocks 0 and 1 and
+  # says so in a race-check-sampled note.
+  "$WC" check "$ROOT/tests/gpu-mode/neighbour_race.cu" --from-header --gpu --gpu-memory 5K --race-blocks 16 > "$OUT/sampled.txt" 2>&1
+  echo "exit $?" >> "$OUT/sampled.txt"
 fi
 if [ "$WHICH" != corpus ]; then
   for f in $(big_files); do measure "$f" big; done

@@ -66,11 +66,10 @@ pub mod heat;
 pub mod init;
 pub mod mem;
 pub mod race;
-pub mod sample;
 pub mod sync;
 
 pub use registry::{Check, LaunchCheck, Slot};
-pub use sample::{BlockSample, RaceBlocks};
+pub use warpcheck_emu::sample::{self, BlockSample, RaceBlocks};
 
 use std::fmt;
 

@@ -152,6 +152,7 @@ pub mod observer;
 mod ops;
 mod printf;
 pub mod profile;
+pub mod sample;
 mod spin;
 mod sync;
 pub mod texture;

@@ -39,6 +39,12 @@
 //!   copies are shared by groups of units over `ceil(log_M N)` rounds, reshuffled so that
 //!   every two units are in different copies in some round; LD's Equation (1) after each
 //!   round ([`passes::probability`]).
+//! * **Sampling of units** ([`passes::unit_maps`]): when checking every unit would take
+//!   more than [`CheckOptions::max_rounds`] rounds, the units of a sample of blocks are
+//!   watched, chosen as the CPU race checker chooses them (`--race-blocks`: the first and
+//!   last blocks along each dimension and pairs of neighbours, Park, Sen, Iancu, ICS
+//!   2013); the other units share one copy, so races between two of them are missed
+//!   (said in a `race-check-sampled` note), races between them and watched units are not.
 //! * **Deterministic execution** (§4.6, [`passes::deterministic`]): one privatised pass
 //!   whose copies are merged in unit order (warp-id, then block-id), so a racy kernel gives
 //!   the same output on every run.
@@ -53,7 +59,8 @@
 //! `libcuda.so` at run time and lets the driver JIT-compile the PTX (no toolkit needed).
 //!
 //! Not checked: races between lanes of a warp (a warp is the smallest unit); races between
-//! warps of a block on global buffers in kernels with barriers; shared memory of kernels
+//! warps of a block on global buffers in kernels with barriers; races between two blocks
+//! outside the sample of a sampled launch (a `race-check-sampled` note); shared memory of kernels
 //! that use it in ways [`shared`] lists (shared atomics, `cp.async`, volatile accesses,
 //! addresses traced to no single variable, named or counted barriers, device functions
 //! with shared accesses or barriers), or whose per-warp copies exceed the memory limit;
@@ -82,7 +89,7 @@ pub use analysis::{Plan, Site, SiteKind, Target};
 pub use cuda::CudaExecutor;
 pub use emu_exec::EmuExecutor;
 pub use exec::{Arg, DeviceBuffer, DeviceLaunch, Executor, KernelRun, Metered, Param, Traffic};
-pub use passes::{CheckOptions, Launch, LaunchBuffer, Profile, Race, RaceKind, Verdict};
+pub use passes::{CheckOptions, Launch, LaunchBuffer, Profile, Race, RaceKind, Sampled, Verdict};
 pub use rewrite::Variant;
 pub use shared::{SharedPlan, SharedScope};
 

@@ -39,6 +39,7 @@ use crate::device::{self, Pass1, Resident};
 use crate::exec::{Arg, Executor, Metered, Traffic};
 use crate::kernels::Seed;
 use crate::{GpuError, Instrumented};
+use warpcheck_emu::sample::{BlockSample, RaceBlocks};
 
 /// One buffer of a launch: its name (for reports) and contents.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -66,14 +67,46 @@ pub struct CheckOptions {
     /// means memory-adaptive rounds (LD §4.5): units share copies, reshuffled between
     /// rounds.
     pub max_private_bytes: u64,
+    /// The most memory-adaptive rounds spent on checking every unit: a launch that
+    /// needs more watches a sample of its blocks ([`CheckOptions::blocks`], see
+    /// [`unit_maps`]).
+    pub max_rounds: usize,
+    /// The blocks watched when the rounds exceed [`CheckOptions::max_rounds`]: the race
+    /// checker's block sampling ([`warpcheck_emu::sample`]); `All` never samples.
+    pub blocks: RaceBlocks,
+    /// Seeds the sample's positions (the launch's index in the session, as on the CPU).
+    pub seed: u64,
+}
+
+impl CheckOptions {
+    /// The default bound on rounds: launches of a few hundred thousand warps check
+    /// every unit in at most four rounds with a few dozen copies.
+    pub const DEFAULT_MAX_ROUNDS: usize = 4;
 }
 
 impl Default for CheckOptions {
     fn default() -> CheckOptions {
         CheckOptions {
             max_private_bytes: 4 << 30,
+            max_rounds: CheckOptions::DEFAULT_MAX_ROUNDS,
+            blocks: RaceBlocks::default(),
+            seed: 0,
         }
     }
+}
+
+/// A launch whose units were sampled: checking every unit would have taken more than
+/// [`CheckOptions::max_rounds`] rounds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Sampled {
+    /// Blocks watched and blocks in the launch.
+    pub blocks: u64,
+    pub total_blocks: u64,
+    /// Units watched (the units of the watched blocks); every other unit shares one
+    /// copy, the rest copy.
+    pub units: usize,
+    /// The rounds that checking every unit would have taken.
+    pub full_rounds: usize,
 }
 
 /// The kind of a race between units.
@@ -147,6 +180,8 @@ pub struct Verdict {
     /// Whether a unit is a warp (kernels without block barriers) or a block.
     pub per_warp: bool,
     pub rounds: Vec<RoundInfo>,
+    /// Set when only a sample of the blocks was watched ([`unit_maps`]).
+    pub sampled: Option<Sampled>,
     /// Races between warps of a block on shared memory ([`crate::shared`]).
     pub shared: crate::shared_run::SharedOutcome,
     /// Where the time went, and what crossed between host and device.
@@ -304,6 +339,69 @@ pub fn rounds(units: usize, max_copies: usize) -> Vec<Vec<u32>> {
         .collect()
 }
 
+/// The unit-to-copy maps of a launch's rounds, and whether its units were sampled.
+///
+/// Checking every unit takes `ceil(log_M N)` rounds ([`rounds`]). When that is more than
+/// [`CheckOptions::max_rounds`] and the grid has more blocks than the sampling budget,
+/// the units of a sample of blocks are watched: the race checker's policy
+/// ([`BlockSample`]: the first and last blocks along each grid dimension, pairs of
+/// neighbouring blocks; Park, Sen, Iancu, ICS 2013). The watched units and one more,
+/// the *rest*, are placed by [`rounds`] as if they were the launch's only units; every
+/// unwatched unit uses the rest's copy. So each watched unit is in a copy of its own,
+/// apart from every other watched unit and from the rest, in some round: races between
+/// two watched units and between a watched and an unwatched unit are found as in
+/// unsampled rounds. Unwatched units share one copy in every round, as units sharing a
+/// copy within a round do: races between two unwatched units are not checked. (On a GPU,
+/// such a race can still change the shared copy's result between the passes, so that the
+/// copy is reported in a read-write race whose partner is uncertain, as with rounds.)
+pub fn unit_maps(
+    units: usize,
+    upb: usize,
+    grid: [u32; 3],
+    max_copies: usize,
+    opts: CheckOptions,
+) -> (Vec<Vec<u32>>, Option<Sampled>) {
+    let full = rounds(units, fewest_copies(units, max_copies));
+    if full.len() <= opts.max_rounds.max(1) {
+        return (full, None);
+    }
+    let sample = BlockSample::new(grid, opts.blocks, opts.seed);
+    if sample.is_complete() {
+        return (full, None);
+    }
+    let [gx, gy, _] = grid.map(|g| g.max(1) as usize);
+    let mut watched = 0u32;
+    let virtual_unit: Vec<Option<u32>> = (0..units)
+        .map(|u| {
+            let b = u / upb;
+            let block = [b % gx, (b / gx) % gy, b / (gx * gy)].map(|c| c as u32);
+            sample.watches(block).then(|| {
+                watched += 1;
+                watched - 1
+            })
+        })
+        .collect();
+    let rest = watched;
+    let n = watched as usize + 1;
+    let maps = rounds(n, fewest_copies(n, max_copies))
+        .into_iter()
+        .map(|m| {
+            virtual_unit
+                .iter()
+                .map(|v| m[v.unwrap_or(rest) as usize])
+                .collect()
+        })
+        .collect();
+    let (blocks, total_blocks) = sample.counts();
+    let sampled = Sampled {
+        blocks,
+        total_blocks,
+        units: watched as usize,
+        full_rounds: full.len(),
+    };
+    (maps, Some(sampled))
+}
+
 /// A race between two copies, before attribution.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct RawRace {
@@ -430,10 +528,11 @@ pub fn check_with(
             opts.max_private_bytes
         )));
     }
-    let maps = rounds(layout.units, fewest_copies(layout.units, m));
+    let (maps, sampled) = unit_maps(layout.units, layout.upb, launch.grid, m, opts);
     let mut verdict = Verdict {
         units: layout.units,
         per_warp: layout.upb > 1,
+        sampled,
         ..Verdict::default()
     };
     let mut exec = Metered::new(exec);
@@ -502,9 +601,11 @@ fn check_rounds(
         state.allocs.free(exec);
         let (races, runs) = out?;
         verdict.runs += runs;
+        // Over the units placed: the watched ones and the rest when sampled.
+        let placed = verdict.sampled.map_or(cx.layout.units, |s| s.units + 1);
         let info = RoundInfo {
             copies,
-            probability: probability(cx.layout.units, copies.max(2), k + 1),
+            probability: probability(placed, copies.max(2), k + 1),
             races: races.len(),
         };
         progress(&info);

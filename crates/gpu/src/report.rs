@@ -51,6 +51,7 @@ pub fn findings(
         }
     }
     let mut out = shared_findings(inst, verdict, grid, kernel, locate);
+    out.extend(sampled_note(verdict, kernel));
     for ((kind, _, l1, l2), r, pairs) in groups {
         let n = pairs.len() as u64;
         let who = |s: &Side, what: &str| match s.warp {
@@ -116,6 +117,29 @@ pub fn findings(
         out.push(f);
     }
     out
+}
+
+/// The note of a launch whose units were sampled ([`crate::passes::unit_maps`]).
+fn sampled_note(verdict: &Verdict, kernel: &str) -> Option<Finding> {
+    let s = verdict.sampled?;
+    let unit = if verdict.per_warp { "warps" } else { "blocks" };
+    let watched = if verdict.per_warp {
+        format!("; their {} warps had private copies", s.units)
+    } else {
+        String::new()
+    };
+    Some(
+        Finding::new(
+            Code::RaceCheckSampled,
+            Severity::Note,
+            format!(
+                "GPU mode watched {} of the {} blocks (the first and last blocks along each grid dimension and pairs of neighbouring blocks{watched}): checking all {} {unit} would have taken {} memory-adaptive rounds, the sample took {}; the other blocks shared one private copy, so races between two of them were not checked (races between one of them and a watched block were)",
+                s.blocks, s.total_blocks, verdict.units, s.full_rounds, verdict.rounds.len()
+            ),
+        )
+        .kernel(kernel.to_string())
+        .help("`--race-blocks all` checks every unit (in more rounds); more `--gpu-memory` or `--gpu-rounds` checks every unit in fewer or more rounds"),
+    )
 }
 
 /// The findings of the shared-memory races: one per kind and pair of source lines.

@@ -42,7 +42,8 @@ pub struct Args {
     /// Which blocks of a big launch the race checker watches: `all`, or at most N blocks
     /// (the first and last along each grid dimension and pairs of neighbouring blocks;
     /// grids of at most N blocks are watched entirely). Every other checker sees every
-    /// block.
+    /// block. With `--gpu`, the blocks whose units get private copies when checking
+    /// every unit would take more than `--gpu-rounds` rounds (`all`: never sampled).
     #[arg(long, default_value = "256", value_parser = RaceBlocks::parse)]
     pub race_blocks: RaceBlocks,
     /// Report write-write races whose writes all store the same value as errors

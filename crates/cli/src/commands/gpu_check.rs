@@ -43,6 +43,12 @@ pub struct GpuArgs {
     /// available memory). Less than a copy per unit means memory-adaptive rounds.
     #[arg(long, value_name = "SIZE", value_parser = parse_size, requires = "gpu")]
     pub gpu_memory: Option<u64>,
+    /// The most memory-adaptive rounds spent on checking every unit: a launch that needs
+    /// more (and has more blocks than `--race-blocks`) watches a sample of its blocks,
+    /// chosen as the CPU race checker chooses them.
+    #[arg(long, value_name = "N", default_value_t = warpcheck_gpu::CheckOptions::DEFAULT_MAX_ROUNDS as u32,
+          value_parser = clap::value_parser!(u32).range(1..), requires = "gpu")]
+    pub gpu_rounds: u32,
 }
 
 /// Whether `WARPCHECK_GPU_PROFILE` asks for GPU mode's per-phase times.
@@ -188,7 +194,11 @@ impl Prepared {
                 }
             }
         });
-        warpcheck_gpu::CheckOptions { max_private_bytes }
+        warpcheck_gpu::CheckOptions {
+            max_private_bytes,
+            max_rounds: gpu.gpu_rounds as usize,
+            ..warpcheck_gpu::CheckOptions::default()
+        }
     }
 
     /// Keeps a finished launch's buffers for the next launches.
@@ -209,9 +219,14 @@ pub fn run(args: &Args) -> Result<Outcome, CliError> {
     )?;
     let mut findings = Vec::new();
     let mut described = String::new();
-    for l in &p.launches.clone() {
+    for (seq, l) in p.launches.clone().iter().enumerate() {
         let (kernel, mut gl) = p.launch(l, &mut findings)?;
-        let opts = p.memory_limit(&args.gpu, &gl);
+        // Sampled as the race checker samples: seeded by the launch's position.
+        let opts = warpcheck_gpu::CheckOptions {
+            blocks: args.race_blocks,
+            seed: seq as u64,
+            ..p.memory_limit(&args.gpu, &gl)
+        };
         let start = std::time::Instant::now();
         let inst = &p.instrumented[&kernel];
         let mut rounds = String::new();
@@ -225,15 +240,18 @@ pub fn run(args: &Args) -> Result<Outcome, CliError> {
             })
             .map_err(gpu_error)?;
         let f = p.program.function(kernel);
+        let unit = if verdict.per_warp { "warps" } else { "blocks" };
+        let checked = match verdict.sampled {
+            Some(s) => format!("{} of {} {unit} watched (sampled)", s.units, verdict.units),
+            None => format!("{} {unit} checked", verdict.units),
+        };
         let _ = writeln!(
             described,
-            "kernel {}  grid {}  block {}  shared {}: {} {} checked, {} runs on {} in {:.3} s",
+            "kernel {}  grid {}  block {}  shared {}: {checked}, {} runs on {} in {:.3} s",
             f.display_name(),
             l.grid,
             l.block,
             l.shared,
-            verdict.units,
-            if verdict.per_warp { "warps" } else { "blocks" },
             verdict.runs,
             p.exec.describe(),
             start.elapsed().as_secs_f64()

@@ -310,6 +310,109 @@ fn with_two_copies_the_pair_race_is_found_in_the_last_of_four_rounds() {
     assert_eq!(cpu.0, gpu.0);
 }
 
+/// `warpcheck check tests/gpu-mode/neighbour_race.cu --gpu` in the emulator with two
+/// private copies (10 rounds for every unit), block `k` racing with block `k + 1`; `extra`
+/// after. Returns the exit code, stdout and the JSON findings.
+fn neighbour_race(k: u32, extra: &[&str]) -> (Option<i32>, serde_json::Value) {
+    let file = root().join("tests/gpu-mode/neighbour_race.cu");
+    let out = Command::new(env!("CARGO_BIN_EXE_warpcheck"))
+        .arg("check")
+        .arg(&file)
+        .args([
+            "--kernel",
+            "neighbourRace",
+            "--grid",
+            "512",
+            "--block",
+            "64",
+        ])
+        .args(["--arg", "out=u32[512]:zeros", "--arg", &format!("k={k}")])
+        .args(["--gpu", "--gpu-executor", "emu", "--gpu-memory", "5K"])
+        .args(["--format", "json", "--print-limit", "0"])
+        // Blocks in order: unwatched blocks share a copy (see `pair_race`'s test).
+        .args(["--threads", "1"])
+        .args(extra)
+        .output()
+        .unwrap();
+    let json = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stderr)));
+    (out.status.code(), json)
+}
+
+/// The messages of findings with `code`.
+fn messages(json: &serde_json::Value, code: &str) -> Vec<String> {
+    json["findings"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|f| f["code"] == code)
+        .map(|f| f["message"].as_str().unwrap_or_default().to_string())
+        .collect()
+}
+
+/// The (primary, related) lines of the `global-race` findings.
+fn race_lines(json: &serde_json::Value) -> Vec<(u64, u64)> {
+    let line = |l: &serde_json::Value| l["location"]["line"].as_u64().unwrap_or(0);
+    json["findings"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|f| f["code"] == "global-race")
+        .map(|f| (line(&f["primary"]), f["related"].get(0).map_or(0, line)))
+        .collect()
+}
+
+#[test]
+fn a_launch_needing_too_many_rounds_watches_a_sample_that_finds_a_race_of_neighbours() {
+    // 1,024 warps in two copies: 10 rounds, over `--gpu-rounds` 4. The sample of 16
+    // blocks (their 32 warps and one copy for the rest: 33 units, 6 rounds) keeps blocks
+    // 0 and 1, the edge pair that races.
+    let (code, json) = neighbour_race(0, &["--race-blocks", "16"]);
+    assert_eq!(code, Some(1), "{json:#}");
+    assert_eq!(race_lines(&json), [(18, 20)], "{json:#}");
+    let notes = messages(&json, "race-check-sampled");
+    assert_eq!(notes.len(), 1, "{json:#}");
+    for part in [
+        "GPU mode watched 16 of the 512 blocks",
+        "their 32 warps had private copies",
+        "checking all 1024 warps would have taken 10 memory-adaptive rounds, the sample took 6",
+        "races between two of them were not checked",
+    ] {
+        assert!(notes[0].contains(part), "{part}: {}", notes[0]);
+    }
+    // With enough rounds allowed, every unit is checked and nothing is said.
+    let (code, json) = neighbour_race(0, &["--race-blocks", "16", "--gpu-rounds", "10"]);
+    assert_eq!(code, Some(1));
+    assert_eq!(race_lines(&json), [(18, 20)]);
+    assert!(messages(&json, "race-check-sampled").is_empty(), "{json:#}");
+}
+
+#[test]
+fn a_race_between_two_unwatched_blocks_is_said_to_be_unchecked_and_all_blocks_find_it() {
+    // Blocks k and k + 1 both outside the sample the launch watches (seeded by the launch's
+    // position, 0).
+    use warpcheck_emu::sample::{BlockSample, RaceBlocks};
+    let sample = BlockSample::new([512, 1, 1], RaceBlocks::Sample(16), 0);
+    let k = (2..510)
+        .find(|&k| !sample.watches([k, 0, 0]) && !sample.watches([k + 1, 0, 0]))
+        .expect("an unwatched pair");
+    let (_, json) = neighbour_race(k, &["--race-blocks", "16"]);
+    let notes = messages(&json, "race-check-sampled");
+    assert_eq!(notes.len(), 1, "{json:#}");
+    assert!(
+        notes[0].contains("the other blocks shared one private copy, so races between two of them were not checked"),
+        "{}",
+        notes[0]
+    );
+    // `--race-blocks all` turns sampling off: every unit in 10 rounds, the race found.
+    let (code, json) = neighbour_race(k, &["--race-blocks", "all"]);
+    assert_eq!(code, Some(1), "{json:#}");
+    assert_eq!(race_lines(&json), [(18, 20)], "{json:#}");
+    assert!(messages(&json, "race-check-sampled").is_empty(), "{json:#}");
+    let blocks = format!("block ({},0,0)", k + 1);
+    assert!(json.to_string().contains(&blocks), "{json:#}");
+}
+
 /// `out`'s summary line of `warpcheck run FILE --from-header` with `extra`.
 fn out_line(file: &Path, extra: &[&str]) -> String {
     let out = Command::new(env!("CARGO_BIN_EXE_warpcheck"))

@@ -258,6 +258,7 @@ fn over_the_memory_limit_rounds_reshuffle_units_and_find_the_race_in_the_last_ro
         &mut l,
         CheckOptions {
             max_private_bytes: 1024,
+            ..CheckOptions::default()
         },
         &mut |r| seen.push(*r),
     )
@@ -330,6 +331,63 @@ fn equation_one_matches_lds_table_one() {
 }
 
 #[test]
+fn a_sample_of_units_gets_copies_apart_from_each_other_and_from_the_rest_in_some_round() {
+    use warpcheck_emu::sample::{BlockSample, RaceBlocks};
+    // 2,048 blocks of 4 warps (8,192 units) in 4 copies: 7 rounds for every unit, over
+    // the bound of 4; a sample of 16 blocks (64 warps, plus the rest: 65 units) takes 4.
+    let grid = [64, 32, 1];
+    let opts = CheckOptions {
+        blocks: RaceBlocks::Sample(16),
+        seed: 5,
+        ..CheckOptions::default()
+    };
+    let seven = CheckOptions {
+        max_rounds: 7,
+        ..opts
+    };
+    let (full, none) = passes::unit_maps(8192, 4, grid, 4, seven);
+    assert_eq!(
+        (full.len(), none),
+        (7, None),
+        "7 rounds allowed: every unit"
+    );
+    let (maps, sampled) = passes::unit_maps(8192, 4, grid, 4, opts);
+    let s = sampled.expect("sampled");
+    assert_eq!(
+        (s.blocks, s.total_blocks, s.units, s.full_rounds),
+        (16, 2048, 64, 7)
+    );
+    assert_eq!(maps.len(), 4);
+    let sample = BlockSample::new(grid, RaceBlocks::Sample(16), 5);
+    let watched = |u: usize| sample.watches([(u / 4 % 64) as u32, (u / 4 / 64) as u32, 0]);
+    let units: Vec<usize> = (0..8192).filter(|&u| watched(u)).collect();
+    let rest: Vec<usize> = (0..8192).filter(|&u| !watched(u)).collect();
+    assert_eq!(units.len(), 64);
+    assert!(watched(0) && watched(4 * 63) && watched(8191), "corners");
+    let apart = |a: usize, b: usize| maps.iter().any(|m| m[a] != m[b]);
+    for (i, &a) in units.iter().enumerate() {
+        for &b in &units[i + 1..] {
+            assert!(apart(a, b), "watched units {a} and {b} always share a copy");
+        }
+        assert!(
+            apart(a, rest[0]),
+            "watched unit {a} never apart from the rest"
+        );
+    }
+    // The unwatched units share one copy in every round.
+    assert!(
+        maps.iter()
+            .all(|m| rest.iter().all(|&u| m[u] == m[rest[0]]))
+    );
+    // `all` never samples.
+    let all = CheckOptions {
+        blocks: RaceBlocks::All,
+        ..opts
+    };
+    assert_eq!(passes::unit_maps(8192, 4, grid, 4, all).1, None);
+}
+
+#[test]
 fn two_copies_over_the_limit_are_refused() {
     let inst = instrument(&module(&store("%r5", "%r5"))).unwrap();
     let mut l = launch(4, 32, 128);
@@ -339,6 +397,7 @@ fn two_copies_over_the_limit_are_refused() {
         &mut l,
         CheckOptions {
             max_private_bytes: 1024,
+            ..CheckOptions::default()
         },
     )
     .unwrap_err()

@@ -1,4 +1,6 @@
-//! Which blocks of a big launch the race checker watches (block sampling).
+//! Which blocks of a big launch the race checker watches (block sampling); GPU mode
+//! (`warpcheck-gpu`) watches the same blocks when checking every unit would take too many
+//! memory-adaptive rounds.
 //!
 //! Race checking costs 5–15× the emulation of the accesses it watches, mostly in shadow
 //! memory and in comparing every block's global accesses with earlier blocks'. On big
@@ -21,7 +23,8 @@
 //! dimensions reaches the budget; a block is watched when each of its coordinates is
 //! kept. Every block still runs, and every other checker (sync, init, bank, coalescing,
 //! memory faults) still sees every block: sampling changes only which blocks' accesses
-//! the race checker compares. Grids of at most `budget` blocks are watched entirely.
+//! the race checker compares (in GPU mode the unwatched blocks share one private copy).
+//! Grids of at most `budget` blocks are watched entirely.
 
 /// How many blocks of a launch the race checker watches.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -87,7 +90,7 @@ impl BlockSample {
             let g = grid[d];
             let mut rng = SplitMix(seed ^ 0x9e37_79b9_7f4a_7c15);
             let mut out: Vec<u32> = Vec::new();
-            let mut seen = rustc_hash::FxHashSet::default();
+            let mut seen = std::collections::HashSet::new();
             let mut push = |c: u32, out: &mut Vec<u32>| {
                 if c < g && seen.insert(c) {
                     out.push(c);
