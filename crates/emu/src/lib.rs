@@ -144,6 +144,7 @@ mod calls;
 mod cooperative;
 mod exec;
 pub mod fault;
+pub mod heap;
 mod launch;
 mod limit;
 pub mod math;
@@ -159,7 +160,8 @@ mod translate;
 
 pub use fault::{EmuError, Fault, FaultKind, WaitKind, Waiter};
 pub use launch::{
-    MAX_BLOCK_THREADS, MAX_REPORTED_FAULTS, MAX_SHARED_BYTES, place_globals, run_observed, validate,
+    MAX_BLOCK_THREADS, MAX_REPORTED_FAULTS, MAX_SHARED_BYTES, place_globals, prepare_heap,
+    run_observed, validate,
 };
 pub use limit::LimitReached;
 pub use memory::{Allocation, DeviceAddr, GlobalMemory, MemoryError};
@@ -196,7 +198,9 @@ pub struct LaunchConfig {
     /// Host threads running blocks in parallel; 0 means one per available core, or one
     /// when the kernel's outcome can depend on the order of its blocks (atomics whose
     /// results it reads, `exch`, `cas`, float `add` …; see `translate/order.rs`), so that
-    /// the default gives the same outputs and reports on every run.
+    /// the default gives the same outputs and reports on every run. A kernel that calls
+    /// `malloc` or `free` always runs its blocks on one thread in block order
+    /// ([`heap`]).
     pub threads: usize,
     /// The most lane-instructions the whole launch may execute (all blocks together)
     /// before it is stopped ([`FaultKind::LaunchLimit`]); `None`: no limit.

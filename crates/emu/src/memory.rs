@@ -99,6 +99,9 @@ pub struct Allocation {
     words: Box<[AtomicU64]>,
     initialized: bool,
     label: Option<String>,
+    /// Whether this is the device heap (`crate::heap`), whose accesses are checked
+    /// against its block table.
+    heap: bool,
 }
 
 impl Allocation {
@@ -119,6 +122,12 @@ impl Allocation {
     /// The name given to the allocation (a kernel argument or a module variable).
     pub fn label(&self) -> Option<&str> {
         self.label.as_deref()
+    }
+
+    /// Whether this allocation is the device heap of in-kernel `malloc`.
+    #[inline]
+    pub fn is_heap(&self) -> bool {
+        self.heap
     }
 
     #[inline]
@@ -318,6 +327,10 @@ pub struct GlobalMemory {
     /// any byte may have changed (a kernel ran, an allocation came or went, too many
     /// ranges): what a caller that caches hashes of the contents must hash again.
     written: Option<Vec<(DeviceAddr, u64)>>,
+    /// The device heap, once a launch that calls `malloc` or `free` placed it.
+    heap: Option<crate::heap::Heap>,
+    /// The heap's size when it is placed (`cudaLimitMallocHeapSize`).
+    heap_limit: u64,
 }
 
 /// The most ranges [`GlobalMemory::take_written`] keeps before saying "anything".
@@ -334,7 +347,46 @@ impl GlobalMemory {
             symbols: HashMap::new(),
             textures: crate::texture::Textures::default(),
             written: None,
+            heap: None,
+            heap_limit: crate::heap::DEFAULT_HEAP_SIZE,
         }
+    }
+
+    /// The device heap's size: the size it was placed with, or the one it will have.
+    pub fn heap_limit(&self) -> u64 {
+        self.heap.as_ref().map_or(self.heap_limit, |h| h.size())
+    }
+
+    /// Sets the size of the device heap (`cudaDeviceSetLimit(cudaLimitMallocHeapSize)`);
+    /// fails with the size in place once a launch placed the heap, as the GPU refuses the
+    /// change after a kernel that uses `malloc` ran.
+    pub fn set_heap_limit(&mut self, bytes: u64) -> Result<(), u64> {
+        match &self.heap {
+            Some(h) => Err(h.size()),
+            None => {
+                self.heap_limit = bytes;
+                Ok(())
+            }
+        }
+    }
+
+    /// The device heap, if placed.
+    pub fn heap(&self) -> Option<&crate::heap::Heap> {
+        self.heap.as_ref()
+    }
+
+    /// Places the device heap if it is not yet there: one uninitialised allocation of
+    /// [`GlobalMemory::heap_limit`] bytes labelled `device heap` (see [`crate::heap`]).
+    pub fn ensure_heap(&mut self) -> Result<DeviceAddr, MemoryError> {
+        if let Some(h) = &self.heap {
+            return Ok(h.base());
+        }
+        let size = self.heap_limit;
+        let base = self.alloc_labeled(size, false, Some("device heap".to_string()))?;
+        let i = self.allocations.partition_point(|a| a.base < base);
+        self.allocations[i].heap = true;
+        self.heap = Some(crate::heap::Heap::new(base, size));
+        Ok(base)
     }
 
     /// The ranges host writes changed since the last call (then starts a new log), or
@@ -407,6 +459,7 @@ impl GlobalMemory {
             words: data,
             initialized,
             label,
+            heap: false,
         });
         Ok(base)
     }
@@ -454,6 +507,7 @@ impl GlobalMemory {
             words: zeroed_words(size.div_ceil(8))?,
             initialized,
             label,
+            heap: false,
         });
         Ok(base)
     }
@@ -465,7 +519,9 @@ impl GlobalMemory {
     pub fn free(&mut self, address: DeviceAddr) -> Option<u64> {
         self.written = None;
         let i = self.allocations.partition_point(|a| a.base < address);
-        if self.allocations.get(i)?.base != address {
+        let a = self.allocations.get(i)?;
+        // The device heap is not the caller's to free.
+        if a.base != address || a.heap {
             return None;
         }
         let a = self.allocations.remove(i);
