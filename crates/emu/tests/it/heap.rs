@@ -149,3 +149,19 @@ fn misuse_of_the_heap_stops_the_block() {
     let k = fault_of("wrong", &|m| vec![A::Ptr(m.alloc(8, false).unwrap())]);
     assert!(matches!(k, FaultKind::HeapInvalidFree { .. }), "{k:?}");
 }
+
+#[test]
+fn the_corpus_heap_tile_reverses_its_block() {
+    let p = compile("device_malloc_scratch.cu", 3);
+    let k = kernel(&p, "reverseThroughHeap");
+    let mut m = GlobalMemory::new();
+    let input = buf_u32(&mut m, &(0..64).collect::<Vec<_>>());
+    let out = m.alloc(64 * 4, false).unwrap();
+    let args = params(&p, k, &[A::Ptr(input), A::Ptr(out)]);
+    run_clean(&p, k, &args, &mut m, &config([1, 1, 1], [64, 1, 1]));
+    assert_eq!(read_u32(&m, out, 64), (0..64).rev().collect::<Vec<_>>());
+    assert!(
+        m.heap().unwrap().live_blocks().is_empty(),
+        "the tile was freed"
+    );
+}
