@@ -128,6 +128,15 @@ __device__ static inline void free(void *pointer) { ::free(pointer); }
 __device__ static inline void *malloc(size_t size) { return ::malloc(size); }
 } /* namespace std */
 
+/* Device-side new and delete allocate on the device heap through malloc and
+ * free, as nvcc compiles them: clang's <new> wrapper (its cuda_wrappers
+ * directory, on the include path even with -nocudainc) defines the device
+ * overloads once __device__ is defined. Without it, clang calls the host
+ * operators (_Znwm, _ZdlPv), which the emulator refuses by name. */
+#if defined(__cplusplus) && __has_include(<new>)
+#include <new>
+#endif
+
 /* libdevice's __nv_* functions, called by the math library below. */
 #include <__clang_cuda_libdevice_declares.h>
 

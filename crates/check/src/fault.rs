@@ -17,7 +17,12 @@ use crate::ReportCx;
 /// The finding code of a fault.
 pub fn code(kind: &FaultKind) -> Code {
     match kind {
-        FaultKind::OutOfBounds { .. } | FaultKind::BadGenericAddress { .. } => Code::OutOfBounds,
+        FaultKind::OutOfBounds { .. }
+        | FaultKind::BadGenericAddress { .. }
+        | FaultKind::HeapOutOfBounds { .. } => Code::OutOfBounds,
+        FaultKind::HeapUseAfterFree { .. } => Code::UseAfterFree,
+        FaultKind::HeapDoubleFree { .. } => Code::DoubleFree,
+        FaultKind::HeapInvalidFree { .. } => Code::InvalidFree,
         FaultKind::Misaligned { .. } => Code::Misaligned,
         FaultKind::ReadOnly { .. } => Code::ReadOnlyWrite,
         FaultKind::Trap => Code::Trap,

@@ -364,6 +364,9 @@ impl Checker {
         info: &LaunchInfo,
         profile: Option<&mut heat::Profile>,
     ) -> Result<RunOutcome, EmuError> {
+        // The device heap is placed before the checkers look at the allocations, so that
+        // the initialisation checker tracks it from its first launch.
+        warpcheck_emu::prepare_heap(program, info.kernel, memory)?;
         let mut launch = self.start(memory, info);
         let kernel = info.kernel;
         let outcome = match profile {

@@ -20,6 +20,12 @@
 //! faults ([`Check::reports_fault`]), which makes the session report them while `mem` is
 //! on ([`crate::Checker::fault_findings`], through [`crate::fault::finding`]): codes
 //! `out-of-bounds`, `misaligned`, `read-only-write`, `stack-overflow`, `bad-call-target`.
+//!
+//! Device-side `malloc` blocks are buffers of their own (`warpcheck_emu::heap`): the
+//! emulator checks every access to the device heap against its table of blocks, so an
+//! access past a block's end is `out-of-bounds`, one into a freed block `use-after-free`,
+//! and a device `free` of a freed block or of a pointer `malloc` did not return
+//! `double-free` or `invalid-free`, each at the source line of the access or the call.
 
 use warpcheck_emu::{FaultKind, Observer, ObserverFactory};
 
@@ -51,6 +57,10 @@ impl Check for MemState {
                 | FaultKind::StackOverflow { .. }
                 | FaultKind::BadCallTarget { .. }
                 | FaultKind::UnboundTexture { .. }
+                | FaultKind::HeapOutOfBounds { .. }
+                | FaultKind::HeapUseAfterFree { .. }
+                | FaultKind::HeapDoubleFree { .. }
+                | FaultKind::HeapInvalidFree { .. }
         )
     }
 }

@@ -18,10 +18,12 @@ pub enum MarkerKind {
     Misaligned,
     BankConflict,
     Uncoalesced,
+    /// A device-side `free` of a device-heap block freed already.
+    DoubleFree,
 }
 
 impl MarkerKind {
-    pub const ALL: [MarkerKind; 10] = [
+    pub const ALL: [MarkerKind; 11] = [
         MarkerKind::SharedRace,
         MarkerKind::GlobalRace,
         MarkerKind::BenignRace,
@@ -32,6 +34,7 @@ impl MarkerKind {
         MarkerKind::Misaligned,
         MarkerKind::BankConflict,
         MarkerKind::Uncoalesced,
+        MarkerKind::DoubleFree,
     ];
 
     /// The name as markers spell it (`uncoalesced`).
@@ -44,6 +47,7 @@ impl MarkerKind {
             MarkerKind::Deadlock => "deadlock",
             MarkerKind::OutOfBounds => "out-of-bounds",
             MarkerKind::UninitRead => "uninit-read",
+            MarkerKind::DoubleFree => "double-free",
             MarkerKind::Misaligned => "misaligned",
             MarkerKind::BankConflict => "bank-conflict",
             MarkerKind::Uncoalesced => "uncoalesced",

@@ -316,13 +316,28 @@ pub unsafe extern "C" fn cudaDeviceGetCacheConfig(config: *mut c_int) -> CudaErr
 }
 
 #[unsafe(no_mangle)]
-pub extern "C" fn cudaDeviceSetLimit(limit: c_int, _value: usize) -> CudaError {
-    api::call("cudaDeviceSetLimit", |_| {
+pub extern "C" fn cudaDeviceSetLimit(limit: c_int, value: usize) -> CudaError {
+    api::call("cudaDeviceSetLimit", |rt| {
         require((0..=6).contains(&limit), || {
             format!("{limit} is not a cudaLimit")
-        })
+        })?;
+        if limit == LIMIT_MALLOC_HEAP_SIZE {
+            // As on the GPU: only before the first launch that uses the heap.
+            rt.memory.set_heap_limit(value as u64).map_err(|placed| {
+                Fail::Api(
+                    INVALID_VALUE,
+                    format!(
+                        "cudaLimitMallocHeapSize cannot change after a kernel that calls malloc or free was launched (the heap has {placed} bytes)"
+                    ),
+                )
+            })?;
+        }
+        Ok(())
     })
 }
+
+/// `cudaLimitMallocHeapSize`: the device heap of in-kernel `malloc` (`warpcheck_emu::heap`).
+const LIMIT_MALLOC_HEAP_SIZE: c_int = 2;
 
 #[unsafe(no_mangle)]
 pub extern "C" fn cudaThreadSetLimit(limit: c_int, value: usize) -> CudaError {
@@ -331,11 +346,11 @@ pub extern "C" fn cudaThreadSetLimit(limit: c_int, value: usize) -> CudaError {
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaDeviceGetLimit(value: *mut usize, limit: c_int) -> CudaError {
-    api::call("cudaDeviceGetLimit", |_| {
+    api::call("cudaDeviceGetLimit", |rt| {
         let v = match limit {
             0 => 1024,
             1 => 1 << 20,
-            2 => 8 << 20,
+            LIMIT_MALLOC_HEAP_SIZE => rt.memory.heap_limit() as usize,
             3 => 2,
             4 => 2048,
             5 => 32,

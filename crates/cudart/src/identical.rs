@@ -22,8 +22,9 @@
 //! and memory is hashed only when that is expected to cost at most a quarter of the key's
 //! last run, so programs whose launches do not repeat pay almost nothing. Effects are kept up to [`MAX_EFFECT_BYTES`] in total.
 //!
-//! Never reused: launches that faulted (their errors must recur), and every launch under
-//! `--rerun-identical`. Under `check` the checkers do not see a reused launch: its findings
+//! Never reused: launches that faulted (their errors must recur), launches of kernels that
+//! call device `malloc` or `free` (the heap's block table is not in the hashed memory),
+//! and every launch under `--rerun-identical`. Under `check` the checkers do not see a reused launch: its findings
 //! are those of the launch it repeats, already reported (the initialisation checker's
 //! state only grows, so a repeat cannot newly read unwritten bytes); counts (wavefronts,
 //! sectors, the HTML report's heat) cover the launches that ran, and a note says how many
@@ -407,7 +408,11 @@ impl crate::state::Runtime {
         params: &[u8],
         config: &warpcheck_emu::LaunchConfig,
     ) -> Option<LaunchKey> {
-        (!self.config.rerun_identical).then(|| LaunchKey {
+        // A kernel that calls `malloc` or `free` changes the device heap's block table,
+        // which the memory hashes do not see: it always runs.
+        let program = &self.modules[module].program;
+        let heap = warpcheck_emu::heap::uses_heap(program, kernel);
+        (!self.config.rerun_identical && !heap).then(|| LaunchKey {
             module,
             kernel,
             params: params.to_vec(),

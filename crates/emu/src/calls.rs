@@ -11,7 +11,8 @@
 //!
 //! Functions declared without a body are implemented natively: `vprintf` (device
 //! `printf`), `__assertfail` (a failing `assert`), the libdevice math functions (see
-//! [`crate::math`]) and the grid-wide barrier `__warpcheck_grid_sync` (`crate::cooperative`).
+//! [`crate::math`]), the grid-wide barrier `__warpcheck_grid_sync` (`crate::cooperative`),
+//! and `malloc` and `free` on the device heap ([`crate::heap`]).
 
 use std::fmt::Write as _;
 
@@ -19,6 +20,7 @@ use crate::block::{Block, first_lane};
 use crate::exec::control::{CallState, Group, NO_REGION, Region, Wait};
 use crate::exec::mem::MemCtx;
 use crate::fault::{Fault, FaultKind};
+use crate::heap::FreeError;
 use crate::math::{self, MathFn};
 use crate::observer::Observer;
 use crate::ops::{ArgSrc, OpKind};
@@ -40,6 +42,10 @@ pub(crate) enum Native {
     /// `void __warpcheck_grid_sync(void)`: the grid-wide barrier of warpcheck's
     /// `cooperative_groups` header (see `cooperative.rs`); not a per-lane call.
     GridSync,
+    /// `void *malloc(size_t size)` on the device heap (`crate::heap`).
+    Malloc,
+    /// `void free(void *pointer)` on the device heap.
+    Free,
 }
 
 impl Native {
@@ -50,6 +56,8 @@ impl Native {
             "__nv_sincosf" | "__nv_fast_sincosf" => Some(Native::SinCos { double: false }),
             "__nv_sincos" => Some(Native::SinCos { double: true }),
             "__warpcheck_grid_sync" => Some(Native::GridSync),
+            "malloc" => Some(Native::Malloc),
+            "free" => Some(Native::Free),
             _ => math::lookup(name).map(Native::Math),
         }
     }
@@ -281,6 +289,8 @@ impl<O: Observer> Block<'_, O> {
                 }
                 // Handled by the block (`Block::grid_arrive`) before any lane runs.
                 Native::GridSync => Ok(None),
+                Native::Malloc => Ok(Some(heap_malloc(mc.global, get(&mc, 0, 8)))),
+                Native::Free => heap_free(mc.global, get(&mc, 0, 8)).map(|()| None),
                 Native::AssertFail => {
                     let msg = get(&mc, 0, 8);
                     let file = get(&mc, 1, 8);
@@ -303,6 +313,7 @@ impl<O: Observer> Block<'_, O> {
                 Ok(Some(v)) => {
                     let ret_size = match native {
                         Native::Math(f) => f.ret.size(),
+                        Native::Malloc => 8,
                         _ => 4,
                     };
                     if let Some(dst) = rets.first() {
@@ -325,6 +336,28 @@ impl<O: Observer> Block<'_, O> {
             Some((l, k)) => Err(self.fault_at(w, l, pc, k)),
             None => Ok(()),
         }
+    }
+}
+
+/// One lane's `malloc(bytes)`: the block's address, or 0 when the heap is full. The
+/// launch placed the heap before running a kernel that calls `malloc`.
+fn heap_malloc(global: &crate::GlobalMemory, bytes: u64) -> u64 {
+    global.heap().map_or(0, |h| h.malloc(bytes))
+}
+
+/// One lane's `free(address)`: nothing for NULL (as the Programming Guide says), a fault
+/// for a block freed already or a pointer `malloc` did not return.
+fn heap_free(global: &crate::GlobalMemory, address: u64) -> Result<(), FaultKind> {
+    if address == 0 {
+        return Ok(());
+    }
+    let Some(heap) = global.heap() else {
+        return Err(FaultKind::HeapInvalidFree { address });
+    };
+    match heap.free(address) {
+        Ok(_) => Ok(()),
+        Err(FreeError::Double { size }) => Err(FaultKind::HeapDoubleFree { address, size }),
+        Err(FreeError::NotAllocated) => Err(FaultKind::HeapInvalidFree { address }),
     }
 }
 

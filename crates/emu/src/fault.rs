@@ -127,6 +127,25 @@ pub enum FaultKind {
     /// A `tex` through a handle that names no bound texture (an unbound texture
     /// reference, or a destroyed or made-up texture object).
     UnboundTexture { handle: u64 },
+    /// An access to device-heap memory (`crate::heap`) outside every block `malloc`
+    /// returned: past the end of the block `below` (its address and size), if any.
+    HeapOutOfBounds {
+        address: u64,
+        size: u32,
+        is_write: bool,
+        below: Option<(u64, u64)>,
+    },
+    /// An access into a device-heap block (address and size) after `free` released it.
+    HeapUseAfterFree {
+        address: u64,
+        size: u32,
+        is_write: bool,
+        block: (u64, u64),
+    },
+    /// A device `free` of a block (of `size` bytes) that was freed already.
+    HeapDoubleFree { address: u64, size: u64 },
+    /// A device `free` of a pointer that no device `malloc` returned.
+    HeapInvalidFree { address: u64 },
 }
 
 /// Threads that wait: at which instruction, for what, how many.
@@ -250,8 +269,54 @@ impl fmt::Display for FaultKind {
                     "texture fetch through handle {handle:#x}, which names no bound texture"
                 )
             }
+            FaultKind::HeapOutOfBounds {
+                address,
+                size,
+                is_write,
+                below,
+            } => {
+                write!(
+                    f,
+                    "out-of-bounds {} of {size} bytes at device-heap address {address:#x}",
+                    rw(*is_write)
+                )?;
+                match below {
+                    Some((base, len)) if *address >= base + len => write!(
+                        f,
+                        ", {} bytes past the end of the {len}-byte block malloc returned at {base:#x}",
+                        address - (base + len)
+                    ),
+                    Some((base, len)) => write!(
+                        f,
+                        ", running past the end of the {len}-byte block malloc returned at {base:#x}"
+                    ),
+                    None => write!(f, ", in no block malloc returned"),
+                }
+            }
+            FaultKind::HeapUseAfterFree {
+                address,
+                size,
+                is_write,
+                block: (base, len),
+            } => write!(
+                f,
+                "{} of {size} bytes at {address:#x}, inside the {len}-byte device-heap block at {base:#x} after it was freed",
+                rw(*is_write)
+            ),
+            FaultKind::HeapDoubleFree { address, size } => write!(
+                f,
+                "free of the {size}-byte device-heap block at {address:#x}, which was freed already"
+            ),
+            FaultKind::HeapInvalidFree { address } => write!(
+                f,
+                "free of {address:#x}, which no device-side malloc returned"
+            ),
         }
     }
+}
+
+fn rw(is_write: bool) -> &'static str {
+    if is_write { "write" } else { "read" }
 }
 
 /// Why a grid-wide barrier never completes.

@@ -177,6 +177,26 @@ pub fn place_globals(
     Ok(placed)
 }
 
+/// Places the device heap in `memory` (see [`crate::heap`]) when `kernel` calls `malloc`
+/// or `free` and no earlier launch placed it. A checker that looks at the allocations
+/// before the launch (the initialisation checker) calls this first, so that it sees the
+/// heap; the launch itself calls it again, which then does nothing.
+pub fn prepare_heap(
+    program: &Program,
+    kernel: FuncId,
+    memory: &mut GlobalMemory,
+) -> Result<(), EmuError> {
+    if crate::heap::uses_heap(program, kernel) {
+        memory.ensure_heap().map_err(|e| {
+            EmuError::InvalidLaunch(format!(
+                "cannot place the device heap of {} bytes: {e}",
+                memory.heap_limit()
+            ))
+        })?;
+    }
+    Ok(())
+}
+
 /// Validates the launch, places the module's globals in `memory` and translates the
 /// kernel; fails when the block needs more shared memory than there is.
 fn prepare(
@@ -188,6 +208,7 @@ fn prepare(
 ) -> Result<crate::translate::Flat, EmuError> {
     validate(program, kernel, params, config)?;
     let placed = place_globals(program, memory)?;
+    prepare_heap(program, kernel, memory)?;
     let flat = translate(program, kernel, params, &placed)?;
     let total_shared = flat.dynamic_shared_offset + config.dynamic_shared as u64;
     if total_shared.max(flat.static_shared) > MAX_SHARED_BYTES {
@@ -324,7 +345,10 @@ fn run_blocks<F: ObserverFactory>(
     }
     // Blocks whose outcome depends on their order run in block order unless the caller
     // asked for host threads: the same input then gives the same outputs and findings.
+    // Blocks that allocate on the device heap always do, so that `malloc` returns the same
+    // addresses in every run (see `crate::heap`).
     let threads = match config.threads {
+        _ if flat.uses_heap => 1,
         0 if flat.order_sensitive => 1,
         0 => host_cores(),
         n => n,

@@ -64,8 +64,17 @@
 //!   memory holds the module's `.const` variables with their initialisers; kernel
 //!   parameters are read from the caller's parameter block (uniform loads are resolved
 //!   at translation). Generic addresses map to spaces through disjoint windows.
+//! * **Device heap** ([`heap`]): in-kernel `malloc` and `free` (and `new`/`delete`, which
+//!   both compilers turn into them) allocate from a heap of
+//!   [`GlobalMemory::heap_limit`] bytes (8 MiB unless set), one global allocation placed
+//!   by the first launch that needs it and kept across launches. `malloc` returns 16-byte
+//!   aligned blocks or NULL when full; `free(NULL)` does nothing. Every access into the
+//!   heap must lie in one live block, so overflows, uses after free, double and invalid
+//!   frees are faults at their instruction. Kernels that allocate run their blocks in
+//!   block order on one host thread whatever [`LaunchConfig::threads`] says, so the
+//!   addresses are the same in every run.
 //! * **Faults are results**: out-of-bounds and misaligned accesses, wild generic
-//!   pointers, `trap`, failed `assert`s, deadlocks and exhausted instruction budgets
+//!   pointers, misuse of the device heap, `trap`, failed `assert`s, deadlocks and exhausted instruction budgets
 //!   are [`Fault`]s with block, thread, instruction and source line. A fault ends its
 //!   block; the others run on. [`EmuError`] is for invalid launches and unsupported
 //!   instructions (named, with their source line), found before anything runs.
@@ -118,7 +127,7 @@
 //!
 //! # Not supported (reported as [`EmuError::Unsupported`])
 //!
-//! Textures and surfaces, `cp.async`, `malloc`/`free` in kernels, `min/max.relu` and
+//! Textures and surfaces, `cp.async`, `min/max.relu` and
 //! `.xorsign`, `fma.relu`, `mad24.hi.sat`, vectors wider than 4 elements, register-addressed
 //! `.param` accesses inside device functions, and libdevice functions outside [`math`]'s
 //! table (`erf`, `frexp`, `modf`, Bessel functions, …).
@@ -144,6 +153,7 @@ mod calls;
 mod cooperative;
 mod exec;
 pub mod fault;
+pub mod heap;
 mod launch;
 mod limit;
 pub mod math;
@@ -160,7 +170,8 @@ mod translate;
 
 pub use fault::{EmuError, Fault, FaultKind, WaitKind, Waiter};
 pub use launch::{
-    MAX_BLOCK_THREADS, MAX_REPORTED_FAULTS, MAX_SHARED_BYTES, place_globals, run_observed, validate,
+    MAX_BLOCK_THREADS, MAX_REPORTED_FAULTS, MAX_SHARED_BYTES, place_globals, prepare_heap,
+    run_observed, validate,
 };
 pub use limit::LimitReached;
 pub use memory::{Allocation, DeviceAddr, GlobalMemory, MemoryError};
@@ -197,7 +208,9 @@ pub struct LaunchConfig {
     /// Host threads running blocks in parallel; 0 means one per available core, or one
     /// when the kernel's outcome can depend on the order of its blocks (atomics whose
     /// results it reads, `exch`, `cas`, float `add` …; see `translate/order.rs`), so that
-    /// the default gives the same outputs and reports on every run.
+    /// the default gives the same outputs and reports on every run. A kernel that calls
+    /// `malloc` or `free` always runs its blocks on one thread in block order
+    /// ([`heap`]).
     pub threads: usize,
     /// The most lane-instructions the whole launch may execute (all blocks together)
     /// before it is stopped ([`FaultKind::LaunchLimit`]); `None`: no limit.

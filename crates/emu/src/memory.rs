@@ -104,6 +104,9 @@ pub struct Allocation {
     /// logs the allocation as written: what lets a caller that caches hashes or fill
     /// records keep those of the allocations a launch did not write.
     kernel_wrote: AtomicBool,
+    /// Whether this is the device heap (`crate::heap`), whose accesses are checked
+    /// against its block table.
+    heap: bool,
 }
 
 impl Allocation {
@@ -133,6 +136,12 @@ impl Allocation {
         if !self.kernel_wrote.load(Relaxed) {
             self.kernel_wrote.store(true, Relaxed);
         }
+    }
+
+    /// Whether this allocation is the device heap of in-kernel `malloc`.
+    #[inline]
+    pub fn is_heap(&self) -> bool {
+        self.heap
     }
 
     #[inline]
@@ -336,6 +345,10 @@ pub struct GlobalMemory {
     /// or `None` when any byte may have changed (an allocation came or went, too many
     /// ranges): what a caller that caches hashes of the contents must hash again.
     written: Option<Vec<(DeviceAddr, u64)>>,
+    /// The device heap, once a launch that calls `malloc` or `free` placed it.
+    heap: Option<crate::heap::Heap>,
+    /// The heap's size when it is placed (`cudaLimitMallocHeapSize`).
+    heap_limit: u64,
     /// Ranges known to hold one byte value throughout, recorded by
     /// [`GlobalMemory::note_filled`] (a memset), so that setting them to it again needs
     /// no look at the bytes (llm.c's benchmarks clear 50 MB before every launch). Kept
@@ -371,7 +384,46 @@ impl GlobalMemory {
             textures: crate::texture::Textures::default(),
             written: None,
             fills: Vec::new(),
+            heap: None,
+            heap_limit: crate::heap::DEFAULT_HEAP_SIZE,
         }
+    }
+
+    /// The device heap's size: the size it was placed with, or the one it will have.
+    pub fn heap_limit(&self) -> u64 {
+        self.heap.as_ref().map_or(self.heap_limit, |h| h.size())
+    }
+
+    /// Sets the size of the device heap (`cudaDeviceSetLimit(cudaLimitMallocHeapSize)`);
+    /// fails with the size in place once a launch placed the heap, as the GPU refuses the
+    /// change after a kernel that uses `malloc` ran.
+    pub fn set_heap_limit(&mut self, bytes: u64) -> Result<(), u64> {
+        match &self.heap {
+            Some(h) => Err(h.size()),
+            None => {
+                self.heap_limit = bytes;
+                Ok(())
+            }
+        }
+    }
+
+    /// The device heap, if placed.
+    pub fn heap(&self) -> Option<&crate::heap::Heap> {
+        self.heap.as_ref()
+    }
+
+    /// Places the device heap if it is not yet there: one uninitialised allocation of
+    /// [`GlobalMemory::heap_limit`] bytes labelled `device heap` (see [`crate::heap`]).
+    pub fn ensure_heap(&mut self) -> Result<DeviceAddr, MemoryError> {
+        if let Some(h) = &self.heap {
+            return Ok(h.base());
+        }
+        let size = self.heap_limit;
+        let base = self.alloc_labeled(size, false, Some("device heap".to_string()))?;
+        let i = self.allocations.partition_point(|a| a.base < base);
+        self.allocations[i].heap = true;
+        self.heap = Some(crate::heap::Heap::new(base, size));
+        Ok(base)
     }
 
     /// The ranges host writes and kernels changed since the last call (then starts a new
@@ -490,6 +542,7 @@ impl GlobalMemory {
             initialized,
             label,
             kernel_wrote: AtomicBool::new(false),
+            heap: false,
         });
         Ok(base)
     }
@@ -538,6 +591,7 @@ impl GlobalMemory {
             initialized,
             label,
             kernel_wrote: AtomicBool::new(false),
+            heap: false,
         });
         Ok(base)
     }
@@ -549,7 +603,9 @@ impl GlobalMemory {
     pub fn free(&mut self, address: DeviceAddr) -> Option<u64> {
         self.written = None;
         let i = self.allocations.partition_point(|a| a.base < address);
-        if self.allocations.get(i)?.base != address {
+        let a = self.allocations.get(i)?;
+        // The device heap is not the caller's to free.
+        if a.base != address || a.heap {
             return None;
         }
         let a = self.allocations.remove(i);

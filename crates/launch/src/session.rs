@@ -27,6 +27,9 @@ pub struct EmuOptions {
     pub timeout: Option<std::time::Duration>,
     pub independent_scheduling: bool,
     pub limits: Limits,
+    /// Bytes of the device heap of in-kernel `malloc` (`warpcheck_emu::heap`); `None`:
+    /// the GPU's default of 8 MiB.
+    pub malloc_heap: Option<u64>,
 }
 
 /// A buffer living across launches.
@@ -142,6 +145,11 @@ impl<'a> Session<'a> {
             .iter()
             .map(|a| parse_arg(a).map_err(LaunchError::BadArg))
             .collect::<Result<Vec<_>, _>>()?;
+        if let Some(bytes) = opts.malloc_heap {
+            // The options are the session's, the same for every launch: once a launch
+            // placed the heap, it has this size already.
+            let _ = self.memory.set_heap_limit(bytes);
+        }
         let total = l.grid.count() * l.block.count();
         let mut bound = launch::bind(&slots, &args, total, l.seed, opts.limits)?;
         let mut config = LaunchConfig::new(l.grid.0, l.block.0);
@@ -269,6 +277,8 @@ impl<'a> Session<'a> {
         let mut reached = vec![0u64; bound.buffers.len()];
         loop {
             let mut scratch = GlobalMemory::new();
+            // A fresh memory: the limit cannot have been fixed yet.
+            let _ = scratch.set_heap_limit(self.memory.heap_limit());
             let mut extents = Vec::new();
             for (b, e) in bound.buffers.iter_mut().zip(&earlier) {
                 b.address = match e {

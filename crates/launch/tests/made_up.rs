@@ -56,6 +56,7 @@ const OPTS: EmuOptions = EmuOptions {
     limits: Limits {
         max_total_bytes: 8 << 30,
     },
+    malloc_heap: None,
 };
 
 #[test]

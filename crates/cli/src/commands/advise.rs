@@ -354,6 +354,7 @@ fn verify(
         timeout: None,
         independent_scheduling: false,
         limits: warpcheck_emu::args::Limits::default(),
+        malloc_heap: None,
     };
     let reference = LaunchSpec {
         kernel: Some("warpcheck_reference".into()),

@@ -65,7 +65,7 @@ fn host_available() -> Option<u64> {
 }
 
 /// `1234`, `64K`, `512M`, `2G` (powers of 1024).
-fn parse_size(s: &str) -> Result<u64, String> {
+pub(crate) fn parse_size(s: &str) -> Result<u64, String> {
     let t = s.trim();
     let (digits, unit) = match t.char_indices().last() {
         Some((i, c)) if c.is_ascii_alphabetic() => (&t[..i], c.to_ascii_uppercase()),

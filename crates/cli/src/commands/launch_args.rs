@@ -110,6 +110,11 @@ pub struct EmuArgs {
     /// does not depend on it; see --intra-warp.)
     #[arg(long)]
     pub independent_scheduling: bool,
+    /// Size of the device heap that in-kernel `malloc` and `new` allocate from (bytes, or
+    /// with a K, M or G suffix; default 8M, as on a GPU). Program mode sets it with
+    /// `cudaDeviceSetLimit(cudaLimitMallocHeapSize, n)`.
+    #[arg(long, value_name = "SIZE", value_parser = crate::commands::gpu_check::parse_size)]
+    pub malloc_heap: Option<u64>,
 }
 
 impl EmuArgs {
@@ -120,6 +125,7 @@ impl EmuArgs {
             launch_budget: self.launch_budget,
             timeout: self.timeout,
             independent_scheduling: self.independent_scheduling,
+            malloc_heap: self.malloc_heap,
             limits: warpcheck_emu::args::Limits::default(),
         }
     }

@@ -18,6 +18,7 @@ mod matrix;
 
 use super::Lanes;
 use crate::fault::FaultKind;
+use crate::heap::HeapHit;
 use crate::memory::{
     AtomType, CONST_WINDOW, GLOBAL_BASE, GenericTarget, GlobalMemory, LOCAL_WINDOW, PARAM_WINDOW,
     SHARED_WINDOW, WINDOW_SIZE, atomic_new_value, resolve_generic,
@@ -367,7 +368,7 @@ impl MemCtx<'_> {
         if let Some(c) = allocs.get(*self.cache) {
             let off = a.wrapping_sub(c.base());
             if off < c.size() && off + size as u64 <= c.size() {
-                return Ok((*self.cache, off));
+                return self.heap_checked(*self.cache, off, a, size, is_write);
             }
         }
         match self.global.index_of(a) {
@@ -376,12 +377,46 @@ impl MemCtx<'_> {
                 let off = a - c.base();
                 if off + size as u64 <= c.size() {
                     *self.cache = i;
-                    Ok((i, off))
+                    self.heap_checked(i, off, a, size, is_write)
                 } else {
                     Err(Self::oob(MemSpace::Global, a, size, is_write))
                 }
             }
             None => Err(Self::oob(MemSpace::Global, a, size, is_write)),
+        }
+    }
+
+    /// `Ok((i, off))` for an access inside allocation `i`, unless that is the device heap
+    /// and the access is not inside one live block of it (see `crate::heap`).
+    #[inline]
+    fn heap_checked(
+        &self,
+        i: usize,
+        off: u64,
+        a: u64,
+        size: u32,
+        is_write: bool,
+    ) -> Result<(usize, u64), FaultKind> {
+        if !self.global.allocation(i).is_heap() {
+            return Ok((i, off));
+        }
+        let Some(heap) = self.global.heap() else {
+            return Ok((i, off));
+        };
+        match heap.hit(a, size as u64) {
+            HeapHit::Live => Ok((i, off)),
+            HeapHit::Freed { base, size: len } => Err(FaultKind::HeapUseAfterFree {
+                address: a,
+                size,
+                is_write,
+                block: (base, len),
+            }),
+            HeapHit::Outside { below } => Err(FaultKind::HeapOutOfBounds {
+                address: a,
+                size,
+                is_write,
+                below,
+            }),
         }
     }
 
@@ -523,17 +558,26 @@ impl MemCtx<'_> {
     fn global_fast(&mut self, a: &Lanes, mask: u32, bytes: u32) -> Option<usize> {
         let allocs = self.global.allocations();
         let fits = |i: usize| -> bool { fits_allocation(&allocs[i], a, mask, bytes) };
-        if *self.cache < allocs.len() && fits(*self.cache) {
-            return Some(*self.cache);
-        }
-        let first = a[mask.trailing_zeros() as usize & 31];
-        let i = self.global.index_of(first)?;
-        if fits(i) {
-            *self.cache = i;
-            Some(i)
+        let i = if *self.cache < allocs.len() && fits(*self.cache) {
+            *self.cache
         } else {
-            None
+            let first = a[mask.trailing_zeros() as usize & 31];
+            let i = self.global.index_of(first)?;
+            if !fits(i) {
+                return None;
+            }
+            *self.cache = i;
+            i
+        };
+        if allocs[i].is_heap() {
+            // Every lane must be inside one live heap block, else the checked path says
+            // which lane is not.
+            let heap = self.global.heap()?;
+            if !heap.all_live(a, mask, bytes as u64) {
+                return None;
+            }
         }
+        Some(i)
     }
 
     /// `ld` for the active lanes.

@@ -87,6 +87,9 @@ pub(crate) struct Flat {
     /// Whether the kernel's outcome can depend on the order its blocks run in (see
     /// `order.rs`): the launcher then runs them in block order by default.
     pub order_sensitive: bool,
+    /// Whether the kernel calls `malloc` or `free` (`crate::heap`): the launcher then
+    /// runs its blocks in block order whatever the caller asked.
+    pub uses_heap: bool,
     /// Flat function index of each reachable function.
     pub func_by_id: HashMap<FuncId, u32>,
     /// Register slots that some path may read before writing them (live at the entry of
@@ -208,6 +211,7 @@ pub(crate) fn translate(
         params: params.to_vec(),
         stack_size,
         order_sensitive,
+        uses_heap: crate::heap::uses_heap(program, kernel),
         func_by_id: t.func_index,
         maybe_uninit,
     })

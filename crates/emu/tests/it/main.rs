@@ -9,6 +9,7 @@ mod cooperative;
 mod corpus;
 mod faults;
 mod gpu_truth;
+mod heap;
 mod profile;
 mod robustness;
 mod semantics;

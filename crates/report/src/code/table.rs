@@ -290,7 +290,7 @@ __global__ void k(float *d, int n) {
         severity: Error,
         tools: [Mem],
         summary: "Access outside the bounds of a buffer or variable.",
-        what: "Reports a load, store or atomic whose bytes are not all inside one allocation: past the end (or before the start) of a global buffer as the launch allocated it, outside the block's shared memory, outside the thread's local frame or constant memory, or a generic address that falls in no memory window.",
+        what: "Reports a load, store or atomic whose bytes are not all inside one allocation: past the end (or before the start) of a global buffer as the launch allocated it or of a block an in-kernel `malloc` returned, outside the block's shared memory, outside the thread's local frame or constant memory, or a generic address that falls in no memory window.",
         why: "On a GPU an out-of-bounds access may read garbage, silently corrupt a neighbouring buffer, or crash the context with an illegal-address error, depending on where the address lands. The usual cause is a missing `if (i < n)` guard for the last, partial block, or an off-by-one in a halo or stencil index.",
         lang: "cuda",
         example: r#"
@@ -646,10 +646,10 @@ cudaMemcpy(d, h, n * sizeof(float), cudaMemcpyHostToDevice);"#,
     UseAfterFree {
         name: "use-after-free",
         severity: Error,
-        tools: [Runtime],
-        summary: "Device memory is used after `cudaFree`.",
-        what: "Reports a runtime API call or a kernel launch argument that uses device memory after it was freed, with the host line of the use and of the `cudaFree`.",
-        why: "Freed device memory may be handed out again by the next `cudaMalloc`; a later copy or kernel then reads or overwrites another buffer's data.",
+        tools: [Runtime, Mem],
+        summary: "Device memory is used after `cudaFree`, or a kernel uses a device-heap block after `free`.",
+        what: "Reports a runtime API call or a kernel launch argument that uses device memory after it was freed, with the host line of the use and of the `cudaFree`; and a kernel load or store into a block of the device heap (in-kernel `malloc`, `new`) after a device-side `free` or `delete` released it, at the line of the access.",
+        why: "Freed device memory may be handed out again by the next `cudaMalloc` (or device `malloc`); a later copy or kernel then reads or overwrites another buffer's data.",
         lang: "cuda",
         example: r#"
 cudaFree(d);
@@ -661,9 +661,9 @@ cudaFree(d);"#,
     DoubleFree {
         name: "double-free",
         severity: Error,
-        tools: [Runtime],
+        tools: [Runtime, Mem],
         summary: "Memory is freed twice.",
-        what: "Reports a `cudaFree` or `cudaFreeHost` of memory that was already freed, with the host lines of both calls.",
+        what: "Reports a `cudaFree` or `cudaFreeHost` of memory that was already freed, with the host lines of both calls, and a device-side `free` (or `delete`) of a device-heap block that was already freed, at the line of the second call.",
         why: "The second free returns an error on a GPU, or, if the range was allocated again in between, frees another buffer that is still in use.",
         lang: "cuda",
         example: r#"
@@ -676,9 +676,9 @@ d = nullptr;"#,
     InvalidFree {
         name: "invalid-free",
         severity: Error,
-        tools: [Runtime],
-        summary: "`cudaFree` of a pointer that no allocation returned.",
-        what: "Reports a `cudaFree` or `cudaFreeHost` of a pointer that is not the start of a live allocation of that kind: a host pointer, an offset into an allocation, or a pointer never allocated.",
+        tools: [Runtime, Mem],
+        summary: "`cudaFree` (or device-side `free`) of a pointer that no allocation returned.",
+        what: "Reports a `cudaFree` or `cudaFreeHost` of a pointer that is not the start of a live allocation of that kind: a host pointer, an offset into an allocation, or a pointer never allocated; and a device-side `free` of a pointer that no device-side `malloc` returned.",
         why: "The runtime returns `cudaErrorInvalidValue` and the memory that was meant to be freed leaks; usually the wrong variable is freed.",
         lang: "cuda",
         example: r#"

@@ -92,11 +92,6 @@ impl InstCx<'_, '_> {
                         EmuError::Internal(format!("function `{}` was not collected", func.name))
                     })?;
                     Ok(CallTarget::Body { func: idx })
-                } else if matches!(func.name.as_str(), "malloc" | "free") {
-                    unsupported(format!(
-                        "device-side `{}` (heap allocation in kernels)",
-                        func.name
-                    ))
                 } else {
                     let native = Native::from_name(&func.name).ok_or_else(|| {
                         EmuError::unsupported(format!(
