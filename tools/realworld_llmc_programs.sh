@@ -5,11 +5,12 @@
 # CPU reference ("All results match"), the error findings and the time. Prints the Markdown
 # table of docs/REALWORLD.md.
 #
-#   tools/realworld_llmc_programs.sh LLMC_DIR [FILE.cu...]
+#   tools/realworld_llmc_programs.sh LLMC_DIR [FILE.cu[:N[,N...]]...]
 #
+# FILE.cu alone runs every version of the file, FILE.cu:2,4 versions 2 and 4.
 # TIMEOUT (seconds, default 1800) bounds each run, JOBS (default 1) runs that many at once,
 # each with THREADS host threads (default: warpcheck's, one per core). Kernel numbers are
-# the `case N:` labels of the file's dispatch `switch`. WORK keeps each run's output there.
+# the `case N:` labels of the file's `switch (kernel_num)`. WORK keeps each run's output there.
 set -uo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 llmc="$(cd "${1:?usage: tools/realworld_llmc_programs.sh LLMC_DIR [FILE.cu...]}" && pwd)"
@@ -47,10 +48,19 @@ PY
   echo "| \`$f\` | $k | $result | $errors | $secs s |" > "$out/row"
 }
 export -f one
-for f in "${files[@]}"; do
-  ks=$(grep -oE "case [0-9]+:" "$llmc/dev/cuda/$f" | grep -oE "[0-9]+" | sort -n -u)
-  [ -n "$ks" ] || ks=1
-  for k in $ks; do echo "$f $k"; done
+# The `case N:` labels of the `switch (kernel_num)` that dispatches the versions (other
+# switches, e.g. on block sizes, are not versions).
+versions() {
+  awk '/switch *\( *kernel_num *\)/ { on = 1; depth = 0 }
+       on { depth += gsub(/\{/, "{"); depth -= gsub(/\}/, "}");
+            while (match($0, /case +[0-9]+ *:/)) { v = substr($0, RSTART, RLENGTH); gsub(/[^0-9]/, "", v); print v; $0 = substr($0, RSTART + RLENGTH) }
+            if (depth <= 0 && seen) on = 0; seen = 1 }' "$1" | sort -n -u
+}
+for arg in "${files[@]}"; do
+  f=${arg%%:*}
+  if [ "$f" != "$arg" ]; then ks=${arg#*:}
+  else ks=$(versions "$llmc/dev/cuda/$f"); [ -n "$ks" ] || ks=1; fi
+  for k in ${ks//,/ }; do echo "$f $k"; done
 done > "$work/jobs"
 xargs -P "${JOBS:-1}" -L 1 bash -c 'one "$@"' _ < "$work/jobs"
 echo "| file | kernel | own check against its CPU reference | error findings | time |"
