@@ -49,9 +49,63 @@ pub struct MemEvent<'a> {
     /// Whether the access is `.volatile`, `.relaxed`, `.acquire`, `.release` or atomic,
     /// rather than a plain (weak) load or store.
     pub ordered: bool,
-    /// For a scalar `st`, the value each lane stored (its low `size` bytes); `None` for
-    /// loads, atomics, vector stores and asynchronous copies.
-    pub values: Option<&'a [u64; 32]>,
+    /// For a `st` (scalar or vector), the values each lane stored; `None` for loads,
+    /// atomics, asynchronous copies and matrix stores.
+    pub values: Option<Stored<'a>>,
+}
+
+/// The values a store wrote: `count` elements (1 to 4) of `elem_size` bytes (1 to 8),
+/// element `i` at `i * elem_size` bytes from the lane's address, each lane's element in
+/// the low bytes of its register.
+#[derive(Clone, Copy, Debug)]
+pub struct Stored<'a> {
+    pub elements: [&'a [u64; 32]; 4],
+    pub count: u8,
+    pub elem_size: u8,
+}
+
+impl<'a> Stored<'a> {
+    /// One element per lane of `elem_size` bytes.
+    pub fn scalar(values: &'a [u64; 32], elem_size: u8) -> Stored<'a> {
+        Stored {
+            elements: [values; 4],
+            count: 1,
+            elem_size,
+        }
+    }
+
+    /// The element of lane `lane` that holds byte `offset` of its access, and the offset
+    /// of that byte in the element.
+    #[inline(always)]
+    pub fn element_at(&self, lane: usize, offset: u64) -> (u64, u32) {
+        let size = self.elem_size.max(1) as u64;
+        let i = ((offset / size) as usize).min(self.count.max(1) as usize - 1);
+        let mask = if size >= 8 {
+            u64::MAX
+        } else {
+            (1u64 << (size * 8)) - 1
+        };
+        (self.elements[i][lane & 31] & mask, (offset % size) as u32)
+    }
+
+    /// Bytes `offset..offset + len` (`len` at most 4) of lane `lane`'s access, little
+    /// endian.
+    #[inline(always)]
+    pub fn bytes(&self, lane: usize, offset: u64, len: u64) -> u32 {
+        let (element, at) = self.element_at(lane, offset);
+        if at as u64 + len <= self.elem_size as u64 {
+            let v = (element >> (at * 8)) as u32;
+            return if len >= 4 {
+                v
+            } else {
+                v & ((1u32 << (len * 8)) - 1)
+            };
+        }
+        (0..len).fold(0, |v, b| {
+            let (element, at) = self.element_at(lane, offset + b);
+            v | (((element >> (at * 8)) & 0xff) as u32) << (b * 8)
+        })
+    }
 }
 
 /// A barrier event: the lanes of one warp arrive at (and later leave) a CTA barrier.

@@ -96,6 +96,7 @@ use crate::{
     Site,
 };
 pub use block::RaceBlock;
+pub use report::Values;
 use report::{Found, FoundKey, RaceKey, found_key, race_key};
 use shadow::{Shadow, Witness};
 use warpcheck_report::Finding;
@@ -172,9 +173,9 @@ pub struct Race {
     pub target: String,
     pub block_dim: [u32; 3],
     pub occurrences: u64,
-    /// For a write-write race whose racing writes all store one value, the value: a
+    /// What the racing writes stored: equal values in every occurrence make a
     /// `benign-race` warning unless `--strict-races`.
-    pub same_value: Option<u64>,
+    pub values: Values,
     /// Between blocks: one access came after an acquire that did not learn the other
     /// ([`release`]).
     pub unpublished: bool,
@@ -259,7 +260,11 @@ impl RaceState {
             Some(&i) => {
                 let r = &mut self.races[i];
                 r.occurrences += race.occurrences;
-                r.same_value = report::same_value(r.same_value, race.same_value);
+                if r.values.first_differ(race.values) {
+                    (r.first, r.second) = (race.first, race.second);
+                    (r.address, r.target) = (race.address, race.target);
+                }
+                r.values = r.values.join(race.values);
                 r.unpublished |= race.unpublished;
             }
             None => {
@@ -304,9 +309,9 @@ impl RaceLaunch<'_> {
         }
     }
 
-    /// The one value the site of reference `r` stored in its block, if it did.
-    fn witness_value(&self, r: u32) -> Option<u64> {
-        self.witnesses[(r >> 10) as usize - 1].value
+    /// Whether the store of reference `r` reported its values.
+    fn witness_valued(&self, r: u32) -> bool {
+        self.witnesses[(r >> 10) as usize - 1].valued
     }
 
     fn add_found(&mut self, f: Found) {
@@ -314,7 +319,10 @@ impl RaceLaunch<'_> {
         if let Some(&i) = self.found_index.get(&key) {
             let r = &mut self.found[i];
             r.occurrences += f.occurrences;
-            r.same_value = report::same_value(r.same_value, f.same_value);
+            if r.values.first_differ(f.values) {
+                (r.first, r.second, r.address) = (f.first, f.second, f.address);
+            }
+            r.values = r.values.join(f.values);
             r.unpublished |= f.unpublished;
             return;
         }
@@ -329,7 +337,7 @@ impl RaceLaunch<'_> {
             target: String::new(),
             block_dim: self.block_dim,
             occurrences: f.occurrences,
-            same_value: f.same_value,
+            values: f.values,
             unpublished: f.unpublished,
         });
     }
@@ -399,8 +407,7 @@ impl ObserverFactory for RaceLaunch<'_> {
         for (_, o) in observers {
             self.saturated |= o.saturated;
             let mut found = std::mem::take(&mut o.found);
-            for mut f in found.drain(..) {
-                f.same_value = report::same_value(o.value_of(&f.first), o.value_of(&f.second));
+            for f in found.drain(..) {
                 self.add_found(f);
             }
             o.found = found;
