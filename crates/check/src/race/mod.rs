@@ -31,6 +31,24 @@
 //!   a strong store) publishes the data to any block whose later atomic or strong read of
 //!   that word, and what follows it in its block, learns it.
 //!
+//! # Value-based benign races
+//!
+//! As LD (Li et al.) defines them, a write-write race in which the later write stores the
+//! bytes the earlier one stored, the value memory already holds there, changes nothing:
+//! such a race is a `benign-race` warning with the value, unless `--strict-races`. The rule
+//! is per location: a race (the occurrences of one pair of source lines) is benign iff in
+//! every write-write occurrence grouped into it the two writes stored equal bytes at the
+//! byte or word where they met; different locations may hold different values (the
+//! `blockDim.z` sub-blocks of llm.c's `fused_residual_forward_kernel6` all caching the same
+//! weights). The occurrences compared are the ones the checker finds: each write against
+//! the unit's recorded write (the last one, whose bytes are those just before the new write
+//! lands) and its kept superseded write; between blocks, the block's last write of the
+//! unit against the write kept from earlier blocks. A race is an error if one occurrence
+//! stores different bytes (the message shows both values for shared memory; in global
+//! memory they can depend on the order in which the emulator runs the blocks) or involves
+//! a write whose values the checker does not know: an atomic, an asynchronous copy, a
+//! matrix store. Read-write races are never benign: the read may see either value.
+//!
 //! # Algorithm
 //!
 //! Happens-before is tracked with vector clocks at two levels, which keeps barriers cheap
@@ -44,9 +62,10 @@
 //! Each block keeps a log of its memory events (one record per warp-instruction, 24 bytes;
 //! re-executions between two synchronisations reuse their record) and a shadow cell per
 //! 4-byte word touched (8 bytes: the last write and the last read, as references
-//! `event << 5 | lane` into the log), or per byte for words that sub-word accesses split:
-//! 2 bytes of shadow per byte of memory, at most 8 where words are split or keep a second
-//! read ([`Page`]).
+//! `event << 5 | lane` into the log), or per byte for words that sub-word accesses split,
+//! and per word the bytes its recorded writes stored (4 bytes, for the comparison by
+//! value): 3 bytes of shadow per byte of memory, at most 9 where words are split or keep a
+//! second read ([`Page`]).
 //! Shared memory's shadow is dense; global memory's is paged and lazily allocated. Reads
 //! follow FastTrack's read epochs (Flanagan and Freund, PLDI 2009), bounded: a read
 //! replaces the recorded reads that happen before it (they race with no write it does not
@@ -63,11 +82,11 @@
 //! thread's later access.
 //!
 //! Races between blocks are found when the blocks' observers are merged (in block order):
-//! at its end each block's global shadow becomes its summary (per unit one write and one
-//! read, its references rewritten in place to name (site, kind) pairs and threads, so the
-//! event log can go) and is compared with the summary of all earlier blocks (preferring
-//! plain over strong accesses), kept at word granularity until an access splits a word
-//! (2 to 8 bytes of shadow per byte).
+//! at its end each block's global shadow becomes its summary (per unit one write, with the
+//! bytes it stored, and one read, its references rewritten in place to name (site, kind)
+//! pairs and threads, so the event log can go) and is compared with the summary of all
+//! earlier blocks (preferring plain over strong accesses), kept at word granularity until
+//! an access splits a word (3 to 9 bytes of shadow per byte).
 //!
 //! On big launches only a sample of blocks is watched (`crate::sample`: the edges of the
 //! grid and pairs of neighbouring blocks, 256 by default); the other blocks run unobserved
