@@ -510,6 +510,7 @@ impl RaceBlock {
     /// Reports a race between the recorded access `prev` and the current one by lane `l`
     /// of warp `w` (event `event`) if they conflict and are unordered; `pair`: what a
     /// write-write occurrence stored.
+    #[allow(clippy::too_many_arguments)]
     fn check(
         &mut self,
         space: MemSpace,
