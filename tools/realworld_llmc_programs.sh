@@ -9,7 +9,8 @@
 #
 # TIMEOUT (seconds, default 1800) bounds each run, JOBS (default 1) runs that many at once,
 # each with THREADS host threads (default: warpcheck's, one per core). Kernel numbers are
-# the `case N:` labels of the file's dispatch `switch`. WORK keeps each run's output there.
+# the `case N:` labels of the file's dispatch `switch`; KERNELS (e.g. "6" or "1 3") runs
+# only those. WORK keeps each run's output there.
 set -uo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 llmc="$(cd "${1:?usage: tools/realworld_llmc_programs.sh LLMC_DIR [FILE.cu...]}" && pwd)"
@@ -50,6 +51,9 @@ export -f one
 for f in "${files[@]}"; do
   ks=$(grep -oE "case [0-9]+:" "$llmc/dev/cuda/$f" | grep -oE "[0-9]+" | sort -n -u)
   [ -n "$ks" ] || ks=1
+  if [ -n "${KERNELS:-}" ]; then
+    ks=$(for k in $ks; do for want in $KERNELS; do [ "$k" = "$want" ] && echo "$k"; done; done)
+  fi
   for k in $ks; do echo "$f $k"; done
 done > "$work/jobs"
 xargs -P "${JOBS:-1}" -L 1 bash -c 'one "$@"' _ < "$work/jobs"

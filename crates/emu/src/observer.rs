@@ -54,7 +54,7 @@ pub struct MemEvent<'a> {
     pub values: Option<Stored<'a>>,
 }
 
-/// The values a store wrote: `count` elements (1 to 4) of `elem_size` bytes (1 to 8),
+/// The values a store wrote: `count` elements (1 to 4) of `elem_size` bytes (1, 2, 4 or 8),
 /// element `i` at `i * elem_size` bytes from the lane's address, each lane's element in
 /// the low bytes of its register.
 #[derive(Clone, Copy, Debug)]
@@ -78,14 +78,16 @@ impl<'a> Stored<'a> {
     /// of that byte in the element.
     #[inline(always)]
     pub fn element_at(&self, lane: usize, offset: u64) -> (u64, u32) {
-        let size = self.elem_size.max(1) as u64;
-        let i = ((offset / size) as usize).min(self.count.max(1) as usize - 1);
-        let mask = if size >= 8 {
+        // Element sizes are powers of two.
+        let shift = self.elem_size.max(1).trailing_zeros();
+        let i = ((offset >> shift) as usize).min(self.count.max(1) as usize - 1);
+        let mask = if shift >= 3 {
             u64::MAX
         } else {
-            (1u64 << (size * 8)) - 1
+            (1u64 << (8 << shift)) - 1
         };
-        (self.elements[i][lane & 31] & mask, (offset % size) as u32)
+        let at = (offset & ((1 << shift) - 1)) as u32;
+        (self.elements[i & 3][lane & 31] & mask, at)
     }
 
     /// Bytes `offset..offset + len` (`len` at most 4) of lane `lane`'s access, little
@@ -232,4 +234,28 @@ impl ObserverFactory for NoObservers {
         NoObserver
     }
     fn merge(&mut self, _observers: &mut [([u32; 3], NoObserver)]) {}
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Stored;
+
+    #[test]
+    fn stored_bytes_are_read_across_vector_elements() {
+        // `st.v4.u16` of lane 3: elements 0x1111, 0x2222, 0x3333, 0x4444.
+        let e: [[u64; 32]; 4] = std::array::from_fn(|i| [0x1111 * (i as u64 + 1); 32]);
+        let s = Stored {
+            elements: [&e[0], &e[1], &e[2], &e[3]],
+            count: 4,
+            elem_size: 2,
+        };
+        assert_eq!(s.bytes(3, 0, 4), 0x2222_1111);
+        assert_eq!(s.bytes(3, 4, 4), 0x4444_3333);
+        assert_eq!(s.bytes(3, 3, 1), 0x22);
+        assert_eq!(s.element_at(3, 5), (0x3333, 1));
+        // A 4-byte scalar keeps only its low bytes.
+        let v = [0xdead_beef_1234_5678u64; 32];
+        let w = Stored::scalar(&v, 4);
+        assert_eq!((w.bytes(0, 0, 4), w.element_at(0, 2)), (0x1234_5678, (0x1234_5678, 2)));
+    }
 }

@@ -242,7 +242,8 @@ impl<O: Observer> Block<'_, O> {
             }
             if O::ENABLED {
                 let kind = if load { MemKind::Load } else { MemKind::Store };
-                let stored = (!load && n == 1).then(|| Stored::scalar(&scratch[0], bytes as u8));
+                let scalar = !load && n == 1 && bytes.is_power_of_two() && bytes <= 8;
+                let stored = scalar.then(|| Stored::scalar(&scratch[0], bytes as u8));
                 let (flat, idx) = (self.cx.flat, self.idx);
                 emit_mem(
                     &mut *self.obs,
