@@ -256,6 +256,9 @@ mod tests {
         // A 4-byte scalar keeps only its low bytes.
         let v = [0xdead_beef_1234_5678u64; 32];
         let w = Stored::scalar(&v, 4);
-        assert_eq!((w.bytes(0, 0, 4), w.element_at(0, 2)), (0x1234_5678, (0x1234_5678, 2)));
+        assert_eq!(
+            (w.bytes(0, 0, 4), w.element_at(0, 2)),
+            (0x1234_5678, (0x1234_5678, 2))
+        );
     }
 }
