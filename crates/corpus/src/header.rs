@@ -83,41 +83,47 @@ fn expect(line: u32, value: &str) -> Result<Expect, LineError> {
     }
 }
 
-/// `-DMACRO=VALUE KIND@L1,L2,...`
+/// `-DMACRO=VALUE KIND@L1,L2,... [KIND@L1,...]`
 fn variant(line: u32, value: &str) -> Result<Variant, LineError> {
     let bad = |why: &str| {
         Err((
             line,
             format!(
-                "`warpcheck-variant: {value}`: {why} (expected `-DMACRO=VALUE KIND@L1,L2,...`)"
+                "`warpcheck-variant: {value}`: {why} (expected `-DMACRO=VALUE KIND@L1,L2,...`, then optionally more `KIND@L1,...`)"
             ),
         ))
     };
     let words: Vec<&str> = value.split_whitespace().collect();
-    let [define, spec] = words[..] else {
+    let [define, specs @ ..] = &words[..] else {
         return bad("expected two words");
     };
+    if specs.is_empty() {
+        return bad("expected two words");
+    }
     if !define.starts_with("-D") || define.len() < 3 {
         return bad("the first word is not a `-D` flag");
     }
-    let Some((kind, lines)) = spec.split_once('@') else {
-        return bad("no `@` between the kind and the lines");
-    };
-    let Some(kind) = MarkerKind::from_name(kind) else {
-        return bad(&format!("unknown marker kind `{kind}`"));
-    };
-    let mut numbers = Vec::new();
-    for l in lines.split(',') {
-        match l.parse::<u32>() {
-            Ok(n) if n > 0 => numbers.push(n),
-            _ => return bad(&format!("`{l}` is not a line number")),
+    let mut kinds = Vec::new();
+    for spec in specs {
+        let Some((kind, lines)) = spec.split_once('@') else {
+            return bad("no `@` between the kind and the lines");
+        };
+        let Some(kind) = MarkerKind::from_name(kind) else {
+            return bad(&format!("unknown marker kind `{kind}`"));
+        };
+        let mut numbers = Vec::new();
+        for l in lines.split(',') {
+            match l.parse::<u32>() {
+                Ok(n) if n > 0 => numbers.push(n),
+                _ => return bad(&format!("`{l}` is not a line number")),
+            }
         }
+        kinds.push((kind, numbers));
     }
     Ok(Variant {
         line,
         define: define.to_string(),
-        kind,
-        lines: numbers,
+        kinds,
     })
 }
 

@@ -49,16 +49,17 @@ pub enum Expect {
     Findings,
 }
 
-/// A `warpcheck-variant: -DMACRO=VALUE KIND@L1,L2,...` line: compiled with `define`, the
-/// file has findings of `kind` on exactly `lines` besides its own markers.
+/// A `warpcheck-variant: -DMACRO=VALUE KIND@L1,L2,... [KIND@L1,...]` line: compiled with
+/// `define`, the file has findings of each kind on exactly its lines besides its own
+/// markers.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Variant {
     /// Header line of the variant.
     pub line: u32,
     /// The compiler flag, `-DMACRO=VALUE`.
     pub define: String,
-    pub kind: MarkerKind,
-    pub lines: Vec<u32>,
+    /// Each kind of finding the variant adds, with its lines.
+    pub kinds: Vec<(MarkerKind, Vec<u32>)>,
 }
 
 impl Variant {
@@ -79,10 +80,12 @@ impl Variant {
 
     /// The markers the variant adds (kinds without a degree).
     pub fn markers(&self) -> impl Iterator<Item = Marker> + '_ {
-        self.lines.iter().map(|&line| Marker {
-            line,
-            kind: self.kind,
-            degree: None,
+        self.kinds.iter().flat_map(|(kind, lines)| {
+            lines.iter().map(|&line| Marker {
+                line,
+                kind: *kind,
+                degree: None,
+            })
         })
     }
 }

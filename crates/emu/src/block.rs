@@ -21,7 +21,7 @@ use crate::exec::control::{FUNC_ADDR_BASE, Group, NO_REGION, Region, Regions, Wa
 use crate::exec::{FULL, Lanes, compute, pred_value};
 use crate::fault::{Fault, FaultKind};
 use crate::memory::{GenericTarget, GlobalMemory, resolve_generic};
-use crate::observer::{MemEvent, MemKind, Observer, WarpSyncEvent};
+use crate::observer::{MemEvent, MemKind, Observer, Stored, WarpSyncEvent};
 use crate::ops::{CallTarget, OpKind};
 use crate::translate::{Flat, NO_PC};
 use crate::{Scheduling, Stats};
@@ -1180,7 +1180,7 @@ pub(crate) fn emit_mem<O: Observer>(
     w: usize,
     (kind, ordered): (MemKind, bool),
     space: MemSpace,
-    (addrs, values): (&Lanes, Option<&Lanes>),
+    (addrs, values): (&Lanes, Option<Stored<'_>>),
     lanes: u32,
     size: u32,
 ) {
@@ -1193,7 +1193,7 @@ pub(crate) fn emit_mem<O: Observer>(
     pub(crate) fn event<'e>(
         kind: MemKind,
         space: MemSpace,
-        (addresses, values): (&'e Lanes, Option<&'e Lanes>),
+        (addresses, values): (&'e Lanes, Option<Stored<'e>>),
         lanes: u32,
         size: u32,
         at: (FuncId, InstId, [u32; 3], u32, bool),
@@ -1227,7 +1227,7 @@ pub(crate) fn emit_mem<O: Observer>(
 fn emit_generic<O: Observer>(
     obs: &mut O,
     kind: MemKind,
-    (addrs, values): (&Lanes, Option<&Lanes>),
+    (addrs, values): (&Lanes, Option<Stored<'_>>),
     lanes: u32,
     size: u32,
     at: (FuncId, InstId, [u32; 3], u32, bool),

@@ -176,7 +176,7 @@ pub use launch::{
 pub use limit::LimitReached;
 pub use memory::{Allocation, DeviceAddr, GlobalMemory, MemoryError};
 pub use observer::{
-    BarrierEvent, MemEvent, MemKind, NoObserver, NoObservers, Observer, ObserverFactory,
+    BarrierEvent, MemEvent, MemKind, NoObserver, NoObservers, Observer, ObserverFactory, Stored,
     WarpSyncEvent,
 };
 

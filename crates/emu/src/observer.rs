@@ -49,9 +49,65 @@ pub struct MemEvent<'a> {
     /// Whether the access is `.volatile`, `.relaxed`, `.acquire`, `.release` or atomic,
     /// rather than a plain (weak) load or store.
     pub ordered: bool,
-    /// For a scalar `st`, the value each lane stored (its low `size` bytes); `None` for
-    /// loads, atomics, vector stores and asynchronous copies.
-    pub values: Option<&'a [u64; 32]>,
+    /// For a `st` (scalar or vector), the values each lane stored; `None` for loads,
+    /// atomics, asynchronous copies and matrix stores.
+    pub values: Option<Stored<'a>>,
+}
+
+/// The values a store wrote: `count` elements (1 to 4) of `elem_size` bytes (1, 2, 4 or 8),
+/// element `i` at `i * elem_size` bytes from the lane's address, each lane's element in
+/// the low bytes of its register.
+#[derive(Clone, Copy, Debug)]
+pub struct Stored<'a> {
+    pub elements: [&'a [u64; 32]; 4],
+    pub count: u8,
+    pub elem_size: u8,
+}
+
+impl<'a> Stored<'a> {
+    /// One element per lane of `elem_size` bytes.
+    pub fn scalar(values: &'a [u64; 32], elem_size: u8) -> Stored<'a> {
+        Stored {
+            elements: [values; 4],
+            count: 1,
+            elem_size,
+        }
+    }
+
+    /// The element of lane `lane` that holds byte `offset` of its access, and the offset
+    /// of that byte in the element.
+    #[inline(always)]
+    pub fn element_at(&self, lane: usize, offset: u64) -> (u64, u32) {
+        // Element sizes are powers of two.
+        let shift = self.elem_size.max(1).trailing_zeros();
+        let i = ((offset >> shift) as usize).min(self.count.max(1) as usize - 1);
+        let mask = if shift >= 3 {
+            u64::MAX
+        } else {
+            (1u64 << (8 << shift)) - 1
+        };
+        let at = (offset & ((1 << shift) - 1)) as u32;
+        (self.elements[i & 3][lane & 31] & mask, at)
+    }
+
+    /// Bytes `offset..offset + len` (`len` at most 4) of lane `lane`'s access, little
+    /// endian.
+    #[inline(always)]
+    pub fn bytes(&self, lane: usize, offset: u64, len: u64) -> u32 {
+        let (element, at) = self.element_at(lane, offset);
+        if at as u64 + len <= self.elem_size as u64 {
+            let v = (element >> (at * 8)) as u32;
+            return if len >= 4 {
+                v
+            } else {
+                v & ((1u32 << (len * 8)) - 1)
+            };
+        }
+        (0..len).fold(0, |v, b| {
+            let (element, at) = self.element_at(lane, offset + b);
+            v | (((element >> (at * 8)) & 0xff) as u32) << (b * 8)
+        })
+    }
 }
 
 /// A barrier event: the lanes of one warp arrive at (and later leave) a CTA barrier.
@@ -178,4 +234,31 @@ impl ObserverFactory for NoObservers {
         NoObserver
     }
     fn merge(&mut self, _observers: &mut [([u32; 3], NoObserver)]) {}
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Stored;
+
+    #[test]
+    fn stored_bytes_are_read_across_vector_elements() {
+        // `st.v4.u16` of lane 3: elements 0x1111, 0x2222, 0x3333, 0x4444.
+        let e: [[u64; 32]; 4] = std::array::from_fn(|i| [0x1111 * (i as u64 + 1); 32]);
+        let s = Stored {
+            elements: [&e[0], &e[1], &e[2], &e[3]],
+            count: 4,
+            elem_size: 2,
+        };
+        assert_eq!(s.bytes(3, 0, 4), 0x2222_1111);
+        assert_eq!(s.bytes(3, 4, 4), 0x4444_3333);
+        assert_eq!(s.bytes(3, 3, 1), 0x22);
+        assert_eq!(s.element_at(3, 5), (0x3333, 1));
+        // A 4-byte scalar keeps only its low bytes.
+        let v = [0xdead_beef_1234_5678u64; 32];
+        let w = Stored::scalar(&v, 4);
+        assert_eq!(
+            (w.bytes(0, 0, 4), w.element_at(0, 2)),
+            (0x1234_5678, (0x1234_5678, 2))
+        );
+    }
 }

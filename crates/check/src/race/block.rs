@@ -7,14 +7,14 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use rustc_hash::FxHashMap as HashMap;
 
-use warpcheck_emu::{BarrierEvent, MemEvent, MemKind, Observer, WarpSyncEvent};
+use warpcheck_emu::{BarrierEvent, MemEvent, MemKind, Observer, Stored, WarpSyncEvent};
 use warpcheck_ir::modifiers::MemSpace;
 use warpcheck_ir::{EntityRef, FuncId, InstId};
 
 use super::clocks::Clocks;
 use super::release::{Acquire, Release, SyncSet, View, intern, keep_latest};
-use super::report::{Found, FoundKey};
-use super::shadow::{Cell, PAGE_WORDS, READ_SHARED, Second, Shadow};
+use super::report::{Found, FoundKey, Values};
+use super::shadow::{Cell, PAGE_WORDS, READ_SHARED, Second, Shadow, unit_mask};
 use super::{Access, AccessKind};
 use crate::{IntraWarp, Site};
 
@@ -32,7 +32,58 @@ struct EventRecord {
     /// The acquires ordered before the event, as an index into `RaceBlock::acq_sets`
     /// (0: none).
     acquired: u8,
+    /// A store that reported the values it stored (a `st`): the unit's stored bytes in
+    /// the shadow are its own.
+    valued: bool,
 }
+
+/// What a store stores at one unit of the shadow: its bytes there, in their place in
+/// the word (`mask`), and the store's element that holds them (for messages).
+#[derive(Clone, Copy)]
+struct UnitStore {
+    mask: u32,
+    bytes: u32,
+    element: u64,
+}
+
+impl UnitStore {
+    /// Lane `l`'s store of `stored` at the unit of `len` bytes at `a`, `offset` bytes
+    /// into the lane's access.
+    #[inline(always)]
+    fn of(stored: &Stored<'_>, l: usize, offset: u64, a: u64, len: u64) -> UnitStore {
+        UnitStore {
+            mask: unit_mask(a, len),
+            bytes: stored.bytes(l, offset, len) << (8 * (a % 4)),
+            element: stored.element_at(l, offset).0,
+        }
+    }
+
+    /// Lane `l`'s store of an aligned word (`stored` of 4 bytes).
+    #[inline(always)]
+    fn word(stored: &Stored<'_>, l: usize) -> UnitStore {
+        if stored.elem_size == 4 {
+            let v = stored.elements[0][l] as u32;
+            return UnitStore {
+                mask: u32::MAX,
+                bytes: v,
+                element: v as u64,
+            };
+        }
+        Self::of(stored, l, 0, 0, 4)
+    }
+
+    /// Records the store in the unit's word of stored bytes.
+    #[inline(always)]
+    fn apply(store: Option<UnitStore>, word: &mut u32) {
+        if let Some(u) = store {
+            *word = (*word & !u.mask) | u.bytes;
+        }
+    }
+}
+
+/// What a write-write occurrence stored: the earlier write's bytes at the unit (in their
+/// place in the word; `None`: not known) and the later store's.
+type Pair = (Option<u32>, Option<UnitStore>);
 
 /// Event references are `(event + 1) << 5 | lane` below 2^31; `SUPERSEDED` (bit 31) marks a
 /// write slot whose unit also has a superseded write (see `RaceBlock::superseded`).
@@ -51,9 +102,10 @@ pub struct RaceBlock {
     /// Per warp, the last events of a few instructions (`RECENT` slots), for reuse.
     recent: Vec<u32>,
     /// Writes superseded by a later write of the same thread in the same synchronisation
-    /// interval at another instruction, by (shared?, unit address); `SUPERSEDED` in the
-    /// unit's write slot says an entry is current. Sparse: one per such unit.
-    superseded: HashMap<(bool, u64), u32>,
+    /// interval at another instruction, by (shared?, unit address), with the bytes they
+    /// stored there (in their place in the word); `SUPERSEDED` in the unit's write slot
+    /// says an entry is current. Sparse: one per such unit.
+    superseded: HashMap<(bool, u64), (u32, u32)>,
     /// Per warp, the last few events found ordered before every lane of the warp (by a
     /// barrier or a whole-warp synchronisation). Clocks only grow, so an event once
     /// ordered before the warp stays ordered before all its later accesses: later lanes
@@ -71,10 +123,9 @@ pub struct RaceBlock {
     /// one write and one read, kept until the launch merges it.
     pub(super) sites: Vec<(Site, AccessKind)>,
     site_index: HashMap<(Site, AccessKind, u32), u32>,
-    /// Per store instruction of the block, the one value all its stores wrote (`None`
-    /// once two differ, or for a store whose values are not known): what tells a
-    /// write-write race of one value (`benign-race`) from one that changes memory.
-    site_values: HashMap<Site, Option<u64>>,
+    /// Per entry of `sites`, whether it is a store that reported its values: the
+    /// summary's stored bytes of its units are its own.
+    pub(super) site_valued: Vec<bool>,
     /// Recycled for a block that has not started: cleared when it starts, on the host
     /// thread that runs it (see [`crate::Launch`]).
     stale: bool,
@@ -126,7 +177,7 @@ impl RaceBlock {
             saturated: false,
             sites: Vec::new(),
             site_index: HashMap::default(),
-            site_values: HashMap::default(),
+            site_valued: Vec::new(),
             stale: false,
             fenced: Vec::new(),
             releases: Vec::new(),
@@ -208,13 +259,19 @@ impl RaceBlock {
     /// them meets the other, and a write by this lane or another warp meets both, so
     /// a third lane of a broadcast read (a tile element every thread of a row reads) adds
     /// nothing.
+    ///
+    /// A write also records what it stores (`store`) in the unit's word of stored bytes
+    /// (`values`).
     #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
     fn visit_quiet(
         cell: &mut Cell,
         second: &Second<'_>,
         me: u32,
         safe: [u32; 4],
         write: bool,
+        values: &mut u32,
+        store: Option<UnitStore>,
     ) -> bool {
         let quiet = |r: u32| is_quiet(r, me, safe);
         if write {
@@ -223,6 +280,7 @@ impl RaceBlock {
             // whole warp.
             if quiet(cell.write) && quiet(cell.read) {
                 cell.write = me;
+                UnitStore::apply(store, values);
                 return true;
             }
         } else if quiet(cell.write) {
@@ -255,12 +313,12 @@ impl RaceBlock {
     #[allow(clippy::too_many_arguments)]
     fn visit_strong_quiet(
         events: &[EventRecord],
-        cell: &mut Cell,
+        (cell, values): (&mut Cell, &mut u32),
         me: u32,
         safe: [u32; 4],
-        w: usize,
-        l: usize,
+        (w, l): (usize, usize),
         kind: AccessKind,
+        store: Option<UnitStore>,
     ) -> bool {
         let r = cell.write;
         if r & SUPERSEDED != 0 || r == 0 {
@@ -278,26 +336,29 @@ impl RaceBlock {
                 return true;
             }
             cell.write = me;
+            UnitStore::apply(store, values);
             return true;
         }
         false
     }
 
     /// Checks the current access against a unit's recorded write and (for writes) read,
-    /// then records it.
+    /// then records it, and what a write stores (`store`) in the unit's word of stored
+    /// bytes (`values`): a write-write race is compared by value with the bytes the
+    /// recorded write stored there, which are those just before the current one landed.
     #[allow(clippy::too_many_arguments)]
     #[inline(never)]
     fn visit(
         &mut self,
         space: MemSpace,
-        cell: &mut Cell,
-        mut second: Second<'_>,
+        (cell, mut second, values): (&mut Cell, Second<'_>, &mut u32),
         me: u32,
         w: usize,
         l: usize,
         event: u32,
         kind: AccessKind,
         address: u64,
+        store: Option<UnitStore>,
     ) {
         // Cheap filters first: nothing recorded, this very access, or kinds that cannot
         // race (two reads, two strong accesses).
@@ -309,14 +370,31 @@ impl RaceBlock {
         };
         let flagged = cell.write & SUPERSEDED != 0;
         let last_write = cell.write & !SUPERSEDED;
+        let before = |word: u32| store.map(|u| word & u.mask);
         let mut raced = may_race(last_write, self)
-            && self.check(space, last_write, me, w, l, event, kind, address);
+            && self.check(
+                space,
+                last_write,
+                me,
+                (w, l, event),
+                kind,
+                address,
+                (before(*values), store),
+            );
         let key = (space == MemSpace::Shared, address);
         if flagged
-            && let Some(&old) = self.superseded.get(&key)
+            && let Some(&(old, word)) = self.superseded.get(&key)
             && may_race(old, self)
         {
-            raced |= self.check(space, old, me, w, l, event, kind, address);
+            raced |= self.check(
+                space,
+                old,
+                me,
+                (w, l, event),
+                kind,
+                address,
+                (before(word), store),
+            );
         }
         let read = cell.read & !READ_SHARED;
         let second_read = if cell.read & READ_SHARED != 0 {
@@ -328,7 +406,7 @@ impl RaceBlock {
             // One race per access is enough: the first recorded read that races.
             for r in [read, second_read] {
                 if !raced && may_race(r, self) {
-                    raced = self.check(space, r, me, w, l, event, kind, address);
+                    raced = self.check(space, r, me, (w, l, event), kind, address, (None, None));
                 }
             }
             // A thread overwriting its own write of the same interval at another
@@ -344,14 +422,15 @@ impl RaceBlock {
                     && old.warp_clock == cur.warp_clock
                     && old.lane_snapshot == cur.lane_snapshot
                 {
-                    // Keep the latest superseded write (one per unit).
-                    self.superseded.insert(key, last_write);
+                    // Keep the latest superseded write (one per unit) and what it stored.
+                    self.superseded.insert(key, (last_write, *values));
                     flag = SUPERSEDED;
                 } else if same_thread && flagged {
                     flag = SUPERSEDED;
                 }
             }
             cell.write = me | flag;
+            UnitStore::apply(store, values);
         } else {
             let other = self.read_to_keep(read, second_read, me, w, l, event);
             cell.read = if other != 0 && second.set(other) {
@@ -428,21 +507,22 @@ impl RaceBlock {
         false
     }
 
-    /// Reports a race between the recorded access `prev` and the current one if they
-    /// conflict and are unordered.
+    /// Reports a race between the recorded access `prev` and the current one by lane `l`
+    /// of warp `w` (event `event`) if they conflict and are unordered; `pair`: what a
+    /// write-write occurrence stored.
     #[allow(clippy::too_many_arguments)]
     fn check(
         &mut self,
         space: MemSpace,
         prev: u32,
         me: u32,
-        w: usize,
-        l: usize,
-        event: u32,
+        (w, l, event): (usize, usize, u32),
         kind: AccessKind,
         address: u64,
+        pair: Pair,
     ) -> bool {
         let (e, k) = self.decode(prev);
+        let valued = e.valued;
         let other_warp = e.warp as usize != w;
         let same_thread = !other_warp && k as usize == l;
         if !same_thread && !e.kind.conflicts(kind) {
@@ -465,7 +545,14 @@ impl RaceBlock {
             }
             return false;
         }
-        self.report(space, prev, me, address);
+        let values = match pair {
+            (Some(before), Some(u)) if valued => {
+                let shift = u.mask.trailing_zeros();
+                Values::of(Some(before >> shift), Some(u.bytes >> shift), u.element)
+            }
+            _ => Values::Unknown,
+        };
+        self.report(space, prev, me, address, values);
         true
     }
 
@@ -474,6 +561,7 @@ impl RaceBlock {
     /// blocks, without copying it), and the rest is cleared, kept allocated for recycling.
     fn summarise(&mut self) {
         self.sites.clear();
+        self.site_valued.clear();
         self.site_index.clear();
         self.site_syncs.clear();
         self.sync_sets.clear();
@@ -487,7 +575,7 @@ impl RaceBlock {
                         continue;
                     }
                     let (e, lane) = self.decode(*r & !SUPERSEDED);
-                    let (site, kind, warp) = ((e.func, e.inst), e.kind, e.warp);
+                    let (site, kind, warp, valued) = ((e.func, e.inst), e.kind, e.warp, e.valued);
                     let sync = if syncs {
                         self.sync_of(*r & !SUPERSEDED)
                     } else {
@@ -503,6 +591,7 @@ impl RaceBlock {
                             if i == next {
                                 self.sites.push((site, kind));
                                 self.site_syncs.push(sync);
+                                self.site_valued.push(valued);
                             }
                             last = Some((key, i));
                             i
@@ -640,42 +729,10 @@ impl RaceBlock {
         }
     }
 
-    /// Records the values a store event wrote, per instruction ([`Self::site_values`]).
-    fn note_values(&mut self, e: &MemEvent<'_>) {
-        let mask = if e.size >= 8 {
-            u64::MAX
-        } else {
-            (1u64 << (e.size * 8)) - 1
-        };
-        let one = e.values.and_then(|v| {
-            let first = v[e.lanes.trailing_zeros() as usize & 31] & mask;
-            let mut lanes = e.lanes;
-            while lanes != 0 {
-                let l = lanes.trailing_zeros() as usize;
-                lanes &= lanes - 1;
-                if v[l] & mask != first {
-                    return None;
-                }
-            }
-            Some(first)
-        });
-        let entry = self.site_values.entry((e.func, e.inst)).or_insert(one);
-        if *entry != one {
-            *entry = None;
-        }
-    }
-
-    /// The one value the write of `site` stored in this block, if it stored one.
-    pub(super) fn site_value(&self, site: Site, kind: AccessKind) -> Option<u64> {
-        if !kind.is_write() {
-            return None;
-        }
-        self.site_values.get(&site).copied().flatten()
-    }
-
-    /// [`Self::site_value`] of an access.
-    pub(super) fn value_of(&self, a: &Access) -> Option<u64> {
-        self.site_value(a.site, a.kind)
+    /// Whether the summarised global-shadow reference `r` is a store that reported its
+    /// values.
+    pub(super) fn summarised_valued(&self, r: u32) -> bool {
+        r != 0 && self.site_valued[(r >> 10) as usize - 1]
     }
 
     /// The access a summarised global-shadow reference names.
@@ -709,7 +766,7 @@ impl Observer for RaceBlock {
             self.saturated = false;
             self.sites.clear();
             self.site_index.clear();
-            self.site_values.clear();
+            self.site_valued.clear();
             self.site_syncs.clear();
             self.sync_sets.clear();
             self.sync_index.clear();
@@ -741,9 +798,6 @@ impl Observer for RaceBlock {
         if self.saturated || !matches!(e.space, MemSpace::Shared | MemSpace::Global) {
             return;
         }
-        if e.kind == MemKind::Store {
-            self.note_values(e);
-        }
         if self.clocks.is_none() {
             return;
         }
@@ -768,6 +822,7 @@ impl Observer for RaceBlock {
             warp: e.warp as u16,
             kind,
             acquired,
+            valued: e.values.is_some(),
         };
         // Under independent scheduling an event is only its site, warp, kind and clocks,
         // so a loop re-executing an instruction between two synchronisations reuses the
@@ -801,6 +856,7 @@ impl Observer for RaceBlock {
         let me_base = event << 5;
         let write = kind.is_write();
         let strong = kind.is_strong();
+        let stored = e.values.filter(|_| e.kind == MemKind::Store);
         let mut lanes = e.lanes;
         // The page of the previous lane's word: a warp's lanes mostly share a few pages.
         let mut current = (u64::MAX, 0usize);
@@ -821,23 +877,44 @@ impl Observer for RaceBlock {
                 let page = &mut shadow.pages[current.1];
                 let k = (word % PAGE_WORDS as u64) as usize;
                 if page.split >> k & 1 == 0 {
-                    let (cell, second) = page.unit(k);
-                    let quiet = Self::visit_quiet(cell, &second, me, safe, write)
+                    let (cell, second, values) = page.unit(k);
+                    let store = stored.as_ref().map(|s| UnitStore::word(s, l));
+                    let quiet = Self::visit_quiet(cell, &second, me, safe, write, values, store)
                         || (strong
-                            && Self::visit_strong_quiet(&self.events, cell, me, safe, w, l, kind));
+                            && Self::visit_strong_quiet(
+                                &self.events,
+                                (cell, values),
+                                me,
+                                safe,
+                                (w, l),
+                                kind,
+                                store,
+                            ));
                     if !quiet {
-                        self.visit(e.space, cell, second, me, w, l, event, kind, address);
+                        let unit = (cell, second, values);
+                        self.visit(e.space, unit, me, w, l, event, kind, address, store);
                         safe = self.safe.get(w).copied().unwrap_or_default();
                     }
                     continue;
                 }
             }
-            shadow.for_each_unit_with_second(address, e.size as u64, |a, _, cell, second| {
-                let quiet = Self::visit_quiet(cell, &second, me, safe, write)
+            let size = e.size as u64;
+            shadow.for_each_unit_with_second(address, size, |a, len, cell, second, values| {
+                let store = (stored.as_ref()).map(|s| UnitStore::of(s, l, a - address, a, len));
+                let quiet = Self::visit_quiet(cell, &second, me, safe, write, values, store)
                     || (strong
-                        && Self::visit_strong_quiet(&self.events, cell, me, safe, w, l, kind));
+                        && Self::visit_strong_quiet(
+                            &self.events,
+                            (cell, values),
+                            me,
+                            safe,
+                            (w, l),
+                            kind,
+                            store,
+                        ));
                 if !quiet {
-                    self.visit(e.space, cell, second, me, w, l, event, kind, a);
+                    let unit = (cell, second, values);
+                    self.visit(e.space, unit, me, w, l, event, kind, a, store);
                     safe = self.safe.get(w).copied().unwrap_or_default();
                 }
             });

@@ -31,6 +31,24 @@
 //!   a strong store) publishes the data to any block whose later atomic or strong read of
 //!   that word, and what follows it in its block, learns it.
 //!
+//! # Value-based benign races
+//!
+//! As LD (Li et al.) defines them, a write-write race in which the later write stores the
+//! bytes the earlier one stored, the value memory already holds there, changes nothing:
+//! such a race is a `benign-race` warning with the value, unless `--strict-races`. The rule
+//! is per location: a race (the occurrences of one pair of source lines) is benign iff in
+//! every write-write occurrence grouped into it the two writes stored equal bytes at the
+//! byte or word where they met; different locations may hold different values (the
+//! `blockDim.z` sub-blocks of llm.c's `fused_residual_forward_kernel6` all caching the same
+//! weights). The occurrences compared are the ones the checker finds: each write against
+//! the unit's recorded write (the last one, whose bytes are those just before the new write
+//! lands) and its kept superseded write; between blocks, the block's last write of the
+//! unit against the write kept from earlier blocks. A race is an error if one occurrence
+//! stores different bytes (the message shows both values for shared memory; in global
+//! memory they can depend on the order in which the emulator runs the blocks) or involves
+//! a write whose values the checker does not know: an atomic, an asynchronous copy, a
+//! matrix store. Read-write races are never benign: the read may see either value.
+//!
 //! # Algorithm
 //!
 //! Happens-before is tracked with vector clocks at two levels, which keeps barriers cheap
@@ -44,9 +62,10 @@
 //! Each block keeps a log of its memory events (one record per warp-instruction, 24 bytes;
 //! re-executions between two synchronisations reuse their record) and a shadow cell per
 //! 4-byte word touched (8 bytes: the last write and the last read, as references
-//! `event << 5 | lane` into the log), or per byte for words that sub-word accesses split:
-//! 2 bytes of shadow per byte of memory, at most 8 where words are split or keep a second
-//! read ([`Page`]).
+//! `event << 5 | lane` into the log), or per byte for words that sub-word accesses split,
+//! and per word the bytes its recorded writes stored (4 bytes, for the comparison by
+//! value): 3 bytes of shadow per byte of memory, at most 9 where words are split or keep a
+//! second read ([`Page`]).
 //! Shared memory's shadow is dense; global memory's is paged and lazily allocated. Reads
 //! follow FastTrack's read epochs (Flanagan and Freund, PLDI 2009), bounded: a read
 //! replaces the recorded reads that happen before it (they race with no write it does not
@@ -63,11 +82,11 @@
 //! thread's later access.
 //!
 //! Races between blocks are found when the blocks' observers are merged (in block order):
-//! at its end each block's global shadow becomes its summary (per unit one write and one
-//! read, its references rewritten in place to name (site, kind) pairs and threads, so the
-//! event log can go) and is compared with the summary of all earlier blocks (preferring
-//! plain over strong accesses), kept at word granularity until an access splits a word
-//! (2 to 8 bytes of shadow per byte).
+//! at its end each block's global shadow becomes its summary (per unit one write, with the
+//! bytes it stored, and one read, its references rewritten in place to name (site, kind)
+//! pairs and threads, so the event log can go) and is compared with the summary of all
+//! earlier blocks (preferring plain over strong accesses), kept at word granularity until
+//! an access splits a word (3 to 9 bytes of shadow per byte).
 //!
 //! On big launches only a sample of blocks is watched (`crate::sample`: the edges of the
 //! grid and pairs of neighbouring blocks, 256 by default); the other blocks run unobserved
@@ -96,6 +115,7 @@ use crate::{
     Site,
 };
 pub use block::RaceBlock;
+pub use report::Values;
 use report::{Found, FoundKey, RaceKey, found_key, race_key};
 use shadow::{Shadow, Witness};
 use warpcheck_report::Finding;
@@ -172,9 +192,9 @@ pub struct Race {
     pub target: String,
     pub block_dim: [u32; 3],
     pub occurrences: u64,
-    /// For a write-write race whose racing writes all store one value, the value: a
+    /// What the racing writes stored: equal values in every occurrence make a
     /// `benign-race` warning unless `--strict-races`.
-    pub same_value: Option<u64>,
+    pub values: Values,
     /// Between blocks: one access came after an acquire that did not learn the other
     /// ([`release`]).
     pub unpublished: bool,
@@ -259,7 +279,11 @@ impl RaceState {
             Some(&i) => {
                 let r = &mut self.races[i];
                 r.occurrences += race.occurrences;
-                r.same_value = report::same_value(r.same_value, race.same_value);
+                if r.values.first_differ(race.values) {
+                    (r.first, r.second) = (race.first, race.second);
+                    (r.address, r.target) = (race.address, race.target);
+                }
+                r.values = r.values.join(race.values);
                 r.unpublished |= race.unpublished;
             }
             None => {
@@ -304,9 +328,9 @@ impl RaceLaunch<'_> {
         }
     }
 
-    /// The one value the site of reference `r` stored in its block, if it did.
-    fn witness_value(&self, r: u32) -> Option<u64> {
-        self.witnesses[(r >> 10) as usize - 1].value
+    /// Whether the store of reference `r` reported its values.
+    fn witness_valued(&self, r: u32) -> bool {
+        self.witnesses[(r >> 10) as usize - 1].valued
     }
 
     fn add_found(&mut self, f: Found) {
@@ -314,7 +338,10 @@ impl RaceLaunch<'_> {
         if let Some(&i) = self.found_index.get(&key) {
             let r = &mut self.found[i];
             r.occurrences += f.occurrences;
-            r.same_value = report::same_value(r.same_value, f.same_value);
+            if r.values.first_differ(f.values) {
+                (r.first, r.second, r.address) = (f.first, f.second, f.address);
+            }
+            r.values = r.values.join(f.values);
             r.unpublished |= f.unpublished;
             return;
         }
@@ -329,7 +356,7 @@ impl RaceLaunch<'_> {
             target: String::new(),
             block_dim: self.block_dim,
             occurrences: f.occurrences,
-            same_value: f.same_value,
+            values: f.values,
             unpublished: f.unpublished,
         });
     }
@@ -399,8 +426,7 @@ impl ObserverFactory for RaceLaunch<'_> {
         for (_, o) in observers {
             self.saturated |= o.saturated;
             let mut found = std::mem::take(&mut o.found);
-            for mut f in found.drain(..) {
-                f.same_value = report::same_value(o.value_of(&f.first), o.value_of(&f.second));
+            for f in found.drain(..) {
                 self.add_found(f);
             }
             o.found = found;

@@ -58,19 +58,78 @@ pub(super) struct Found {
     pub(super) second: Access,
     pub(super) address: u64,
     pub(super) occurrences: u64,
-    /// For a write-write race whose writes all store one value, that value (decided
-    /// when the block is merged, from the values each store instruction wrote).
-    pub(super) same_value: Option<u64>,
+    /// What the racing writes stored, over all occurrences ([`Values`]).
+    pub(super) values: Values,
     /// Between blocks: one of the two accesses came after an acquire, but the other was
     /// not published by a release it learnt ([`super::release`]).
     pub(super) unpublished: bool,
 }
 
-/// The value two sides of a race both store, if they do.
-pub(super) fn same_value(a: Option<u64>, b: Option<u64>) -> Option<u64> {
-    match (a, b) {
-        (Some(x), Some(y)) if x == y => Some(x),
-        _ => None,
+/// What the two writes of a race's occurrences stored at the byte or word where they
+/// met: what tells a write-write race of equal values (`benign-race`) from one that
+/// changes memory.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Values {
+    /// In every occurrence the later write stored the bytes the earlier one had stored
+    /// there. `value` is the later write's value in the witness (the store's element
+    /// holding the unit, or between blocks the unit's bytes), `uniform` whether every
+    /// occurrence stored that value.
+    Same { value: u64, uniform: bool },
+    /// An occurrence whose writes stored different bytes at the witness's address: the
+    /// earlier write's and the later one's (the unit's bytes, a word or a byte).
+    Differ { first: u32, second: u32 },
+    /// Not decided by value: a read, an atomic, or a write whose values the checker
+    /// does not know (a matrix store, an asynchronous copy).
+    Unknown,
+}
+
+impl Values {
+    /// The two writes' bytes `first` and `second` at a unit (`None`: not both known),
+    /// the later write's value `value` there.
+    pub(super) fn of(first: Option<u32>, second: Option<u32>, value: u64) -> Values {
+        match (first, second) {
+            (Some(a), Some(b)) if a == b => Values::Same {
+                value,
+                uniform: true,
+            },
+            (Some(first), Some(second)) => Values::Differ { first, second },
+            _ => Values::Unknown,
+        }
+    }
+
+    /// The values of a race's occurrences so far (`self`) and of a later one: an
+    /// occurrence of different values decides (the first one found stays the example),
+    /// then one of unknown values; equal values stay equal.
+    pub(super) fn join(self, later: Values) -> Values {
+        match (self, later) {
+            (Values::Differ { .. }, _) => self,
+            (_, Values::Differ { .. }) => later,
+            (Values::Unknown, _) | (_, Values::Unknown) => Values::Unknown,
+            (
+                Values::Same { value, uniform },
+                Values::Same {
+                    value: v,
+                    uniform: u,
+                },
+            ) => Values::Same {
+                value,
+                uniform: uniform && u && value == v,
+            },
+        }
+    }
+
+    /// Whether `later` is the first occurrence of different values: it then becomes the
+    /// race's witness, the example its error shows.
+    pub(super) fn first_differ(self, later: Values) -> bool {
+        !matches!(self, Values::Differ { .. }) && matches!(later, Values::Differ { .. })
+    }
+
+    /// The value the witness's later write stored, if the race is benign by value.
+    pub fn benign(self) -> Option<u64> {
+        match self {
+            Values::Same { value, .. } => Some(value),
+            _ => None,
+        }
     }
 }
 
@@ -79,7 +138,14 @@ impl RaceBlock {
     /// this block (found by `RaceBlock::check`), or counts one more occurrence of it.
     #[cold]
     #[inline(never)]
-    pub(super) fn report(&mut self, space: MemSpace, prev: u32, cur: u32, address: u64) {
+    pub(super) fn report(
+        &mut self,
+        space: MemSpace,
+        prev: u32,
+        cur: u32,
+        address: u64,
+        values: Values,
+    ) {
         let first = self.access_of(prev);
         let second = self.access_of(cur);
         let scope = if first.thread / 32 == second.thread / 32 {
@@ -89,7 +155,14 @@ impl RaceBlock {
         };
         let key = found_key(space, scope, &first, &second);
         match self.found_index.get(&key) {
-            Some(&i) => self.found[i].occurrences += 1,
+            Some(&i) => {
+                let f = &mut self.found[i];
+                f.occurrences += 1;
+                if f.values.first_differ(values) {
+                    (f.first, f.second, f.address) = (first, second, address);
+                }
+                f.values = f.values.join(values);
+            }
             None => {
                 self.found_index.insert(key, self.found.len());
                 self.found.push(Found {
@@ -99,7 +172,7 @@ impl RaceBlock {
                     second,
                     address,
                     occurrences: 1,
-                    same_value: None,
+                    values,
                     unpublished: false,
                 });
             }
@@ -114,9 +187,9 @@ impl RaceState {
         let mut out: Vec<Finding> = self
             .line_groups(cx)
             .into_iter()
-            .map(|(i, occurrences, value)| {
-                let benign = value.filter(|_| !self.strict);
-                self.race_finding(cx, &self.races[i], occurrences, benign)
+            .map(|(i, occurrences, values)| {
+                let benign = !self.strict && values.benign().is_some();
+                self.race_finding(cx, &self.races[i], occurrences, benign.then_some(values))
             })
             .collect();
         for (k, watched, total) in &self.sampled {
@@ -147,9 +220,9 @@ impl RaceState {
 
     /// Races of different instructions on the same pair of source lines (unrolled loops,
     /// vector halves) are one finding: per group, in order of first discovery, the race
-    /// that names it (the widest scope's first), the group's occurrences and the value
-    /// all its writes store, if every race of the group is a write-write race of one value.
-    fn line_groups(&self, cx: &ReportCx) -> Vec<(usize, u64, Option<u64>)> {
+    /// that names it (the widest scope's first, preferring one whose writes store
+    /// different values), the group's occurrences and what its racing writes store.
+    fn line_groups(&self, cx: &ReportCx) -> Vec<(usize, u64, Values)> {
         type LineKey = (
             String,
             MemSpace,
@@ -158,7 +231,8 @@ impl RaceState {
             Option<Location>,
             AccessKind,
         );
-        let mut groups: Vec<(usize, u64, Option<u64>)> = Vec::new();
+        let mut groups: Vec<(usize, u64, Values)> = Vec::new();
+        let rank = |r: &Race| (r.scope, matches!(r.values, Values::Differ { .. }));
         let mut by_lines: HashMap<LineKey, usize> = HashMap::default();
         for (i, r) in self.races.iter().enumerate() {
             let a = (cx.locate(r.first.site), r.first.kind);
@@ -168,16 +242,16 @@ impl RaceState {
             match by_lines.get(&key) {
                 Some(&g) => {
                     groups[g].1 += r.occurrences;
-                    groups[g].2 = same_value(groups[g].2, r.same_value);
+                    groups[g].2 = groups[g].2.join(r.values);
                     // The widest scope names the finding (and its fix): a race that also
                     // happens between warps needs a barrier, not a __syncwarp.
-                    if r.scope > self.races[groups[g].0].scope {
+                    if rank(r) > rank(&self.races[groups[g].0]) {
                         groups[g].0 = i;
                     }
                 }
                 None => {
                     by_lines.insert(key, groups.len());
-                    groups.push((i, r.occurrences, r.same_value));
+                    groups.push((i, r.occurrences, r.values));
                 }
             }
         }
@@ -186,13 +260,13 @@ impl RaceState {
 
     /// The finding for one race (the witness of its group): (2) the later access at its
     /// line, (1) the earlier one as a related location. An error, or a `benign-race`
-    /// warning when every racing write stores `benign`.
+    /// warning when `benign` says what the group's racing writes store (equal values).
     fn race_finding(
         &self,
         cx: &ReportCx,
         r: &Race,
         occurrences: u64,
-        benign: Option<u64>,
+        benign: Option<Values>,
     ) -> Finding {
         let code = match (benign, r.space) {
             (Some(_), _) => Code::BenignRace,
@@ -222,22 +296,27 @@ impl RaceState {
             ),
             _ => r.target.clone(),
         };
+        let place = format!(
+            "data race on {space} memory ({hazard}) at {target}, {}",
+            r.scope.describe()
+        );
         let (severity, message) = match benign {
-            Some(v) => (
-                Severity::Warning,
-                format!(
-                    "data race on {space} memory ({hazard}) at {target}, {}: every racing write stores the same value ({}) (benign by value; still unordered)",
-                    r.scope.describe(),
-                    show_value(v)
+            Some(group) => (Severity::Warning, benign_message(place, group, r.values)),
+            // Values stored in global memory can depend on the order in which the
+            // emulator's host threads run the blocks (a block that reads what another
+            // writes): shown for shared memory only, so that a report is the same run
+            // after run.
+            None => match r.values {
+                Values::Differ { first, second } if r.space == MemSpace::Shared => (
+                    Severity::Error,
+                    format!(
+                        "{place}: the racing writes store different values there ({}, then {})",
+                        show_value(first as u64),
+                        show_value(second as u64)
+                    ),
                 ),
-            ),
-            None => (
-                Severity::Error,
-                format!(
-                    "data race on {space} memory ({hazard}) at {target}, {}",
-                    r.scope.describe()
-                ),
-            ),
+                _ => (Severity::Error, place),
+            },
         };
         let mut f = Finding::new(code, severity, message).kernel(r.kernel.clone());
         let second = format!("(2) {} by {}", r.second.kind.describe(), who(&r.second));
@@ -338,6 +417,21 @@ fn separated_help(barrier_line: u32, in_loop: bool) -> String {
         format!(
             "the barrier at line {barrier_line} already lies between these lines, but the run did not pass it between these two accesses: one thread skipped it in a branch, or the compiler moved one access across it (`warpcheck ptx` shows the order it emitted)"
         )
+    }
+}
+
+/// A `benign-race` warning's message: the group's racing writes all store the value
+/// already written at their location (`group`), one value everywhere or not; the value
+/// shown is the witness's (`witness`).
+fn benign_message(place: String, group: Values, witness: Values) -> String {
+    let value = show_value(witness.benign().unwrap_or_default());
+    match group {
+        Values::Same { uniform: true, .. } => format!(
+            "{place}: every racing write stores the same value ({value}) (benign by value; still unordered)"
+        ),
+        _ => format!(
+            "{place}: every racing write stores the value already written at its location (here {value}) (benign by value; still unordered)"
+        ),
     }
 }
 

@@ -12,7 +12,7 @@ use rustc_hash::FxHashMap as HashMap;
 use warpcheck_ir::modifiers::MemSpace;
 
 use super::release::SyncSet;
-use super::report::{Found, same_value};
+use super::report::{Found, Values};
 use super::{AccessKind, RaceBlock, RaceLaunch, Scope};
 use crate::Site;
 
@@ -71,13 +71,18 @@ impl Second<'_> {
 /// words that sub-word accesses split (different bytes of one word never race). A split
 /// word keeps byte 0's history in its word cell and bytes 1–3 in the page's byte cells,
 /// allocated when the page's first word splits. A whole word's second read ([`Second`])
-/// lives in its unused byte cells, so pages with such words allocate them too. So shadow
-/// takes 8 bytes per word touched only whole and read in order (2 per byte), and at most
-/// 8 bytes per byte on pages with split words or second reads, plus 16 bytes of
+/// lives in its unused byte cells, so pages with such words allocate them too. Beside
+/// the cells, each word keeps the bytes its recorded writes stored (`values`). So shadow
+/// takes 12 bytes per word touched only whole and read in order (3 per byte), and at most
+/// 9 bytes per byte on pages with split words or second reads, plus 16 bytes of
 /// bookkeeping per page.
 #[derive(Clone)]
 pub(super) struct Page {
     pub(super) cells: [Cell; PAGE_WORDS],
+    /// Per word, the bytes stored by the recorded write of each of its bytes (the word's
+    /// write, or each byte's of a split word), little endian; meaningful where that
+    /// write's values are known (a `st`, see [`super::Values`]).
+    pub(super) values: [u32; PAGE_WORDS],
     /// Bit `k`: word `k` is split.
     pub(super) split: u64,
     bytes: Option<Box<ByteCells>>,
@@ -87,6 +92,7 @@ impl Default for Page {
     fn default() -> Self {
         Page {
             cells: [Cell::default(); PAGE_WORDS],
+            values: [0; PAGE_WORDS],
             split: 0,
             bytes: None,
         }
@@ -94,12 +100,13 @@ impl Default for Page {
 }
 
 impl Page {
-    /// The cell of byte `b` (0–3) of split word `k`.
+    /// The cell of byte `b` (0–3) of split word `k`, and the word's stored bytes.
     #[inline(always)]
-    fn byte(&mut self, k: usize, b: usize) -> &mut Cell {
+    fn byte(&mut self, k: usize, b: usize) -> (&mut Cell, &mut u32) {
+        let values = &mut self.values[k];
         match (b, &mut self.bytes) {
-            (1..=3, Some(bytes)) => &mut bytes[k][b - 1],
-            _ => &mut self.cells[k],
+            (1..=3, Some(bytes)) => (&mut bytes[k][b - 1], values),
+            _ => (&mut self.cells[k], values),
         }
     }
 
@@ -111,30 +118,34 @@ impl Page {
         }
     }
 
-    /// Calls `f(address, len, cell)` for every unit of page number `n` with a recorded
-    /// access, in address order.
-    fn for_each_recorded(&self, n: u64, mut f: impl FnMut(u64, u64, Cell)) {
+    /// Calls `f(address, len, cell, values)` for every unit of page number `n` with a
+    /// recorded access, in address order (`values`: its word's stored bytes).
+    fn for_each_recorded(&self, n: u64, mut f: impl FnMut(u64, u64, Cell, u32)) {
         for k in 0..PAGE_WORDS {
             let w = n * PAGE_WORDS as u64 + k as u64;
             if self.split >> k & 1 == 0 {
                 if self.cells[k] != Cell::default() {
-                    f(w * 4, 4, self.cells[k]);
+                    f(w * 4, 4, self.cells[k], self.values[k]);
                 }
                 continue;
             }
             for b in 0..4 {
                 let c = self.byte_cell(k, b);
                 if c != Cell::default() {
-                    f(w * 4 + b as u64, 1, c);
+                    f(w * 4 + b as u64, 1, c, self.values[k]);
                 }
             }
         }
     }
 
-    /// Whole word `k`'s cell and second-read slot.
+    /// Whole word `k`'s cell, second-read slot and stored bytes.
     #[inline(always)]
-    pub(super) fn unit(&mut self, k: usize) -> (&mut Cell, Second<'_>) {
-        (&mut self.cells[k], Second(Some((&mut self.bytes, k))))
+    pub(super) fn unit(&mut self, k: usize) -> (&mut Cell, Second<'_>, &mut u32) {
+        (
+            &mut self.cells[k],
+            Second(Some((&mut self.bytes, k))),
+            &mut self.values[k],
+        )
     }
 
     /// Splits word `k`: every byte starts with the word's history (its last read; a
@@ -200,16 +211,17 @@ impl Shadow {
         }
     }
 
-    /// Calls `f(address, len, cell)` for each unit (a word, or a byte of a split word)
-    /// of the `size` bytes from `address`; a sub-word access splits the words it touches.
+    /// Calls `f(address, len, cell, values)` for each unit (a word, or a byte of a split
+    /// word) of the `size` bytes from `address`, with its word's stored bytes; a sub-word
+    /// access splits the words it touches.
     #[inline(always)]
     pub(super) fn for_each_unit(
         &mut self,
         address: u64,
         size: u64,
-        mut f: impl FnMut(u64, u64, &mut Cell),
+        mut f: impl FnMut(u64, u64, &mut Cell, &mut u32),
     ) {
-        self.for_each_unit_with_second(address, size, |a, len, cell, _| f(a, len, cell));
+        self.for_each_unit_with_second(address, size, |a, len, cell, _, v| f(a, len, cell, v));
     }
 
     /// [`for_each_unit`](Self::for_each_unit) with each unit's second-read slot.
@@ -218,18 +230,19 @@ impl Shadow {
         &mut self,
         address: u64,
         size: u64,
-        mut f: impl FnMut(u64, u64, &mut Cell, Second<'_>),
+        mut f: impl FnMut(u64, u64, &mut Cell, Second<'_>, &mut u32),
     ) {
         if address.is_multiple_of(4) && size.is_multiple_of(4) {
             for w in address / 4..(address + size) / 4 {
                 let p = self.page(w / PAGE_WORDS as u64);
                 let k = (w % PAGE_WORDS as u64) as usize;
                 if p.split >> k & 1 == 0 {
-                    let (cell, second) = p.unit(k);
-                    f(w * 4, 4, cell, second);
+                    let (cell, second, values) = p.unit(k);
+                    f(w * 4, 4, cell, second, values);
                 } else {
                     for b in 0..4 {
-                        f(w * 4 + b as u64, 1, p.byte(k, b), Second::none());
+                        let (cell, values) = p.byte(k, b);
+                        f(w * 4 + b as u64, 1, cell, Second::none(), values);
                     }
                 }
             }
@@ -242,7 +255,8 @@ impl Shadow {
             if p.split >> k & 1 == 0 {
                 p.split_word(k);
             }
-            f(a, 1, p.byte(k, (a % 4) as usize), Second::none());
+            let (cell, values) = p.byte(k, (a % 4) as usize);
+            f(a, 1, cell, Second::none(), values);
         }
     }
 
@@ -250,7 +264,7 @@ impl Shadow {
     #[cfg(test)]
     fn units(&self) -> Vec<(u64, u64, Cell)> {
         let mut out = Vec::new();
-        self.for_each_recorded(|a, len, c| out.push((a, len, c)));
+        self.for_each_recorded(|a, len, c, _| out.push((a, len, c)));
         out
     }
 
@@ -272,10 +286,10 @@ impl Shadow {
         }
     }
 
-    /// Calls `f(address, len, cell)` for every unit with a recorded access, in address
-    /// order.
+    /// Calls `f(address, len, cell, values)` for every unit with a recorded access, in
+    /// address order.
     #[cfg(test)]
-    fn for_each_recorded(&self, mut f: impl FnMut(u64, u64, Cell)) {
+    fn for_each_recorded(&self, mut f: impl FnMut(u64, u64, Cell, u32)) {
         self.for_each_page(|n, page| page.for_each_recorded(n, &mut f));
     }
 
@@ -303,8 +317,8 @@ pub(super) struct Witness {
     pub(super) block: [u32; 3],
     pub(super) site: Site,
     pub(super) kind: AccessKind,
-    /// The one value the site stored in its block, if it stored one value.
-    pub(super) value: Option<u64>,
+    /// Whether its store reported the values it stored (a `st`).
+    pub(super) valued: bool,
     /// Its releases and acquires between blocks: an index into the launch's sync sets
     /// (0: none).
     pub(super) sync: u32,
@@ -350,6 +364,24 @@ impl RaceLaunch<'_> {
     }
 }
 
+/// The bytes of the unit of `len` bytes (a word, or a byte) at `address` in its word's
+/// stored bytes `word`, as a number.
+#[inline(always)]
+pub(super) fn unit_bytes(word: u32, address: u64, len: u64) -> u32 {
+    let v = word >> (8 * (address % 4));
+    if len >= 4 { v } else { v & 0xff }
+}
+
+/// The bits of the unit of `len` bytes at `address` in its word's stored bytes.
+#[inline(always)]
+pub(super) fn unit_mask(address: u64, len: u64) -> u32 {
+    if len >= 4 {
+        u32::MAX
+    } else {
+        0xff << (8 * (address % 4))
+    }
+}
+
 /// Witness references (`witness << 10 | thread`) must fit in 32 bits.
 const MAX_WITNESSES: usize = (1 << 22) - 2;
 
@@ -369,15 +401,13 @@ impl RaceLaunch<'_> {
                     super::release::intern(&mut self.sync_sets, &mut self.sync_index, s.clone())
                 })
                 .collect();
-            o.sites
-                .iter()
-                .zip(&o.site_syncs)
-                .map(|(&(site, kind), &sync)| {
+            (o.sites.iter().zip(&o.site_syncs).zip(&o.site_valued))
+                .map(|((&(site, kind), &sync), &valued)| {
                     self.witnesses.push(Witness {
                         block: o.block,
                         site,
                         kind,
-                        value: o.site_value(site, kind),
+                        valued,
                         sync: syncs.get(sync as usize).copied().unwrap_or(0),
                     });
                     self.witnesses.len() as u32
@@ -406,58 +436,71 @@ impl RaceLaunch<'_> {
             }
             true
         };
-        // Any other unit.
-        let merge_unit = |this: &mut Self, cell: &mut Cell, a: u64, c: Cell| {
-            let u_write = o.summarised(c.write);
-            let u_read = o.summarised(c.read);
-            let (w_ref, r_ref) = (launch_ref(c.write), launch_ref(c.read));
-            let prior_w = (cell.write != 0).then(|| this.witness(cell.write));
-            let prior_r = (cell.read != 0).then(|| this.witness(cell.read));
-            let pairs = [
-                (prior_w, cell.write, u_write, c.write),
-                (prior_w, cell.write, u_read, c.read),
-                (prior_r, cell.read, u_write, c.write),
-            ];
-            for (p, p_ref, c, c_ref) in pairs {
-                if let (Some(p), Some(c)) = (p, c)
-                    && p.kind.conflicts(c.kind)
-                    && !this.synchronised(p_ref, o, c_ref)
-                {
-                    let same_value = match (p.kind.is_write() && c.kind.is_write(), prior_w) {
-                        (true, Some(_)) => {
-                            same_value(this.witness_value(cell.write), o.site_value(c.site, c.kind))
-                        }
-                        _ => None,
-                    };
-                    this.add_found(Found {
-                        space: MemSpace::Global,
-                        scope: Scope::InterBlock,
-                        first: p,
-                        second: c,
-                        address: a,
-                        occurrences: 1,
-                        same_value,
-                        unpublished: this.acquired_either(p_ref, o, c_ref, a),
-                    });
-                    break;
-                }
-            }
-            // Keep the first access, unless a plain one replaces a strong one (plain
-            // accesses race with more).
-            let keep = |old: u32, new: Option<u32>, this: &Self| match new {
-                None => old,
-                Some(n) if old == 0 => n,
-                Some(n) => {
-                    if this.witness(old).kind.is_strong() && !this.witness(n).kind.is_strong() {
-                        n
-                    } else {
-                        old
+        // Any other unit: the launch's cell and stored bytes for the `len` bytes at `a`,
+        // the block's summary `c` and its word's stored bytes `cv`.
+        let merge_unit =
+            |this: &mut Self, (cell, lv): (&mut Cell, &mut u32), (a, len), c: Cell, cv| {
+                let u_write = o.summarised(c.write);
+                let u_read = o.summarised(c.read);
+                let (w_ref, r_ref) = (launch_ref(c.write), launch_ref(c.read));
+                let prior_w = (cell.write != 0).then(|| this.witness(cell.write));
+                let prior_r = (cell.read != 0).then(|| this.witness(cell.read));
+                let pairs = [
+                    (prior_w, cell.write, u_write, c.write),
+                    (prior_w, cell.write, u_read, c.read),
+                    (prior_r, cell.read, u_write, c.write),
+                ];
+                for (p, p_ref, c, c_ref) in pairs {
+                    if let (Some(p), Some(c)) = (p, c)
+                        && p.kind.conflicts(c.kind)
+                        && !this.synchronised(p_ref, o, c_ref)
+                    {
+                        // Both writes (the launch's kept write and the block's last one): what
+                        // each stored at the unit.
+                        let values = if p.kind.is_write() && c.kind.is_write() {
+                            let (before, after) = (unit_bytes(*lv, a, len), unit_bytes(cv, a, len));
+                            Values::of(
+                                this.witness_valued(cell.write).then_some(before),
+                                o.summarised_valued(c_ref).then_some(after),
+                                after as u64,
+                            )
+                        } else {
+                            Values::Unknown
+                        };
+                        this.add_found(Found {
+                            space: MemSpace::Global,
+                            scope: Scope::InterBlock,
+                            first: p,
+                            second: c,
+                            address: a,
+                            occurrences: 1,
+                            values,
+                            unpublished: this.acquired_either(p_ref, o, c_ref, a),
+                        });
+                        break;
                     }
                 }
+                // Keep the first access, unless a plain one replaces a strong one (plain
+                // accesses race with more).
+                let keep = |old: u32, new: Option<u32>, this: &Self| match new {
+                    None => old,
+                    Some(n) if old == 0 => n,
+                    Some(n) => {
+                        if this.witness(old).kind.is_strong() && !this.witness(n).kind.is_strong() {
+                            n
+                        } else {
+                            old
+                        }
+                    }
+                };
+                let write = keep(cell.write, w_ref, this);
+                if write != cell.write {
+                    let mask = unit_mask(a, len);
+                    *lv = (*lv & !mask) | (cv & mask);
+                }
+                cell.write = write;
+                cell.read = keep(cell.read, r_ref, this);
             };
-            cell.write = keep(cell.write, w_ref, this);
-            cell.read = keep(cell.read, r_ref, this);
-        };
         summary.for_each_page(|n, page| {
             // Pages whose words are all whole, in the block's summary and in the launch's
             // shadow (the common case): cell by cell, with one look-up of the launch's
@@ -465,20 +508,22 @@ impl RaceLaunch<'_> {
             if page.split == 0 {
                 let i = shadow.page_slot(n);
                 if shadow.pages[i].split == 0 {
+                    let launch = &mut shadow.pages[i];
                     for (k, &c) in page.cells.iter().enumerate() {
-                        let cell = &mut shadow.pages[i].cells[k];
+                        let cell = &mut launch.cells[k];
                         if c != Cell::default() && !merge_reads(self, cell, c) {
                             let a = (n * PAGE_WORDS as u64 + k as u64) * 4;
-                            merge_unit(self, cell, a, c);
+                            let unit = (cell, &mut launch.values[k]);
+                            merge_unit(self, unit, (a, 4), c, page.values[k]);
                         }
                     }
                     return;
                 }
             }
-            page.for_each_recorded(n, |address, len, c| {
-                shadow.for_each_unit(address, len, |a, _, cell| {
+            page.for_each_recorded(n, |address, len, c, cv| {
+                shadow.for_each_unit(address, len, |a, len, cell, lv| {
                     if !merge_reads(self, cell, c) {
-                        merge_unit(self, cell, a, c);
+                        merge_unit(self, (cell, lv), (a, len), c, cv);
                     }
                 });
             });
@@ -499,9 +544,9 @@ mod tests {
     fn sub_word_accesses_split_a_word_and_keep_its_history_per_byte() {
         let mut s = Shadow::default();
         // A word written whole, then byte 2 read: bytes 0, 1, 3 keep the word's write.
-        s.for_each_unit(0x1000, 4, |_, _, c| *c = cell(7, 0));
+        s.for_each_unit(0x1000, 4, |_, _, c, _| *c = cell(7, 0));
         let mut seen = Vec::new();
-        s.for_each_unit(0x1002, 1, |a, len, c| {
+        s.for_each_unit(0x1002, 1, |a, len, c, _| {
             seen.push((a, len, *c));
             c.read = 9;
         });
@@ -517,7 +562,7 @@ mod tests {
         );
         // A whole-word access to a split word visits its four bytes.
         let mut n = 0;
-        s.for_each_unit(0x1000, 4, |_, len, _| {
+        s.for_each_unit(0x1000, 4, |_, len, _, _| {
             assert_eq!(len, 1);
             n += 1;
         });
@@ -533,7 +578,7 @@ mod tests {
                 Shadow::default()
             };
             for a in [0x2000u64, 0x10, 0x900, 0x4] {
-                s.for_each_unit(a, 4, |_, _, c| c.write = a as u32);
+                s.for_each_unit(a, 4, |_, _, c, _| c.write = a as u32);
             }
             let addresses: Vec<u64> = s.units().iter().map(|u| u.0).collect();
             assert_eq!(addresses, vec![0x4, 0x10, 0x900, 0x2000]);
@@ -541,12 +586,13 @@ mod tests {
     }
 
     #[test]
-    fn shadow_takes_at_most_8_bytes_per_byte_plus_page_bookkeeping() {
+    fn shadow_takes_at_most_9_bytes_per_byte_plus_page_bookkeeping() {
         let page_bytes = (PAGE_WORDS * 4) as f64;
-        let whole = std::mem::size_of::<[Cell; PAGE_WORDS]>() as f64;
+        let whole = (std::mem::size_of::<[Cell; PAGE_WORDS]>()
+            + std::mem::size_of::<[u32; PAGE_WORDS]>()) as f64;
         let split = whole + std::mem::size_of::<[[Cell; 3]; PAGE_WORDS]>() as f64;
-        assert_eq!(whole / page_bytes, 2.0);
-        assert_eq!(split / page_bytes, 8.0);
+        assert_eq!(whole / page_bytes, 3.0);
+        assert_eq!(split / page_bytes, 9.0);
         // The rest of a page: the split bitmap and the byte cells' pointer.
         assert_eq!(std::mem::size_of::<Page>() as f64 - whole, 16.0);
     }

@@ -11,7 +11,7 @@ const SAMPLE: &str = "\
 // warpcheck-launch: --kernel k --grid 4 --block 64,2 --arg n=8 --arg a=f32[n]:rand
 // warpcheck-launch: --kernel=j --shared 128 --seed 3
 // warpcheck-expect: findings
-// warpcheck-variant: -DREMOVE_BARRIER=2 shared-race@7,9
+// warpcheck-variant: -DREMOVE_BARRIER=2 shared-race@7,9 benign-race@10
 // warpcheck-gpu: skip (hangs)
 __global__ void k(int n, float *a) {
   a[n] = 0; //~ out-of-bounds uncoalesced(32)
@@ -41,8 +41,11 @@ fn a_header_parses_into_its_parts() {
     let v = &f.variants[0];
     assert_eq!(v.name(), "REMOVE_BARRIER_2");
     assert_eq!(
-        (v.kind, v.lines.clone()),
-        (MarkerKind::SharedRace, vec![7, 9])
+        v.kinds,
+        [
+            (MarkerKind::SharedRace, vec![7, 9]),
+            (MarkerKind::BenignRace, vec![10])
+        ]
     );
     assert_eq!(
         f.markers,
@@ -59,7 +62,7 @@ fn a_header_parses_into_its_parts() {
             },
         ]
     );
-    assert_eq!(f.markers_for(Some(v)).len(), 4);
+    assert_eq!(f.markers_for(Some(v)).len(), 5);
     assert_eq!(MarkerKind::Uncoalesced.code(), "uncoalesced-access");
 }
 

@@ -13,7 +13,7 @@ use super::{WarpState, blend_mask, emit_mem, emit_sync, first_lane};
 use crate::exec::mem::{LaneFault, MemCtx, addresses, isspacep};
 use crate::exec::{FULL, Lanes, pred_value, warp_ops};
 use crate::memory::{GlobalMemory, LOCAL_WINDOW};
-use crate::observer::{MemKind, Observer};
+use crate::observer::{MemKind, Observer, Stored};
 use crate::ops::{Addr, AtomType, Dst, MemShape, PSlot, PSrc, Slot, VecSlots};
 use crate::translate::{FRAME_GENERIC_FLAG, Flat, SINK};
 
@@ -136,8 +136,16 @@ impl<O: Observer> GroupRun<'_, O> {
         let space = mc.store(shape, srcs, &mut addrs, m, regs)?;
         let size = shape.size as u32 * srcs.n.max(1) as u32;
         if O::ENABLED {
-            // A scalar store tells the observers the values stored (value-based races).
-            let values = (srcs.n <= 1).then(|| &self.warp.regs[srcs.slots[0] as usize]);
+            // A store tells the observers the values stored (value-based races).
+            let regs = &self.warp.regs;
+            let n = srcs.n.max(1) as usize;
+            let values = Some(Stored {
+                elements: std::array::from_fn(|e| {
+                    &regs[srcs.slots[if e < n { e } else { 0 }] as usize]
+                }),
+                count: n as u8,
+                elem_size: shape.size,
+            });
             let kind = (MemKind::Store, shape.ordered);
             let (flat, block, w) = (self.flat, self.block, self.w);
             emit_mem(

@@ -41,7 +41,7 @@ use crate::exec::Lanes;
 use crate::exec::matrix::{bits, multiply, position};
 use crate::exec::mem::{MemCtx, addresses};
 use crate::fault::Fault;
-use crate::observer::{MemKind, Observer};
+use crate::observer::{MemKind, Observer, Stored};
 use crate::ops::{MatElem, MatrixKind, MatrixOp, MemShape, VecSlots, WmmaFrag};
 use warpcheck_ir::modifiers::MemSpace;
 
@@ -242,7 +242,8 @@ impl<O: Observer> Block<'_, O> {
             }
             if O::ENABLED {
                 let kind = if load { MemKind::Load } else { MemKind::Store };
-                let stored = (!load && n == 1).then_some(&scratch[0]);
+                let scalar = !load && n == 1 && bytes.is_power_of_two() && bytes <= 8;
+                let stored = scalar.then(|| Stored::scalar(&scratch[0], bytes as u8));
                 let (flat, idx) = (self.cx.flat, self.idx);
                 emit_mem(
                     &mut *self.obs,

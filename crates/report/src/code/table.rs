@@ -95,8 +95,8 @@ __global__ void total(const float *x, float *sum, int n) {
         name: "benign-race",
         severity: Warning,
         tools: [Race, Gpu],
-        summary: "A write-write race where every write stores the same value.",
-        what: "Reports a write-after-write race whose racing writes all store the same value, with no racing read: e.g. every thread that finds a match setting a shared `found` flag to 1. The result does not depend on which write lands last. `check` compares the values each store instruction wrote in a block (a race is benign when both store instructions wrote only that one value); `check --gpu` compares the bytes blocks wrote. `--strict-races` reports these races as `shared-race`/`global-race` errors.",
+        summary: "A write-write race where every write stores the value already at its location.",
+        what: "Reports a write-after-write race in which every racing write stores the bytes already written at its location, with no racing read: e.g. every thread that finds a match setting a shared `found` flag to 1, or the sub-blocks of a block all copying the same weights into a shared array (each element gets one value from every writer, different elements different values). The result does not depend on which write lands last. `check` compares, at each byte or word where two racing writes meet, what each stored (within a block and between blocks; a write whose values it does not know, such as an atomic, is never benign); `check --gpu` compares the bytes blocks wrote. A race where some location receives two different values stays a `shared-race`/`global-race` error (for shared memory its message shows the two values). `--strict-races` reports the benign ones as errors too.",
         why: "The outcome is deterministic on current GPUs, but it is still a data race in the CUDA memory model: the compiler may assume it does not happen (and, say, keep the flag in a register), and the pattern breaks silently as soon as the stored values start to differ. Marking the writes as atomic or volatile states the intent and costs little.",
         lang: "cuda",
         example: r#"
