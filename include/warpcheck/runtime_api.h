@@ -182,6 +182,10 @@ __host__ cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn,
                                         void *userData);
 __host__ cudaError_t cudaDeviceGetStreamPriorityRange(int *leastPriority,
                                                       int *greatestPriority);
+__host__ cudaError_t cudaStreamAttachMemAsync(cudaStream_t stream, void *devPtr,
+                                              size_t length __WARPCHECK_DEFAULT(0),
+                                              unsigned int flags __WARPCHECK_DEFAULT(cudaMemAttachSingle));
+__host__ cudaError_t cudaCtxResetPersistingL2Cache(void);
 
 /* Events. */
 __host__ cudaError_t cudaEventCreate(cudaEvent_t *event);
@@ -261,6 +265,12 @@ static __inline__ __host__ cudaError_t
 cudaMallocManaged(T **devPtr, size_t size,
                   unsigned int flags = cudaMemAttachGlobal) {
   return ::cudaMallocManaged((void **)(void *)devPtr, size, flags);
+}
+template <class T>
+static __inline__ __host__ cudaError_t
+cudaStreamAttachMemAsync(cudaStream_t stream, T *devPtr, size_t length = 0,
+                         unsigned int flags = cudaMemAttachSingle) {
+  return ::cudaStreamAttachMemAsync(stream, (void *)devPtr, length, flags);
 }
 template <class T>
 static __inline__ __host__ cudaError_t

@@ -13,7 +13,7 @@ use crate::state::Runtime;
 use crate::types::*;
 
 impl Runtime {
-    fn check_stream(&self, stream: *mut c_void) -> api::Result {
+    pub(crate) fn check_stream(&self, stream: *mut c_void) -> api::Result {
         let s = stream as usize;
         // 0, cudaStreamLegacy (1) and cudaStreamPerThread (2) always exist.
         if s <= 2 || self.streams.contains_key(&s) {
