@@ -140,7 +140,7 @@ build() {
     case "$lib" in
       # The libraries warpcheck lacks (the driver, NVRTC, cuRAND …) are left off the link
       # line, so that the link names the functions the sample calls in them.
-      OpenMP::*) opts+=(-l gomp -X "$([ "$2" = nvcc ] && echo -Xcompiler=)-fopenmp") ;;
+      OpenMP::*) opts+=(-l gomp -X "$([ "$2" = nvcc ] && echo -Xcompiler=-fopenmp || echo -fopenmp=libgomp)") ;;
     esac
   done
   [ "$2" = nvcc ] && [ -n "$6" ] && opts+=(-X "$6")
