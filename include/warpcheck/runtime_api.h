@@ -53,9 +53,29 @@ typedef enum cudaLaunchAttributeID {
   cudaLaunchAttributeMemSyncDomain = 10,
   cudaLaunchAttributePreferredSharedMemoryCarveout = 14
 } cudaLaunchAttributeID;
+enum cudaAccessProperty {
+  cudaAccessPropertyNormal = 0,
+  cudaAccessPropertyStreaming = 1,
+  cudaAccessPropertyPersisting = 2
+};
+struct cudaAccessPolicyWindow {
+  void *base_ptr;
+  size_t num_bytes;
+  float hitRatio;
+  enum cudaAccessProperty hitProp;
+  enum cudaAccessProperty missProp;
+};
+enum cudaSynchronizationPolicy {
+  cudaSyncPolicyAuto = 1,
+  cudaSyncPolicySpin = 2,
+  cudaSyncPolicyYield = 3,
+  cudaSyncPolicyBlockingSync = 4
+};
 typedef union cudaLaunchAttributeValue {
   char pad[64];
+  struct cudaAccessPolicyWindow accessPolicyWindow;
   int cooperative;
+  enum cudaSynchronizationPolicy syncPolicy;
   struct {
     unsigned int x;
     unsigned int y;
@@ -79,6 +99,18 @@ typedef struct cudaLaunchConfig_st {
 } cudaLaunchConfig_t;
 __host__ cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t *config,
                                          const void *func, void **args);
+/* Stream attributes: the launch attributes valid for streams. */
+#define cudaStreamAttrID cudaLaunchAttributeID
+#define cudaStreamAttrValue cudaLaunchAttributeValue
+#define cudaStreamAttributeAccessPolicyWindow cudaLaunchAttributeAccessPolicyWindow
+#define cudaStreamAttributeSynchronizationPolicy cudaLaunchAttributeSynchronizationPolicy
+#define cudaStreamAttributeMemSyncDomainMap cudaLaunchAttributeMemSyncDomainMap
+#define cudaStreamAttributeMemSyncDomain cudaLaunchAttributeMemSyncDomain
+#define cudaStreamAttributePriority cudaLaunchAttributePriority
+__host__ cudaError_t cudaStreamSetAttribute(cudaStream_t stream, cudaStreamAttrID attr,
+                                            const cudaStreamAttrValue *value);
+__host__ cudaError_t cudaStreamGetAttribute(cudaStream_t stream, cudaStreamAttrID attr,
+                                            cudaStreamAttrValue *value_out);
 __host__ cudaError_t cudaSetupArgument(const void *arg, size_t size,
                                        size_t offset);
 __host__ cudaError_t cudaLaunch(const void *func);
