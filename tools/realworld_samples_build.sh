@@ -180,7 +180,6 @@ while IFS='|' read -r name dir sources includes libs packages flags; do
   clang="not built (CLANG=0)"
   if [ "$clang_route" = 1 ]; then
     clang="$(build "$name" clang "$sources" "$includes" "$libs" "$flags" "$samples/Samples/$dir")"
-    clang="${clang/#no: /no: }"
   fi
   if [ "$nvcc" = yes ]; then
     built=$((built + 1))
