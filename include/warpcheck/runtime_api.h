@@ -38,6 +38,79 @@ __host__ cudaError_t cudaLaunchCooperativeKernel(const void *func, dim3 gridDim,
                                                  dim3 blockDim, void **args,
                                                  size_t sharedMem,
                                                  cudaStream_t stream);
+/* Launches with attributes (NVIDIA's layout and values). */
+typedef enum cudaLaunchAttributeID {
+  cudaLaunchAttributeIgnore = 0,
+  cudaLaunchAttributeAccessPolicyWindow = 1,
+  cudaLaunchAttributeCooperative = 2,
+  cudaLaunchAttributeSynchronizationPolicy = 3,
+  cudaLaunchAttributeClusterDimension = 4,
+  cudaLaunchAttributeClusterSchedulingPolicyPreference = 5,
+  cudaLaunchAttributeProgrammaticStreamSerialization = 6,
+  cudaLaunchAttributeProgrammaticEvent = 7,
+  cudaLaunchAttributePriority = 8,
+  cudaLaunchAttributeMemSyncDomainMap = 9,
+  cudaLaunchAttributeMemSyncDomain = 10,
+  cudaLaunchAttributePreferredSharedMemoryCarveout = 14
+} cudaLaunchAttributeID;
+enum cudaAccessProperty {
+  cudaAccessPropertyNormal = 0,
+  cudaAccessPropertyStreaming = 1,
+  cudaAccessPropertyPersisting = 2
+};
+struct cudaAccessPolicyWindow {
+  void *base_ptr;
+  size_t num_bytes;
+  float hitRatio;
+  enum cudaAccessProperty hitProp;
+  enum cudaAccessProperty missProp;
+};
+enum cudaSynchronizationPolicy {
+  cudaSyncPolicyAuto = 1,
+  cudaSyncPolicySpin = 2,
+  cudaSyncPolicyYield = 3,
+  cudaSyncPolicyBlockingSync = 4
+};
+typedef union cudaLaunchAttributeValue {
+  char pad[64];
+  struct cudaAccessPolicyWindow accessPolicyWindow;
+  int cooperative;
+  enum cudaSynchronizationPolicy syncPolicy;
+  struct {
+    unsigned int x;
+    unsigned int y;
+    unsigned int z;
+  } clusterDim;
+  unsigned int programmaticStreamSerializationAllowed;
+  int priority;
+} cudaLaunchAttributeValue;
+typedef struct cudaLaunchAttribute_st {
+  cudaLaunchAttributeID id;
+  char pad[8 - sizeof(cudaLaunchAttributeID)];
+  cudaLaunchAttributeValue val;
+} cudaLaunchAttribute;
+typedef struct cudaLaunchConfig_st {
+  dim3 gridDim;
+  dim3 blockDim;
+  size_t dynamicSmemBytes;
+  cudaStream_t stream;
+  cudaLaunchAttribute *attrs;
+  unsigned int numAttrs;
+} cudaLaunchConfig_t;
+__host__ cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t *config,
+                                         const void *func, void **args);
+/* Stream attributes: the launch attributes valid for streams. */
+#define cudaStreamAttrID cudaLaunchAttributeID
+#define cudaStreamAttrValue cudaLaunchAttributeValue
+#define cudaStreamAttributeAccessPolicyWindow cudaLaunchAttributeAccessPolicyWindow
+#define cudaStreamAttributeSynchronizationPolicy cudaLaunchAttributeSynchronizationPolicy
+#define cudaStreamAttributeMemSyncDomainMap cudaLaunchAttributeMemSyncDomainMap
+#define cudaStreamAttributeMemSyncDomain cudaLaunchAttributeMemSyncDomain
+#define cudaStreamAttributePriority cudaLaunchAttributePriority
+__host__ cudaError_t cudaStreamSetAttribute(cudaStream_t stream, cudaStreamAttrID attr,
+                                            const cudaStreamAttrValue *value);
+__host__ cudaError_t cudaStreamGetAttribute(cudaStream_t stream, cudaStreamAttrID attr,
+                                            cudaStreamAttrValue *value_out);
 __host__ cudaError_t cudaSetupArgument(const void *arg, size_t size,
                                        size_t offset);
 __host__ cudaError_t cudaLaunch(const void *func);
@@ -197,6 +270,10 @@ __host__ cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn,
                                         void *userData);
 __host__ cudaError_t cudaDeviceGetStreamPriorityRange(int *leastPriority,
                                                       int *greatestPriority);
+__host__ cudaError_t cudaStreamAttachMemAsync(cudaStream_t stream, void *devPtr,
+                                              size_t length __WARPCHECK_DEFAULT(0),
+                                              unsigned int flags __WARPCHECK_DEFAULT(cudaMemAttachSingle));
+__host__ cudaError_t cudaCtxResetPersistingL2Cache(void);
 
 /* Events. */
 __host__ cudaError_t cudaEventCreate(cudaEvent_t *event);
@@ -276,6 +353,12 @@ static __inline__ __host__ cudaError_t
 cudaMallocManaged(T **devPtr, size_t size,
                   unsigned int flags = cudaMemAttachGlobal) {
   return ::cudaMallocManaged((void **)(void *)devPtr, size, flags);
+}
+template <class T>
+static __inline__ __host__ cudaError_t
+cudaStreamAttachMemAsync(cudaStream_t stream, T *devPtr, size_t length = 0,
+                         unsigned int flags = cudaMemAttachSingle) {
+  return ::cudaStreamAttachMemAsync(stream, (void *)devPtr, length, flags);
 }
 template <class T>
 static __inline__ __host__ cudaError_t

@@ -443,3 +443,11 @@ pub extern "C" fn cudaCreateChannelDesc(
 ) -> ChannelFormatDesc {
     ChannelFormatDesc { x, y, z, w, f }
 }
+
+/// `cudaCtxResetPersistingL2Cache()`: returns the L2 lines set aside for persisting
+/// accesses to normal. The emulator models no L2 cache, so no line persists and there is
+/// nothing to reset.
+#[unsafe(no_mangle)]
+pub extern "C" fn cudaCtxResetPersistingL2Cache() -> CudaError {
+    api::call("cudaCtxResetPersistingL2Cache", |_| Ok(()))
+}

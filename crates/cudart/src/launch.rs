@@ -440,3 +440,92 @@ pub extern "C" fn cudaLaunch(func: *const c_void) -> CudaError {
         rt.launch(func as usize, cfg, Args::Block(block))
     })
 }
+
+/// `cudaLaunchAttribute`: an attribute's id, then its 64-byte value (NVIDIA's
+/// `driver_types.h`).
+#[repr(C)]
+pub struct LaunchAttribute {
+    pub id: u32,
+    pub pad: [u8; 4],
+    pub value: [u8; 64],
+}
+
+/// `cudaLaunchConfig_t`.
+#[repr(C)]
+pub struct LaunchConfigEx {
+    pub grid: Dim3,
+    pub block: Dim3,
+    pub shared: usize,
+    pub stream: *mut c_void,
+    pub attrs: *const LaunchAttribute,
+    pub num_attrs: u32,
+}
+
+/// What a launch attribute asks for: `Some(cooperative)` when the launch can honour it
+/// (launches run one after the other to completion, so serialisation, priorities,
+/// access-policy, synchronisation and memory-domain hints change nothing), else the
+/// reason it cannot.
+fn launch_attribute(a: &LaunchAttribute) -> Result<bool, String> {
+    let word = |i: usize| u32::from_le_bytes(a.value[i..i + 4].try_into().unwrap_or([0; 4]));
+    match a.id {
+        // Ignore, access policy window, synchronisation policy, cluster scheduling
+        // preference, programmatic stream serialisation, priority, memory sync domain
+        // (map), preferred shared-memory carveout.
+        0 | 1 | 3 | 5 | 6 | 8 | 9 | 10 | 14 => Ok(false),
+        2 => Ok(word(0) != 0),
+        4 if (word(0), word(4), word(8)) == (1, 1, 1) => Ok(false),
+        4 => Err(format!(
+            "thread block clusters ({}x{}x{}) are not supported",
+            word(0),
+            word(4),
+            word(8)
+        )),
+        id => Err(format!("launch attribute {id} is not supported")),
+    }
+}
+
+/// `cudaLaunchKernelExC(config, func, args)`: a launch whose configuration and
+/// attributes come in a `cudaLaunchConfig_t` (what `cudaLaunchKernelEx` and CUB call).
+/// A cooperative attribute makes it [`crate::cooperative::cudaLaunchCooperativeKernel`];
+/// attributes that need what the emulator lacks (clusters, programmatic events) fail
+/// with `cudaErrorNotSupported`, naming the attribute.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn cudaLaunchKernelExC(
+    config: *const LaunchConfigEx,
+    func: *const c_void,
+    args: *mut *mut c_void,
+) -> CudaError {
+    let mut cooperative = false;
+    let checked = api::call("cudaLaunchKernelExC", |_| {
+        if config.is_null() {
+            return Err(Fail::Api(INVALID_VALUE, "config is a null pointer".into()));
+        }
+        // SAFETY: the caller's configuration, valid for reads as the API requires.
+        let c = unsafe { &*config };
+        if c.num_attrs > 0 && c.attrs.is_null() {
+            return Err(Fail::Api(
+                INVALID_VALUE,
+                format!("config has {} attributes and a null attrs", c.num_attrs),
+            ));
+        }
+        for i in 0..c.num_attrs as usize {
+            // SAFETY: `attrs` holds `num_attrs` attributes.
+            let a = unsafe { &*c.attrs.add(i) };
+            cooperative |= launch_attribute(a).map_err(|e| Fail::Api(NOT_SUPPORTED, e))?;
+        }
+        Ok(())
+    });
+    if checked != SUCCESS {
+        return checked;
+    }
+    // SAFETY: checked above.
+    let c = unsafe { &*config };
+    if cooperative {
+        return unsafe {
+            crate::cooperative::cudaLaunchCooperativeKernel(
+                func, c.grid, c.block, args, c.shared, c.stream,
+            )
+        };
+    }
+    unsafe { cudaLaunchKernel(func, c.grid, c.block, args, c.shared, c.stream) }
+}

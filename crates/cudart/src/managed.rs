@@ -159,3 +159,36 @@ pub unsafe extern "C" fn cudaMemAdvise(
             .map(|_| ())
     })
 }
+
+/// `cudaStreamAttachMemAsync(stream, devPtr, length, flags)`: which streams may access a
+/// managed allocation. Launches are synchronous and managed memory is copied around every
+/// launch, so any attachment gives the same bytes; the call checks its arguments as the
+/// runtime does: `devPtr` the start of a live `cudaMallocManaged` allocation, `length` 0
+/// or its whole size, `flags` one of `cudaMemAttachGlobal`, `Host`, `Single`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn cudaStreamAttachMemAsync(
+    stream: *mut c_void,
+    dev_ptr: *mut c_void,
+    length: usize,
+    flags: c_uint,
+) -> CudaError {
+    api::call("cudaStreamAttachMemAsync", |rt| {
+        rt.check_stream(stream)?;
+        let base = dev_ptr as u64;
+        let size = rt.managed.get(&base).copied();
+        let Some(size) = size else {
+            return Err(Fail::Api(
+                INVALID_VALUE,
+                format!("devPtr {base:#x} is not the start of a managed allocation"),
+            ));
+        };
+        require(length == 0 || length as u64 == size, || {
+            format!("length {length} is neither 0 nor the allocation's size ({size} bytes)")
+        })?;
+        require(matches!(flags, 1 | 2 | 4), || {
+            format!(
+                "flags {flags:#x} is not one of cudaMemAttachGlobal, cudaMemAttachHost, cudaMemAttachSingle"
+            )
+        })
+    })
+}

@@ -140,6 +140,8 @@ pub struct Runtime {
     /// Events: handle -> emulated time in ms when recorded.
     pub events: HashMap<usize, Option<f64>>,
     pub streams: HashMap<usize, ()>,
+    /// Attribute values set with `cudaStreamSetAttribute`, by stream and attribute id.
+    pub stream_attributes: HashMap<(usize, u32), [u8; 64]>,
     pub next_handle: usize,
     /// Emulated device time in ms: the emulator's time spent in kernels so far.
     pub clock_ms: f64,
@@ -188,6 +190,7 @@ impl Runtime {
             func_shared: HashMap::new(),
             events: HashMap::new(),
             streams: HashMap::new(),
+            stream_attributes: HashMap::new(),
             next_handle: 0x1000,
             clock_ms: 0.0,
             device: 0,

@@ -13,7 +13,7 @@ use crate::state::Runtime;
 use crate::types::*;
 
 impl Runtime {
-    fn check_stream(&self, stream: *mut c_void) -> api::Result {
+    pub(crate) fn check_stream(&self, stream: *mut c_void) -> api::Result {
         let s = stream as usize;
         // 0, cudaStreamLegacy (1) and cudaStreamPerThread (2) always exist.
         if s <= 2 || self.streams.contains_key(&s) {
@@ -58,7 +58,10 @@ pub extern "C" fn cudaStreamDestroy(stream: *mut c_void) -> CudaError {
     api::call("cudaStreamDestroy", |rt| {
         require(rt.streams.remove(&(stream as usize)).is_some(), || {
             format!("{:#x} is not a stream", stream as usize)
-        })
+        })?;
+        rt.stream_attributes
+            .retain(|&(s, _), _| s != stream as usize);
+        Ok(())
     })
 }
 
@@ -202,5 +205,63 @@ pub unsafe extern "C" fn cudaEventElapsedTime(
             )),
             _ => Err(Fail::Api(INVALID_RESOURCE_HANDLE, "not an event".into())),
         }
+    })
+}
+
+/// The stream attributes (`cudaLaunchAttributeID`s valid for streams): access policy
+/// window, synchronisation policy, priority, memory sync domain map and domain.
+const STREAM_ATTRIBUTES: &[u32] = &[1, 3, 8, 9, 10];
+
+/// The value of an attribute never set: zeros, but `cudaSyncPolicyAuto` (1).
+fn default_attribute(attr: u32) -> [u8; 64] {
+    let mut v = [0u8; 64];
+    if attr == 3 {
+        v[..4].copy_from_slice(&1u32.to_le_bytes());
+    }
+    v
+}
+
+/// `cudaStreamSetAttribute(stream, attr, value)`: records the value, which
+/// `cudaStreamGetAttribute` returns. Every attribute is a hint to the hardware (L2
+/// persistence, how the host waits, priority, memory domains) that changes nothing when
+/// every operation runs to completion as it is issued.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn cudaStreamSetAttribute(
+    stream: *mut c_void,
+    attr: c_uint,
+    value: *const [u8; 64],
+) -> CudaError {
+    api::call("cudaStreamSetAttribute", |rt| {
+        rt.check_stream(stream)?;
+        require(STREAM_ATTRIBUTES.contains(&attr), || {
+            format!("{attr} is not a stream attribute")
+        })?;
+        require(!value.is_null(), || "value is a null pointer".into())?;
+        // SAFETY: a `cudaStreamAttrValue`, a 64-byte union, valid for reads.
+        let bytes = unsafe { *value };
+        rt.stream_attributes.insert((stream as usize, attr), bytes);
+        Ok(())
+    })
+}
+
+/// `cudaStreamGetAttribute(stream, attr, value_out)`: the value last set, else the
+/// default of a new stream.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn cudaStreamGetAttribute(
+    stream: *mut c_void,
+    attr: c_uint,
+    value_out: *mut [u8; 64],
+) -> CudaError {
+    api::call("cudaStreamGetAttribute", |rt| {
+        rt.check_stream(stream)?;
+        require(STREAM_ATTRIBUTES.contains(&attr), || {
+            format!("{attr} is not a stream attribute")
+        })?;
+        let v = rt
+            .stream_attributes
+            .get(&(stream as usize, attr))
+            .copied()
+            .unwrap_or_else(|| default_attribute(attr));
+        unsafe { put(value_out, v, "value_out") }
     })
 }

@@ -196,6 +196,11 @@ pub(crate) enum BinOp {
     },
     AddSatS32,
     SubSatS32,
+    /// `bmsk.b32 d, a, b`: the mask of `b` bits from bit `a` (`clamp`: `.clamp`, else
+    /// `.wrap`).
+    Bmsk {
+        clamp: bool,
+    },
     Mul24 {
         hi: bool,
         signed: bool,

@@ -869,6 +869,14 @@ isa! {
         operands: const { &[def(Reg), src(Value), src(Value), src(Value), src(Value)] },
         check: types(ty, BITS_32_64),
     }
+    Bmsk {
+        summary: "Bit-field mask: `bmsk.mode.b32 d, a, b` sets bits `a` to `a + b - 1`.",
+        spell: ["bmsk"],
+        refs: [("9.7.1.22", "integer-arithmetic-instructions-bmsk")],
+        fields: { mode: req(BmskMode), ty: ty() },
+        operands: BINARY,
+        check: types(ty, &[B32]),
+    }
     Dp4a {
         summary: "Four-way byte dot product with 32-bit accumulate.",
         spell: ["dp4a"],
@@ -1368,6 +1376,14 @@ isa! {
         operands: NONE,
         check: Ok(()),
     }
+    Griddepcontrol {
+        summary: "Programmatic dependent launch: let dependent grids start, or wait for the grids this one depends on.",
+        spell: ["griddepcontrol"],
+        refs: [("9.7.12.13", "parallel-synchronization-and-communication-instructions-griddepcontrol")],
+        fields: { action: req(GriddepAction) },
+        operands: NONE,
+        check: Ok(()),
+    }
     Atom {
         summary: "Atomic read-modify-write returning the old value.",
         spell: ["atom"],
@@ -1397,7 +1413,8 @@ isa! {
     }
     VoteSync {
         summary: "Warp vote over a predicate: all, any, uniform, or the ballot mask.",
-        spell: ["vote.sync"],
+        // `vote.ballot.sync.b32` is the order of CUB's and NVIDIA's headers' inline PTX.
+        spell: ["vote.sync", "vote.ballot.sync" => ["ballot"]],
         refs: [("9.7.12.9", "parallel-synchronization-and-communication-instructions-vote-sync")],
         fields: { mode: req(VoteMode), ty: ty() },
         operands: const { &[def(Reg), src(PredReg), src(Value)] },

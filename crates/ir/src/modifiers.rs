@@ -201,6 +201,16 @@ modifier_enum! {
 }
 
 modifier_enum! {
+    /// What `griddepcontrol` does (§9.7.12.13): `.launch_dependents` lets the grids
+    /// that depend on this one start, `.wait` waits until the grids it depends on have
+    /// completed and their memory is visible.
+    pub enum GriddepAction: "griddepcontrol action" {
+        LaunchDependents = "launch_dependents",
+        Wait = "wait",
+    }
+}
+
+modifier_enum! {
     /// Proxy kinds of `fence.proxy` (§9.7.12.4).
     pub enum ProxyKind: "proxy kind" {
         Alias = "alias",
@@ -244,6 +254,15 @@ modifier_enum! {
     pub enum Mul24Mode: "mul24 mode" {
         Lo = "lo",
         Hi = "hi",
+    }
+}
+
+modifier_enum! {
+    /// How `bmsk` treats a start position or width of 32 or more (§9.7.1.22): `.clamp`
+    /// saturates them, `.wrap` takes them modulo 32.
+    pub enum BmskMode: "bmsk mode" {
+        Clamp = "clamp",
+        Wrap = "wrap",
     }
 }
 

@@ -281,6 +281,45 @@ fn error_exitcode_and_run_mode() {
     assert_eq!(st.status.code(), Some(0));
 }
 
+/// `--build-only` builds the program and stops: exit 0 without the program's output,
+/// and the PTX is still parsed and lowered (a kernel with an instruction warpcheck does
+/// not know fails the build, exit 2, naming it).
+#[test]
+fn build_only_builds_and_does_not_run() {
+    let tmp = tempfile::tempdir().unwrap();
+    let program = programs_dir().join("vector_add.cu");
+    let out = Command::new(env!("CARGO_BIN_EXE_warpcheck"))
+        .args(["check", "--build-only"])
+        .arg(&program)
+        .current_dir(tmp.path())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert!(
+        out.stdout.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    assert!(stderr.contains("not run (--build-only)"), "{stderr}");
+    let bad = tmp.path().join("bad.cu");
+    std::fs::write(
+        &bad,
+        "__global__ void k(int *o) { asm volatile(\"frobnicate.b32 %0, %0;\" : \"+r\"(*o)); }\n\
+         int main() { k<<<1, 1>>>(0); return 0; }\n",
+    )
+    .unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_warpcheck"))
+        .args(["run", "--build-only"])
+        .arg(&bad)
+        .current_dir(tmp.path())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("frobnicate"), "{stderr}");
+}
+
 /// Kernel mode's compile options reach both compilations of a program: `-D` and `-X`
 /// macros seen by host and device code, `-std=c++17` (`if constexpr`), `--compiler clang`
 /// and `--no-cache`.

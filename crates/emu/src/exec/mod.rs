@@ -980,6 +980,9 @@ fn binary(f: BinOp, regs: &mut [Lanes], d: Slot, a: Slot, b: Slot, mask: u32) {
         BinOp::SubSatS32 => bin_lanes(regs, d, a, b, mask, |x, y| {
             (x as u32 as i32).saturating_sub(y as u32 as i32) as u32 as u64
         }),
+        BinOp::Bmsk { clamp } => bin_lanes(regs, d, a, b, mask, |x, y| {
+            bmsk(x as u32, y as u32, clamp) as u64
+        }),
         BinOp::Mul24 { hi, signed } => {
             bin_lanes(regs, d, a, b, mask, |x, y| mul24(x, y, hi, signed))
         }
@@ -1386,6 +1389,31 @@ fn prmt(a: u32, b: u32, c: u32, mode: Option<PrmtMode>) -> u32 {
 
 /// `fns.b32`: the position of the `offset`-th set bit of `mask` from `base`
 /// (0xffffffff if none).
+/// `bmsk`: the mask of `width` bits from bit `start`, as §9.7.1.22 computes it (a width
+/// of 0, or 32 under `.wrap`, gives 0; a field past bit 31 is cut there; under `.clamp` a
+/// start of 32 or more gives 0 and a width of 32 or more reaches bit 31).
+fn bmsk(start: u32, width: u32, clamp: bool) -> u32 {
+    let (a1, b1) = (start & 0x1f, width & 0x1f);
+    let sum = a1 + b1;
+    let mut mask0 = !0u32 << a1;
+    let mut overflow = sum >= 32;
+    if clamp {
+        if start >= 32 {
+            mask0 = 0;
+            overflow = true;
+        }
+        overflow |= width >= 32;
+    }
+    let mask1 = if overflow {
+        0
+    } else if b1 == 0 {
+        !0
+    } else {
+        !0u32 << sum
+    };
+    mask0 & !mask1
+}
+
 fn fns(mask: u32, base: u32, offset: i32) -> u32 {
     if base > 31 {
         return u32::MAX;
@@ -1637,6 +1665,15 @@ mod tests {
         assert_eq!(prmt(0x4433_2211, 0x8877_6655, 0x7654, None), 0x8877_6655);
         assert_eq!(prmt(0x4433_2211, 0, 0x0000_0008 | 0x10, None) & 0xff, 0x00);
         assert_eq!(fns(0b1011, 0, 2), 1);
+        // The manual's example, and its edge cases: empty, cut at bit 31, saturated.
+        assert_eq!(bmsk(1, 2, false), 0x6);
+        assert_eq!(bmsk(4, 0, true), 0);
+        assert_eq!(bmsk(4, 32, false), 0);
+        assert_eq!(bmsk(4, 32, true), 0xffff_fff0);
+        assert_eq!(bmsk(28, 8, false), 0xf000_0000);
+        assert_eq!(bmsk(33, 2, false), 0x6);
+        assert_eq!(bmsk(33, 2, true), 0);
+        assert_eq!(bmsk(0, 31, true), 0x7fff_ffff);
         assert_eq!(fns(0b1011, 0, 3), 3);
         let mut r = regs(&[0, 0xf0, 4, 4]);
         ternary(

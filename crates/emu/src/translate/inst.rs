@@ -41,7 +41,7 @@ mod sync;
 mod texture;
 mod warp;
 
-use warpcheck_ir::modifiers::{FragmentKind, MemScope, MembarLevel, Mul24Mode};
+use warpcheck_ir::modifiers::{BmskMode, FragmentKind, MemScope, MembarLevel, Mul24Mode};
 use warpcheck_ir::{InstId, Op, Operand, Type};
 
 use crate::fault::EmuError;
@@ -132,6 +132,12 @@ impl InstCx<'_, '_> {
             Op::Bfind { shiftamt, ty } => self.bfind(shiftamt, ty, ops),
             Op::Fns { .. } => self.tern(TernOp::Fns, ops, [Type::B32, Type::U32, Type::S32]),
             Op::Bfe { ty } => self.bfe(ty, ops),
+            Op::Bmsk { mode, ty } => {
+                let f = BinOp::Bmsk {
+                    clamp: mode == BmskMode::Clamp,
+                };
+                self.bin(f, ops, ty, ty)
+            }
             Op::Bfi { ty } => self.bfi(ty, ops),
             Op::Dp4a { atype, btype } => self.dp4a(atype, btype, ops),
             Op::Dp2a { mode, atype, btype } => self.dp2a(mode, atype, btype, ops),
@@ -191,6 +197,9 @@ impl InstCx<'_, '_> {
                 device: matches!(scope, MemScope::Gpu | MemScope::Sys),
             }),
             Op::FenceProxy { .. } | Op::Nanosleep { .. } => Ok(OpKind::Nop),
+            // Launches run one after the other to completion: a grid's prerequisites
+            // have completed before it starts, and its dependents start after it ends.
+            Op::Griddepcontrol { .. } => Ok(OpKind::Nop),
             Op::ShflSync { mode, .. } => self.shfl(mode, ops),
             Op::VoteSync { mode, .. } => self.vote(mode, ops),
             Op::MatchSync { mode, ty, .. } => self.match_sync(mode, ty, ops),

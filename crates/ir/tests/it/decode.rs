@@ -246,6 +246,11 @@ fn integer_arithmetic() {
         ("bfi.b32 %r1, %r2, %r3, 8, 4", "bfi.b32 %r1, %r2, %r3, 8, 4"),
         ("fns.b32 %r1, %r2, %r3, 1", "fns.b32 %r1, %r2, %r3, 1"),
         (
+            "bmsk.clamp.b32 %r1, %r2, %r3",
+            "bmsk.clamp.b32 %r1, %r2, %r3",
+        ),
+        ("bmsk.wrap.b32 %r1, 1, 2", "bmsk.wrap.b32 %r1, 1, 2"),
+        (
             "dp4a.s32.s32 %r1, %r2, %r3, %r4",
             "dp4a.s32.s32 %r1, %r2, %r3, %r4",
         ),
@@ -463,6 +468,11 @@ fn synchronisation_and_atomics() {
         ("fence.acq_rel.gpu", "fence.acq_rel.gpu"),
         ("fence.sc.sys", "fence.sc.sys"),
         ("fence.proxy.alias", "fence.proxy.alias"),
+        ("griddepcontrol.wait", "griddepcontrol.wait"),
+        (
+            "griddepcontrol.launch_dependents",
+            "griddepcontrol.launch_dependents",
+        ),
         (
             "atom.global.add.u32 %r1, [%rd1], 1",
             "atom.global.add.u32 %r1, [%rd1], 1",
@@ -551,6 +561,10 @@ fn warp_level_primitives() {
         ),
         (
             "vote.sync.ballot.b32 %r1, %p1, -1",
+            "vote.sync.ballot.b32 %r1, %p1, -1",
+        ),
+        (
+            "vote.ballot.sync.b32 %r1, %p1, -1",
             "vote.sync.ballot.b32 %r1, %p1, -1",
         ),
         (

@@ -108,6 +108,7 @@ impl<'a> Analysis<'a> {
             | Op::Fns { .. }
             | Op::Bfe { .. }
             | Op::Bfi { .. }
+            | Op::Bmsk { .. }
             | Op::Dp4a { .. }
             | Op::Dp2a { .. }
             | Op::Cnot { .. }
@@ -172,6 +173,7 @@ impl<'a> Analysis<'a> {
             | Op::Membar { .. }
             | Op::Fence { .. }
             | Op::FenceProxy { .. }
+            | Op::Griddepcontrol { .. }
             | Op::Nanosleep { .. } => self.step_opaque(state, cx),
         }
     }

@@ -8,6 +8,9 @@
 //! process. The runtime writes its findings as JSON to a file in the temporary directory
 //! at exit; they are rendered here like kernel mode's, on stderr (or to `--output`).
 //!
+//! `--build-only` stops after the build (exit 0), so that a program's build can be
+//! checked without running it.
+//!
 //! Exit codes: `check` exits with `--error-exitcode` (1) when it found errors, else with
 //! the program's exit code; `run` with the program's exit code; 2 when the program could
 //! not be built; a program killed by a signal gives 128 + the signal, as shells report.
@@ -114,6 +117,11 @@ pub struct ProgramArgs {
     /// memory changes and output applied without running it again.
     #[arg(long)]
     pub rerun_identical: bool,
+    /// Build the program and stop without running it: the device side compiled to PTX
+    /// that is parsed and lowered, the host side compiled and linked with warpcheck's
+    /// runtime (undefined API functions named). Exits 0 when it built, 2 when not.
+    #[arg(long)]
+    pub build_only: bool,
     /// The program's arguments (after `--`).
     #[arg(last = true)]
     pub program_args: Vec<OsString>,
@@ -170,6 +178,13 @@ pub fn run_program(check: bool, args: ProgramArgs) -> Result<Outcome, CliError> 
     let build_start = std::time::Instant::now();
     let built = build::build(&args, dir.path())?;
     let build_seconds = build_start.elapsed().as_secs_f64();
+    if args.build_only {
+        eprintln!(
+            "warpcheck: built {} ({build_seconds:.1} s); not run (--build-only)",
+            program_name(&args)
+        );
+        return Ok(Outcome::Clean);
+    }
     let report = dir.path().join("report.json");
     let mut cmd = Command::new(&built.executable);
     cmd.args(&args.program_args)
@@ -234,6 +249,14 @@ pub fn run_program(check: bool, args: ProgramArgs) -> Result<Outcome, CliError> 
         return Ok(Outcome::Code(args.error_exitcode));
     }
     Ok(Outcome::Code(program_code))
+}
+
+/// The program's name in messages: its first source file.
+fn program_name(args: &ProgramArgs) -> String {
+    args.files
+        .first()
+        .map(|f| f.display().to_string())
+        .unwrap_or_default()
 }
 
 /// The compile options with which kernel mode compiles a `.cu` file as program mode did
