@@ -759,6 +759,9 @@ pub(crate) fn atomic_new_value(
             (f32::from_bits(old as u32) + f32::from_bits(b as u32)).to_bits() as u64
         }
         (Add, AtomType::F64) => (f64::from_bits(old) + f64::from_bits(b)).to_bits(),
+        (Add | Min | Max, AtomType::Bf16 | AtomType::F16x2 | AtomType::Bf16x2) => {
+            half_lanes(op, kind, old, b)
+        }
         (Add, AtomType::F16) => {
             let s =
                 half::f16::from_bits(old as u16).to_f32() + half::f16::from_bits(b as u16).to_f32();
@@ -799,6 +802,46 @@ pub(crate) fn atomic_new_value(
     })
 }
 
+/// `add`, `min` or `max` on each 16-bit float lane of a `.bf16`, `.f16x2` or `.bf16x2`
+/// atomic (one lane for `.bf16`, two packed for the others, low half first), computed in
+/// f32 and rounded to the nearest even: exact, since f32's 24 bits are at least twice a
+/// half type's precision plus two, so the double rounding cannot differ from one. A NaN
+/// result is the canonical `0x7fff` of either type, whatever the operands' NaNs were (as
+/// an H200 gives: `tests/gpu-truth/half-atomics.txt`).
+fn half_lanes(op: AtomOp, kind: AtomType, old: u64, b: u64) -> u64 {
+    let brain = matches!(kind, AtomType::Bf16 | AtomType::Bf16x2);
+    let lanes = if kind == AtomType::Bf16 { 1 } else { 2 };
+    let widen = |h: u16| {
+        if brain {
+            half::bf16::from_bits(h).to_f32()
+        } else {
+            half::f16::from_bits(h).to_f32()
+        }
+    };
+    let narrow = |f: f32| {
+        if brain {
+            half::bf16::from_f32(f).to_bits()
+        } else {
+            half::f16::from_f32(f).to_bits()
+        }
+    };
+    let mut out = 0u64;
+    for lane in 0..lanes {
+        let (x, y) = (
+            widen((old >> (16 * lane)) as u16),
+            widen((b >> (16 * lane)) as u16),
+        );
+        let r = match op {
+            AtomOp::Min => x.min(y),
+            AtomOp::Max => x.max(y),
+            _ => x + y,
+        };
+        let bits = if r.is_nan() { 0x7fff } else { narrow(r) };
+        out |= u64::from(bits) << (16 * lane);
+    }
+    out
+}
+
 /// The value interpretation of an atomic's type.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum AtomType {
@@ -810,6 +853,9 @@ pub(crate) enum AtomType {
     F16,
     F32,
     F64,
+    Bf16,
+    F16x2,
+    Bf16x2,
 }
 
 #[cfg(test)]

@@ -24,6 +24,7 @@ mod markers;
 mod ncu_totals;
 mod nvidia_wheels;
 mod op_truth;
+mod program_truth;
 mod programs;
 mod rodinia_lint;
 mod run_dump;

@@ -635,12 +635,12 @@ fn missing_api_functions_are_named_at_link_time() {
         "#include <cuda_runtime.h>\n\
          #ifndef __NVCC__\n\
          extern \"C\" cudaError_t cudaGraphDebugDotPrint(void *, const char *, unsigned);\n\
-         extern \"C\" cudaError_t cudaCtxResetPersistingL2Cache(void);\n\
+         extern \"C\" cudaError_t cudaDeviceGraphMemTrim(int);\n\
          #endif\n\
          __global__ void k() {}\n\
          int main() {\n\
            k<<<1, 1>>>();\n\
-           cudaCtxResetPersistingL2Cache();\n\
+           cudaDeviceGraphMemTrim(0);\n\
            return (int)cudaGraphDebugDotPrint(0, \"g.dot\", 0);\n\
          }\n",
     )
@@ -665,10 +665,10 @@ fn missing_api_functions_are_named_at_link_time() {
         assert_eq!(out.status.code(), Some(2), "{compiler}: {stderr}");
         assert!(
             stderr.contains(
-                "the program calls cudaCtxResetPersistingL2Cache, cudaGraphDebugDotPrint, \
+                "the program calls cudaDeviceGraphMemTrim, cudaGraphDebugDotPrint, \
                  which warpcheck's runtime does not implement"
             ) || stderr.contains(
-                "the program calls cudaGraphDebugDotPrint, cudaCtxResetPersistingL2Cache, \
+                "the program calls cudaGraphDebugDotPrint, cudaDeviceGraphMemTrim, \
                  which warpcheck's runtime does not implement"
             ),
             "{compiler}: {stderr}"

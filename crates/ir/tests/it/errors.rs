@@ -36,7 +36,7 @@ fn unknown_opcodes_and_removed_forms() {
     let errors = errors_for("vote.ballot.b32 %r1, %p1");
     assert_eq!(
         errors,
-        vec!["17:2: unsupported instruction `vote.ballot.b32`: `vote` is not in warpcheck's instruction table\n  help: supported forms start with `vote.sync`".to_string()]
+        vec!["17:2: unsupported instruction `vote.ballot.b32`: `vote` is not in warpcheck's instruction table\n  help: supported forms start with `vote.sync`, `vote.ballot.sync`".to_string()]
     );
 }
 
