@@ -6,7 +6,7 @@
 #   tools/rodinia_survey.sh RODINIA_DIR [CLANG] > survey.md
 #
 # RODINIA_DIR is a checkout of gpu-rodinia (the directory that contains cuda/). CLANG is the
-# clang to use (default: the front end's own choice, the first clang >= 14 on PATH). Set
+# clang to use (default: the first clang >= 14 on PATH). Set
 # FRONT to a built `front` example binary to skip building it.
 #
 # Each benchmark is compiled the way its Makefile compiles it: from the Makefile's directory,
@@ -25,6 +25,12 @@ if [[ $# -lt 1 || ! -d "$1/cuda" ]]; then
 fi
 RODINIA=$(cd "$1" && pwd)
 CLANG=${2:-}
+if [[ -z $CLANG ]]; then
+  # The clang route, as documented (the front end's own default prefers nvcc when present).
+  for c in clang clang-20 clang-19 clang-18 clang-17 clang-16 clang-15 clang-14; do
+    if command -v "$c" >/dev/null 2>&1; then CLANG=$(command -v "$c"); break; fi
+  done
+fi
 REPO=$(cd "$(dirname "$0")/.." && pwd)
 TARGET=${CARGO_TARGET_DIR:-$REPO/target}
 if [[ -z ${FRONT:-} ]]; then
