@@ -156,6 +156,50 @@ pub fn stopped_note(cx: &ReportCx, kernel: &str, fault: &Fault) -> Finding {
     ))
 }
 
+/// The faults of one launch grouped by what faulted where: one group per instruction and
+/// kind of fault (blocks that overrun a buffer at the same line are one bug, whatever
+/// address each reached), as its first fault and how many faulted alike.
+pub fn grouped(faults: &[Fault]) -> Vec<(&Fault, u64)> {
+    let mut out: Vec<(&Fault, u64)> = Vec::new();
+    for f in faults {
+        let alike = |g: &&Fault| {
+            g.func == f.func
+                && g.inst == f.inst
+                && std::mem::discriminant(&g.kind) == std::mem::discriminant(&f.kind)
+        };
+        match out.iter_mut().find(|(g, _)| alike(g)) {
+            Some(group) => group.1 += 1,
+            None => out.push((f, 1)),
+        }
+    }
+    out
+}
+
+/// [`finding`] for a group of `count` alike faults ([`grouped`]): the first one's finding,
+/// counted `count` times, with a note saying the others are not shown one by one.
+/// `faulted` is how many blocks of the launch faulted in all, `kept` how many faults the
+/// launch kept ([`warpcheck_emu::RunOutcome::fault_count`] and its `faults`).
+pub fn group_finding(
+    cx: &ReportCx,
+    kernel: &str,
+    (first, count): (&Fault, u64),
+    (faulted, kept): (usize, usize),
+) -> Finding {
+    let mut f = finding(cx, kernel, first);
+    if count > 1 {
+        let more = if faulted > kept {
+            format!(" ({faulted} blocks of the launch faulted; the first {kept} faults were kept)")
+        } else {
+            String::new()
+        };
+        f = f.note(format!(
+            "{count} faults of this kind at this instruction in the launch{more}; blocks stop at their first fault; the first is shown"
+        ));
+        f.occurrences = count;
+    }
+    f
+}
+
 /// A kernel fault of `kernel` (its name as reports show it) as an error at the faulting
 /// instruction, by the faulting thread; for a deadlock or a hang, the first four waiting
 /// warps as related locations (or notes, where their line is unknown).

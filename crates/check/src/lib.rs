@@ -411,11 +411,12 @@ impl Checker {
         let tools = self.options.tools;
         let mut out = Vec::new();
         for ((kernel, outcome), info) in self.outcomes.iter().zip(&self.launches) {
-            for f in &outcome.faults {
+            let total = (outcome.fault_count, outcome.faults.len());
+            for (f, count) in fault::grouped(&outcome.faults) {
                 if let Some(note) = fault::made_up_overrun(cx, kernel, f, &info.buffers) {
                     out.push(note);
                 } else if tools.reports_fault(&f.kind) {
-                    let finding = fault::finding(cx, kernel, f);
+                    let finding = fault::group_finding(cx, kernel, (f, count), total);
                     out.push(fault::explain_dynamic_shared(cx, finding, f, info, outcome));
                 } else {
                     out.push(fault::stopped_note(cx, kernel, f));

@@ -161,8 +161,9 @@ impl Runtime {
             }
         };
         crate::printf::write_stdout(&outcome.printf);
-        for fault in &outcome.faults {
-            let f = self.fault_finding(module, &name, fault);
+        let total = (outcome.fault_count, outcome.faults.len());
+        for group in warpcheck_check::fault::grouped(&outcome.faults) {
+            let f = self.fault_finding(module, &name, group, total);
             let f = self.attach_launch(f, index, 1);
             self.findings.add(f);
         }
@@ -231,16 +232,22 @@ impl Runtime {
         self.last_error = code;
     }
 
-    /// A kernel fault as a finding, as kernel mode reports it
-    /// ([`warpcheck_check::fault::finding`]).
-    fn fault_finding(&self, module: usize, kernel: &str, fault: &Fault) -> Finding {
+    /// A group of alike kernel faults as a finding, as kernel mode reports it
+    /// ([`warpcheck_check::fault::group_finding`]).
+    fn fault_finding(
+        &self,
+        module: usize,
+        kernel: &str,
+        group: (&Fault, u64),
+        total: (usize, usize),
+    ) -> Finding {
         let m = &self.modules[module];
         let locate = |func, inst| crate::locate::site_location(m, func, inst);
         let cx = warpcheck_check::ReportCx {
             program: &m.program,
             locate: &locate,
         };
-        warpcheck_check::fault::finding(&cx, kernel, fault)
+        warpcheck_check::fault::group_finding(&cx, kernel, group, total)
     }
 }
 

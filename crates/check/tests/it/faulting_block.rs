@@ -124,3 +124,32 @@ fn extern_shared_without_shared_bytes_says_so() {
     );
     assert!(run(64 * 4).is_empty());
 }
+
+/// Blocks that overrun a buffer at one line, each at its own address, are one error
+/// counted per faulting block, with a note, not one error per address.
+#[test]
+fn alike_faults_of_many_blocks_at_one_line_are_one_finding() {
+    const OVERRUN: &str = r#"
+__global__ void overrun(int* out)
+{
+    out[(blockIdx.x + 1) * 256 + threadIdx.x] = 1;
+}
+"#;
+    let mut s = Session::new(compile_source("faulting_block_overrun", OVERRUN), "mem");
+    // Room for blocks 0..=2 (their writes start at 256, 512, 768); blocks 3..8 overrun.
+    let out = s.zeros("out", 4 * 256 * 4);
+    s.launch("overrun", [8, 1, 1], [256, 1, 1], 0, &[A::Ptr(out)]);
+    let f = s.findings();
+    let oob = by_code(&f, Code::OutOfBounds);
+    assert_eq!(oob.len(), 1, "{f:#?}");
+    let (line, finding) = oob[0];
+    assert_eq!(line, 4);
+    assert_eq!(finding.occurrences, 5, "{finding:#?}");
+    assert!(
+        finding
+            .notes
+            .iter()
+            .any(|n| n.contains("5 faults of this kind at this instruction")),
+        "{finding:#?}"
+    );
+}
