@@ -97,6 +97,10 @@ struct KeyState {
     recorded: Option<Recorded>,
     /// Wall-clock seconds of the key's last run.
     last_seconds: f64,
+    /// Wall-clock seconds the key ran since memory was last hashed for it: a key whose
+    /// single launch is too short to pay for a hash pays for one once its runs add up
+    /// (rent or buy: hashing then costs at most a quarter of the time spent running).
+    unhashed_seconds: f64,
     misses: u32,
     /// Launches of the key to let run before trying again (after [`MAX_MISSES`] misses).
     skip: u64,
@@ -111,7 +115,17 @@ impl KeyState {
             self.skip -= 1;
             return false;
         }
-        hash_seconds <= self.last_seconds / 4.0
+        hash_seconds <= self.last_seconds.max(self.unhashed_seconds) / 4.0
+    }
+
+    /// A launch of the key ran for `seconds`, with memory hashed before it or not.
+    fn ran(&mut self, seconds: f64, hashed: bool) {
+        self.last_seconds = seconds;
+        self.unhashed_seconds = if hashed {
+            0.0
+        } else {
+            self.unhashed_seconds + seconds
+        };
     }
 
     /// A recorded launch did not match this one.
@@ -315,6 +329,7 @@ impl Identical {
         seconds: f64,
     ) {
         let reusable = outcome.filter(|o| o.faults.is_empty() && o.fault_count == 0);
+        let hashed = before.is_some();
         let recording = match (before, reusable) {
             (Some(b), Some(o)) => Some(self.recording(b, memory, program, o, seconds)),
             _ => None,
@@ -324,7 +339,7 @@ impl Identical {
         let Some(state) = self.keys.get_mut(key) else {
             return;
         };
-        state.last_seconds = seconds;
+        state.ran(seconds, hashed);
         if reusable.is_none() {
             state.misses = MAX_MISSES;
             state.skip = u64::MAX;
@@ -463,5 +478,42 @@ impl crate::state::Runtime {
         let program = &self.modules[key.module].program;
         self.identical
             .after(key, before, &mut self.memory, program, outcome, seconds);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A launch much shorter than hashing memory is not worth a hash by itself, but once
+    /// the key's unhashed runs add up to four times the hash, it is (and the count
+    /// starts again after a hash).
+    #[test]
+    fn short_launches_pay_for_a_hash_once_their_runs_add_up() {
+        let mut k = KeyState::default();
+        let hash = 0.4;
+        k.ran(0.015, false);
+        assert!(
+            !k.try_now(hash),
+            "one 15 ms run does not pay for a 0.4 s hash"
+        );
+        for _ in 0..105 {
+            k.ran(0.015, false);
+        }
+        assert!(
+            !k.try_now(hash),
+            "1.59 s of runs: not yet four times the hash"
+        );
+        k.ran(0.015, false);
+        assert!(
+            k.try_now(hash),
+            "1.605 s of runs: the hash costs a quarter of them"
+        );
+        k.ran(0.015, true);
+        assert!(!k.try_now(hash), "hashed: the count starts again");
+        assert!(
+            k.try_now(0.003),
+            "a hash within a quarter of one run is always worth it"
+        );
     }
 }
