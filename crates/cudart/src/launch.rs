@@ -468,7 +468,7 @@ pub struct LaunchConfigEx {
     pub num_attrs: u32,
 }
 
-/// What a launch attribute asks for: `Some(cooperative)` when the launch can honour it
+/// What a launch attribute asks for: `Ok(cooperative)` when the launch can honour it
 /// (launches run one after the other to completion, so serialisation, priorities,
 /// access-policy, synchronisation and memory-domain hints change nothing), else the
 /// reason it cannot.

@@ -187,18 +187,24 @@ pub fn prepare_heap(
     memory: &mut GlobalMemory,
 ) -> Result<(), EmuError> {
     if crate::heap::uses_heap(program, kernel) {
-        memory.ensure_heap().map_err(|e| {
-            EmuError::InvalidLaunch(format!(
-                "cannot place the device heap of {} bytes: {e}",
-                memory.heap_limit()
-            ))
-        })?;
+        place_heap(memory)?;
     }
     Ok(())
 }
 
-/// Validates the launch, places the module's globals in `memory` and translates the
-/// kernel; fails when the block needs more shared memory than there is.
+/// Places the device heap unless it is there already.
+fn place_heap(memory: &mut GlobalMemory) -> Result<(), EmuError> {
+    memory.ensure_heap().map(|_| ()).map_err(|e| {
+        EmuError::InvalidLaunch(format!(
+            "cannot place the device heap of {} bytes: {e}",
+            memory.heap_limit()
+        ))
+    })
+}
+
+/// Validates the launch, places the module's globals in `memory`, translates the
+/// kernel and places the device heap if it calls `malloc` or `free`; fails when the block
+/// needs more shared memory than there is.
 fn prepare(
     program: &Program,
     kernel: FuncId,
@@ -208,8 +214,10 @@ fn prepare(
 ) -> Result<crate::translate::Flat, EmuError> {
     validate(program, kernel, params, config)?;
     let placed = place_globals(program, memory)?;
-    prepare_heap(program, kernel, memory)?;
     let flat = translate(program, kernel, params, &placed)?;
+    if flat.uses_heap {
+        place_heap(memory)?;
+    }
     let total_shared = flat.dynamic_shared_offset + config.dynamic_shared as u64;
     if total_shared.max(flat.static_shared) > MAX_SHARED_BYTES {
         return Err(EmuError::InvalidLaunch(format!(

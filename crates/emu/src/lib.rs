@@ -127,7 +127,7 @@
 //!
 //! # Not supported (reported as [`EmuError::Unsupported`])
 //!
-//! Textures and surfaces, `cp.async`, `min/max.relu` and
+//! Surfaces, mipmapped, layered and cube textures, `cp.async.bulk`, `min/max.relu` and
 //! `.xorsign`, `fma.relu`, `mad24.hi.sat`, vectors wider than 4 elements, register-addressed
 //! `.param` accesses inside device functions, and libdevice functions outside [`math`]'s
 //! table (`erf`, `frexp`, `modf`, Bessel functions, …).

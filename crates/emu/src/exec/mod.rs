@@ -1387,8 +1387,6 @@ fn prmt(a: u32, b: u32, c: u32, mode: Option<PrmtMode>) -> u32 {
     r
 }
 
-/// `fns.b32`: the position of the `offset`-th set bit of `mask` from `base`
-/// (0xffffffff if none).
 /// `bmsk`: the mask of `width` bits from bit `start`, as §9.7.1.22 computes it (a width
 /// of 0, or 32 under `.wrap`, gives 0; a field past bit 31 is cut there; under `.clamp` a
 /// start of 32 or more gives 0 and a width of 32 or more reaches bit 31).
@@ -1414,6 +1412,8 @@ fn bmsk(start: u32, width: u32, clamp: bool) -> u32 {
     mask0 & !mask1
 }
 
+/// `fns.b32`: the position of the `offset`-th set bit of `mask` from `base`
+/// (0xffffffff if none).
 fn fns(mask: u32, base: u32, offset: i32) -> u32 {
     if base > 31 {
         return u32::MAX;
